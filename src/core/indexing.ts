@@ -1,0 +1,96 @@
+import type { Episode } from './episode';
+import type { RunManifest } from './runManifest';
+
+/** What the index remembers about a trace file after reading it. */
+export interface StoredFileState {
+  readonly sourceId: number;
+  readonly runId: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Bytes consumed; always just after a complete line. */
+  readonly indexedOffset: number;
+  /** Complete lines consumed. */
+  readonly lines: number;
+  readonly headHash: string;
+}
+
+/** The new state of a file after a batch of its lines was read. */
+export interface FileProgressState {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly indexedOffset: number;
+  readonly lines: number;
+  readonly headHash: string;
+}
+
+/** A problem in a trace file, located precisely enough to jump to it. */
+export interface TraceIssue {
+  /** Path relative to the indexed folder, with `/` separators. */
+  readonly uri: string;
+  /** 1-based line; 0 when the issue concerns the whole file. */
+  readonly line: number;
+  readonly offset: number;
+  readonly reason: string;
+  readonly excerpt?: string;
+}
+
+/** An episode together with where its line sits in its source file. */
+export interface EpisodeRecord {
+  readonly episode: Episode;
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** Lines of one file read in one pass, committed atomically with the file's new state. */
+export interface EpisodeBatch {
+  readonly uri: string;
+  readonly format: string;
+  readonly sourceId: number;
+  readonly runId: number;
+  readonly episodes: readonly EpisodeRecord[];
+  readonly issues: readonly TraceIssue[];
+  readonly state: FileProgressState;
+}
+
+/** A run folder as found on disk. */
+export interface RunRecord {
+  /** Folder relative to the indexed folder, `''` for the folder itself. */
+  readonly root: string;
+  readonly name: string;
+  readonly manifest?: RunManifest;
+}
+
+/** Episodes whose message text still has to enter the full-text index. */
+export interface PendingSearchEpisode {
+  readonly episodeId: number;
+  readonly uri: string;
+  readonly offset: number;
+  readonly length: number;
+  /** Message ids in `seq` order. */
+  readonly messageIds: readonly number[];
+}
+
+/** One message's text for the full-text index. */
+export interface SearchRow {
+  readonly messageId: number;
+  readonly content: string;
+}
+
+/**
+ * Where the indexer writes. Implemented by the store; defined here so that `ingest` depends on an
+ * interface, not on SQLite. Every method is synchronous and each write is one transaction.
+ */
+export interface IndexSink {
+  upsertRun(run: RunRecord): number;
+  fileState(uri: string): StoredFileState | undefined;
+  /** Creates the source or empties it (episodes, errors, search rows) for a full re-read. */
+  resetSource(uri: string, runId: number, format: string, state: FileProgressState): number;
+  writeBatch(batch: EpisodeBatch): { duplicates: readonly TraceIssue[] };
+  /** Records issues that belong to no batch (an unreadable file, a bad manifest). */
+  writeIssues(sourceId: number, issues: readonly TraceIssue[]): void;
+  /** Forgets sources whose files are gone; returns how many were removed. */
+  removeSourcesExcept(uris: ReadonlySet<string>): number;
+  pendingSearch(limit: number): PendingSearchEpisode[];
+  writeSearch(episodeIds: readonly number[], rows: readonly SearchRow[]): void;
+}

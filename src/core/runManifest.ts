@@ -1,0 +1,28 @@
+import type { AgentDecl } from './episode';
+
+/** How the team's agents combine into one answer. */
+export type Mechanism = 'pipeline' | 'vote' | 'routed' | 'debate';
+
+/** Which evaluator re-scores counterfactual episodes (used by the credit engine). */
+export type EvaluatorConfig =
+  | { readonly kind: 'builtin'; readonly name: string; readonly options?: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'command'; readonly command: string; readonly timeoutMs?: number };
+
+/** The optional `run.json` manifest of a run folder (format v1). */
+export interface RunManifest {
+  readonly format: 'credit-lens';
+  /** `major.minor`; only major 1 is understood. */
+  readonly version: string;
+  readonly name: string;
+  readonly mechanism?: Mechanism;
+  /** Default roster for episodes that do not declare their own. */
+  readonly agents?: readonly AgentDecl[];
+  readonly evaluator?: EvaluatorConfig;
+  readonly framework?: string;
+  readonly algorithm?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** The format versions this build reads. */
+export const supportedFormatMajor = 1;
+export const currentFormatVersion = '1.0';

@@ -1,0 +1,91 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IndexSink, PendingSearchEpisode, SearchRow } from '../core/indexing';
+import type { IndexTally } from '../core/indexProgress';
+import { isObject } from './canonical/fields';
+
+interface SearchContext {
+  readonly tally: IndexTally;
+  readonly isCancelled: () => boolean;
+  readonly report: () => void;
+}
+
+const episodesPerBatch = 500;
+
+/**
+ * Feeds message text of newly indexed episodes into the full-text index. The text is read back from
+ * the trace files by byte offset (the index keeps no copy), in batches that each mark their episodes
+ * as searchable in the same transaction, so the stage can stop and resume at any point.
+ */
+export function buildSearchIndex(root: string, sink: IndexSink, ctx: SearchContext): void {
+  ctx.tally.phase = 'search';
+  const files = new FileCache(root);
+  try {
+    for (;;) {
+      if (ctx.isCancelled()) return;
+      const pending = sink.pendingSearch(episodesPerBatch);
+      if (pending.length === 0) return;
+      const rows = pending.flatMap((episode) => searchRows(files, episode));
+      sink.writeSearch(pending.map((p) => p.episodeId), rows);
+      ctx.tally.searchEpisodes += pending.length;
+      ctx.report();
+    }
+  } finally {
+    files.close();
+  }
+}
+
+/**
+ * The messages of one episode as search rows. A line that no longer parses (the file changed after
+ * it was indexed) yields no rows; the next indexing pass re-reads that file anyway.
+ */
+function searchRows(files: FileCache, episode: PendingSearchEpisode): SearchRow[] {
+  const text = files.read(episode.uri, episode.offset, episode.length);
+  if (text === undefined) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const messages = isObject(json) && Array.isArray(json['messages']) ? json['messages'] : [];
+  const rows: SearchRow[] = [];
+  episode.messageIds.forEach((messageId, seq) => {
+    const message: unknown = messages[seq];
+    if (isObject(message) && typeof message['content'] === 'string') rows.push({ messageId, content: message['content'] });
+  });
+  return rows;
+}
+
+/** Keeps one descriptor per file open for the duration of a stage. */
+class FileCache {
+  private readonly fds = new Map<string, number | undefined>();
+
+  constructor(private readonly root: string) {}
+
+  read(uri: string, offset: number, length: number): string | undefined {
+    const fd = this.open(uri);
+    if (fd === undefined) return undefined;
+    const buffer = Buffer.allocUnsafe(length);
+    const n = readSync(fd, buffer, 0, length, offset);
+    return n === length ? buffer.toString('utf8') : undefined;
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) if (fd !== undefined) closeSync(fd);
+    this.fds.clear();
+  }
+
+  private open(uri: string): number | undefined {
+    if (!this.fds.has(uri)) {
+      let fd: number | undefined;
+      try {
+        fd = openSync(join(this.root, uri), 'r');
+      } catch {
+        fd = undefined;
+      }
+      this.fds.set(uri, fd);
+    }
+    return this.fds.get(uri);
+  }
+}

@@ -1,0 +1,203 @@
+import type {
+  AgentDecl,
+  AgentKind,
+  CoalitionValue,
+  Counterfactual,
+  Episode,
+  FinalAnswer,
+  Intervention,
+  Label,
+  Message,
+  RoutingDecision,
+} from '../../core/episode';
+import { checkFormatVersion } from '../../core/formatVersion';
+import { err, ok, type Result } from '../../core/result';
+import {
+  DecodeError,
+  fieldPath,
+  isObject,
+  oneOf,
+  optionalArray,
+  optionalBoolean,
+  optionalId,
+  optionalInteger,
+  optionalNumber,
+  optionalNumberArray,
+  optionalNumberRecord,
+  optionalObject,
+  optionalString,
+  optionalStringArray,
+  requireArray,
+  requireId,
+  requireNumber,
+  requireObject,
+  requireString,
+  type JsonObject,
+} from './fields';
+
+const agentKinds: readonly AgentKind[] = ['llm', 'tool', 'env', 'human', 'user_sim', 'orchestrator', 'system', 'judge'];
+const interventions: readonly Intervention[] = ['remove', 'empty', 'placeholder', 'resample_self', 'resample_ref', 'replace_text'];
+
+/**
+ * Decodes one parsed JSONL value into a canonical {@link Episode} (format v1).
+ * `defaultRoster` (from run.json) is used when the line declares no `agents`. The roster is kept as
+ * declared: speakers missing from it are found by the store and recorded as undeclared.
+ * Returns a readable error naming the JSON path on any schema violation; never throws.
+ */
+export function decodeEpisode(value: unknown, defaultRoster: readonly AgentDecl[] = []): Result<Episode> {
+  try {
+    return ok(decodeEpisodeObject(requireObject(value, ''), defaultRoster));
+  } catch (error) {
+    if (error instanceof DecodeError) return err(error.message);
+    throw error;
+  }
+}
+
+function decodeEpisodeObject(obj: JsonObject, defaultRoster: readonly AgentDecl[]): Episode {
+  if (obj['version'] !== undefined) {
+    const version = checkFormatVersion(obj['version']);
+    if (!version.ok) throw new DecodeError('version', version.error);
+  }
+  const messages = requireArray(obj, 'messages', '').map((m, i) => decodeMessage(m, `messages[${i}]`));
+  const declared = optionalArray(obj, 'agents', '')?.map((a, i) => decodeAgent(a, `agents[${i}]`));
+  return dropUndefined({
+    id: requireId(obj, 'id', ''),
+    step: optionalInteger(obj, 'step', ''),
+    group: optionalId(obj, 'group', ''),
+    sample: optionalInteger(obj, 'sample', ''),
+    task: optionalId(obj, 'task', ''),
+    split: optionalString(obj, 'split', ''),
+    prompt: optionalString(obj, 'prompt', ''),
+    agents: declared ?? defaultRoster,
+    messages,
+    final: decodeFinal(obj),
+    reward: optionalNumber(obj, 'reward', ''),
+    agentRewards: optionalNumberRecord(obj, 'agentRewards', ''),
+    advantages: optionalNumberRecord(obj, 'advantages', ''),
+    routing: decodeRouting(obj),
+    counterfactuals: optionalArray(obj, 'counterfactuals', '')?.map((c, i) => decodeCounterfactual(c, `counterfactuals[${i}]`)),
+    coalitions: optionalArray(obj, 'coalitions', '')?.map((c, i) => decodeCoalition(c, `coalitions[${i}]`)),
+    groundTruth: groundTruthText(obj['groundTruth']),
+    labels: optionalArray(obj, 'labels', '')?.map((l, i) => decodeLabel(l, `labels[${i}]`, messages.length)),
+    metadata: optionalObject(obj, 'metadata', ''),
+  });
+}
+
+/** An agent is declared either as a bare name or as an object. */
+export function decodeAgent(value: unknown, path: string): AgentDecl {
+  if (typeof value === 'string' && value.length > 0) return { name: value, kind: 'llm' };
+  const obj = requireObject(value, path);
+  const kind = optionalString(obj, 'kind', path);
+  return dropUndefined({
+    name: requireId(obj, 'name', path),
+    kind: kind === undefined ? 'llm' : oneOf(kind, agentKinds, `${path}.kind`),
+    policy: optionalString(obj, 'policy', path),
+    trainable: optionalBoolean(obj, 'trainable', path),
+    description: optionalString(obj, 'description', path),
+  });
+}
+
+function decodeMessage(value: unknown, path: string): Message {
+  const obj = requireObject(value, path);
+  const message = dropUndefined({
+    agent: requireId(obj, 'agent', path),
+    turn: optionalInteger(obj, 'turn', path),
+    role: optionalString(obj, 'role', path),
+    channel: optionalString(obj, 'channel', path),
+    content: requireString(obj, 'content', path),
+    tokenCount: optionalInteger(obj, 'tokenCount', path),
+    tokens: optionalStringArray(obj, 'tokens', path),
+    logprobs: optionalNumberArray(obj, 'logprobs', path),
+    attribution: optionalNumberArray(obj, 'attribution', path),
+  });
+  checkTokenAlignment(message, path);
+  return message;
+}
+
+function checkTokenAlignment(message: Message, path: string): void {
+  const lengths = [message.tokens, message.logprobs, message.attribution].filter((a) => a !== undefined).map((a) => a.length);
+  if (lengths.some((n) => n !== lengths[0])) {
+    throw new DecodeError(path, `tokens, logprobs and attribution must have the same length, got ${lengths.join(' / ')}`);
+  }
+}
+
+function decodeFinal(obj: JsonObject): FinalAnswer | undefined {
+  const final = optionalObject(obj, 'final', '');
+  if (final === undefined) return undefined;
+  return dropUndefined({ answer: requireString(final, 'answer', 'final'), agent: optionalId(final, 'agent', 'final') });
+}
+
+function decodeRouting(obj: JsonObject): RoutingDecision | undefined {
+  const routing = optionalObject(obj, 'routing', '');
+  if (routing === undefined) return undefined;
+  const probs = optionalNumberRecord(routing, 'probs', 'routing');
+  if (probs === undefined) throw new DecodeError('routing.probs', 'is required (probabilities of all experts)');
+  const selected = requireId(routing, 'selected', 'routing');
+  if (!(selected in probs)) throw new DecodeError('routing.selected', `"${selected}" has no probability in routing.probs`);
+  checkProbabilities(probs, 'routing.probs');
+  const behaviourProbs = optionalNumberRecord(routing, 'behaviourProbs', 'routing');
+  if (behaviourProbs !== undefined) checkProbabilities(behaviourProbs, 'routing.behaviourProbs');
+  return dropUndefined({ probs, selected, behaviourProbs });
+}
+
+function checkProbabilities(probs: Record<string, number>, path: string): void {
+  let total = 0;
+  for (const [name, p] of Object.entries(probs)) {
+    if (p < 0 || p > 1) throw new DecodeError(fieldPath(path, name), `probability ${p} is outside [0, 1]`);
+    total += p;
+  }
+  if (Math.abs(total - 1) > 1e-3) throw new DecodeError(path, `probabilities sum to ${total}, expected 1`);
+}
+
+function decodeCounterfactual(value: unknown, path: string): Counterfactual {
+  const obj = requireObject(value, path);
+  const agents = optionalStringArray(obj, 'agents', path);
+  if (agents === undefined || agents.length === 0) throw new DecodeError(`${path}.agents`, 'must name at least one agent');
+  return dropUndefined({
+    intervention: oneOf(requireString(obj, 'intervention', path), interventions, `${path}.intervention`),
+    agents,
+    replacement: optionalString(obj, 'replacement', path),
+    reward: requireNumber(obj, 'reward', path),
+    rewards: optionalNumberArray(obj, 'rewards', path),
+    replayed: optionalBoolean(obj, 'replayed', path),
+    evaluator: optionalString(obj, 'evaluator', path),
+  });
+}
+
+function decodeCoalition(value: unknown, path: string): CoalitionValue {
+  const obj = requireObject(value, path);
+  const agents = optionalStringArray(obj, 'agents', path);
+  if (agents === undefined) throw new DecodeError(`${path}.agents`, 'is required ([] is the empty coalition)');
+  return dropUndefined({ agents, value: requireNumber(obj, 'value', path), n: optionalInteger(obj, 'n', path) });
+}
+
+function decodeLabel(value: unknown, path: string, messageCount: number): Label {
+  const obj = requireObject(value, path);
+  const message = optionalInteger(obj, 'message', path);
+  if (message !== undefined && (message < 0 || message >= messageCount)) {
+    throw new DecodeError(`${path}.message`, `index ${message} is outside messages[0..${messageCount - 1}]`);
+  }
+  return dropUndefined({
+    kind: requireString(obj, 'kind', path),
+    agent: optionalId(obj, 'agent', path),
+    message,
+    value: optionalString(obj, 'value', path),
+    reason: optionalString(obj, 'reason', path),
+    annotator: optionalString(obj, 'annotator', path),
+  });
+}
+
+function groundTruthText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Builds objects without `undefined` members, as `exactOptionalPropertyTypes`-style types expect. */
+function dropUndefined<T extends object>(obj: { [K in keyof T]: T[K] | undefined }): T {
+  for (const key of Object.keys(obj) as (keyof T)[]) {
+    if (obj[key] === undefined) delete obj[key];
+  }
+  return obj as T;
+}
+
+export { isObject };

@@ -1,0 +1,73 @@
+import { checkFormatVersion } from '../../core/formatVersion';
+import { err, ok, type Result } from '../../core/result';
+import type { EvaluatorConfig, Mechanism, RunManifest } from '../../core/runManifest';
+import { decodeAgent } from './decodeEpisode';
+import {
+  DecodeError,
+  oneOf,
+  optionalArray,
+  optionalInteger,
+  optionalObject,
+  optionalString,
+  requireObject,
+  requireString,
+  type JsonObject,
+} from './fields';
+
+const mechanisms: readonly Mechanism[] = ['pipeline', 'vote', 'routed', 'debate'];
+
+/**
+ * Decodes a parsed `run.json`. `fallbackName` (the folder name) is used when the manifest has no
+ * name. An unknown major `version` is an error that says which versions are understood.
+ */
+export function decodeManifest(value: unknown, fallbackName: string): Result<RunManifest> {
+  try {
+    return ok(decodeManifestObject(requireObject(value, ''), fallbackName));
+  } catch (error) {
+    if (error instanceof DecodeError) return err(error.message);
+    throw error;
+  }
+}
+
+function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifest {
+  const format = requireString(obj, 'format', '');
+  if (format !== 'credit-lens') throw new DecodeError('format', `expected "credit-lens", got "${format}"`);
+  const version = checkFormatVersion(obj['version']);
+  if (!version.ok) throw new DecodeError('version', version.error);
+  const mechanism = optionalString(obj, 'mechanism', '');
+  const manifest: RunManifest = {
+    format: 'credit-lens',
+    version: String(obj['version']),
+    name: optionalString(obj, 'name', '') ?? fallbackName,
+    ...(mechanism !== undefined ? { mechanism: oneOf(mechanism, mechanisms, 'mechanism') } : {}),
+  };
+  const agents = optionalArray(obj, 'agents', '')?.map((a, i) => decodeAgent(a, `agents[${i}]`));
+  const evaluator = decodeEvaluator(obj);
+  const framework = optionalString(obj, 'framework', '');
+  const algorithm = optionalString(obj, 'algorithm', '');
+  const metadata = optionalObject(obj, 'metadata', '');
+  return {
+    ...manifest,
+    ...(agents ? { agents } : {}),
+    ...(evaluator ? { evaluator } : {}),
+    ...(framework !== undefined ? { framework } : {}),
+    ...(algorithm !== undefined ? { algorithm } : {}),
+    ...(metadata ? { metadata } : {}),
+  };
+}
+
+function decodeEvaluator(obj: JsonObject): EvaluatorConfig | undefined {
+  const evaluator = optionalObject(obj, 'evaluator', '');
+  if (evaluator === undefined) return undefined;
+  const kind = oneOf(requireString(evaluator, 'kind', 'evaluator'), ['builtin', 'command'] as const, 'evaluator.kind');
+  if (kind === 'command') {
+    const timeoutMs = optionalInteger(evaluator, 'timeoutMs', 'evaluator');
+    return {
+      kind,
+      command: requireString(evaluator, 'command', 'evaluator'),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    };
+  }
+  const options = optionalObject(evaluator, 'options', 'evaluator');
+  return { kind, name: requireString(evaluator, 'name', 'evaluator'), ...(options ? { options } : {}) };
+}

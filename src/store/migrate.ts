@@ -1,0 +1,36 @@
+import type { Db } from './database';
+import { init0001 } from './migrations/0001_init';
+
+/** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
+export const migrations: readonly string[] = [init0001];
+
+/** The schema version this build writes. */
+export const schemaVersion = migrations.length;
+
+/**
+ * Brings the database to {@link schemaVersion}, one transaction per migration, using
+ * `PRAGMA user_version` as the version. A database newer than this build is refused rather than
+ * touched, so an older Credit Lens never corrupts an index written by a newer one.
+ */
+export function migrate(db: Db, steps: readonly string[] = migrations): number {
+  const current = readVersion(db);
+  if (current > steps.length) {
+    throw new Error(
+      `index schema version ${current} is newer than this Credit Lens understands (${steps.length}); ` +
+        `upgrade Credit Lens or delete the index to rebuild it`,
+    );
+  }
+  for (let version = current; version < steps.length; version++) {
+    const sql = steps[version] ?? '';
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return steps.length;
+}
+
+function readVersion(db: Db): number {
+  const rows = db.pragma('user_version') as { user_version: number }[];
+  return rows[0]?.user_version ?? 0;
+}

@@ -1,0 +1,134 @@
+import type { FileProgressState, RunRecord, StoredFileState, TraceIssue } from '../core/indexing';
+import type { Db, Statement } from './database';
+
+/** The importer's identity, stored with every source so a later build can tell what wrote a row. */
+export const importerVersion = 'credit-lens-ingest/1';
+
+interface SourceRow {
+  source_id: number;
+  run_id: number;
+  size: number;
+  mtime_ms: number;
+  indexed_offset: number;
+  lines: number;
+  head_hash: string;
+}
+
+/** Runs, sources (trace files and their read state) and parse errors. */
+export class SourceRepository {
+  private readonly upsertRunStmt: Statement<{ run_id: number }>;
+  private readonly stateStmt: Statement<SourceRow>;
+  private readonly insertSourceStmt: Statement;
+  private readonly updateStateStmt: Statement;
+  private readonly deleteSearchStmt: Statement;
+  private readonly deleteEpisodesStmt: Statement;
+  private readonly deleteErrorsStmt: Statement;
+  private readonly insertErrorStmt: Statement;
+  private readonly urisStmt: Statement<{ source_id: number; uri: string }>;
+  private readonly deleteSourceStmt: Statement;
+
+  constructor(private readonly db: Db) {
+    this.upsertRunStmt = db.prepare(`
+      INSERT INTO run (root, name, mechanism, framework, algorithm, format_version, evaluator_json, config_json)
+      VALUES (@root, @name, @mechanism, @framework, @algorithm, @format_version, @evaluator_json, @config_json)
+      ON CONFLICT (root) DO UPDATE SET name = excluded.name, mechanism = excluded.mechanism,
+        framework = excluded.framework, algorithm = excluded.algorithm, format_version = excluded.format_version,
+        evaluator_json = excluded.evaluator_json, config_json = excluded.config_json
+      RETURNING run_id`);
+    this.stateStmt = db.prepare('SELECT source_id, run_id, size, mtime_ms, indexed_offset, lines, head_hash FROM source WHERE uri = ?');
+    this.insertSourceStmt = db.prepare(`
+      INSERT INTO source (run_id, uri, format, size, mtime_ms, indexed_offset, lines, head_hash, imported_at, importer_version)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.updateStateStmt = db.prepare(`
+      UPDATE source SET run_id = ?, format = ?, size = ?, mtime_ms = ?, indexed_offset = ?, lines = ?, head_hash = ?, imported_at = ?
+      WHERE source_id = ?`);
+    this.deleteSearchStmt = db.prepare(`
+      DELETE FROM message_fts WHERE rowid IN (
+        SELECT m.message_id FROM message m JOIN episode e ON e.episode_id = m.episode_id
+        WHERE e.source_id = ? AND e.search_indexed = 1)`);
+    this.deleteEpisodesStmt = db.prepare('DELETE FROM episode WHERE source_id = ?');
+    this.deleteErrorsStmt = db.prepare('DELETE FROM parse_error WHERE source_id = ?');
+    this.insertErrorStmt = db.prepare('INSERT INTO parse_error (source_id, line, byte_offset, reason, excerpt) VALUES (?, ?, ?, ?, ?)');
+    this.urisStmt = db.prepare('SELECT source_id, uri FROM source');
+    this.deleteSourceStmt = db.prepare('DELETE FROM source WHERE source_id = ?');
+  }
+
+  upsertRun(run: RunRecord): number {
+    const m = run.manifest;
+    const row = this.upsertRunStmt.get({
+      root: run.root,
+      name: run.name,
+      mechanism: m?.mechanism ?? null,
+      framework: m?.framework ?? null,
+      algorithm: m?.algorithm ?? null,
+      format_version: m?.version ?? null,
+      evaluator_json: m?.evaluator ? JSON.stringify(m.evaluator) : null,
+      config_json: m ? JSON.stringify(m) : null,
+    });
+    if (!row) throw new Error(`could not register run "${run.root}"`);
+    return row.run_id;
+  }
+
+  fileState(uri: string): StoredFileState | undefined {
+    const row = this.stateStmt.get(uri);
+    if (!row) return undefined;
+    return {
+      sourceId: row.source_id,
+      runId: row.run_id,
+      size: row.size,
+      mtimeMs: row.mtime_ms,
+      indexedOffset: row.indexed_offset,
+      lines: row.lines,
+      headHash: row.head_hash,
+    };
+  }
+
+  /** Creates the source, or deletes everything read from it, in one transaction. */
+  resetSource(uri: string, runId: number, format: string, state: FileProgressState): number {
+    return this.db.transaction(() => {
+      const existing = this.stateStmt.get(uri);
+      if (!existing) {
+        const s = state;
+        return Number(this.insertSourceStmt.run(runId, uri, format, s.size, s.mtimeMs, s.indexedOffset, s.lines, s.headHash, now(), importerVersion).lastInsertRowid);
+      }
+      this.clearSource(existing.source_id);
+      this.updateState(existing.source_id, runId, format, state);
+      return existing.source_id;
+    })();
+  }
+
+  /** Must run inside the caller's transaction. */
+  updateState(sourceId: number, runId: number, format: string, s: FileProgressState): void {
+    this.updateStateStmt.run(runId, format, s.size, s.mtimeMs, s.indexedOffset, s.lines, s.headHash, now(), sourceId);
+  }
+
+  /** Must run inside the caller's transaction. */
+  insertIssues(sourceId: number, issues: readonly TraceIssue[]): void {
+    for (const issue of issues) this.insertErrorStmt.run(sourceId, issue.line, issue.offset, issue.reason, issue.excerpt ?? null);
+  }
+
+  writeIssues(sourceId: number, issues: readonly TraceIssue[]): void {
+    this.db.transaction(() => this.insertIssues(sourceId, issues))();
+  }
+
+  removeSourcesExcept(uris: ReadonlySet<string>): number {
+    const gone = this.urisStmt.all().filter((row) => !uris.has(row.uri));
+    this.db.transaction(() => {
+      for (const row of gone) {
+        this.clearSource(row.source_id);
+        this.deleteSourceStmt.run(row.source_id);
+      }
+    })();
+    return gone.length;
+  }
+
+  private clearSource(sourceId: number): void {
+    this.deleteSearchStmt.run(sourceId);
+    this.deleteEpisodesStmt.run(sourceId);
+    this.deleteErrorsStmt.run(sourceId);
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,84 @@
+import type { IndexSummary, IssueSummary, RunSummary } from '../core/indexSummary';
+import type { Db, Statement } from './database';
+
+interface RunRow {
+  run_id: number;
+  name: string;
+  root: string;
+  mechanism: string | null;
+  episodes: number;
+  messages: number | null;
+  step_count: number;
+  step_min: number | null;
+  step_max: number | null;
+  mean_reward: number | null;
+}
+
+interface AgentRow {
+  name: string;
+  kind: string;
+  episodes: number;
+  messages: number | null;
+}
+
+/** Read-only aggregates of the whole index (`credit-lens info`). */
+export class SummaryRepository {
+  private readonly runsStmt: Statement<RunRow>;
+  private readonly agentsStmt: Statement<AgentRow>;
+  private readonly countsStmt: Statement<{ files: number; agents: number; steps: number; searchable: number; errors: number }>;
+  private readonly errorsStmt: Statement<{ file: string; line: number; reason: string }>;
+
+  constructor(db: Db) {
+    this.runsStmt = db.prepare(`
+      SELECT r.run_id, r.name, r.root, r.mechanism, count(e.episode_id) AS episodes, sum(e.n_messages) AS messages,
+        count(DISTINCT e.train_step) AS step_count, min(e.train_step) AS step_min, max(e.train_step) AS step_max,
+        avg(e.outcome) AS mean_reward
+      FROM run r LEFT JOIN episode e ON e.run_id = r.run_id
+      WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id)
+      GROUP BY r.run_id ORDER BY r.root`);
+    this.agentsStmt = db.prepare(`
+      SELECT a.name, a.kind, count(ea.episode_id) AS episodes, sum(ea.n_messages) AS messages
+      FROM agent a LEFT JOIN episode_agent ea ON ea.agent_id = a.agent_id
+      WHERE a.run_id = ? GROUP BY a.agent_id ORDER BY a.agent_id`);
+    this.countsStmt = db.prepare(`
+      SELECT (SELECT count(*) FROM source WHERE format != 'credit_lens_manifest') AS files,
+        (SELECT count(*) FROM agent a WHERE EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id)) AS agents,
+        (SELECT count(*) FROM (SELECT DISTINCT run_id, train_step FROM episode WHERE train_step IS NOT NULL)) AS steps,
+        (SELECT count(*) FROM episode WHERE search_indexed = 1) AS searchable,
+        (SELECT count(*) FROM parse_error) AS errors`);
+    this.errorsStmt = db.prepare(`
+      SELECT s.uri AS file, p.line, p.reason FROM parse_error p JOIN source s ON s.source_id = p.source_id
+      ORDER BY s.uri, p.line LIMIT ?`);
+  }
+
+  /** The whole-index summary; `maxErrors` bounds the listed errors, not the count. */
+  summary(maxErrors = 50): IndexSummary {
+    const runs = this.runsStmt.all().map((row) => this.runSummary(row));
+    const counts = this.countsStmt.get() ?? { files: 0, agents: 0, steps: 0, searchable: 0, errors: 0 };
+    const errors: IssueSummary[] = this.errorsStmt.all(maxErrors);
+    return {
+      files: counts.files,
+      runs,
+      episodes: runs.reduce((sum, r) => sum + r.episodes, 0),
+      messages: runs.reduce((sum, r) => sum + r.messages, 0),
+      agents: counts.agents,
+      steps: counts.steps,
+      searchableEpisodes: counts.searchable,
+      errorCount: counts.errors,
+      errors,
+    };
+  }
+
+  private runSummary(row: RunRow): RunSummary {
+    return {
+      name: row.name,
+      root: row.root,
+      mechanism: row.mechanism,
+      episodes: row.episodes,
+      messages: row.messages ?? 0,
+      agents: this.agentsStmt.all(row.run_id).map((a) => ({ name: a.name, kind: a.kind, episodes: a.episodes, messages: a.messages ?? 0 })),
+      steps: { count: row.step_count, min: row.step_min, max: row.step_max },
+      meanReward: row.mean_reward,
+    };
+  }
+}
