@@ -11,6 +11,8 @@ export const canonicalFormat = 'credit_lens_jsonl';
 export const excerptLength = 120;
 /** A batch is also flushed once its lines reach this many bytes, to bound memory. */
 const maxBatchBytes = 16 << 20;
+/** Stored as the mtime of a file whose pass was interrupted. */
+const incompleteMtime = -1;
 
 export interface FileContext {
   readonly tally: IndexTally;
@@ -49,9 +51,12 @@ function readFileInBatches(file: ScannedFile, run: RunTarget, sink: IndexSink, c
   let batchBytes = 0;
   let position = at.start;
   let head: string | undefined;
-  const flush = (): void => {
+  const flush = (complete: boolean): void => {
     if (head === undefined || position.offset < headBytes) head = headHash(file.path, position.offset);
-    const state = { size: Math.max(file.size, position.offset), mtimeMs: file.mtimeMs, indexedOffset: position.offset, lines: position.line, headHash: head };
+    // Until the file is read to its end, store an mtime that never matches, so that an interrupted
+    // pass is never mistaken for an up-to-date file by the next one.
+    const mtimeMs = complete ? file.mtimeMs : incompleteMtime;
+    const state = { size: Math.max(file.size, position.offset), mtimeMs, indexedOffset: position.offset, lines: position.line, headHash: head };
     const { duplicates } = sink.writeBatch({ uri: file.uri, format: canonicalFormat, sourceId: at.sourceId, runId: run.runId, episodes, issues, state });
     ctx.tally.episodesAdded += episodes.length - duplicates.length;
     ctx.tally.issues += issues.length + duplicates.length;
@@ -70,11 +75,11 @@ function readFileInBatches(file: ScannedFile, run: RunTarget, sink: IndexSink, c
     ctx.tally.bytesRead += line.length + 1;
     ctx.tally.bytesDone += line.length + 1;
     batchBytes += line.length;
-    if (episodes.length >= ctx.batchSize || batchBytes >= maxBatchBytes) flush();
+    if (episodes.length >= ctx.batchSize || batchBytes >= maxBatchBytes) flush(false);
     return true;
   });
   position = end;
-  flush();
+  flush(!ctx.isCancelled());
 }
 
 type LineOutcome =

@@ -49,6 +49,8 @@ export class EpisodeWriter {
   /** Inserts the episode; returns its id, or undefined when the run already has an episode with that id. */
   insert(runId: number, sourceId: number, record: EpisodeRecord): number | undefined {
     const e = record.episode;
+    // Roster first, so agent ids follow the declared order.
+    const declaredIds = e.agents.map((agent) => this.agents.declare(runId, agent));
     const finalAgent = e.final?.agent !== undefined ? this.agents.idOf(runId, e.final.agent) : null;
     const tokens = totalTokens(e.messages);
     const result = this.episodeStmt.run(
@@ -58,16 +60,16 @@ export class EpisodeWriter {
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);
-    const messageIds = this.insertMessages(runId, episodeId, e);
+    const messageIds = this.insertMessages(runId, episodeId, e, declaredIds);
     this.insertRewards(runId, episodeId, e);
     this.insertInterventions(runId, episodeId, e);
     this.insertLabels(runId, episodeId, e, messageIds);
     return episodeId;
   }
 
-  private insertMessages(runId: number, episodeId: number, e: Episode): number[] {
+  private insertMessages(runId: number, episodeId: number, e: Episode, declaredIds: readonly number[]): number[] {
     const activity = new Map<number, AgentActivity>();
-    for (const agent of e.agents) activity.set(this.agents.declare(runId, agent), { declared: true, messages: 0, tokens: null, chars: 0 });
+    for (const id of declaredIds) activity.set(id, { declared: true, messages: 0, tokens: null, chars: 0 });
     const ids = e.messages.map((m, seq) => {
       const agentId = this.agents.idOf(runId, m.agent);
       const a = activity.get(agentId) ?? { declared: false, messages: 0, tokens: null, chars: 0 };

@@ -1,0 +1,43 @@
+import type { IndexTally } from '../core/indexProgress';
+import { formatIssue, type IndexSummary, type RunSummary } from '../core/indexSummary';
+import { count, megabytes, plural, seconds } from './format';
+
+/** The human-readable summary of an index, as `index` and `info` print it. */
+export function formatSummary(summary: IndexSummary): string[] {
+  const lines = [
+    `  files      ${count(summary.files)}`,
+    `  episodes   ${count(summary.episodes)}`,
+    `  messages   ${count(summary.messages)}`,
+    `  agents     ${count(summary.agents)}`,
+    `  steps      ${count(summary.steps)}`,
+    `  search     ${count(summary.searchableEpisodes)} of ${count(summary.episodes)} episodes searchable`,
+    `  errors     ${count(summary.errorCount)}`,
+  ];
+  for (const issue of summary.errors) lines.push(`    ${formatIssue(issue)}`);
+  if (summary.errorCount > summary.errors.length) lines.push(`    … and ${count(summary.errorCount - summary.errors.length)} more`);
+  lines.push('  runs');
+  for (const run of summary.runs) lines.push(...formatRun(run));
+  return lines;
+}
+
+function formatRun(run: RunSummary): string[] {
+  const steps = run.steps.min === null ? 'no steps' : `steps ${run.steps.min}–${run.steps.max}`;
+  const reward = run.meanReward === null ? 'no reward' : `mean reward ${run.meanReward.toFixed(3)}`;
+  const mechanism = run.mechanism ? ` (${run.mechanism})` : '';
+  const header = `    ${run.name || '(root)'}${mechanism}: ${plural(run.episodes, 'episode')}, ${plural(run.messages, 'message')}, ${steps}, ${reward}`;
+  const agents = run.agents.map((a) => `${a.name} [${a.kind}] ${count(a.episodes)} ep / ${count(a.messages)} msg`);
+  return [header, `      agents: ${agents.join('; ') || 'none'}`];
+}
+
+/** One line on what this pass did. */
+export function formatPass(tally: IndexTally): string {
+  const rate = tally.elapsedMs > 0 ? ` (${megabytes((tally.bytesRead / tally.elapsedMs) * 1000)}/s)` : '';
+  const files = [
+    `${count(tally.filesReindexed)} read in full`,
+    `${count(tally.filesAppended)} appended`,
+    `${count(tally.filesUnchanged)} unchanged`,
+    ...(tally.removedFiles ? [`${count(tally.removedFiles)} removed`] : []),
+  ].join(', ');
+  const state = tally.cancelled ? 'cancelled after' : 'took';
+  return `  this pass  +${plural(tally.episodesAdded, 'episode')}, files: ${files}; ${state} ${seconds(tally.elapsedMs)}, read ${megabytes(tally.bytesRead)}${rate}`;
+}

@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { exitCodes, UsageError, type CliIo } from './cliIo';
+import { demoCommand } from './commands/demoCommand';
+import { indexCommand } from './commands/indexCommand';
+import { infoCommand } from './commands/infoCommand';
+
+const usage = `credit-lens — audit multi-agent LLM training traces
+
+Usage:
+  credit-lens index <run-dir> [--db PATH] [--json] [--no-search]
+      Index (or update the index of) a run folder: new files, appended lines, rewritten files.
+  credit-lens info <run-dir> [--db PATH] [--json]
+      Print the summary of an existing index without reading the traces.
+  credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
+      Write the seeded demo runs to DIR (default ./demo-run) and index them.
+
+Options:
+  --db PATH     index file (default <run-dir>/.credit-lens/index.sqlite, or the user cache
+                folder when the run folder is read-only)
+  --json        machine-readable output on stdout
+  --no-search   skip building the full-text search index
+Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 usage error.`;
+
+const optionSpec = {
+  db: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  'no-search': { type: 'boolean', default: false },
+  out: { type: 'string' },
+  episodes: { type: 'string' },
+  seed: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true });
+    const [command, ...rest] = positionals;
+    if (values.help || command === undefined || command === 'help') {
+      io.out(usage);
+      return command === undefined && !values.help ? exitCodes.usage : exitCodes.ok;
+    }
+    const db = values.db;
+    switch (command) {
+      case 'index':
+        return await indexCommand({ root: requireDir(rest), json: values.json, search: !values['no-search'], ...(db ? { db } : {}) }, io);
+      case 'info':
+        return infoCommand({ root: requireDir(rest), json: values.json, ...(db ? { db } : {}) }, io);
+      case 'demo':
+        return await demoCommand(demoOptions(values), io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function demoOptions(values: { out?: string | undefined; episodes?: string | undefined; seed?: string | undefined; json: boolean }) {
+  const episodes = values.episodes === undefined ? undefined : positiveInteger(values.episodes, '--episodes');
+  const seed = values.seed === undefined ? undefined : positiveInteger(values.seed, '--seed');
+  return { out: values.out ?? 'demo-run', json: values.json, ...(episodes !== undefined ? { episodes } : {}), ...(seed !== undefined ? { seed } : {}) };
+}
+
+function requireDir(rest: readonly string[]): string {
+  if (rest.length !== 1 || rest[0] === undefined) throw new UsageError('expected exactly one <run-dir>');
+  return rest[0];
+}
+
+function positiveInteger(text: string, name: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a non-negative integer, got "${text}"`);
+  return n;
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  const message = error instanceof Error ? error.message : String(error);
+  const isUsage = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  io.err(`credit-lens: ${message}`);
+  if (isUsage) {
+    io.err("Run 'credit-lens help' for usage.");
+    return exitCodes.usage;
+  }
+  return exitCodes.fatal;
+}
+
+/** Runs the CLI on this process's arguments and sets the exit code. */
+export function main(): void {
+  const io: CliIo = {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
+  };
+  void runCli(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+if (require.main === module) main();

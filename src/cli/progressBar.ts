@@ -1,0 +1,28 @@
+import type { IndexProgress } from '../core/indexProgress';
+import { count, megabytes } from './format';
+
+const width = 30;
+
+/** A one-line progress bar redrawn in place on a TTY (stderr), cleared when done. */
+export class ProgressBar {
+  private drawn = false;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  update(p: IndexProgress): void {
+    const fraction = p.phase === 'search' ? 1 : p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : 1;
+    const filled = Math.round(fraction * width);
+    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    const detail =
+      p.phase === 'search'
+        ? `building search index: ${count(p.searchEpisodes)} episodes`
+        : `${megabytes(p.bytesDone)} / ${megabytes(p.bytesTotal)}, ${count(p.episodesAdded)} episodes, ${count(p.issues)} errors`;
+    this.stream.write(`\r${bar} ${(fraction * 100).toFixed(0).padStart(3)}% ${detail}\u001b[K`);
+    this.drawn = true;
+  }
+
+  clear(): void {
+    if (this.drawn) this.stream.write('\r\u001b[K');
+    this.drawn = false;
+  }
+}

@@ -1,0 +1,64 @@
+import { statSync } from 'node:fs';
+import type { IndexProgress, IndexTally } from '../core/indexProgress';
+import type { IndexSummary } from '../core/indexSummary';
+import { indexRunFolder } from '../ingest/indexRunFolder';
+import { IndexStore } from '../store/indexStore';
+import { resolveIndexLocation, type IndexLocation } from './indexLocation';
+
+export interface IndexJobOptions {
+  /** The run folder to index. */
+  readonly root: string;
+  /** Index file; default `<root>/.credit-lens/index.sqlite` (see resolveIndexLocation). */
+  readonly dbPath?: string;
+  /** Build the full-text index too (default true). */
+  readonly search?: boolean;
+  readonly batchSize?: number;
+  /** better-sqlite3 addon for this runtime's ABI (the packaged extension passes one). */
+  readonly nativeBinding?: string;
+}
+
+export interface IndexJobResult {
+  readonly index: IndexLocation;
+  readonly tally: IndexTally;
+  readonly summary: IndexSummary;
+}
+
+/**
+ * One indexing pass over a run folder, start to finish, in the calling thread: resolve the index
+ * location, open (and migrate) the store, index what changed, summarise. The worker, the CLI and
+ * the tests all run this same function.
+ */
+export function runIndexJob(
+  options: IndexJobOptions,
+  hooks: { isCancelled?: () => boolean; onProgress?: (p: IndexProgress) => void } = {},
+): IndexJobResult {
+  if (!statSync(options.root, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new Error(`run folder not found: ${options.root}`);
+  }
+  const index = resolveIndexLocation(options.root, options.dbPath);
+  const store = IndexStore.open(index.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    const tally = indexRunFolder(options.root, store, {
+      ...hooks,
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      search: options.search ?? true,
+    });
+    return { index, tally, summary: store.summary.summary() };
+  } finally {
+    store.close();
+  }
+}
+
+/** Reads the summary of an existing index without indexing (`credit-lens info`). */
+export function readIndexSummary(root: string, dbPath?: string): { index: IndexLocation; summary: IndexSummary } {
+  const index = resolveIndexLocation(root, dbPath);
+  if (!statSync(index.path, { throwIfNoEntry: false })) {
+    throw new Error(`no index at ${index.path}; run \`credit-lens index ${root}\` first`);
+  }
+  const store = IndexStore.open(index.path);
+  try {
+    return { index, summary: store.summary.summary() };
+  } finally {
+    store.close();
+  }
+}
