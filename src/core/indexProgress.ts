@@ -22,6 +22,10 @@ export interface IndexTally {
   fatal: string[];
   cancelled: boolean;
   elapsedMs: number;
+  /** Time spent reading trace lines into the index (the first phase). */
+  indexMs: number;
+  /** Time spent filling the full-text index (the second phase). */
+  searchMs: number;
 }
 
 export type IndexProgress = Readonly<IndexTally>;
@@ -46,5 +50,7 @@ export function emptyTally(): IndexTally {
     fatal: [],
     cancelled: false,
     elapsedMs: 0,
+    indexMs: 0,
+    searchMs: 0,
   };
 }

@@ -42,9 +42,11 @@ export function indexRunFolder(root: string, sink: IndexSink, options: IndexOpti
     tally.filesDone++;
   }
   tally.cancelled = isCancelled();
+  tally.indexMs = Date.now() - started;
   if (!tally.cancelled && options.search !== false) buildSearchIndex(root, sink, { tally, isCancelled, report });
   tally.cancelled = isCancelled();
   tally.elapsedMs = Date.now() - started;
+  tally.searchMs = tally.elapsedMs - tally.indexMs;
   report(true);
   return tally;
 }

@@ -10,6 +10,8 @@ interface AgentActivity {
   chars: number;
 }
 
+const idle = (declared: boolean): AgentActivity => ({ declared, messages: 0, tokens: null, chars: 0 });
+
 /**
  * Inserts one episode and everything hanging off it (roster, messages, rewards, routing, logged
  * counterfactuals and coalition values, labels). Runs inside the caller's transaction.
@@ -18,7 +20,6 @@ export class EpisodeWriter {
   private readonly episodeStmt: Statement;
   private readonly messageStmt: Statement;
   private readonly rosterStmt: Statement;
-  private readonly rewardStmt: Statement;
   private readonly routingStmt: Statement;
   private readonly counterfactualStmt: Statement;
   private readonly coalitionStmt: Statement;
@@ -36,13 +37,14 @@ export class EpisodeWriter {
     this.messageStmt = db.prepare(`
       INSERT INTO message (episode_id, seq, agent_id, turn_idx, role, channel, n_chars, n_tokens, has_tokens)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.rosterStmt = db.prepare('INSERT INTO episode_agent (episode_id, agent_id, declared, n_messages, n_tokens, n_chars) VALUES (?, ?, ?, ?, ?, ?)');
-    this.rewardStmt = db.prepare("INSERT INTO reward (episode_id, agent_id, name, kind, value, source) VALUES (?, ?, ?, ?, ?, 'logged')");
+    this.rosterStmt = db.prepare(
+      'INSERT INTO episode_agent (episode_id, agent_id, declared, n_messages, n_tokens, n_chars, reward, advantage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.routingStmt = db.prepare('INSERT INTO routing (episode_id, selected_agent_id, probs_json, behaviour_probs_json) VALUES (?, ?, ?, ?)');
     this.counterfactualStmt = db.prepare(`
       INSERT INTO counterfactual (episode_id, agents, intervention, replacement, replayed, n, returns_json, value, evaluator, source)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'logged')`);
-    this.coalitionStmt = db.prepare("INSERT OR REPLACE INTO coalition_value (episode_id, coalition, source, value, n) VALUES (?, ?, 'logged', ?, ?)");
+    this.coalitionStmt = db.prepare("INSERT INTO coalition_value (episode_id, source, values_json, counts_json) VALUES (?, 'logged', ?, ?)");
     this.labelStmt = db.prepare('INSERT INTO label (episode_id, agent_id, message_id, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)');
   }
 
@@ -61,7 +63,7 @@ export class EpisodeWriter {
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);
     const messageIds = this.insertMessages(runId, episodeId, e, declaredIds);
-    this.insertRewards(runId, episodeId, e);
+    this.insertRouting(runId, episodeId, e);
     this.insertInterventions(runId, episodeId, e);
     this.insertLabels(runId, episodeId, e, messageIds);
     return episodeId;
@@ -69,10 +71,10 @@ export class EpisodeWriter {
 
   private insertMessages(runId: number, episodeId: number, e: Episode, declaredIds: readonly number[]): number[] {
     const activity = new Map<number, AgentActivity>();
-    for (const id of declaredIds) activity.set(id, { declared: true, messages: 0, tokens: null, chars: 0 });
+    for (const id of declaredIds) activity.set(id, idle(true));
     const ids = e.messages.map((m, seq) => {
       const agentId = this.agents.idOf(runId, m.agent);
-      const a = activity.get(agentId) ?? { declared: false, messages: 0, tokens: null, chars: 0 };
+      const a = activity.get(agentId) ?? idle(false);
       activity.set(agentId, a);
       a.messages++;
       a.chars += m.content.length;
@@ -83,18 +85,31 @@ export class EpisodeWriter {
           .lastInsertRowid,
       );
     });
-    for (const [agentId, a] of activity) this.rosterStmt.run(episodeId, agentId, a.declared ? 1 : 0, a.messages, a.tokens, a.chars);
+    this.insertRoster(runId, episodeId, e, activity);
     return ids;
   }
 
-  private insertRewards(runId: number, episodeId: number, e: Episode): void {
-    for (const [name, value] of Object.entries(e.agentRewards ?? {})) this.rewardStmt.run(episodeId, this.agents.idOf(runId, name), 'reward', 'per_agent', value);
-    for (const [name, value] of Object.entries(e.advantages ?? {})) this.rewardStmt.run(episodeId, this.agents.idOf(runId, name), 'advantage', 'advantage', value);
-    if (e.routing) {
-      for (const name of Object.keys(e.routing.probs)) this.agents.idOf(runId, name);
-      const behaviour = e.routing.behaviourProbs ? JSON.stringify(e.routing.behaviourProbs) : null;
-      this.routingStmt.run(episodeId, this.agents.idOf(runId, e.routing.selected), JSON.stringify(e.routing.probs), behaviour);
+  /** One roster row per agent that is declared, speaks, or has a logged reward or advantage. */
+  private insertRoster(runId: number, episodeId: number, e: Episode, activity: Map<number, AgentActivity>): void {
+    const rewards = this.byAgentId(runId, e.agentRewards);
+    const advantages = this.byAgentId(runId, e.advantages);
+    for (const id of [...rewards.keys(), ...advantages.keys()]) if (!activity.has(id)) activity.set(id, idle(false));
+    for (const [agentId, a] of activity) {
+      this.rosterStmt.run(episodeId, agentId, a.declared ? 1 : 0, a.messages, a.tokens, a.chars, rewards.get(agentId) ?? null, advantages.get(agentId) ?? null);
     }
+  }
+
+  private byAgentId(runId: number, values: Readonly<Record<string, number>> | undefined): Map<number, number> {
+    const map = new Map<number, number>();
+    for (const [name, value] of Object.entries(values ?? {})) map.set(this.agents.idOf(runId, name), value);
+    return map;
+  }
+
+  private insertRouting(runId: number, episodeId: number, e: Episode): void {
+    if (!e.routing) return;
+    for (const name of Object.keys(e.routing.probs)) this.agents.idOf(runId, name);
+    const behaviour = e.routing.behaviourProbs ? JSON.stringify(e.routing.behaviourProbs) : null;
+    this.routingStmt.run(episodeId, this.agents.idOf(runId, e.routing.selected), JSON.stringify(e.routing.probs), behaviour);
   }
 
   private insertInterventions(runId: number, episodeId: number, e: Episode): void {
@@ -105,7 +120,16 @@ export class EpisodeWriter {
         episodeId, this.coalitionKey(runId, cf.agents), cf.intervention, cf.replacement ?? null, replayed, cf.rewards?.length ?? 1, returns, cf.reward, cf.evaluator ?? null,
       );
     }
-    for (const c of e.coalitions ?? []) this.coalitionStmt.run(episodeId, this.coalitionKey(runId, c.agents), c.value, c.n ?? null);
+    if (e.coalitions && e.coalitions.length > 0) {
+      const values: Record<string, number> = {};
+      const counts: Record<string, number> = {};
+      for (const c of e.coalitions) {
+        const key = this.coalitionKey(runId, c.agents);
+        values[key] = c.value;
+        if (c.n !== undefined) counts[key] = c.n;
+      }
+      this.coalitionStmt.run(episodeId, JSON.stringify(values), Object.keys(counts).length > 0 ? JSON.stringify(counts) : null);
+    }
   }
 
   private insertLabels(runId: number, episodeId: number, e: Episode, messageIds: readonly number[]): void {

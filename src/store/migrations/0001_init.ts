@@ -94,6 +94,8 @@ CREATE TABLE episode_agent (             -- roster, including declared-but-silen
   n_messages INTEGER NOT NULL,
   n_tokens   INTEGER,
   n_chars    INTEGER NOT NULL,
+  reward     REAL,                       -- logged per-agent reward (agentRewards)
+  advantage  REAL,                       -- logged per-agent advantage (advantages)
   PRIMARY KEY(episode_id, agent_id)
 ) WITHOUT ROWID;
 CREATE INDEX episode_agent_agent ON episode_agent(agent_id);
@@ -123,7 +125,7 @@ CREATE TABLE reward (
   agent_id   INTEGER REFERENCES agent,   -- NULL = team
   message_id INTEGER,
   name       TEXT NOT NULL,
-  kind       TEXT NOT NULL,              -- outcome | per_agent | advantage | shaped | metric
+  kind       TEXT NOT NULL,              -- outcome | shaped | metric | return (per-agent reward and advantage live on episode_agent)
   value      REAL,
   value_raw  TEXT,
   source     TEXT NOT NULL DEFAULT 'logged'
@@ -168,13 +170,12 @@ CREATE TABLE counterfactual (
 );
 CREATE INDEX counterfactual_episode ON counterfactual(episode_id, agents);
 
-CREATE TABLE coalition_value (
-  episode_id INTEGER NOT NULL REFERENCES episode ON DELETE CASCADE,
-  coalition  TEXT NOT NULL,              -- sorted agent ids present, '' = empty coalition
-  source     TEXT NOT NULL,              -- logged | computed
-  value      REAL NOT NULL,
-  n          INTEGER,
-  PRIMARY KEY(episode_id, coalition, source)
+CREATE TABLE coalition_value (          -- v(S) of an episode's coalitions, one row per episode and source
+  episode_id  INTEGER NOT NULL REFERENCES episode ON DELETE CASCADE,
+  source      TEXT NOT NULL,             -- logged | computed
+  values_json TEXT NOT NULL,             -- {"<sorted agent ids>": v(S)}; "" = the empty coalition
+  counts_json TEXT,                      -- {"<sorted agent ids>": rollouts behind v(S)} when known
+  PRIMARY KEY(episode_id, source)
 ) WITHOUT ROWID;
 
 CREATE TABLE credit (

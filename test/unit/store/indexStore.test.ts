@@ -59,30 +59,22 @@ test('IndexStore.writeBatch() round-trips an episode with every optional field',
     { agent_id: 3, name: 'verifier', policy_id: null, trainable: null },
     { agent_id: 4, name: 'tool', policy_id: null, trainable: null },
   ]);
-  assert.deepEqual(q('SELECT agent_id, declared, n_messages, n_tokens, n_chars FROM episode_agent ORDER BY agent_id'), [
-    { agent_id: 1, declared: 1, n_messages: 1, n_tokens: 3, n_chars: 4 },
-    { agent_id: 2, declared: 1, n_messages: 1, n_tokens: 5, n_chars: 12 },
-    { agent_id: 3, declared: 1, n_messages: 0, n_tokens: null, n_chars: 0 },
-    { agent_id: 4, declared: 0, n_messages: 1, n_tokens: null, n_chars: 6 },
+  assert.deepEqual(q('SELECT agent_id, declared, n_messages, n_tokens, n_chars, reward, advantage FROM episode_agent ORDER BY agent_id'), [
+    { agent_id: 1, declared: 1, n_messages: 1, n_tokens: 3, n_chars: 4, reward: 0.5, advantage: 0.3 },
+    { agent_id: 2, declared: 1, n_messages: 1, n_tokens: 5, n_chars: 12, reward: 1, advantage: null },
+    { agent_id: 3, declared: 1, n_messages: 0, n_tokens: null, n_chars: 0, reward: null, advantage: null },
+    { agent_id: 4, declared: 0, n_messages: 1, n_tokens: null, n_chars: 6, reward: null, advantage: null },
   ]);
   assert.deepEqual(q('SELECT seq, agent_id, has_tokens FROM message ORDER BY seq'), [
     { seq: 0, agent_id: 1, has_tokens: 0 },
     { seq: 1, agent_id: 2, has_tokens: 1 },
     { seq: 2, agent_id: 4, has_tokens: 0 },
   ]);
-  assert.deepEqual(q('SELECT agent_id, name, kind, value FROM reward ORDER BY reward_id'), [
-    { agent_id: 1, name: 'reward', kind: 'per_agent', value: 0.5 },
-    { agent_id: 2, name: 'reward', kind: 'per_agent', value: 1 },
-    { agent_id: 1, name: 'advantage', kind: 'advantage', value: 0.3 },
-  ]);
   assert.deepEqual(q('SELECT selected_agent_id, probs_json FROM routing'), [{ selected_agent_id: 2, probs_json: '{"planner":0.2,"solver":0.8}' }]);
   assert.deepEqual(q('SELECT agents, intervention, replayed, n, returns_json, value, source FROM counterfactual'), [
     { agents: '1,3', intervention: 'remove', replayed: 1, n: 2, returns_json: '[0,0]', value: 0, source: 'logged' },
   ]);
-  assert.deepEqual(q('SELECT coalition, value, n FROM coalition_value ORDER BY coalition'), [
-    { coalition: '', value: 0, n: null },
-    { coalition: '1,2', value: 1, n: 4 },
-  ]);
+  assert.deepEqual(q('SELECT source, values_json, counts_json FROM coalition_value'), [{ source: 'logged', values_json: '{"":0,"1,2":1}', counts_json: '{"1,2":4}' }]);
   assert.deepEqual(q('SELECT l.kind, l.agent_id, m.seq, l.reason FROM label l JOIN message m USING (message_id)'), [{ kind: 'mistake_agent_step', agent_id: 2, seq: 1, reason: 'slip' }]);
 });
 
@@ -103,7 +95,7 @@ test('IndexStore.resetSource() deletes the episodes, children, errors and search
   store.writeBatch({ ...batch(runId, sourceId, [full]), issues: [{ uri: 'a.jsonl', line: 2, offset: 10, reason: 'bad' }] });
   store.writeSearch([1], [{ messageId: 1, content: 'plan' }]);
   store.resetSource('a.jsonl', runId, 'credit_lens_jsonl', state);
-  for (const table of ['episode', 'message', 'episode_agent', 'reward', 'routing', 'counterfactual', 'coalition_value', 'label', 'parse_error']) {
+  for (const table of ['episode', 'message', 'episode_agent', 'routing', 'counterfactual', 'coalition_value', 'label', 'parse_error']) {
     assert.equal(store.db.prepare<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).get()?.n, 0, table);
   }
   assert.equal(store.search.search('plan').length, 0);

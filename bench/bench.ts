@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeDemoRun } from '../src/demo/writeDemoRun';
+import { barePass } from './barePass';
+import { formatReport, type DatasetResult } from './report';
+
+// `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
+// child processes (so peak RSS is the indexer's own): a bare JSON.parse pass, a cold index, and a
+// re-run with no changes. `--small` skips the large run.
+
+interface Dataset {
+  readonly name: string;
+  readonly episodes: number;
+}
+
+const cli = join(__dirname, 'cli.js');
+const self = join(__dirname, 'bench.js');
+const dataRoot = join(process.cwd(), 'bench-data');
+
+function main(): void {
+  if (process.argv[2] === 'bare') {
+    const result = barePass(process.argv[3] ?? '.');
+    process.stdout.write(JSON.stringify({ ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
+    return;
+  }
+  const datasets: Dataset[] = [{ name: 'small', episodes: 4_000 }];
+  if (!process.argv.includes('--small')) datasets.push({ name: 'large', episodes: 200_000 });
+  const results = datasets.map(measure);
+  process.stdout.write(`${formatReport(results)}\n`);
+  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify(results, null, 2));
+}
+
+function measure(dataset: Dataset): DatasetResult {
+  const dir = ensureDataset(dataset);
+  const db = join(dataRoot, `${dataset.name}.index.sqlite`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const bare = runJson<{ bytes: number; lines: number; ms: number; maxRssBytes: number }>(self, ['bare', dir]);
+  const cold = timed(() => runJson<IndexOutput>(cli, ['index', dir, '--db', db, '--json']));
+  const warm = timed(() => runJson<IndexOutput>(cli, ['index', dir, '--db', db, '--json']));
+  const indexBytes = ['', '-wal'].reduce((sum, s) => sum + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
+  return { name: dataset.name, bare, cold: { ...cold.value.pass, wallMs: cold.ms }, warm: { ...warm.value.pass, wallMs: warm.ms }, summary: cold.value.summary, indexBytes };
+}
+
+interface IndexOutput {
+  readonly pass: DatasetResult['cold'];
+  readonly summary: DatasetResult['summary'];
+}
+
+function ensureDataset(dataset: Dataset): string {
+  const dir = join(dataRoot, dataset.name);
+  const marker = join(dir, 'dataset.json');
+  const wanted = JSON.stringify({ episodes: dataset.episodes, verbose: true, rounds: 3, seed: 7 });
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`generating ${dataset.name} dataset (${dataset.episodes} episodes)…\n`);
+  writeDemoRun(dir, { episodes: dataset.episodes, verbose: true, rounds: 3, seed: 7, routed: false });
+  writeFileSync(marker, wanted);
+  return dir;
+}
+
+function runJson<T>(script: string, args: readonly string[]): T {
+  return JSON.parse(execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 })) as T;
+}
+
+function timed<T>(fn: () => T): { value: T; ms: number } {
+  const started = process.hrtime.bigint();
+  const value = fn();
+  return { value, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+main();
