@@ -9,7 +9,9 @@ const watch = process.argv.includes('--watch');
 const problemMatcher = {
   name: 'problem-matcher',
   setup(build) {
-    build.onStart(() => watch && console.log('[watch] build started'));
+    build.onStart(() => {
+      if (watch) console.log('[watch] build started');
+    });
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
         console.error(`✘ [ERROR] ${text}`);
@@ -36,6 +38,7 @@ const node = {
 const configs = [
   { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...node, entryPoints: ['src/engine/indexWorker.ts'], outfile: 'dist/indexWorker.js' },
+  { ...node, entryPoints: ['src/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...node, entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
   {

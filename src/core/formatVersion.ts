@@ -9,7 +9,7 @@ import { supportedFormatMajor } from './runManifest';
 export function checkFormatVersion(version: unknown): Result<{ major: number; minor: number }> {
   const text = typeof version === 'number' ? String(version) : version;
   if (typeof text !== 'string') return err(`format version must be a string like "1.0", got ${typeof version}`);
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  const match = /^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$/.exec(text);
   if (!match) return err(`format version "${text}" is not of the form major.minor`);
   const major = Number(match[1]);
   const minor = Number(match[2] ?? 0);

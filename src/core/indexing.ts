@@ -1,4 +1,4 @@
-import type { Episode } from './episode';
+import type { AgentDecl, Episode } from './episode';
 import type { RunManifest } from './runManifest';
 
 /** What the index remembers about a trace file after reading it. */
@@ -34,12 +34,45 @@ export interface TraceIssue {
   readonly excerpt?: string;
 }
 
-/** An episode together with where its line sits in its source file. */
-export interface EpisodeRecord {
-  readonly episode: Episode;
+/**
+ * An episode reduced to what the index stores: no message text (read back from the file by byte
+ * offset), per-message data packed as JSON, speakers resolved to roster ordinals. Built by the
+ * parser (possibly in another thread) so the writer only binds values.
+ */
+export interface CompactEpisode {
   readonly line: number;
   readonly offset: number;
   readonly length: number;
+  readonly id: string;
+  readonly step: number | null;
+  readonly group: string | null;
+  readonly sample: number | null;
+  readonly task: string | null;
+  readonly split: string | null;
+  readonly groundTruth: string | null;
+  readonly reward: number | null;
+  readonly finalAnswer: string | null;
+  readonly finalAgent: string | null;
+  /** Declared agents first (the first `declaredCount`), then undeclared speakers by first message. */
+  readonly roster: readonly AgentDecl[];
+  readonly declaredCount: number;
+  /** Per roster ordinal: [messages, tokens or null, chars]. */
+  readonly activity: readonly (readonly [number, number | null, number])[];
+  readonly nMessages: number;
+  readonly nTokens: number | null;
+  /** `[[ordinal, turn, role, channel, nChars, nTokens, hasTokens], …]` in message order. */
+  readonly messagesJson: string;
+  readonly metadataJson: string | null;
+  /** Rarely present, small: passed through from the decoded episode. */
+  readonly extras: Pick<Episode, 'agentRewards' | 'advantages' | 'routing' | 'counterfactuals' | 'coalitions' | 'labels'>;
+}
+
+/** Messages per episode addressable by {@link messageKey}. */
+export const maxMessagesPerEpisode = 16_777_216;
+
+/** The single-integer id of message `seq` of an episode (the full-text index's rowid). */
+export function messageKey(episodeId: number, seq: number): number {
+  return episodeId * maxMessagesPerEpisode + seq;
 }
 
 /** Lines of one file read in one pass, committed atomically with the file's new state. */
@@ -48,7 +81,7 @@ export interface EpisodeBatch {
   readonly format: string;
   readonly sourceId: number;
   readonly runId: number;
-  readonly episodes: readonly EpisodeRecord[];
+  readonly episodes: readonly CompactEpisode[];
   readonly issues: readonly TraceIssue[];
   readonly state: FileProgressState;
 }
@@ -67,13 +100,13 @@ export interface PendingSearchEpisode {
   readonly uri: string;
   readonly offset: number;
   readonly length: number;
-  /** Message ids in `seq` order. */
-  readonly messageIds: readonly number[];
+  readonly nMessages: number;
 }
 
 /** One message's text for the full-text index. */
 export interface SearchRow {
-  readonly messageId: number;
+  readonly episodeId: number;
+  readonly seq: number;
   readonly content: string;
 }
 

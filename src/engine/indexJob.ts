@@ -15,6 +15,8 @@ export interface IndexJobOptions {
   readonly batchSize?: number;
   /** better-sqlite3 addon for this runtime's ABI (the packaged extension passes one). */
   readonly nativeBinding?: string;
+  /** Parse in a second worker running this script (`dist/parseWorker.js`); default: in this thread. */
+  readonly parseWorkerScript?: string;
 }
 
 export interface IndexJobResult {
@@ -28,19 +30,20 @@ export interface IndexJobResult {
  * location, open (and migrate) the store, index what changed, summarise. The worker, the CLI and
  * the tests all run this same function.
  */
-export function runIndexJob(
+export async function runIndexJob(
   options: IndexJobOptions,
   hooks: { isCancelled?: () => boolean; onProgress?: (p: IndexProgress) => void } = {},
-): IndexJobResult {
+): Promise<IndexJobResult> {
   if (!statSync(options.root, { throwIfNoEntry: false })?.isDirectory()) {
     throw new Error(`run folder not found: ${options.root}`);
   }
   const index = resolveIndexLocation(options.root, options.dbPath);
   const store = IndexStore.open(index.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
-    const tally = indexRunFolder(options.root, store, {
+    const tally = await indexRunFolder(options.root, store, {
       ...hooks,
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      ...(options.parseWorkerScript ? { parseWorkerScript: options.parseWorkerScript } : {}),
       search: options.search ?? true,
     });
     return { index, tally, summary: store.summary.summary() };

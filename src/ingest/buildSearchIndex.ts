@@ -50,10 +50,10 @@ function searchRows(files: FileCache, episode: PendingSearchEpisode): SearchRow[
   }
   const messages = isObject(json) && Array.isArray(json['messages']) ? json['messages'] : [];
   const rows: SearchRow[] = [];
-  episode.messageIds.forEach((messageId, seq) => {
+  for (let seq = 0; seq < Math.min(messages.length, episode.nMessages); seq++) {
     const message: unknown = messages[seq];
-    if (isObject(message) && typeof message['content'] === 'string') rows.push({ messageId, content: message['content'] });
-  });
+    if (isObject(message) && typeof message['content'] === 'string') rows.push({ episodeId: episode.episodeId, seq, content: message['content'] });
+  }
   return rows;
 }
 

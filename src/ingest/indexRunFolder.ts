@@ -1,5 +1,6 @@
 import type { IndexSink, TraceIssue } from '../core/indexing';
 import { emptyTally, type IndexProgress, type IndexTally } from '../core/indexProgress';
+import { inThreadProducer, lazyProducer, workerProducer, type BatchProducer } from './batchProducer';
 import { indexFile, type RunTarget } from './indexFile';
 import { scanRunFolder, type ScannedRun } from './scanRunFolder';
 import { buildSearchIndex } from './buildSearchIndex';
@@ -12,6 +13,8 @@ export interface IndexOptions {
   readonly batchSize?: number;
   /** Build the full-text index in the same pass (default true). */
   readonly search?: boolean;
+  /** Parse in a worker running this script (`dist/parseWorker.js`); default: in this thread. */
+  readonly parseWorkerScript?: string;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface IndexOptions {
  * Every batch of lines is committed together with the file's new offset, so a crash or a
  * cancellation leaves a consistent index and the next pass resumes where this one stopped.
  */
-export function indexRunFolder(root: string, sink: IndexSink, options: IndexOptions = {}): IndexTally {
+export async function indexRunFolder(root: string, sink: IndexSink, options: IndexOptions = {}): Promise<IndexTally> {
   const tally: IndexTally = emptyTally();
   const started = Date.now();
   const isCancelled = options.isCancelled ?? (() => false);
@@ -31,15 +34,20 @@ export function indexRunFolder(root: string, sink: IndexSink, options: IndexOpti
   tally.bytesTotal = scanned.files.reduce((sum, f) => sum + f.size, 0);
   tally.removedFiles = sink.removeSourcesExcept(new Set([...scanned.files.map((f) => f.uri), ...manifestUris(scanned.runs)]));
   const report = throttle(options.onProgress, tally);
-  for (const file of scanned.files) {
-    if (isCancelled()) break;
-    const run = runIds.get(file.runRoot);
-    if (run === undefined) {
-      tally.filesSkipped++;
-      continue;
+  const producer = lazyProducer(() => makeProducer(options, isCancelled));
+  try {
+    for (const file of scanned.files) {
+      if (isCancelled()) break;
+      const run = runIds.get(file.runRoot);
+      if (run === undefined) {
+        tally.filesSkipped++;
+        continue;
+      }
+      await indexFile(file, run, sink, { tally, isCancelled, report, batchSize: options.batchSize ?? 1000, producer });
+      tally.filesDone++;
     }
-    indexFile(file, run, sink, { tally, isCancelled, report, batchSize: options.batchSize ?? 1000 });
-    tally.filesDone++;
+  } finally {
+    await producer.close();
   }
   tally.cancelled = isCancelled();
   tally.indexMs = Date.now() - started;
@@ -73,6 +81,10 @@ function recordManifestIssue(issue: TraceIssue, runId: number, sink: IndexSink):
 
 function manifestUris(runs: readonly ScannedRun[]): string[] {
   return runs.flatMap((run) => (run.manifestIssue ? [run.manifestIssue.uri] : []));
+}
+
+function makeProducer(options: IndexOptions, isCancelled: () => boolean): BatchProducer {
+  return options.parseWorkerScript ? workerProducer(options.parseWorkerScript, isCancelled) : inThreadProducer(isCancelled);
 }
 
 /** Calls `onProgress` at most every 100 ms, and always when `force` is set. */

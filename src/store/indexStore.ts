@@ -87,9 +87,9 @@ export class IndexStore implements IndexSink {
     const duplicates: TraceIssue[] = [];
     for (const record of batch.episodes) {
       if (this.episodes.insert(batch.runId, batch.sourceId, record) !== undefined) continue;
-      const first = this.firstSeenStmt.get(batch.runId, record.episode.id);
+      const first = this.firstSeenStmt.get(batch.runId, record.id);
       const where = first ? ` (first seen at ${first.uri}:${first.line})` : '';
-      duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.episode.id}"${where}; line skipped` });
+      duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.id}"${where}; line skipped` });
     }
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);

@@ -1,4 +1,4 @@
-import type { PendingSearchEpisode, SearchRow } from '../core/indexing';
+import { maxMessagesPerEpisode, messageKey, type PendingSearchEpisode, type SearchRow } from '../core/indexing';
 import type { Db, Statement } from './database';
 
 interface PendingRow {
@@ -6,49 +6,47 @@ interface PendingRow {
   uri: string;
   byte_offset: number;
   byte_length: number;
-  message_ids: string | null;
+  n_messages: number;
 }
 
 /** A message that matched a full-text query. */
 export interface SearchHit {
-  readonly messageId: number;
   readonly episodeId: number;
   readonly seq: number;
 }
 
-/** The full-text index over message content (contentless FTS5; rowid = message_id). */
+/** The full-text index over message content (contentless FTS5; rowid = messageKey(episode, seq)). */
 export class SearchRepository {
   private readonly pendingStmt: Statement<PendingRow>;
   private readonly insertStmt: Statement;
   private readonly markStmt: Statement;
-  private readonly searchStmt: Statement<{ message_id: number; episode_id: number; seq: number }>;
+  private readonly searchStmt: Statement<{ rowid: number }>;
 
   constructor(private readonly db: Db) {
     this.pendingStmt = db.prepare(`
-      SELECT e.episode_id, s.uri, e.byte_offset, e.byte_length,
-        (SELECT group_concat(m.message_id) FROM (SELECT message_id FROM message WHERE episode_id = e.episode_id ORDER BY seq) m) AS message_ids
+      SELECT e.episode_id, s.uri, e.byte_offset, e.byte_length, e.n_messages
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.search_indexed = 0 ORDER BY e.episode_id LIMIT ?`);
     this.insertStmt = db.prepare('INSERT INTO message_fts (rowid, content) VALUES (?, ?)');
     this.markStmt = db.prepare('UPDATE episode SET search_indexed = 1 WHERE episode_id = ?');
-    this.searchStmt = db.prepare(`
-      SELECT m.message_id, m.episode_id, m.seq FROM message_fts f JOIN message m ON m.message_id = f.rowid
-      WHERE message_fts MATCH ? ORDER BY m.message_id LIMIT ?`);
+    this.searchStmt = db.prepare('SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid LIMIT ?');
   }
 
+  /** Episodes not yet in the full-text index, oldest first. */
   pending(limit: number): PendingSearchEpisode[] {
     return this.pendingStmt.all(limit).map((row) => ({
       episodeId: row.episode_id,
       uri: row.uri,
       offset: row.byte_offset,
       length: row.byte_length,
-      messageIds: row.message_ids ? row.message_ids.split(',').map(Number) : [],
+      nMessages: row.n_messages,
     }));
   }
 
+  /** Adds message texts and marks their episodes searchable, in one transaction. */
   write(episodeIds: readonly number[], rows: readonly SearchRow[]): void {
     this.db.transaction(() => {
-      for (const row of rows) this.insertStmt.run(row.messageId, row.content);
+      for (const row of rows) this.insertStmt.run(messageKey(row.episodeId, row.seq), row.content);
       for (const id of episodeIds) this.markStmt.run(id);
     })();
   }
@@ -58,6 +56,9 @@ export class SearchRepository {
    * the index is built with detail=none), in index order. Throws on a malformed query.
    */
   search(query: string, limit = 100): SearchHit[] {
-    return this.searchStmt.all(query, limit).map((r) => ({ messageId: r.message_id, episodeId: r.episode_id, seq: r.seq }));
+    return this.searchStmt.all(query, limit).map(({ rowid }) => ({
+      episodeId: Math.floor(rowid / maxMessagesPerEpisode),
+      seq: rowid % maxMessagesPerEpisode,
+    }));
   }
 }

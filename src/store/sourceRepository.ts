@@ -1,4 +1,4 @@
-import type { FileProgressState, RunRecord, StoredFileState, TraceIssue } from '../core/indexing';
+import { maxMessagesPerEpisode, type FileProgressState, type RunRecord, type StoredFileState, type TraceIssue } from '../core/indexing';
 import type { Db, Statement } from './database';
 
 /** The importer's identity, stored with every source so a later build can tell what wrote a row. */
@@ -44,7 +44,7 @@ export class SourceRepository {
       WHERE source_id = ?`);
     this.deleteSearchStmt = db.prepare(`
       DELETE FROM message_fts WHERE rowid IN (
-        SELECT m.message_id FROM message m JOIN episode e ON e.episode_id = m.episode_id
+        SELECT e.episode_id * ${maxMessagesPerEpisode} + j.key FROM episode e, json_each(e.messages_json) j
         WHERE e.source_id = ? AND e.search_indexed = 1)`);
     this.deleteEpisodesStmt = db.prepare('DELETE FROM episode WHERE source_id = ?');
     this.deleteErrorsStmt = db.prepare('DELETE FROM parse_error WHERE source_id = ?');

@@ -53,34 +53,45 @@ export function decodeEpisode(value: unknown, defaultRoster: readonly AgentDecl[
   }
 }
 
+// Decoding validates the freshly parsed object and normalises it in place (ids to strings, nulls
+// removed) instead of copying it: the indexer decodes millions of lines, and copies cost more than
+// the parse. The caller owns the parsed value, so mutating it is safe.
 function decodeEpisodeObject(obj: JsonObject, defaultRoster: readonly AgentDecl[]): Episode {
   if (obj['version'] !== undefined) {
     const version = checkFormatVersion(obj['version']);
     if (!version.ok) throw new DecodeError('version', version.error);
   }
-  const messages = requireArray(obj, 'messages', '').map((m, i) => decodeMessage(m, `messages[${i}]`));
+  const messages = requireArray(obj, 'messages', '');
+  for (let i = 0; i < messages.length; i++) decodeMessage(messages[i], `messages[${i}]`);
   const declared = optionalArray(obj, 'agents', '')?.map((a, i) => decodeAgent(a, `agents[${i}]`));
-  return dropUndefined({
-    id: requireId(obj, 'id', ''),
-    step: optionalInteger(obj, 'step', ''),
-    group: optionalId(obj, 'group', ''),
-    sample: optionalInteger(obj, 'sample', ''),
-    task: optionalId(obj, 'task', ''),
-    split: optionalString(obj, 'split', ''),
-    prompt: optionalString(obj, 'prompt', ''),
-    agents: declared ?? defaultRoster,
-    messages,
-    final: decodeFinal(obj),
-    reward: optionalNumber(obj, 'reward', ''),
-    agentRewards: optionalNumberRecord(obj, 'agentRewards', ''),
-    advantages: optionalNumberRecord(obj, 'advantages', ''),
-    routing: decodeRouting(obj),
-    counterfactuals: optionalArray(obj, 'counterfactuals', '')?.map((c, i) => decodeCounterfactual(c, `counterfactuals[${i}]`)),
-    coalitions: optionalArray(obj, 'coalitions', '')?.map((c, i) => decodeCoalition(c, `coalitions[${i}]`)),
-    groundTruth: groundTruthText(obj['groundTruth']),
-    labels: optionalArray(obj, 'labels', '')?.map((l, i) => decodeLabel(l, `labels[${i}]`, messages.length)),
-    metadata: optionalObject(obj, 'metadata', ''),
-  });
+  keep(obj, 'id', requireId(obj, 'id', ''));
+  keep(obj, 'step', optionalInteger(obj, 'step', ''));
+  keep(obj, 'group', optionalId(obj, 'group', ''));
+  keep(obj, 'sample', optionalInteger(obj, 'sample', ''));
+  keep(obj, 'task', optionalId(obj, 'task', ''));
+  keep(obj, 'split', optionalString(obj, 'split', ''));
+  keep(obj, 'prompt', optionalString(obj, 'prompt', ''));
+  obj['agents'] = declared ?? defaultRoster;
+  keep(obj, 'final', decodeFinal(obj));
+  keep(obj, 'reward', optionalNumber(obj, 'reward', ''));
+  keep(obj, 'agentRewards', optionalNumberRecord(obj, 'agentRewards', ''));
+  keep(obj, 'advantages', optionalNumberRecord(obj, 'advantages', ''));
+  keep(obj, 'routing', decodeRouting(obj));
+  keep(obj, 'counterfactuals', optionalArray(obj, 'counterfactuals', '')?.map((c, i) => decodeCounterfactual(c, `counterfactuals[${i}]`)));
+  keep(obj, 'coalitions', optionalArray(obj, 'coalitions', '')?.map((c, i) => decodeCoalition(c, `coalitions[${i}]`)));
+  keep(obj, 'groundTruth', groundTruthText(obj['groundTruth']));
+  keep(obj, 'labels', optionalArray(obj, 'labels', '')?.map((l, i) => decodeLabel(l, `labels[${i}]`, messages.length)));
+  keep(obj, 'metadata', optionalObject(obj, 'metadata', ''));
+  return obj as unknown as Episode;
+}
+
+/** Stores the decoded value of a field; removes the field when it decoded to nothing (null). */
+function keep(obj: JsonObject, key: string, value: unknown): void {
+  if (value === undefined) {
+    if (key in obj) delete obj[key];
+  } else if (obj[key] !== value) {
+    obj[key] = value;
+  }
 }
 
 /** An agent is declared either as a bare name or as an object. */
@@ -97,21 +108,18 @@ export function decodeAgent(value: unknown, path: string): AgentDecl {
   });
 }
 
-function decodeMessage(value: unknown, path: string): Message {
+function decodeMessage(value: unknown, path: string): void {
   const obj = requireObject(value, path);
-  const message = dropUndefined({
-    agent: requireId(obj, 'agent', path),
-    turn: optionalInteger(obj, 'turn', path),
-    role: optionalString(obj, 'role', path),
-    channel: optionalString(obj, 'channel', path),
-    content: requireString(obj, 'content', path),
-    tokenCount: optionalInteger(obj, 'tokenCount', path),
-    tokens: optionalStringArray(obj, 'tokens', path),
-    logprobs: optionalNumberArray(obj, 'logprobs', path),
-    attribution: optionalNumberArray(obj, 'attribution', path),
-  });
-  checkTokenAlignment(message, path);
-  return message;
+  keep(obj, 'agent', requireId(obj, 'agent', path));
+  keep(obj, 'turn', optionalInteger(obj, 'turn', path));
+  keep(obj, 'role', optionalString(obj, 'role', path));
+  keep(obj, 'channel', optionalString(obj, 'channel', path));
+  requireString(obj, 'content', path);
+  keep(obj, 'tokenCount', optionalInteger(obj, 'tokenCount', path));
+  keep(obj, 'tokens', optionalStringArray(obj, 'tokens', path));
+  keep(obj, 'logprobs', optionalNumberArray(obj, 'logprobs', path));
+  keep(obj, 'attribution', optionalNumberArray(obj, 'attribution', path));
+  checkTokenAlignment(obj as unknown as Message, path);
 }
 
 function checkTokenAlignment(message: Message, path: string): void {
@@ -133,7 +141,7 @@ function decodeRouting(obj: JsonObject): RoutingDecision | undefined {
   const probs = optionalNumberRecord(routing, 'probs', 'routing');
   if (probs === undefined) throw new DecodeError('routing.probs', 'is required (probabilities of all experts)');
   const selected = requireId(routing, 'selected', 'routing');
-  if (!(selected in probs)) throw new DecodeError('routing.selected', `"${selected}" has no probability in routing.probs`);
+  if (!Object.hasOwn(probs, selected)) throw new DecodeError('routing.selected', `"${selected}" has no probability in routing.probs`);
   checkProbabilities(probs, 'routing.probs');
   const behaviourProbs = optionalNumberRecord(routing, 'behaviourProbs', 'routing');
   if (behaviourProbs !== undefined) checkProbabilities(behaviourProbs, 'routing.behaviourProbs');

@@ -112,22 +112,28 @@ export function optionalObject(obj: JsonObject, key: string, path: string): Json
   return requireObject(value, at(path, key));
 }
 
+/** Validates an array of strings and returns it as is (no copy). */
 export function optionalStringArray(obj: JsonObject, key: string, path: string): string[] | undefined {
   const values = optionalArray(obj, key, path);
-  return values?.map((value, i) => {
+  if (values === undefined) return undefined;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     if (typeof value !== 'string') throw new DecodeError(at(at(path, key), i), `expected a string, got ${describe(value)}`);
-    return value;
-  });
+  }
+  return values as string[];
 }
 
+/** Validates an array of finite numbers and returns it as is (no copy). */
 export function optionalNumberArray(obj: JsonObject, key: string, path: string): number[] | undefined {
   const values = optionalArray(obj, key, path);
-  return values?.map((value, i) => {
+  if (values === undefined) return undefined;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw new DecodeError(at(at(path, key), i), `expected a finite number, got ${describe(value)}`);
     }
-    return value;
-  });
+  }
+  return values as number[];
 }
 
 /** An object whose values are all finite numbers, e.g. per-agent rewards. */

@@ -1,8 +1,12 @@
 /** Schema 1 (see the comment at the top of the SQL). Kept as a TS module so tsx and esbuild load it alike. */
 export const init0001 = `
--- Credit Lens index, schema 1. Adapted from trace-formats.md §5: message text is not copied into
--- the index; each episode keeps (source, byte_offset, byte_length) so the raw record and message
--- bodies are read back from the trace file, which keeps the index small and the import fast.
+-- Credit Lens index, schema 1. Adapted from trace-formats.md §5 for import speed and size:
+-- * message text is not copied into the index; each episode keeps (source, byte_offset,
+--   byte_length), so the raw record and message bodies are read back from the trace file;
+-- * per-message index data is packed into episode.messages_json (one row per episode instead of
+--   one per message) and exposed as the view "message"; a message is identified by
+--   (episode_id, seq), and message_id = episode_id * 16777216 + seq where one integer is needed
+--   (the full-text index's rowid).
 
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
@@ -76,6 +80,8 @@ CREATE TABLE episode (
   final_agent_id INTEGER REFERENCES agent,
   n_messages     INTEGER NOT NULL,
   n_tokens       INTEGER,
+  -- one entry per message in seq order: [roster ordinal, turn, role, channel, n_chars, n_tokens, has_tokens]
+  messages_json  TEXT NOT NULL,
   metadata_json  TEXT,
   search_indexed INTEGER NOT NULL DEFAULT 0,
   UNIQUE(run_id, external_id)
@@ -84,12 +90,12 @@ CREATE INDEX episode_step ON episode(run_id, train_step, outcome);
 CREATE INDEX episode_outcome ON episode(run_id, outcome);
 CREATE INDEX episode_group ON episode(run_id, group_id);
 CREATE INDEX episode_source ON episode(source_id, line);
-CREATE INDEX episode_final_agent ON episode(final_agent_id);
 CREATE INDEX episode_unsearched ON episode(episode_id) WHERE search_indexed = 0;
 
 CREATE TABLE episode_agent (             -- roster, including declared-but-silent agents
   episode_id INTEGER NOT NULL REFERENCES episode ON DELETE CASCADE,
   agent_id   INTEGER NOT NULL REFERENCES agent,
+  ordinal    INTEGER NOT NULL,           -- position in the roster: declared agents, then other speakers
   declared   INTEGER NOT NULL,           -- 1 = in the declared roster, 0 = only seen speaking
   n_messages INTEGER NOT NULL,
   n_tokens   INTEGER,
@@ -100,22 +106,14 @@ CREATE TABLE episode_agent (             -- roster, including declared-but-silen
 ) WITHOUT ROWID;
 CREATE INDEX episode_agent_agent ON episode_agent(agent_id);
 
-CREATE TABLE message (
-  message_id INTEGER PRIMARY KEY,
-  episode_id INTEGER NOT NULL REFERENCES episode ON DELETE CASCADE,
-  seq        INTEGER NOT NULL,           -- 0-based index in the episode's messages
-  agent_id   INTEGER NOT NULL REFERENCES agent,
-  turn_idx   INTEGER,
-  role       TEXT,
-  channel    TEXT,
-  n_chars    INTEGER NOT NULL,           -- content length in UTF-16 code units
-  n_tokens   INTEGER,
-  has_tokens INTEGER NOT NULL DEFAULT 0  -- 1 = token strings / logprobs / attribution logged
-);
-CREATE INDEX message_episode ON message(episode_id, seq);
-CREATE INDEX message_agent ON message(agent_id);
+CREATE VIEW message AS
+  SELECT e.episode_id * 16777216 + j.key AS message_id, e.episode_id, j.key AS seq, ea.agent_id,
+    j.value ->> 1 AS turn_idx, j.value ->> 2 AS role, j.value ->> 3 AS channel,
+    j.value ->> 4 AS n_chars, j.value ->> 5 AS n_tokens, j.value ->> 6 AS has_tokens
+  FROM episode e, json_each(e.messages_json) j
+  JOIN episode_agent ea ON ea.episode_id = e.episode_id AND ea.ordinal = j.value ->> 0;
 
--- Full-text search over message content; rowid = message_id. Contentless (the text stays in the
+-- Full-text search over message content; rowid = message_id (see above). Contentless (the text stays in the
 -- trace files) and detail=none (term and prefix queries, no phrases) to keep it small.
 CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
 
@@ -123,7 +121,7 @@ CREATE TABLE reward (
   reward_id  INTEGER PRIMARY KEY,
   episode_id INTEGER NOT NULL REFERENCES episode ON DELETE CASCADE,
   agent_id   INTEGER REFERENCES agent,   -- NULL = team
-  message_id INTEGER,
+  message_seq INTEGER,                   -- NULL = not turn-specific
   name       TEXT NOT NULL,
   kind       TEXT NOT NULL,              -- outcome | shaped | metric | return (per-agent reward and advantage live on episode_agent)
   value      REAL,
@@ -137,7 +135,7 @@ CREATE TABLE label (
   label_id   INTEGER PRIMARY KEY,
   episode_id INTEGER NOT NULL REFERENCES episode ON DELETE CASCADE,
   agent_id   INTEGER REFERENCES agent,
-  message_id INTEGER REFERENCES message,
+  message_seq INTEGER,                   -- the labelled message (episode_id, seq)
   kind       TEXT NOT NULL,
   value      TEXT,
   reason     TEXT,
@@ -145,7 +143,6 @@ CREATE TABLE label (
 );
 CREATE INDEX label_episode ON label(episode_id);
 CREATE INDEX label_agent ON label(agent_id);
-CREATE INDEX label_message ON label(message_id);
 
 CREATE TABLE routing (
   episode_id           INTEGER PRIMARY KEY REFERENCES episode ON DELETE CASCADE,
@@ -185,7 +182,7 @@ CREATE TABLE credit (
   scope_kind  TEXT NOT NULL,             -- episode | group | run
   scope_id    TEXT NOT NULL,
   agent_id    INTEGER NOT NULL REFERENCES agent,
-  message_id  INTEGER,                   -- set for per-message credit
+  message_seq INTEGER,                   -- set for per-message credit
   method      TEXT NOT NULL,
   value       REAL,
   stderr      REAL,

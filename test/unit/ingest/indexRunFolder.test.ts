@@ -23,44 +23,44 @@ function setup(): { root: string; file: string; store: IndexStore } {
   return { root, file: join(root, 'rollouts.jsonl'), store: IndexStore.open(':memory:') };
 }
 
-test('indexRunFolder() imports exactly the appended episodes, holding back a partial last line', () => {
+test('indexRunFolder() imports exactly the appended episodes, holding back a partial last line', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(...episodes(0, 10)));
-  assert.equal(indexRunFolder(root, store).episodesAdded, 10);
+  assert.equal((await indexRunFolder(root, store)).episodesAdded, 10);
   const partial = JSON.stringify(episode('e15'));
   appendFileSync(file, jsonl(...episodes(10, 15)) + partial.slice(0, 40));
-  const second = indexRunFolder(root, store);
+  const second = await indexRunFolder(root, store);
   assert.equal(second.episodesAdded, 5);
   assert.equal(second.filesAppended, 1);
   appendFileSync(file, `${partial.slice(40)}\n`);
-  assert.equal(indexRunFolder(root, store).episodesAdded, 1);
+  assert.equal((await indexRunFolder(root, store)).episodesAdded, 1);
   assert.deepEqual(ids(store), [...episodes(0, 16)].map((e) => e.id));
   assert.deepEqual(errors(store), []);
 });
 
-test('indexRunFolder() re-run with no change reads nothing', () => {
+test('indexRunFolder() re-run with no change reads nothing', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(...episodes(0, 3)));
-  indexRunFolder(root, store);
-  const again = indexRunFolder(root, store);
+  await indexRunFolder(root, store);
+  const again = await indexRunFolder(root, store);
   assert.equal(again.bytesRead, 0);
   assert.equal(again.filesUnchanged, 1);
   assert.equal(ids(store).length, 3);
 });
 
-test('indexRunFolder() re-indexes a truncated file and a rewritten file', () => {
+test('indexRunFolder() re-indexes a truncated file and a rewritten file', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(...episodes(0, 6)));
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   truncateSync(file, Buffer.byteLength(jsonl(...episodes(0, 2))));
-  assert.equal(indexRunFolder(root, store).filesReindexed, 1);
+  assert.equal((await indexRunFolder(root, store)).filesReindexed, 1);
   assert.deepEqual(ids(store), ['e0', 'e1']);
   writeFileSync(file, jsonl(episode('r1'), episode('r2'), episode('r3')));
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   assert.deepEqual(ids(store), ['r1', 'r2', 'r3']);
 });
 
-test('indexRunFolder() records bad lines with file, line and reason and keeps every valid line', () => {
+test('indexRunFolder() records bad lines with file, line and reason and keeps every valid line', async () => {
   const { root, file, store } = setup();
   const bad = [
     '{"id": "broken", "messages": [',
@@ -69,7 +69,7 @@ test('indexRunFolder() records bad lines with file, line and reason and keeps ev
     JSON.stringify({ id: 'v', version: '2.0', messages: [] }),
   ];
   writeFileSync(file, [jsonl(episode('ok1')), bad[0], '\n', jsonl(episode('ok2')), bad[1], '\n', bad[2], '\n', '   \n', bad[3], '\n', jsonl(episode('ok3'))].join(''));
-  const tally = indexRunFolder(root, store);
+  const tally = await indexRunFolder(root, store);
   assert.deepEqual(ids(store), ['ok1', 'ok2', 'ok3']);
   assert.equal(tally.issues, 4);
   const found = errors(store);
@@ -79,16 +79,16 @@ test('indexRunFolder() records bad lines with file, line and reason and keeps ev
   assert.match(found[3] ?? '', /^rollouts\.jsonl:7: invalid episode: version: unsupported format version 2\.0/);
 });
 
-test('indexRunFolder() reports a duplicate episode id with the first location and keeps the first', () => {
+test('indexRunFolder() reports a duplicate episode id with the first location and keeps the first', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(episode('a'), episode('b'), episode('a', { reward: 0 })));
-  const tally = indexRunFolder(root, store);
+  const tally = await indexRunFolder(root, store);
   assert.equal(tally.episodesAdded, 2);
   assert.deepEqual(errors(store), ['rollouts.jsonl:3: duplicate episode id "a" (first seen at rollouts.jsonl:1); line skipped']);
   assert.equal(store.db.prepare<{ outcome: number }>("SELECT outcome FROM episode WHERE external_id = 'a'").get()?.outcome, 1);
 });
 
-test('indexRunFolder() indexes unicode content, a 1 MB+ message and an empty file', () => {
+test('indexRunFolder() indexes unicode content, a 1 MB+ message and an empty file', async () => {
   const { root, file, store } = setup();
   const big = 'token '.repeat(250_000);
   const messages = [
@@ -97,25 +97,26 @@ test('indexRunFolder() indexes unicode content, a 1 MB+ message and an empty fil
   ];
   writeFileSync(file, jsonl(episode('u', { messages })));
   writeFileSync(join(root, 'empty.jsonl'), '');
-  const tally = indexRunFolder(root, store);
+  const tally = await indexRunFolder(root, store);
   assert.equal(tally.episodesAdded, 1);
   assert.equal(tally.filesDone, 2);
   const chars = store.db.prepare<{ n_chars: number }>('SELECT n_chars FROM message ORDER BY seq').all().map((r) => r.n_chars);
+  assert.deepEqual(store.search.search('résoudre'), [{ episodeId: 1, seq: 0 }]);
   assert.deepEqual(chars, [messages[0]?.content.length, big.length]);
   assert.equal(store.search.search('漢字').length, 1);
 });
 
-test('indexRunFolder() forgets the episodes of a deleted file', () => {
+test('indexRunFolder() forgets the episodes of a deleted file', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(...episodes(0, 2)));
   writeFileSync(join(root, 'other.jsonl'), jsonl(episode('o1')));
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   rmSync(file);
-  assert.equal(indexRunFolder(root, store).removedFiles, 1);
+  assert.equal((await indexRunFolder(root, store)).removedFiles, 1);
   assert.deepEqual(ids(store), ['o1']);
 });
 
-test('indexRunFolder() resumes without loss or duplicates after a crash between batches', () => {
+test('indexRunFolder() resumes without loss or duplicates after a crash between batches', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(...episodes(0, 25)));
   let batches = 0;
@@ -127,44 +128,44 @@ test('indexRunFolder() resumes without loss or duplicates after a crash between 
       },
     },
   });
-  assert.throws(() => indexRunFolder(root, crashing, { batchSize: 10 }), /simulated crash/);
+  await assert.rejects(() => indexRunFolder(root, crashing, { batchSize: 10 }), /simulated crash/);
   assert.equal(ids(store).length, 20);
-  indexRunFolder(root, store, { batchSize: 10 });
+  await indexRunFolder(root, store, { batchSize: 10 });
   assert.deepEqual(ids(store), episodes(0, 25).map((e) => e.id));
 });
 
-test('indexRunFolder() stops at a consistent point when cancelled and finishes on the next pass', () => {
+test('indexRunFolder() stops at a consistent point when cancelled and finishes on the next pass', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(...episodes(0, 30)));
   let lines = 0;
-  const first = indexRunFolder(root, store, { batchSize: 4, isCancelled: () => ++lines > 12 });
+  const first = await indexRunFolder(root, store, { batchSize: 4, isCancelled: () => ++lines > 12 });
   assert.equal(first.cancelled, true);
   assert.ok(ids(store).length < 30);
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   assert.deepEqual(ids(store), episodes(0, 30).map((e) => e.id));
 });
 
-test('indexRunFolder() rejects a run.json of an unknown major version and skips that run', () => {
+test('indexRunFolder() rejects a run.json of an unknown major version and skips that run', async () => {
   const { root, store } = setup();
   mkdirSync(join(root, 'future'));
   writeFileSync(join(root, 'future', 'run.json'), JSON.stringify({ format: 'credit-lens', version: '3.0' }));
   writeFileSync(join(root, 'future', 'a.jsonl'), jsonl(episode('f1')));
   writeFileSync(join(root, 'b.jsonl'), jsonl(episode('b1')));
-  const tally = indexRunFolder(root, store);
+  const tally = await indexRunFolder(root, store);
   assert.deepEqual(ids(store), ['b1']);
   assert.equal(tally.filesSkipped, 1);
   assert.match(tally.fatal[0] ?? '', /^future\/run\.json:0: invalid run manifest: version: unsupported format version 3\.0/);
   assert.match(errors(store)[0] ?? '', /^future\/run\.json:0: /);
 });
 
-test('indexRunFolder() treats a sub-folder with run.json as its own run with its default roster', () => {
+test('indexRunFolder() treats a sub-folder with run.json as its own run with its default roster', async () => {
   const { root, store } = setup();
   mkdirSync(join(root, 'team'));
   const roster = ['planner', 'solver', 'critic'];
   writeFileSync(join(root, 'team', 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', name: 'Team A', mechanism: 'pipeline', agents: roster }));
   const noRoster = { ...episode('t1'), agents: undefined };
   writeFileSync(join(root, 'team', 'a.jsonl'), `${JSON.stringify(noRoster)}\n`);
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   const run = store.db.prepare<{ name: string; mechanism: string }>('SELECT name, mechanism FROM run').get();
   assert.deepEqual(run, { name: 'Team A', mechanism: 'pipeline' });
   const rosterRows = store.db
@@ -179,13 +180,13 @@ test('indexRunFolder() treats a sub-folder with run.json as its own run with its
   ]);
 });
 
-test('indexRunFolder() keeps search in step with rewrites', () => {
+test('indexRunFolder() keeps search in step with rewrites', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(episode('s1', { messages: [{ agent: 'a', content: 'zebra crossing' }] })));
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   assert.equal(store.search.search('zebra').length, 1);
   writeFileSync(file, jsonl(episode('s2', { messages: [{ agent: 'a', content: 'giraffe neck and more' }] })));
-  indexRunFolder(root, store);
+  await indexRunFolder(root, store);
   assert.equal(store.search.search('zebra').length, 0);
   assert.equal(store.search.search('giraffe').length, 1);
 });

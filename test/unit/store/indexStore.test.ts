@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Episode } from '../../../src/core/episode';
 import type { EpisodeBatch } from '../../../src/core/indexing';
+import { compactEpisode } from '../../../src/ingest/compactEpisode';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode } from '../../builders/episodeBuilder';
 
@@ -20,7 +21,7 @@ function batch(runId: number, sourceId: number, list: readonly Episode[]): Episo
     format: 'credit_lens_jsonl',
     runId,
     sourceId,
-    episodes: list.map((e, i) => ({ episode: e, line: i + 1, offset: i * 10, length: 9 })),
+    episodes: list.map((e, i) => compactEpisode(e, { line: i + 1, offset: i * 10, length: 9 })),
     issues: [],
     state,
   };
@@ -65,17 +66,17 @@ test('IndexStore.writeBatch() round-trips an episode with every optional field',
     { agent_id: 3, declared: 1, n_messages: 0, n_tokens: null, n_chars: 0, reward: null, advantage: null },
     { agent_id: 4, declared: 0, n_messages: 1, n_tokens: null, n_chars: 6, reward: null, advantage: null },
   ]);
-  assert.deepEqual(q('SELECT seq, agent_id, has_tokens FROM message ORDER BY seq'), [
-    { seq: 0, agent_id: 1, has_tokens: 0 },
-    { seq: 1, agent_id: 2, has_tokens: 1 },
-    { seq: 2, agent_id: 4, has_tokens: 0 },
+  assert.deepEqual(q('SELECT message_id, seq, agent_id, turn_idx, n_chars, n_tokens, has_tokens FROM message ORDER BY seq'), [
+    { message_id: 16777216, seq: 0, agent_id: 1, turn_idx: 0, n_chars: 4, n_tokens: 3, has_tokens: 0 },
+    { message_id: 16777217, seq: 1, agent_id: 2, turn_idx: 0, n_chars: 12, n_tokens: 5, has_tokens: 1 },
+    { message_id: 16777218, seq: 2, agent_id: 4, turn_idx: null, n_chars: 6, n_tokens: null, has_tokens: 0 },
   ]);
   assert.deepEqual(q('SELECT selected_agent_id, probs_json FROM routing'), [{ selected_agent_id: 2, probs_json: '{"planner":0.2,"solver":0.8}' }]);
   assert.deepEqual(q('SELECT agents, intervention, replayed, n, returns_json, value, source FROM counterfactual'), [
     { agents: '1,3', intervention: 'remove', replayed: 1, n: 2, returns_json: '[0,0]', value: 0, source: 'logged' },
   ]);
   assert.deepEqual(q('SELECT source, values_json, counts_json FROM coalition_value'), [{ source: 'logged', values_json: '{"":0,"1,2":1}', counts_json: '{"1,2":4}' }]);
-  assert.deepEqual(q('SELECT l.kind, l.agent_id, m.seq, l.reason FROM label l JOIN message m USING (message_id)'), [{ kind: 'mistake_agent_step', agent_id: 2, seq: 1, reason: 'slip' }]);
+  assert.deepEqual(q('SELECT kind, agent_id, message_seq, reason FROM label'), [{ kind: 'mistake_agent_step', agent_id: 2, message_seq: 1, reason: 'slip' }]);
 });
 
 test('IndexStore.writeBatch() rolls back the whole batch and the file state when a row fails', () => {
@@ -93,9 +94,9 @@ test('IndexStore.writeBatch() rolls back the whole batch and the file state when
 test('IndexStore.resetSource() deletes the episodes, children, errors and search rows of a source', () => {
   const { store, runId, sourceId } = storeWithSource();
   store.writeBatch({ ...batch(runId, sourceId, [full]), issues: [{ uri: 'a.jsonl', line: 2, offset: 10, reason: 'bad' }] });
-  store.writeSearch([1], [{ messageId: 1, content: 'plan' }]);
+  store.writeSearch([1], [{ episodeId: 1, seq: 0, content: 'plan' }]);
   store.resetSource('a.jsonl', runId, 'credit_lens_jsonl', state);
-  for (const table of ['episode', 'message', 'episode_agent', 'routing', 'counterfactual', 'coalition_value', 'label', 'parse_error']) {
+  for (const table of ['episode', 'episode_agent', 'routing', 'counterfactual', 'coalition_value', 'label', 'parse_error']) {
     assert.equal(store.db.prepare<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).get()?.n, 0, table);
   }
   assert.equal(store.search.search('plan').length, 0);
@@ -104,7 +105,7 @@ test('IndexStore.resetSource() deletes the episodes, children, errors and search
 const uiQueries: readonly [string, string, RegExp][] = [
   ['episode list by step and reward', 'SELECT episode_id FROM episode WHERE run_id = 1 AND train_step = 3 ORDER BY outcome DESC', /USING (COVERING )?INDEX episode_step/],
   ['episode list by reward', 'SELECT episode_id FROM episode WHERE run_id = 1 ORDER BY outcome', /USING (COVERING )?INDEX episode_outcome/],
-  ['messages of an episode', 'SELECT * FROM message WHERE episode_id = 5 ORDER BY seq', /USING (COVERING )?INDEX message_episode/],
+  ['messages of an episode', 'SELECT * FROM message WHERE episode_id = 5', /SEARCH e USING INTEGER PRIMARY KEY/],
   ['credit by run, method and agent', "SELECT value FROM credit WHERE run_id = 1 AND method = 'loo' AND agent_id = 2", /USING (COVERING )?INDEX credit_run_method_agent/],
   ['episodes of a group', "SELECT episode_id FROM episode WHERE run_id = 1 AND group_id = 'g'", /USING (COVERING )?INDEX episode_group/],
   ['roster of an agent', 'SELECT episode_id FROM episode_agent WHERE agent_id = 3', /USING (COVERING )?INDEX episode_agent_agent/],
@@ -116,6 +117,6 @@ for (const [name, sql, expected] of uiQueries) {
     const { store } = storeWithSource();
     const plan = store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all().map((r) => r.detail).join(' | ');
     assert.match(plan, expected);
-    assert.doesNotMatch(plan, /TEMP B-TREE|SCAN episode|SCAN message/, 'no sort or full scan');
+    assert.doesNotMatch(plan, /TEMP B-TREE|SCAN episode|SCAN e |SCAN ea/, 'no sort or full scan');
   });
 }

@@ -10,7 +10,7 @@ function userVersion(db: ReturnType<typeof openDatabase>): number {
 test('openDatabase(":memory:") migrates an empty database from zero to the current schema', () => {
   const db = openDatabase(':memory:');
   assert.equal(userVersion(db), schemaVersion);
-  const tables = db.prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
+  const tables = db.prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").all().map((r) => r.name);
   for (const table of ['run', 'source', 'agent', 'agent_alias', 'episode', 'episode_agent', 'message', 'reward', 'label', 'routing', 'counterfactual', 'coalition_value', 'credit', 'flag', 'parse_error', 'message_fts']) {
     assert.ok(tables.includes(table), `missing table ${table}`);
   }

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { runFolderChoice } from '../runFolderChoice';
+
+const browseLabel = '$(folder-opened) Browse…';
+
+/**
+ * The run folder a command works on (see {@link runFolderChoice}); `undefined` when the user
+ * dismissed the pick or the dialog. `argument` is what VS Code passed to the command: a `Uri` from
+ * the explorer context menu, nothing from the command palette.
+ */
+export async function pickRunFolder(argument: unknown, purpose: string): Promise<vscode.Uri | undefined> {
+  const invokedOn = argument instanceof vscode.Uri ? { uri: argument, name: '' } : undefined;
+  const choice = runFolderChoice<Pick<vscode.WorkspaceFolder, 'uri' | 'name'>>(invokedOn, vscode.workspace.workspaceFolders);
+  switch (choice.kind) {
+    case 'use':
+      return choice.folder.uri;
+    case 'pick':
+      return pickAmong(choice.folders, purpose);
+    case 'browse':
+      return browse(purpose);
+  }
+}
+
+async function pickAmong(
+  folders: readonly Pick<vscode.WorkspaceFolder, 'uri' | 'name'>[],
+  purpose: string,
+): Promise<vscode.Uri | undefined> {
+  const items: (vscode.QuickPickItem & { folder?: vscode.Uri })[] = [
+    ...folders.map(({ uri, name }) => ({ label: `$(folder) ${name}`, description: uri.fsPath, folder: uri })),
+    { label: browseLabel, alwaysShow: true },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: purpose, placeHolder: 'Choose the run folder' });
+  if (picked === undefined) return undefined;
+  return picked.folder ?? browse(purpose);
+}
+
+async function browse(purpose: string): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    title: purpose,
+    openLabel: 'Select Run Folder',
+  });
+  return picked?.[0];
+}

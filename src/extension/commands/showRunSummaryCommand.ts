@@ -1,0 +1,59 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { IndexSummary } from '../../core/indexSummary';
+import type { IndexJobResult } from '../../engine/indexJob';
+import { readIndexSummary } from '../../engine/indexJob';
+import type { IndexLocation } from '../../engine/indexLocation';
+import { describeIndexFailure } from '../indexReport';
+import type { IndexedFolder } from '../panels/runSummaryPanel';
+import { pickRunFolder } from './pickRunFolder';
+
+/** Reads an existing index's summary; `readIndexSummary` unless a test injects another. */
+export type ReadSummary = (root: string) => { index: IndexLocation; summary: IndexSummary };
+
+export interface ShowRunSummaryDeps {
+  readonly log: vscode.LogOutputChannel;
+  readonly showSummary: (indexed: IndexedFolder) => void;
+  /** Indexes a folder that has no index yet (the index command's pass, with its notifications). */
+  readonly indexFolder: (folder: vscode.Uri) => Promise<IndexJobResult | undefined>;
+  readonly readSummary?: ReadSummary;
+}
+
+const indexNowAction = 'Index Now';
+
+/**
+ * Handler of `creditLens.showRunSummary`: opens the Run Summary panel on a folder's existing
+ * index, or offers to index the folder when it has none. better-sqlite3 is synchronous; the summary
+ * is a handful of aggregate queries, cheap enough for the extension host thread.
+ */
+export function showRunSummaryCommand(deps: ShowRunSummaryDeps): (argument?: unknown) => Promise<void> {
+  return async (argument) => {
+    const folder = await pickRunFolder(argument, 'Credit Lens: Show Run Summary');
+    if (folder === undefined) return;
+    const root = folder.fsPath;
+    let read: ReturnType<ReadSummary>;
+    try {
+      read = (deps.readSummary ?? readIndexSummary)(root);
+    } catch (error) {
+      await offerIndexing(folder, error instanceof Error ? error.message : String(error), deps);
+      return;
+    }
+    deps.showSummary({ folder, indexPath: read.index.path, summary: read.summary, cancelled: false });
+  };
+}
+
+async function offerIndexing(folder: vscode.Uri, message: string, deps: ShowRunSummaryDeps): Promise<void> {
+  const root = folder.fsPath;
+  if (!message.startsWith('no index at ')) {
+    deps.log.error(`Reading the index of ${root} failed: ${message}`);
+    void vscode.window.showErrorMessage(describeIndexFailure(root, message, 'read'));
+    return;
+  }
+  deps.log.info(`No index yet for ${root}`);
+  const choice = await vscode.window.showInformationMessage(`${basename(root) || root} has no Credit Lens index yet.`, indexNowAction);
+  if (choice !== indexNowAction) return;
+  const result = await deps.indexFolder(folder);
+  if (result !== undefined) {
+    deps.showSummary({ folder, indexPath: result.index.path, summary: result.summary, cancelled: result.tally.cancelled });
+  }
+}

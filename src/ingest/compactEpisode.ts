@@ -1,0 +1,82 @@
+import type { AgentDecl, Episode } from '../core/episode';
+import type { CompactEpisode } from '../core/indexing';
+
+/** Where an episode's line sits in its file. */
+export interface LineLocation {
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+type Activity = [number, number | null, number];
+
+/**
+ * Reduces a decoded episode to what the index stores (see {@link CompactEpisode}): the roster
+ * (declared agents, then undeclared speakers in order of first message), per-agent activity,
+ * and the per-message data packed as JSON rows keyed by roster ordinal.
+ */
+export function compactEpisode(e: Episode, at: LineLocation): CompactEpisode {
+  const roster: AgentDecl[] = [];
+  const ordinals = new Map<string, number>();
+  for (const agent of e.agents) {
+    if (ordinals.has(agent.name)) continue; // a name declared twice keeps its first entry
+    ordinals.set(agent.name, roster.length);
+    roster.push(agent);
+  }
+  const declaredCount = roster.length;
+  const activity: Activity[] = roster.map(() => [0, null, 0]);
+  const packed: unknown[] = [];
+  let nTokens: number | null = null;
+  for (const m of e.messages) {
+    let ordinal = ordinals.get(m.agent);
+    if (ordinal === undefined) {
+      ordinal = roster.length;
+      ordinals.set(m.agent, ordinal);
+      roster.push({ name: m.agent, kind: 'llm' });
+      activity.push([0, null, 0]);
+    }
+    const a = activity[ordinal] as Activity;
+    a[0]++;
+    a[2] += m.content.length;
+    if (m.tokenCount !== undefined) {
+      a[1] = (a[1] ?? 0) + m.tokenCount;
+      nTokens = (nTokens ?? 0) + m.tokenCount;
+    }
+    const hasTokens = m.tokens !== undefined || m.logprobs !== undefined || m.attribution !== undefined ? 1 : 0;
+    packed.push([ordinal, m.turn ?? null, m.role ?? null, m.channel ?? null, m.content.length, m.tokenCount ?? null, hasTokens]);
+  }
+  return {
+    line: at.line,
+    offset: at.offset,
+    length: at.length,
+    id: e.id,
+    step: e.step ?? null,
+    group: e.group ?? null,
+    sample: e.sample ?? null,
+    task: e.task ?? null,
+    split: e.split ?? null,
+    groundTruth: e.groundTruth ?? null,
+    reward: e.reward ?? null,
+    finalAnswer: e.final?.answer ?? null,
+    finalAgent: e.final?.agent ?? null,
+    roster,
+    declaredCount,
+    activity,
+    nMessages: e.messages.length,
+    nTokens,
+    messagesJson: JSON.stringify(packed),
+    metadataJson: e.metadata ? JSON.stringify(e.metadata) : null,
+    extras: extrasOf(e),
+  };
+}
+
+function extrasOf(e: Episode): CompactEpisode['extras'] {
+  const extras: { -readonly [K in keyof CompactEpisode['extras']]: CompactEpisode['extras'][K] } = {};
+  if (e.agentRewards) extras.agentRewards = e.agentRewards;
+  if (e.advantages) extras.advantages = e.advantages;
+  if (e.routing) extras.routing = e.routing;
+  if (e.counterfactuals) extras.counterfactuals = e.counterfactuals;
+  if (e.coalitions) extras.coalitions = e.coalitions;
+  if (e.labels) extras.labels = e.labels;
+  return extras;
+}

@@ -1,0 +1,88 @@
+import type { AgentDecl } from '../core/episode';
+import type { CompactEpisode, TraceIssue } from '../core/indexing';
+import { decodeEpisode } from './canonical/decodeEpisode';
+import { compactEpisode } from './compactEpisode';
+import { readJsonlLines, type JsonlLine, type ReadPosition } from './jsonlReader';
+
+/** The canonical format's identifier in `source.format`. */
+export const canonicalFormat = 'credit_lens_jsonl';
+export const excerptLength = 120;
+/** A batch is also cut once its lines reach this many bytes, to bound memory. */
+const maxBatchBytes = 16 << 20;
+
+/** Decoded lines of one file, ready for the writer; `end` is where the next read starts. */
+export interface ParsedBatch {
+  readonly episodes: CompactEpisode[];
+  readonly issues: TraceIssue[];
+  readonly end: ReadPosition;
+  readonly lines: number;
+  readonly bytes: number;
+  /** True on the batch that ends a read which reached the end of the file (not cancelled). */
+  readonly final: boolean;
+}
+
+/** What to parse: one file from a position, with the run's default roster. */
+export interface ParseRequest {
+  readonly path: string;
+  readonly uri: string;
+  readonly start: ReadPosition;
+  readonly roster: readonly AgentDecl[];
+  readonly batchSize: number;
+}
+
+/**
+ * Reads a JSONL file from `start`, decodes and compacts every complete line, and hands batches of
+ * at most `batchSize` episodes to `emit` (the last batch may be empty; it carries the end
+ * position). Runs in the index worker or in a parse worker; both produce identical batches.
+ */
+export function parseLines(request: ParseRequest, isCancelled: () => boolean, emit: (batch: ParsedBatch) => void): ReadPosition {
+  let episodes: CompactEpisode[] = [];
+  let issues: TraceIssue[] = [];
+  let lines = 0;
+  let bytes = 0;
+  let position = request.start;
+  const flush = (final: boolean): void => {
+    emit({ episodes, issues, end: position, lines, bytes, final });
+    episodes = [];
+    issues = [];
+    lines = 0;
+    bytes = 0;
+  };
+  position = readJsonlLines(request.path, request.start, (line) => {
+    if (isCancelled()) return false;
+    const outcome = decodeLine(line, request.uri, request.roster);
+    if (outcome.kind === 'episode') episodes.push(outcome.record);
+    else if (outcome.kind === 'issue') issues.push(outcome.issue);
+    position = { offset: line.offset + line.length + 1, line: line.line };
+    lines++;
+    bytes += line.length + 1;
+    if (episodes.length >= request.batchSize || bytes >= maxBatchBytes) flush(false);
+    return true;
+  });
+  flush(!isCancelled());
+  return position;
+}
+
+type LineOutcome =
+  | { readonly kind: 'episode'; readonly record: CompactEpisode }
+  | { readonly kind: 'issue'; readonly issue: TraceIssue }
+  | { readonly kind: 'blank' };
+
+/** Parses and decodes one line; a bad line becomes an issue naming the file, line and reason. */
+export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentDecl[]): LineOutcome {
+  // `{` first is the common case; only other lines pay for the blank check.
+  if (line.text.charCodeAt(0) !== 0x7b && line.text.trim() === '') return { kind: 'blank' };
+  const issue = (reason: string): LineOutcome => ({
+    kind: 'issue',
+    issue: { uri, line: line.line, offset: line.offset, reason, excerpt: line.text.slice(0, excerptLength) },
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(line.text);
+  } catch (error) {
+    return issue(`invalid JSON: ${(error as Error).message}`);
+  }
+  const decoded = decodeEpisode(json, roster);
+  if (!decoded.ok) return issue(`invalid episode: ${decoded.error}`);
+  return { kind: 'episode', record: compactEpisode(decoded.value, { line: line.line, offset: line.offset, length: line.length }) };
+}

@@ -1,0 +1,57 @@
+import '../fakes/registerVscodeFake';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, test } from 'node:test';
+import { commandIds } from '../../../src/extension/commandIds';
+import { activate, deactivate } from '../../../src/extension/extension';
+import { fakeExtensionContext } from '../fakes/extensionContext';
+import { fake } from '../fakes/vscode';
+
+interface Manifest {
+  activationEvents?: string[];
+  contributes: {
+    commands: { command: string; title: string; category?: string }[];
+    menus?: Record<string, { command: string; when?: string }[]>;
+  };
+}
+
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
+const contributed = manifest.contributes.commands.map((c) => c.command).sort();
+
+beforeEach(() => {
+  fake.reset();
+});
+
+test('activate() registers exactly the commands that package.json contributes', () => {
+  activate(fakeExtensionContext());
+  assert.deepEqual([...fake.commands.keys()].sort(), contributed);
+  assert.deepEqual(Object.values(commandIds).sort(), contributed);
+});
+
+test('activate() hands every disposable to context.subscriptions', () => {
+  const context = fakeExtensionContext();
+  activate(context);
+  const [channel] = fake.channels;
+  assert.equal(fake.channels.length, 1);
+  assert.equal(channel?.name, 'Credit Lens');
+  assert.deepEqual(channel?.options, { log: true });
+  assert.ok(context.subscriptions.some((d) => d === channel), 'the log channel is owned');
+  // Every command registration, the channel, the job tracker and the panel owner.
+  assert.equal(context.subscriptions.length, contributed.length + 3);
+  for (const disposable of context.subscriptions) disposable.dispose();
+  assert.equal(fake.commands.size, 0, 'disposing the subscriptions unregisters every command');
+  assert.equal(channel?.disposed, true);
+  deactivate();
+});
+
+test('package.json keeps activation lazy and contributes the commands under "Credit Lens"', () => {
+  const events = manifest.activationEvents ?? [];
+  assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), `eager activation: ${events.join(', ')}`);
+  for (const command of manifest.contributes.commands) assert.equal(command.category, 'Credit Lens', command.command);
+  const explorer = manifest.contributes.menus?.['explorer/context'] ?? [];
+  assert.deepEqual(
+    explorer.filter((item) => item.command === commandIds.indexRunFolder).map((item) => item.when),
+    ['explorerResourceIsFolder'],
+  );
+});

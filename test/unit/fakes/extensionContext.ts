@@ -1,0 +1,43 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as vscode from 'vscode';
+import { emptyTally, type IndexTally } from '../../../src/core/indexProgress';
+import type { IndexSummary } from '../../../src/core/indexSummary';
+import type { IndexJobResult } from '../../../src/engine/indexJob';
+import { Uri } from './vscode';
+
+/** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`. */
+export function fakeExtensionContext(extensionPath = join(__dirname, '..', '..', '..')): vscode.ExtensionContext {
+  const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: Uri.file(extensionPath), extensionPath };
+  return context as unknown as vscode.ExtensionContext;
+}
+
+/** A fresh empty folder under the OS temp folder. */
+export function tempFolder(prefix = 'credit-lens-ext-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** An index summary with every count at zero, overridden by `fields`. */
+export function summaryOf(fields: Partial<IndexSummary> = {}): IndexSummary {
+  return { files: 0, runs: [], episodes: 0, messages: 0, agents: 0, steps: 0, searchableEpisodes: 0, errorCount: 0, errors: [], ...fields };
+}
+
+/** A tally of a finished pass, overridden by `fields`. */
+export function tallyOf(fields: Partial<IndexTally> = {}): IndexTally {
+  return { ...emptyTally(), ...fields };
+}
+
+/** What a worker would resolve with, for stubbed index runs. */
+export function jobResultOf(summary: IndexSummary, tally: IndexTally = tallyOf()): IndexJobResult & { maxRssBytes: number } {
+  return { index: { path: '/runs/r/.credit-lens/index.sqlite', kind: 'run-folder' }, summary, tally, maxRssBytes: 0 };
+}
+
+/** Resolves once `condition()` holds, checking after each turn of the event loop (5 s at most). */
+export async function until(condition: () => boolean, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

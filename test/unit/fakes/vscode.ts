@@ -1,0 +1,308 @@
+import { posix, resolve } from 'node:path';
+
+// A hand-written stand-in for the `vscode` module: the few APIs src/extension uses, with
+// recorded calls and scripted answers in `fake`. Tests map `vscode` to this file with
+// registerVscodeFake.ts and call `fake.reset()` before each test.
+
+type Listener<T> = (value: T) => unknown;
+
+export class Disposable {
+  constructor(private readonly callOnDispose: () => unknown) {}
+  static from(...disposables: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => disposables.forEach((d) => d.dispose()));
+  }
+  dispose(): void {
+    this.callOnDispose();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (listener: Listener<T>): Disposable => {
+    this.listeners.push(listener);
+    return new Disposable(() => (this.listeners = this.listeners.filter((l) => l !== listener)));
+  };
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) listener(value);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly path: string,
+  ) {}
+  static file(fsPath: string): Uri {
+    return new Uri('file', resolve(fsPath));
+  }
+  static joinPath(base: Uri, ...segments: string[]): Uri {
+    return new Uri(base.scheme, posix.join(base.path, ...segments));
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  with(change: { scheme?: string }): Uri {
+    return new Uri(change.scheme ?? this.scheme, this.path);
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
+  }
+}
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  constructor(
+    readonly start: Position,
+    readonly end: Position,
+  ) {}
+}
+
+export class CancellationTokenSource {
+  private readonly emitter = new EventEmitter<void>();
+  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    this.emitter.fire();
+  }
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+
+export enum LogLevel {
+  Off = 0,
+  Trace = 1,
+  Debug = 2,
+  Info = 3,
+  Warning = 4,
+  Error = 5,
+}
+
+/** A log output channel that records each line as `[level] text`. */
+export class FakeLogOutputChannel {
+  readonly lines: string[] = [];
+  readonly logLevel = LogLevel.Info;
+  readonly onDidChangeLogLevel = new EventEmitter<LogLevel>().event;
+  shown = 0;
+  disposed = false;
+  constructor(
+    readonly name: string,
+    readonly options: unknown,
+  ) {}
+  trace(text: string): void {
+    this.lines.push(`[trace] ${text}`);
+  }
+  debug(text: string): void {
+    this.lines.push(`[debug] ${text}`);
+  }
+  info(text: string): void {
+    this.lines.push(`[info] ${text}`);
+  }
+  warn(text: string): void {
+    this.lines.push(`[warn] ${text}`);
+  }
+  error(text: string | Error): void {
+    this.lines.push(`[error] ${String(text)}`);
+  }
+  append(text: string): void {
+    this.lines.push(text);
+  }
+  appendLine(text: string): void {
+    this.lines.push(text);
+  }
+  replace(text: string): void {
+    this.lines.splice(0, this.lines.length, text);
+  }
+  clear(): void {
+    this.lines.length = 0;
+  }
+  show(): void {
+    this.shown++;
+  }
+  hide(): void {
+    // Nothing to hide.
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
+/** A webview whose HTML, options and posted messages are recorded; `receive()` plays the webview. */
+export class FakeWebview {
+  html = '';
+  readonly cspSource = 'https://webview.test';
+  readonly posted: unknown[] = [];
+  private readonly received = new EventEmitter<unknown>();
+  readonly onDidReceiveMessage = this.received.event;
+  constructor(public options: Record<string, unknown>) {}
+  asWebviewUri(uri: Uri): Uri {
+    return uri.with({ scheme: 'webview-resource' });
+  }
+  postMessage(message: unknown): Promise<boolean> {
+    this.posted.push(structuredClone(message));
+    return Promise.resolve(true);
+  }
+  /** Delivers `message` as if the webview had posted it. */
+  receive(message: unknown): void {
+    this.received.fire(message);
+  }
+}
+
+export class FakeWebviewPanel {
+  readonly webview: FakeWebview;
+  reveals = 0;
+  disposed = false;
+  private readonly disposeEmitter = new EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+  constructor(
+    readonly viewType: string,
+    public title: string,
+    readonly column: unknown,
+    options: Record<string, unknown>,
+  ) {
+    this.webview = new FakeWebview(options);
+  }
+  reveal(): void {
+    this.reveals++;
+  }
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.disposeEmitter.fire();
+  }
+}
+
+export interface ShownMessage {
+  readonly level: 'info' | 'warning' | 'error';
+  readonly text: string;
+  readonly items: readonly string[];
+}
+
+export interface ProgressSession {
+  readonly options: { title?: string; cancellable?: boolean; location?: unknown };
+  readonly reports: { message?: string; increment?: number }[];
+  /** Clicks the notification's Cancel button. */
+  cancel(): void;
+}
+
+type Handler = (...args: unknown[]) => unknown;
+
+function initialState() {
+  return {
+    commands: new Map<string, Handler>(),
+    channels: [] as FakeLogOutputChannel[],
+    messages: [] as ShownMessage[],
+    panels: [] as FakeWebviewPanel[],
+    progress: [] as ProgressSession[],
+    shownDocuments: [] as { uri: Uri; options: unknown }[],
+    quickPicks: [] as { items: readonly unknown[]; options: unknown }[],
+    openDialogs: [] as unknown[],
+    workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
+    /** Answers a message: returns the item the user clicks, or undefined (dismissed). */
+    answerMessage: (_message: ShownMessage): string | undefined => undefined,
+    answerQuickPick: (_items: readonly unknown[]): unknown => undefined,
+    answerOpenDialog: (): Uri[] | undefined => undefined,
+  };
+}
+
+/** Recorded calls and scripted answers; reset before each test. */
+export const fake = {
+  ...initialState(),
+  reset(): void {
+    Object.assign(fake, initialState());
+  },
+  /** Sets the workspace folders by path. */
+  setWorkspaceFolders(paths: readonly string[] | undefined): void {
+    fake.workspaceFolders = paths?.map((p, index) => ({ uri: Uri.file(p), name: posix.basename(p), index }));
+  },
+};
+
+function showMessage(level: ShownMessage['level']) {
+  return (text: string, ...items: unknown[]): Promise<string | undefined> => {
+    const message: ShownMessage = { level, text, items: items.filter((item): item is string => typeof item === 'string') };
+    fake.messages.push(message);
+    return Promise.resolve(fake.answerMessage(message));
+  };
+}
+
+export const window = {
+  createOutputChannel(name: string, options?: unknown): FakeLogOutputChannel {
+    const channel = new FakeLogOutputChannel(name, options);
+    fake.channels.push(channel);
+    return channel;
+  },
+  showInformationMessage: showMessage('info'),
+  showWarningMessage: showMessage('warning'),
+  showErrorMessage: showMessage('error'),
+  showQuickPick(items: readonly unknown[], options?: unknown): Promise<unknown> {
+    fake.quickPicks.push({ items, options });
+    return Promise.resolve(fake.answerQuickPick(items));
+  },
+  showOpenDialog(options?: unknown): Promise<Uri[] | undefined> {
+    fake.openDialogs.push(options);
+    return Promise.resolve(fake.answerOpenDialog());
+  },
+  async withProgress<R>(
+    options: ProgressSession['options'],
+    task: (progress: { report(value: { message?: string; increment?: number }): void }, token: CancellationTokenSource['token']) => Promise<R>,
+  ): Promise<R> {
+    const source = new CancellationTokenSource();
+    const session: ProgressSession = { options, reports: [], cancel: () => source.cancel() };
+    fake.progress.push(session);
+    try {
+      return await task({ report: (value) => session.reports.push(value) }, source.token);
+    } finally {
+      source.dispose();
+    }
+  },
+  createWebviewPanel(viewType: string, title: string, column: unknown, options: Record<string, unknown>): FakeWebviewPanel {
+    const panel = new FakeWebviewPanel(viewType, title, column, options);
+    fake.panels.push(panel);
+    return panel;
+  },
+  showTextDocument(uri: Uri, options?: unknown): Promise<undefined> {
+    fake.shownDocuments.push({ uri, options });
+    return Promise.resolve(undefined);
+  },
+};
+
+export const workspace = {
+  get workspaceFolders() {
+    return fake.workspaceFolders;
+  },
+};
+
+export const commands = {
+  registerCommand(id: string, handler: Handler): Disposable {
+    if (fake.commands.has(id)) throw new Error(`command '${id}' already exists`);
+    fake.commands.set(id, handler);
+    return new Disposable(() => fake.commands.delete(id));
+  },
+  executeCommand(id: string, ...args: unknown[]): Promise<unknown> {
+    const handler = fake.commands.get(id);
+    if (handler === undefined) return Promise.reject(new Error(`command '${id}' not found`));
+    return Promise.resolve(handler(...args));
+  },
+};
