@@ -2,6 +2,7 @@
 // the import rules between layers of house-style §5, one `no-restricted-imports` override per folder.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Layers under src/ that a layer rule may forbid. */
@@ -192,7 +193,7 @@ const untypedTsFiles = ['bench/**/*.ts', 'test/webview/**/*.ts'];
 const testFiles = ['test/**/*.ts'];
 const nodeGlobals = { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' };
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'dist-vsix/**', 'node_modules/**', 'bench-data/**', 'demo-run/**', '.cache/**', '.credit-lens/**', 'out/**'] },
   js.configs.recommended,
   {

@@ -49,7 +49,9 @@ function readLines(fd: number, start: ReadPosition, onLine: (line: JsonlLine) =>
     let from = 0;
     let nl = buffer.indexOf(newline, 0);
     while (nl !== -1 && nl < read) {
-      const text = lineText(pending, pendingBytes, buffer, from, nl);
+      const raw = lineText(pending, pendingBytes, buffer, from, nl);
+      // A UTF-8 byte-order mark at the start of the file is not part of the first record.
+      const text = lineStart === 0 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
       const length = pendingBytes + (nl - from);
       pending = [];
       pendingBytes = 0;

@@ -81,7 +81,7 @@ function readRun(root: string, rel: string, folderName: string): ScannedRun {
   });
   let text: string;
   try {
-    text = readFileSync(join(root, manifestUri), 'utf8');
+    text = readFileSync(join(root, manifestUri), 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
     return issue(0, `cannot read run manifest: ${(error as Error).message}`);
   }

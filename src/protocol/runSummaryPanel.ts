@@ -1,14 +1,10 @@
 import type { IndexSummary } from '../core/indexSummary';
 import { IpcCommand, IpcNotification, isRecord } from './ipc';
 
-/**
- * The contract of the "Credit Lens: Run Summary" webview, imported by the host
- * (src/extension/panels/runSummaryPanel.ts) and the webview (webview/src/main.ts).
- *
- * Handshake: the webview sends {@link ReadyCommand} once its script runs (again after every reload);
- * the host answers with {@link DidChangeSummaryNotification}, and sends it again whenever the
- * summary changes.
- */
+// The contract of the "Credit Lens: Run Summary" webview, imported by the host
+// (src/extension/panels/runSummaryPanel.ts) and the webview (webview/src/main.ts).
+// Handshake: the webview sends ReadyCommand once its script runs (again after every reload); the
+// host answers with DidChangeSummaryNotification, and sends it again whenever the summary changes.
 
 /** Version of the state the webview persists; bump it when that state changes shape. */
 export const runSummaryStateVersion = 1;
@@ -26,6 +22,7 @@ export interface RunSummaryData {
   readonly summary: IndexSummary;
 }
 
+/** Params of {@link ReadyCommand}. */
 export interface ReadyParams {
   /** {@link runSummaryStateVersion} of the webview bundle that sent it. */
   readonly stateVersion: number;
@@ -36,6 +33,7 @@ export function isReadyParams(value: unknown): value is ReadyParams {
   return isRecord(value) && Number.isSafeInteger(value['stateVersion']) && (value['stateVersion'] as number) >= 0;
 }
 
+/** Params of {@link OpenIssueCommand}: one problem of the shown summary. */
 export interface OpenIssueParams {
   /** The issue's file, relative to the indexed folder with `/` separators, as the summary lists it. */
   readonly file: string;

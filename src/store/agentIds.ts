@@ -7,6 +7,8 @@ import type { Db, Statement } from './database';
  */
 export class AgentIds {
   private readonly cache = new Map<string, number>();
+  /** Details last written per agent, so a repeated declaration costs no UPDATE. */
+  private readonly applied = new Map<string, string>();
   private readonly insertStmt: Statement<{ agent_id: number }>;
   private readonly enrichStmt: Statement;
 
@@ -32,18 +34,25 @@ export class AgentIds {
     return row.agent_id;
   }
 
-  /** The id of a declared agent; its kind and details are recorded the first time they are seen. */
+  /**
+   * The id of a declared agent. Its kind and details are written whenever a declaration brings
+   * ones not yet applied in this process (the SQL keeps known details that a later bare
+   * declaration lacks), so an incremental pass and a full re-index record the same agent.
+   */
   declare(runId: number, agent: AgentDecl): number {
-    const known = this.cache.has(`${runId}\u0000${agent.name}`);
     const id = this.idOf(runId, agent.name);
-    if (!known && (agent.kind !== 'llm' || agent.policy !== undefined || agent.trainable !== undefined || agent.description !== undefined)) {
-      const trainable = agent.trainable === undefined ? null : agent.trainable ? 1 : 0;
-      this.enrichStmt.run(agent.kind, agent.policy ?? null, trainable, agent.description ?? null, id);
-    }
+    if (agent.kind === 'llm' && agent.policy === undefined && agent.trainable === undefined && agent.description === undefined) return id;
+    const key = `${runId}\u0000${agent.name}`;
+    const signature = `${agent.kind}\u0000${agent.policy ?? ''}\u0000${agent.trainable ?? ''}\u0000${agent.description ?? ''}`;
+    if (this.applied.get(key) === signature) return id;
+    const trainable = agent.trainable === undefined ? null : agent.trainable ? 1 : 0;
+    this.enrichStmt.run(agent.kind, agent.policy ?? null, trainable, agent.description ?? null, id);
+    this.applied.set(key, signature);
     return id;
   }
 
   clear(): void {
     this.cache.clear();
+    this.applied.clear();
   }
 }

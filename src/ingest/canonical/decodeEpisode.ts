@@ -20,6 +20,7 @@ import {
   optionalArray,
   optionalBoolean,
   optionalId,
+  optionalIdArray,
   optionalInteger,
   optionalNumber,
   optionalNumberArray,
@@ -159,7 +160,7 @@ function checkProbabilities(probs: Record<string, number>, path: string): void {
 
 function decodeCounterfactual(value: unknown, path: string): Counterfactual {
   const obj = requireObject(value, path);
-  const agents = optionalStringArray(obj, 'agents', path);
+  const agents = optionalIdArray(obj, 'agents', path);
   if (agents === undefined || agents.length === 0) throw new DecodeError(`${path}.agents`, 'must name at least one agent');
   return dropUndefined({
     intervention: oneOf(requireString(obj, 'intervention', path), interventions, `${path}.intervention`),
@@ -174,7 +175,7 @@ function decodeCounterfactual(value: unknown, path: string): Counterfactual {
 
 function decodeCoalition(value: unknown, path: string): CoalitionValue {
   const obj = requireObject(value, path);
-  const agents = optionalStringArray(obj, 'agents', path);
+  const agents = optionalIdArray(obj, 'agents', path);
   if (agents === undefined) throw new DecodeError(`${path}.agents`, 'is required ([] is the empty coalition)');
   return dropUndefined({ agents, value: requireNumber(obj, 'value', path), n: optionalInteger(obj, 'n', path) });
 }
@@ -183,7 +184,8 @@ function decodeLabel(value: unknown, path: string, messageCount: number): Label 
   const obj = requireObject(value, path);
   const message = optionalInteger(obj, 'message', path);
   if (message !== undefined && (message < 0 || message >= messageCount)) {
-    throw new DecodeError(`${path}.message`, `index ${message} is outside messages[0..${messageCount - 1}]`);
+    const range = messageCount === 0 ? 'the episode has no messages' : `outside messages[0..${messageCount - 1}]`;
+    throw new DecodeError(`${path}.message`, `index ${message} is ${range}`);
   }
   return dropUndefined({
     kind: requireString(obj, 'kind', path),

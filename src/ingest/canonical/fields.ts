@@ -123,6 +123,16 @@ export function optionalStringArray(obj: JsonObject, key: string, path: string):
   return values as string[];
 }
 
+/** An array of ids (agent names): numbers become their decimal text, as in {@link requireId}. */
+export function optionalIdArray(obj: JsonObject, key: string, path: string): string[] | undefined {
+  const values = optionalArray(obj, key, path);
+  return values?.map((value, i) => {
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    if (typeof value === 'string' && value.length > 0) return value;
+    throw new DecodeError(at(at(path, key), i), `expected a non-empty string or number, got ${describe(value)}`);
+  });
+}
+
 /** Validates an array of finite numbers and returns it as is (no copy). */
 export function optionalNumberArray(obj: JsonObject, key: string, path: string): number[] | undefined {
   const values = optionalArray(obj, key, path);

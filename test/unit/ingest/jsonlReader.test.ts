@@ -89,3 +89,11 @@ test('readJsonlLines(path) stops before the line whose callback returns false', 
   assert.deepEqual(seen, ['1']);
   assert.deepEqual(end, { offset: 2, line: 1 });
 });
+
+test('readJsonlLines(path) drops a UTF-8 byte-order mark at the start of the file', () => {
+  const { lines } = readAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n{"b":2}\n')]));
+  assert.deepEqual(lines.map((l) => [l.offset, l.text]), [
+    [0, '{"a":1}'],
+    [11, '{"b":2}'],
+  ]);
+});

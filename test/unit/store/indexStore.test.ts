@@ -120,3 +120,14 @@ for (const [name, sql, expected] of uiQueries) {
     assert.doesNotMatch(plan, /TEMP B-TREE|SCAN episode|SCAN e |SCAN ea/, 'no sort or full scan');
   });
 }
+
+test('IndexStore records details of an agent declared later in the same pass, and keeps them', () => {
+  const { store, runId, sourceId } = storeWithSource();
+  const bare = episode('e1', { agents: [{ name: 'solver', kind: 'llm' }] });
+  const detailed = episode('e2', { agents: [{ name: 'solver', kind: 'tool', policy: 'calc-v2', trainable: false }] });
+  store.writeBatch(batch(runId, sourceId, [bare]));
+  store.writeBatch(batch(runId, sourceId, [detailed]));
+  store.writeBatch(batch(runId, sourceId, [episode('e3', { agents: [{ name: 'solver', kind: 'llm' }] })]));
+  const row = store.db.prepare("SELECT kind, policy_id, trainable FROM agent WHERE name = 'solver'").get();
+  assert.deepEqual(row, { kind: 'tool', policy_id: 'calc-v2', trainable: 0 });
+});
