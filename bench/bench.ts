@@ -25,7 +25,7 @@ function main(): void {
     return;
   }
   const datasets: Dataset[] = [{ name: 'small', episodes: 4_000 }];
-  if (!process.argv.includes('--small')) datasets.push({ name: 'large', episodes: 200_000 });
+  if (!process.argv.includes('--small')) datasets.push({ name: 'large', episodes: 130_000 });
   const results = datasets.map(measure);
   process.stdout.write(`${formatReport(results)}\n`);
   writeFileSync(join(dataRoot, 'results.json'), JSON.stringify(results, null, 2));
@@ -50,12 +50,13 @@ interface IndexOutput {
 function ensureDataset(dataset: Dataset): string {
   const dir = join(dataRoot, dataset.name);
   const marker = join(dir, 'dataset.json');
-  const wanted = JSON.stringify({ episodes: dataset.episodes, verbose: true, rounds: 3, seed: 7 });
+  const wanted = JSON.stringify({ episodes: dataset.episodes, groupsPerStep: 64, verbose: true, rounds: 3, seed: 7 });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   process.stderr.write(`generating ${dataset.name} dataset (${dataset.episodes} episodes)…\n`);
-  writeDemoRun(dir, { episodes: dataset.episodes, verbose: true, rounds: 3, seed: 7, routed: false });
+  // 64 groups × 4 rollouts per step: ~2 MB per step file, the verl-like layout of product-targets T1.
+  writeDemoRun(dir, { episodes: dataset.episodes, groupsPerStep: 64, verbose: true, rounds: 3, seed: 7, routed: false });
   writeFileSync(marker, wanted);
   return dir;
 }

@@ -1,19 +1,26 @@
 import { Worker } from 'node:worker_threads';
-import type { ReadPosition } from './jsonlReader';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
 
-/** Turns a file into parsed batches, in this thread or another. */
+/** Receives the batches of request `index`, in order. */
+export type BatchSink = (index: number, batch: ParsedBatch) => void;
+
+/** Turns files into parsed batches, in this thread or another. */
 export interface BatchProducer {
-  /** Parses one file; `onBatch` is called for every batch, in order; resolves with the end position. */
-  parse(request: ParseRequest, onBatch: (batch: ParsedBatch) => void): Promise<ReadPosition>;
+  /** Parses the files in order, calling `onBatch` for every batch; resolves when all are read. */
+  parseAll(requests: readonly ParseRequest[], onBatch: BatchSink): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Parses in the calling thread (tests, tiny folders). */
 export function inThreadProducer(isCancelled: () => boolean): BatchProducer {
   return {
-    parse: (request, onBatch) => Promise.resolve(parseLines(request, isCancelled, onBatch)),
+    parseAll: (requests, onBatch) => {
+      requests.forEach((request, index) => {
+        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch));
+      });
+      return Promise.resolve();
+    },
     close: () => Promise.resolve(),
   };
 }
@@ -23,16 +30,17 @@ const maxInFlight = 4;
 
 /**
  * Parses in a worker thread (`dist/parseWorker.js`), so that JSON parsing and SQLite writing run on
- * two cores at once. The worker blocks (Atomics.wait) when `maxInFlight` batches are unwritten.
+ * two cores at once. All files of a pass are sent at once, so the worker never waits for the writer
+ * between files; it blocks (Atomics.wait) only when `maxInFlight` batches are unwritten.
  */
 export function workerProducer(script: string, isCancelled: () => boolean): BatchProducer {
   const flags = new Int32Array(new SharedArrayBuffer(8));
-  const data: ParseWorkerData = { flags: flags.buffer as SharedArrayBuffer, maxInFlight };
+  const data: ParseWorkerData = { flags: flags.buffer, maxInFlight };
   const worker = new Worker(script, { workerData: data });
   const relayCancel = setInterval(() => {
     if (isCancelled()) Atomics.store(flags, flagCancel, 1);
   }, 20);
-  let pending: { onBatch: (b: ParsedBatch) => void; resolve: (p: ReadPosition) => void; reject: (e: Error) => void } | undefined;
+  let pending: { onBatch: BatchSink; resolve: () => void; reject: (e: Error) => void } | undefined;
   const fail = (error: Error): void => {
     pending?.reject(error);
     pending = undefined;
@@ -40,14 +48,15 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
   worker.on('message', (message: ParseWorkerMessage) => {
     if (!pending) return;
     if (message.kind === 'failed') return fail(new Error(message.message));
-    if (message.kind === 'end') {
+    if (message.kind === 'done') {
       const done = pending;
       pending = undefined;
-      return done.resolve(message.end);
+      return done.resolve();
     }
     try {
-      pending.onBatch(JSON.parse(message.json) as ParsedBatch);
+      pending.onBatch(message.index, JSON.parse(message.json) as ParsedBatch);
     } catch (error) {
+      Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block
       fail(error as Error);
     } finally {
       Atomics.sub(flags, flagInFlight, 1);
@@ -57,10 +66,10 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`parse worker exited with code ${code}`)));
   return {
-    parse: (request, onBatch) =>
+    parseAll: (requests, onBatch) =>
       new Promise((resolve, reject) => {
         pending = { onBatch, resolve, reject };
-        worker.postMessage(request);
+        worker.postMessage(requests);
       }),
     close: async () => {
       clearInterval(relayCancel);
@@ -70,11 +79,11 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
   };
 }
 
-/** Creates the real producer on the first `parse`, so a pass with nothing to read starts no worker. */
+/** Creates the real producer on first use, so a pass with nothing to read starts no worker. */
 export function lazyProducer(create: () => BatchProducer): BatchProducer {
   let producer: BatchProducer | undefined;
   return {
-    parse: (request, onBatch) => (producer ??= create()).parse(request, onBatch),
+    parseAll: (requests, onBatch) => (requests.length === 0 ? Promise.resolve() : (producer ??= create()).parseAll(requests, onBatch)),
     close: async () => producer?.close(),
   };
 }

@@ -1,10 +1,9 @@
 import type { AgentDecl } from '../core/episode';
 import type { IndexSink } from '../core/indexing';
 import type { IndexTally } from '../core/indexProgress';
-import type { BatchProducer } from './batchProducer';
 import { headBytes, headHash, planFile } from './fileChange';
 import type { ReadPosition } from './jsonlReader';
-import { canonicalFormat, type ParsedBatch } from './parseLines';
+import { canonicalFormat, type ParsedBatch, type ParseRequest } from './parseLines';
 import type { ScannedFile } from './scanRunFolder';
 
 /** Stored as the mtime of a file whose pass was interrupted, so it never looks up to date. */
@@ -12,10 +11,8 @@ const incompleteMtime = -1;
 
 export interface FileContext {
   readonly tally: IndexTally;
-  readonly isCancelled: () => boolean;
   readonly report: () => void;
   readonly batchSize: number;
-  readonly producer: BatchProducer;
 }
 
 export interface RunTarget {
@@ -23,14 +20,24 @@ export interface RunTarget {
   readonly roster: readonly AgentDecl[];
 }
 
-/** Indexes what is new in one file (see {@link planFile}), in batches committed with the file's offset. */
-export async function indexFile(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext): Promise<void> {
+/** A file with lines to read in this pass, and the writer of its batches. */
+export interface FileWork {
+  readonly request: ParseRequest;
+  readonly write: (batch: ParsedBatch) => void;
+}
+
+/**
+ * Decides what to read of one file (see {@link planFile}). An unchanged file yields nothing; a new,
+ * truncated or rewritten one is emptied in the index and read from the start; a grown one is read
+ * from its stored offset. The returned writer commits each batch with the file's new state.
+ */
+export function planFileWork(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext): FileWork | undefined {
   const stored = sink.fileState(file.uri);
   const plan = planFile(file.path, stored, file.size, file.mtimeMs);
   if (plan.kind === 'unchanged') {
     ctx.tally.filesUnchanged++;
     ctx.tally.bytesDone += file.size;
-    return;
+    return undefined;
   }
   const resume = plan.kind === 'append' && stored !== undefined && stored.runId === run.runId;
   const empty = { size: 0, mtimeMs: 0, indexedOffset: 0, lines: 0, headHash: '' };
@@ -39,23 +46,26 @@ export async function indexFile(file: ScannedFile, run: RunTarget, sink: IndexSi
   if (resume) ctx.tally.filesAppended++;
   else ctx.tally.filesReindexed++;
   ctx.tally.bytesDone += start.offset;
-  const writer = batchWriter(file, run, sink, ctx, sourceId);
-  await ctx.producer.parse({ path: file.path, uri: file.uri, start, roster: run.roster, batchSize: ctx.batchSize }, writer);
+  return {
+    request: { path: file.path, uri: file.uri, start, roster: run.roster, batchSize: ctx.batchSize },
+    write: batchWriter(file, run.runId, sink, ctx, sourceId),
+  };
 }
 
 /** Commits each parsed batch together with the file's new state (offset, lines, head hash). */
-function batchWriter(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext, sourceId: number): (batch: ParsedBatch) => void {
+function batchWriter(file: ScannedFile, runId: number, sink: IndexSink, ctx: FileContext, sourceId: number): (batch: ParsedBatch) => void {
   let head: string | undefined;
   return (batch) => {
     const { end } = batch;
     if (head === undefined || end.offset < headBytes) head = headHash(file.path, end.offset);
     const state = { size: Math.max(file.size, end.offset), mtimeMs: batch.final ? file.mtimeMs : incompleteMtime, indexedOffset: end.offset, lines: end.line, headHash: head };
-    const { duplicates } = sink.writeBatch({ uri: file.uri, format: canonicalFormat, sourceId, runId: run.runId, episodes: batch.episodes, issues: batch.issues, state });
+    const { duplicates } = sink.writeBatch({ uri: file.uri, format: canonicalFormat, sourceId, runId, episodes: batch.episodes, issues: batch.issues, state });
     ctx.tally.episodesAdded += batch.episodes.length - duplicates.length;
     ctx.tally.issues += batch.issues.length + duplicates.length;
     ctx.tally.linesRead += batch.lines;
     ctx.tally.bytesRead += batch.bytes;
     ctx.tally.bytesDone += batch.bytes;
+    if (batch.final) ctx.tally.filesDone++;
     ctx.report();
   };
 }

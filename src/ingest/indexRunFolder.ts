@@ -1,7 +1,7 @@
 import type { IndexSink, TraceIssue } from '../core/indexing';
 import { emptyTally, type IndexProgress, type IndexTally } from '../core/indexProgress';
 import { inThreadProducer, lazyProducer, workerProducer, type BatchProducer } from './batchProducer';
-import { indexFile, type RunTarget } from './indexFile';
+import { planFileWork, type FileWork, type RunTarget } from './indexFile';
 import { scanRunFolder, type ScannedRun } from './scanRunFolder';
 import { buildSearchIndex } from './buildSearchIndex';
 
@@ -34,18 +34,20 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   tally.bytesTotal = scanned.files.reduce((sum, f) => sum + f.size, 0);
   tally.removedFiles = sink.removeSourcesExcept(new Set([...scanned.files.map((f) => f.uri), ...manifestUris(scanned.runs)]));
   const report = throttle(options.onProgress, tally);
+  const work: FileWork[] = [];
+  const ctx = { tally, report, batchSize: options.batchSize ?? 1000 };
+  for (const file of scanned.files) {
+    const run = runIds.get(file.runRoot);
+    if (run === undefined) tally.filesSkipped++;
+    else {
+      const item = planFileWork(file, run, sink, ctx);
+      if (item) work.push(item);
+      else tally.filesDone++;
+    }
+  }
   const producer = lazyProducer(() => makeProducer(options, isCancelled));
   try {
-    for (const file of scanned.files) {
-      if (isCancelled()) break;
-      const run = runIds.get(file.runRoot);
-      if (run === undefined) {
-        tally.filesSkipped++;
-        continue;
-      }
-      await indexFile(file, run, sink, { tally, isCancelled, report, batchSize: options.batchSize ?? 1000, producer });
-      tally.filesDone++;
-    }
+    await producer.parseAll(work.map((w) => w.request), (index, batch) => work[index]?.write(batch));
   } finally {
     await producer.close();
   }

@@ -3,7 +3,7 @@ import { parseLines, type ParseRequest } from './parseLines';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
 
 // Entry point of the parse worker (dist/parseWorker.js): reads and decodes trace files so the index
-// worker only writes. Each request is one file; batches stream back as they are ready.
+// worker only writes. Each message is the list of files of one pass; batches stream back in order.
 const data = workerData as ParseWorkerData;
 const flags = new Int32Array(data.flags);
 const isCancelled = (): boolean => Atomics.load(flags, flagCancel) === 1;
@@ -18,16 +18,17 @@ function waitForRoom(): void {
   }
 }
 
-parentPort?.on('message', (request: ParseRequest) => {
+parentPort?.on('message', (requests: readonly ParseRequest[]) => {
   try {
-    const end = parseLines(request, isCancelled, (batch) => {
-      waitForRoom();
-      Atomics.add(flags, flagInFlight, 1);
-      // One JSON string per batch: cheaper to produce than a structured clone of many small objects,
-      // and the string itself crosses threads as a plain copy.
-      post({ kind: 'batch', json: JSON.stringify(batch) });
+    requests.forEach((request, index) => {
+      if (isCancelled()) return;
+      parseLines(request, isCancelled, (batch) => {
+        waitForRoom();
+        Atomics.add(flags, flagInFlight, 1);
+        post({ kind: 'batch', index, json: JSON.stringify(batch) });
+      });
     });
-    post({ kind: 'end', end });
+    post({ kind: 'done' });
   } catch (error) {
     post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
   }

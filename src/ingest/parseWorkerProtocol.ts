@@ -1,5 +1,3 @@
-import type { ReadPosition } from './jsonlReader';
-
 /** Index of the cancel flag (1 = stop) in the shared flags. */
 export const flagCancel = 0;
 /** Index of the count of batches posted but not yet written. */
@@ -12,9 +10,12 @@ export interface ParseWorkerData {
   readonly maxInFlight: number;
 }
 
-/** Messages from the parse worker: batches of the current file, then its end (or a failure). */
+/**
+ * Messages from the parse worker: batches tagged with the index of their request, then `done`
+ * (or a failure). `json` is a ParsedBatch (parseLines.ts) serialised with JSON.stringify: cheaper
+ * to produce than a structured clone of many small objects, and it crosses threads as one copy.
+ */
 export type ParseWorkerMessage =
-  /** `json` is a ParsedBatch (parseLines.ts) serialised with JSON.stringify. */
-  | { readonly kind: 'batch'; readonly json: string }
-  | { readonly kind: 'end'; readonly end: ReadPosition }
+  | { readonly kind: 'batch'; readonly index: number; readonly json: string }
+  | { readonly kind: 'done' }
   | { readonly kind: 'failed'; readonly message: string };
