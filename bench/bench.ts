@@ -35,9 +35,9 @@ function measure(dataset: Dataset): DatasetResult {
   const dir = ensureDataset(dataset);
   const db = join(dataRoot, `${dataset.name}.index.sqlite`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-  const bare = runJson<{ bytes: number; lines: number; ms: number; maxRssBytes: number }>(self, ['bare', dir]);
-  const cold = timed(() => runJson<IndexOutput>(cli, ['index', dir, '--db', db, '--json']));
-  const warm = timed(() => runJson<IndexOutput>(cli, ['index', dir, '--db', db, '--json']));
+  const bare = runJson(self, ['bare', dir]) as DatasetResult['bare'];
+  const cold = timed(() => runJson(cli, ['index', dir, '--db', db, '--json']) as IndexOutput);
+  const warm = timed(() => runJson(cli, ['index', dir, '--db', db, '--json']) as IndexOutput);
   const indexBytes = ['', '-wal'].reduce((sum, s) => sum + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
   return { name: dataset.name, bare, cold: { ...cold.value.pass, wallMs: cold.ms }, warm: { ...warm.value.pass, wallMs: warm.ms }, summary: cold.value.summary, indexBytes };
 }
@@ -61,8 +61,8 @@ function ensureDataset(dataset: Dataset): string {
   return dir;
 }
 
-function runJson<T>(script: string, args: readonly string[]): T {
-  return JSON.parse(execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 })) as T;
+function runJson(script: string, args: readonly string[]): unknown {
+  return JSON.parse(execFileSync(process.execPath, [script, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 }));
 }
 
 function timed<T>(fn: () => T): { value: T; ms: number } {

@@ -3,7 +3,7 @@ import type { IndexProgress, IndexTally } from '../core/indexProgress';
 import type { IndexSummary } from '../core/indexSummary';
 import { indexRunFolder } from '../ingest/indexRunFolder';
 import { IndexStore } from '../store/indexStore';
-import { resolveIndexLocation, type IndexLocation } from './indexLocation';
+import { findIndexLocation, resolveIndexLocation, type IndexLocation } from './indexLocation';
 
 export interface IndexJobOptions {
   /** The run folder to index. */
@@ -52,12 +52,13 @@ export async function runIndexJob(
   }
 }
 
+/** The folder has not been indexed yet (an expected state, not a failure). */
+export class NoIndexError extends Error {}
+
 /** Reads the summary of an existing index without indexing (`credit-lens info`). */
 export function readIndexSummary(root: string, dbPath?: string): { index: IndexLocation; summary: IndexSummary } {
-  const index = resolveIndexLocation(root, dbPath);
-  if (!statSync(index.path, { throwIfNoEntry: false })) {
-    throw new Error(`no index at ${index.path}; run \`credit-lens index ${root}\` first`);
-  }
+  const index = findIndexLocation(root, dbPath);
+  if (!index) throw new NoIndexError(`no index for ${root}; run \`credit-lens index ${root}\` first`);
   const store = IndexStore.open(index.path);
   try {
     return { index, summary: store.summary.summary() };

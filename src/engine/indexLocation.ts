@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -19,6 +19,11 @@ export interface IndexLocation {
  * user cache (`$XDG_CACHE_HOME/credit-lens/<hash of the folder path>/`). Creates the folder.
  */
 export function resolveIndexLocation(root: string, explicit?: string, cacheHome = defaultCacheHome()): IndexLocation {
+  if (!explicit) {
+    // An index that already exists wins, so a folder that became read-only keeps its cached index.
+    const existing = findIndexLocation(root, undefined, cacheHome);
+    if (existing) return existing;
+  }
   if (explicit) {
     const path = resolve(explicit);
     mkdirSync(join(path, '..'), { recursive: true });
@@ -26,10 +31,22 @@ export function resolveIndexLocation(root: string, explicit?: string, cacheHome 
   }
   const inRun = join(resolve(root), indexFolderName);
   if (isWritableFolder(inRun)) return { path: join(inRun, indexFileName), kind: 'run-folder' };
-  const key = createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16);
-  const cached = join(cacheHome, 'credit-lens', key);
+  const cached = join(cacheHome, 'credit-lens', cacheKey(root));
   mkdirSync(cached, { recursive: true });
   return { path: join(cached, indexFileName), kind: 'user-cache' };
+}
+
+/** The existing index of a run folder, looked up in the same places, creating nothing. */
+export function findIndexLocation(root: string, explicit?: string, cacheHome = defaultCacheHome()): IndexLocation | undefined {
+  if (explicit) return existsSync(explicit) ? { path: resolve(explicit), kind: 'explicit' } : undefined;
+  const inRun = join(resolve(root), indexFolderName, indexFileName);
+  if (existsSync(inRun)) return { path: inRun, kind: 'run-folder' };
+  const cached = join(cacheHome, 'credit-lens', cacheKey(root), indexFileName);
+  return existsSync(cached) ? { path: cached, kind: 'user-cache' } : undefined;
+}
+
+function cacheKey(root: string): string {
+  return createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16);
 }
 
 function isWritableFolder(folder: string): boolean {

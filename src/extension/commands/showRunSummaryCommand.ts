@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexSummary } from '../../core/indexSummary';
 import type { IndexJobResult } from '../../engine/indexJob';
-import { readIndexSummary } from '../../engine/indexJob';
+import { NoIndexError, readIndexSummary } from '../../engine/indexJob';
 import type { IndexLocation } from '../../engine/indexLocation';
 import { describeIndexFailure } from '../indexReport';
 import type { IndexedFolder } from '../panels/runSummaryPanel';
@@ -35,16 +35,17 @@ export function showRunSummaryCommand(deps: ShowRunSummaryDeps): (argument?: unk
     try {
       read = (deps.readSummary ?? readIndexSummary)(root);
     } catch (error) {
-      await offerIndexing(folder, error instanceof Error ? error.message : String(error), deps);
+      await offerIndexing(folder, error, deps);
       return;
     }
     deps.showSummary({ folder, indexPath: read.index.path, summary: read.summary, cancelled: false });
   };
 }
 
-async function offerIndexing(folder: vscode.Uri, message: string, deps: ShowRunSummaryDeps): Promise<void> {
+async function offerIndexing(folder: vscode.Uri, error: unknown, deps: ShowRunSummaryDeps): Promise<void> {
   const root = folder.fsPath;
-  if (!message.startsWith('no index at ')) {
+  if (!(error instanceof NoIndexError)) {
+    const message = error instanceof Error ? error.message : String(error);
     deps.log.error(`Reading the index of ${root} failed: ${message}`);
     void vscode.window.showErrorMessage(describeIndexFailure(root, message, 'read'));
     return;

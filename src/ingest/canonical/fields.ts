@@ -97,7 +97,7 @@ export function optionalArray(obj: JsonObject, key: string, path: string): reado
   const value = obj[key];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw new DecodeError(at(path, key), `expected an array, got ${describe(value)}`);
-  return value;
+  return value as unknown[];
 }
 
 export function requireArray(obj: JsonObject, key: string, path: string): readonly unknown[] {
