@@ -7,6 +7,7 @@ import { grpoAdvantages } from './grpoAdvantages';
 import { createRandom, deriveSeed, type Random } from './random';
 import { solverText, terseSolverText } from './solverText';
 import { workedSolution } from './workedSolution';
+import { episodeIdentity } from './episodeIdentity';
 
 /** Folder and manifest name of the routed demo run. */
 export const routedRunName = 'routed-experts';
@@ -68,17 +69,10 @@ function* routedGroup(resolved: ResolvedDemoOptions, step: number, group: number
     routedRollout(problem, problemLogit, resolved.verbose, createRandom(deriveSeed(resolved.seed, sampleStream, step, group, sample))),
   );
   const advantages = grpoAdvantages(rollouts.map((r) => r.reward));
-  const groupId = `s${step}-g${group}`;
   for (const [sample, rollout] of rollouts.entries()) {
     const selected = rollout.routing.selected === 'fast' ? rollout.fast : rollout.careful;
     yield {
-      id: `${groupId}-r${sample}`,
-      step,
-      group: groupId,
-      sample,
-      task: `gsm-${String((step - 1) * resolved.groupsPerStep + group).padStart(5, '0')}`,
-      split: 'train',
-      prompt: problem.text,
+      ...episodeIdentity(step, group, sample, resolved.groupsPerStep, problem.text),
       agents: routedRoster,
       messages: [assistantMessage('fast', 0, rollout.fast.text), assistantMessage('careful', 0, rollout.careful.text)],
       final: { answer: String(selected.answer), agent: rollout.routing.selected },

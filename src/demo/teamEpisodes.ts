@@ -7,6 +7,7 @@ import { learningCurves, type LearningCurves } from './learningCurves';
 import { createRandom, deriveSeed } from './random';
 import { teamMessages } from './teamMessages';
 import { teamAgentNames, teamOutcome } from './teamOutcome';
+import { episodeIdentity } from './episodeIdentity';
 
 /** Folder and manifest name of the planner → solver → verifier demo run. */
 export const teamRunName = 'planner-solver-verifier';
@@ -75,19 +76,12 @@ function* teamGroup(resolved: ResolvedDemoOptions, curves: LearningCurves, step:
   const problem = drawProblem(createRandom(deriveSeed(seed, problemStream, step, group)));
   const outcomes = Array.from({ length: size }, (_, sample) => teamOutcome(curves, step, createRandom(deriveSeed(seed, outcomeStream, step, group, sample))));
   const advantages = grpoAdvantages(outcomes.map((o) => o.reward));
-  const groupId = `s${step}-g${group}`;
   for (const [sample, outcome] of outcomes.entries()) {
     const textRandom = createRandom(deriveSeed(seed, textStream, step, group, sample));
     const transcript = teamMessages(problem, outcome, resolved.rounds, resolved.verbose, textRandom);
     const advantage = advantages[sample] ?? 0;
     yield {
-      id: `${groupId}-r${sample}`,
-      step,
-      group: groupId,
-      sample,
-      task: `gsm-${String((step - 1) * resolved.groupsPerStep + group).padStart(5, '0')}`,
-      split: 'train',
-      prompt: problem.text,
+      ...episodeIdentity(step, group, sample, resolved.groupsPerStep, problem.text),
       agents: teamRoster,
       messages: transcript.messages,
       final: { answer: String(transcript.answer), agent: 'verifier' },

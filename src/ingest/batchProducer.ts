@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { RosterDetails } from './compactEpisode';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
 
@@ -16,8 +17,9 @@ export interface BatchProducer {
 export function inThreadProducer(isCancelled: () => boolean): BatchProducer {
   return {
     parseAll: (requests, onBatch) => {
+      const details = new RosterDetails();
       requests.forEach((request, index) => {
-        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch));
+        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch), details);
       });
       return Promise.resolve();
     },

@@ -11,17 +11,35 @@ export interface LineLocation {
 type Activity = [number, number | null, number];
 
 /**
+ * Remembers the agent details already handed to the writer in this pass, so a roster repeated on
+ * every line (kind, policy, description) crosses the thread boundary once; later copies carry only
+ * the name, which the writer treats as "no new detail".
+ */
+export class RosterDetails {
+  private readonly sent = new Map<string, string>();
+
+  /** The declaration to send: the full one the first time its details are seen, else the bare name. */
+  reduce(agent: AgentDecl): AgentDecl {
+    if (agent.kind === 'llm' && agent.policy === undefined && agent.trainable === undefined && agent.description === undefined) return agent;
+    const signature = `${agent.kind}\u0000${agent.policy ?? ''}\u0000${agent.trainable ?? ''}\u0000${agent.description ?? ''}`;
+    if (this.sent.get(agent.name) === signature) return { name: agent.name, kind: 'llm' };
+    this.sent.set(agent.name, signature);
+    return agent;
+  }
+}
+
+/**
  * Reduces a decoded episode to what the index stores (see {@link CompactEpisode}): the roster
  * (declared agents, then undeclared speakers in order of first message), per-agent activity,
  * and the per-message data packed as JSON rows keyed by roster ordinal.
  */
-export function compactEpisode(e: Episode, at: LineLocation): CompactEpisode {
+export function compactEpisode(e: Episode, at: LineLocation, details?: RosterDetails): CompactEpisode {
   const roster: AgentDecl[] = [];
   const ordinals = new Map<string, number>();
   for (const agent of e.agents) {
     if (ordinals.has(agent.name)) continue; // a name declared twice keeps its first entry
     ordinals.set(agent.name, roster.length);
-    roster.push(agent);
+    roster.push(details ? details.reduce(agent) : agent);
   }
   const declaredCount = roster.length;
   const activity: Activity[] = roster.map(() => [0, null, 0]);

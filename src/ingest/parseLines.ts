@@ -1,7 +1,7 @@
 import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
 import { decodeEpisode } from './canonical/decodeEpisode';
-import { compactEpisode } from './compactEpisode';
+import { compactEpisode, RosterDetails } from './compactEpisode';
 import { readJsonlLines, type JsonlLine, type ReadPosition } from './jsonlReader';
 
 /** The canonical format's identifier in `source.format`. */
@@ -35,7 +35,12 @@ export interface ParseRequest {
  * at most `batchSize` episodes to `emit` (the last batch may be empty; it carries the end
  * position). Runs in the index worker or in a parse worker; both produce identical batches.
  */
-export function parseLines(request: ParseRequest, isCancelled: () => boolean, emit: (batch: ParsedBatch) => void): ReadPosition {
+export function parseLines(
+  request: ParseRequest,
+  isCancelled: () => boolean,
+  emit: (batch: ParsedBatch) => void,
+  details: RosterDetails = new RosterDetails(),
+): ReadPosition {
   let episodes: CompactEpisode[] = [];
   let issues: TraceIssue[] = [];
   let lines = 0;
@@ -50,7 +55,7 @@ export function parseLines(request: ParseRequest, isCancelled: () => boolean, em
   };
   position = readJsonlLines(request.path, request.start, (line) => {
     if (isCancelled()) return false;
-    const outcome = decodeLine(line, request.uri, request.roster);
+    const outcome = decodeLine(line, request.uri, request.roster, details);
     if (outcome.kind === 'episode') episodes.push(outcome.record);
     else if (outcome.kind === 'issue') issues.push(outcome.issue);
     position = { offset: line.offset + line.length + 1, line: line.line };
@@ -69,7 +74,7 @@ type LineOutcome =
   | { readonly kind: 'blank' };
 
 /** Parses and decodes one line; a bad line becomes an issue naming the file, line and reason. */
-export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentDecl[]): LineOutcome {
+export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentDecl[], details?: RosterDetails): LineOutcome {
   // `{` first is the common case; only other lines pay for the blank check.
   if (line.text.charCodeAt(0) !== 0x7b && line.text.trim() === '') return { kind: 'blank' };
   const issue = (reason: string): LineOutcome => ({
@@ -84,5 +89,5 @@ export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentD
   }
   const decoded = decodeEpisode(json, roster);
   if (!decoded.ok) return issue(`invalid episode: ${decoded.error}`);
-  return { kind: 'episode', record: compactEpisode(decoded.value, { line: line.line, offset: line.offset, length: line.length }) };
+  return { kind: 'episode', record: compactEpisode(decoded.value, { line: line.line, offset: line.offset, length: line.length }, details) };
 }

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { parseLines, type ParseRequest } from './parseLines';
+import { RosterDetails } from './compactEpisode';
+import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
 
 // Entry point of the parse worker (dist/parseWorker.js): reads and decodes trace files so the index
@@ -20,13 +21,15 @@ function waitForRoom(): void {
 
 parentPort?.on('message', (requests: readonly ParseRequest[]) => {
   try {
+    const details = new RosterDetails();
     requests.forEach((request, index) => {
       if (isCancelled()) return;
-      parseLines(request, isCancelled, (batch) => {
+      const emit = (batch: ParsedBatch): void => {
         waitForRoom();
         Atomics.add(flags, flagInFlight, 1);
         post({ kind: 'batch', index, json: JSON.stringify(batch) });
-      });
+      };
+      parseLines(request, isCancelled, emit, details);
     });
     post({ kind: 'done' });
   } catch (error) {

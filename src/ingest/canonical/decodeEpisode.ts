@@ -100,13 +100,12 @@ export function decodeAgent(value: unknown, path: string): AgentDecl {
   if (typeof value === 'string' && value.length > 0) return { name: value, kind: 'llm' };
   const obj = requireObject(value, path);
   const kind = optionalString(obj, 'kind', path);
-  return dropUndefined({
-    name: requireId(obj, 'name', path),
-    kind: kind === undefined ? 'llm' : oneOf(kind, agentKinds, `${path}.kind`),
-    policy: optionalString(obj, 'policy', path),
-    trainable: optionalBoolean(obj, 'trainable', path),
-    description: optionalString(obj, 'description', path),
-  });
+  keep(obj, 'name', requireId(obj, 'name', path));
+  obj['kind'] = kind === undefined ? 'llm' : oneOf(kind, agentKinds, `${path}.kind`);
+  keep(obj, 'policy', optionalString(obj, 'policy', path));
+  keep(obj, 'trainable', optionalBoolean(obj, 'trainable', path));
+  keep(obj, 'description', optionalString(obj, 'description', path));
+  return obj as unknown as AgentDecl;
 }
 
 function decodeMessage(value: unknown, path: string): void {
@@ -133,7 +132,9 @@ function checkTokenAlignment(message: Message, path: string): void {
 function decodeFinal(obj: JsonObject): FinalAnswer | undefined {
   const final = optionalObject(obj, 'final', '');
   if (final === undefined) return undefined;
-  return dropUndefined({ answer: requireString(final, 'answer', 'final'), agent: optionalId(final, 'agent', 'final') });
+  requireString(final, 'answer', 'final');
+  keep(final, 'agent', optionalId(final, 'agent', 'final'));
+  return final as unknown as FinalAnswer;
 }
 
 function decodeRouting(obj: JsonObject): RoutingDecision | undefined {
@@ -146,7 +147,9 @@ function decodeRouting(obj: JsonObject): RoutingDecision | undefined {
   checkProbabilities(probs, 'routing.probs');
   const behaviourProbs = optionalNumberRecord(routing, 'behaviourProbs', 'routing');
   if (behaviourProbs !== undefined) checkProbabilities(behaviourProbs, 'routing.behaviourProbs');
-  return dropUndefined({ probs, selected, behaviourProbs });
+  keep(routing, 'selected', selected);
+  keep(routing, 'behaviourProbs', behaviourProbs);
+  return routing as unknown as RoutingDecision;
 }
 
 function checkProbabilities(probs: Record<string, number>, path: string): void {
@@ -162,22 +165,24 @@ function decodeCounterfactual(value: unknown, path: string): Counterfactual {
   const obj = requireObject(value, path);
   const agents = optionalIdArray(obj, 'agents', path);
   if (agents === undefined || agents.length === 0) throw new DecodeError(`${path}.agents`, 'must name at least one agent');
-  return dropUndefined({
-    intervention: oneOf(requireString(obj, 'intervention', path), interventions, `${path}.intervention`),
-    agents,
-    replacement: optionalString(obj, 'replacement', path),
-    reward: requireNumber(obj, 'reward', path),
-    rewards: optionalNumberArray(obj, 'rewards', path),
-    replayed: optionalBoolean(obj, 'replayed', path),
-    evaluator: optionalString(obj, 'evaluator', path),
-  });
+  oneOf(requireString(obj, 'intervention', path), interventions, `${path}.intervention`);
+  obj['agents'] = agents;
+  keep(obj, 'replacement', optionalString(obj, 'replacement', path));
+  requireNumber(obj, 'reward', path);
+  keep(obj, 'rewards', optionalNumberArray(obj, 'rewards', path));
+  keep(obj, 'replayed', optionalBoolean(obj, 'replayed', path));
+  keep(obj, 'evaluator', optionalString(obj, 'evaluator', path));
+  return obj as unknown as Counterfactual;
 }
 
 function decodeCoalition(value: unknown, path: string): CoalitionValue {
   const obj = requireObject(value, path);
   const agents = optionalIdArray(obj, 'agents', path);
   if (agents === undefined) throw new DecodeError(`${path}.agents`, 'is required ([] is the empty coalition)');
-  return dropUndefined({ agents, value: requireNumber(obj, 'value', path), n: optionalInteger(obj, 'n', path) });
+  obj['agents'] = agents;
+  requireNumber(obj, 'value', path);
+  keep(obj, 'n', optionalInteger(obj, 'n', path));
+  return obj as unknown as CoalitionValue;
 }
 
 function decodeLabel(value: unknown, path: string, messageCount: number): Label {
@@ -187,27 +192,18 @@ function decodeLabel(value: unknown, path: string, messageCount: number): Label 
     const range = messageCount === 0 ? 'the episode has no messages' : `outside messages[0..${messageCount - 1}]`;
     throw new DecodeError(`${path}.message`, `index ${message} is ${range}`);
   }
-  return dropUndefined({
-    kind: requireString(obj, 'kind', path),
-    agent: optionalId(obj, 'agent', path),
-    message,
-    value: optionalString(obj, 'value', path),
-    reason: optionalString(obj, 'reason', path),
-    annotator: optionalString(obj, 'annotator', path),
-  });
+  requireString(obj, 'kind', path);
+  keep(obj, 'agent', optionalId(obj, 'agent', path));
+  keep(obj, 'message', message);
+  keep(obj, 'value', optionalString(obj, 'value', path));
+  keep(obj, 'reason', optionalString(obj, 'reason', path));
+  keep(obj, 'annotator', optionalString(obj, 'annotator', path));
+  return obj as unknown as Label;
 }
 
 function groundTruthText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** Builds objects without `undefined` members, as `exactOptionalPropertyTypes`-style types expect. */
-function dropUndefined<T extends object>(obj: { [K in keyof T]: T[K] | undefined }): T {
-  for (const key of Object.keys(obj) as (keyof T)[]) {
-    if (obj[key] === undefined) delete obj[key];
-  }
-  return obj as T;
 }
 
 export { isObject };
