@@ -9,7 +9,7 @@ export function formatSummary(summary: IndexSummary): string[] {
     `  episodes   ${count(summary.episodes)}`,
     `  messages   ${count(summary.messages)}`,
     `  agents     ${count(summary.agents)}`,
-    `  steps      ${count(summary.steps)}`,
+    `  steps      ${count(summary.steps)} (training steps, summed over runs)`,
     `  search     ${count(summary.searchableEpisodes)} of ${count(summary.episodes)} episodes searchable`,
     `  errors     ${count(summary.errorCount)}`,
   ];
