@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
+import { creditCommand, type CreditCommandOptions } from './commands/creditCommand';
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
@@ -11,6 +12,12 @@ Usage:
       Index (or update the index of) a run folder: new files, appended lines, rewritten files.
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
+  credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
+                    [--step A..B] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
+      Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
+      shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
+      counterfactual / coalition values are used first; missing ones come from the evaluator
+      (built-in final-answer by default; a run.json evaluator command is never run implicitly).
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
 
@@ -29,6 +36,14 @@ const optionSpec = {
   episodes: { type: 'string' },
   seed: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
+  method: { type: 'string' },
+  evaluator: { type: 'string' },
+  'evaluator-cmd': { type: 'string' },
+  timeout: { type: 'string' },
+  concurrency: { type: 'string' },
+  step: { type: 'string' },
+  csv: { type: 'boolean', default: false },
+  messages: { type: 'boolean', default: false },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -48,6 +63,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return infoCommand({ root: requireDir(rest), json: values.json, ...(db ? { db } : {}) }, io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
+      case 'credit':
+        return await creditCommand(creditOptions(requireDir(rest), values), io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -60,6 +77,27 @@ function demoOptions(values: { out?: string | undefined; episodes?: string | und
   const episodes = values.episodes === undefined ? undefined : positiveInteger(values.episodes, '--episodes');
   const seed = values.seed === undefined ? undefined : positiveInteger(values.seed, '--seed');
   return { out: values.out ?? 'demo-run', json: values.json, ...(episodes !== undefined ? { episodes } : {}), ...(seed !== undefined ? { seed } : {}) };
+}
+
+type ParsedValues = ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>>['values'];
+
+function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
+  if (!values.method) throw new UsageError('--method is required (shared, loo, shapley, shapley-mc, routing, prefix, owen)');
+  if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
+  const timeout = values.timeout === undefined ? undefined : positiveInteger(values.timeout, '--timeout');
+  const concurrency = values.concurrency === undefined ? undefined : positiveInteger(values.concurrency, '--concurrency');
+  return {
+    root,
+    method: values.method,
+    output: values.json ? 'json' : values.csv ? 'csv' : 'text',
+    messages: values.messages,
+    ...(values.db ? { db: values.db } : {}),
+    ...(values.evaluator ? { evaluator: values.evaluator } : {}),
+    ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
+    ...(values.step ? { steps: values.step } : {}),
+    ...(timeout ? { timeoutMs: timeout } : {}),
+    ...(concurrency ? { concurrency } : {}),
+  };
 }
 
 function requireDir(rest: readonly string[]): string {

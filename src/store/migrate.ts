@@ -1,8 +1,9 @@
 import type { Db } from './database';
 import { init0001 } from './migrations/0001_init';
+import { credit0002 } from './migrations/0002_credit';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
-export const migrations: readonly string[] = [init0001];
+export const migrations: readonly string[] = [init0001, credit0002];
 
 /** The schema version this build writes. */
 export const schemaVersion = migrations.length;

@@ -1,0 +1,126 @@
+import { runCreditJob, type EpisodeCreditReport, type RunCreditResult } from '../../engine/credit/creditJob';
+import type { CreditOutputRow } from '../../store/creditRepository';
+import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
+import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
+import { exitCodes, UsageError, type CliIo } from '../cliIo';
+import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../formatCredit';
+
+export interface CreditCommandOptions {
+  readonly root: string;
+  readonly db?: string;
+  readonly method: string;
+  readonly evaluator?: string;
+  readonly evaluatorCmd?: string;
+  readonly timeoutMs?: number;
+  readonly concurrency?: number;
+  readonly steps?: string;
+  readonly output: 'text' | 'json' | 'csv';
+  readonly messages: boolean;
+}
+
+/**
+ * `credit-lens credit <run-dir> --method <name>`: computes (or recomputes) one credit method over an
+ * indexed folder and prints per-agent summaries, or every row as JSON / CSV. Episodes that cannot
+ * be computed are reported with their file and line; the exit code is non-zero only when nothing
+ * could be computed at all.
+ */
+export async function creditCommand(options: CreditCommandOptions, io: CliIo): Promise<number> {
+  const method = parseMethod(options.method);
+  const evaluator = parseEvaluator(options);
+  const steps = options.steps === undefined ? undefined : parseSteps(options.steps);
+  const runsJson: unknown[] = [];
+  const firstErrors = new Map<number, unknown>();
+  if (options.output === 'csv') io.out(csvHeader);
+  const onEpisode = (report: EpisodeCreditReport): void => {
+    if (report.messages?.firstError) firstErrors.set(report.episode.episodeId, report.messages.firstError);
+  };
+  const onRunStored = (run: RunCreditResult, rows: IterableIterator<CreditOutputRow>): void => {
+    if (options.output === 'csv') {
+      for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
+    } else if (options.output === 'json') {
+      const episodes = [...episodesJson(rows)].map((e) => (options.messages ? e : { ...e, messages: undefined }));
+      runsJson.push({ ...runJson(run), episodes });
+    }
+  };
+  const result = await runCreditJob(
+    {
+      root: options.root,
+      method,
+      ...(options.db ? { dbPath: options.db } : {}),
+      ...(evaluator ? { evaluator } : {}),
+      ...(steps ? { steps } : {}),
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    },
+    { onEpisode, onRunStored },
+  );
+  if (options.output === 'json') {
+    const lookups = result.values.cached + result.values.evaluated;
+    const values = { ...result.values, hitRate: lookups > 0 ? result.values.cached / lookups : null };
+    io.out(JSON.stringify({ root: options.root, method, runs: runsJson, values, elapsedMs: result.elapsedMs, firstErrors: Object.fromEntries(firstErrors) }, jsonReplacer, 2));
+  } else if (options.output === 'text') {
+    for (const line of formatCreditReport(options.root, method, result)) io.out(line);
+  }
+  for (const run of result.runs) for (const f of run.failures.slice(0, 20)) io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
+  const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
+  return computed > 0 ? exitCodes.ok : exitCodes.fatal;
+}
+
+function runJson(run: RunCreditResult) {
+  return {
+    name: run.run.name,
+    root: run.run.root,
+    mechanism: run.run.mechanism,
+    method: run.params.method,
+    params: run.params.params,
+    evaluator: run.evaluator ?? null,
+    computed: run.computed,
+    failed: run.failures.length,
+    agents: run.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.mean, ci: a.ci, early: a.early, late: a.late })),
+    failures: run.failures.map((f) => ({ where: f.where, reason: f.reason })),
+  };
+}
+
+function parseMethod(name: string): CreditMethodName {
+  if (!isCreditMethod(name)) throw new UsageError(`unknown method "${name}"; choose one of ${creditMethods.join(', ')}`);
+  return name;
+}
+
+/** `--evaluator final-answer[:key=value,…]` or `--evaluator-cmd "CMD"` (not both); `none` disables. */
+function parseEvaluator(options: CreditCommandOptions): EvaluatorChoice | undefined {
+  if (options.evaluator && options.evaluatorCmd) throw new UsageError('give --evaluator or --evaluator-cmd, not both');
+  if (options.evaluatorCmd) {
+    return {
+      kind: 'command',
+      command: options.evaluatorCmd,
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+    };
+  }
+  if (!options.evaluator) return undefined;
+  if (options.evaluator === 'none') return { kind: 'none' };
+  const [name = '', settings = ''] = options.evaluator.split(':', 2);
+  const entries = settings.split(',').filter(Boolean).map((pair) => {
+    const [key, value] = pair.split('=', 2);
+    if (!key || value === undefined) throw new UsageError(`--evaluator options must look like key=value, got "${pair}"`);
+    return [key, value] as const;
+  });
+  return { kind: 'builtin', name, options: Object.fromEntries(entries) };
+}
+
+/** `A..B`, `A..` or `..B` (inclusive), or a single step `A`. */
+function parseSteps(text: string): readonly [number, number] {
+  const match = /^(-?\d+)?(\.\.)?(-?\d+)?$/.exec(text.trim());
+  if (!match || (!match[1] && !match[3])) throw new UsageError(`--step must look like A..B, A.. or ..B, got "${text}"`);
+  const from = match[1] ? Number(match[1]) : -Infinity;
+  const to = match[3] ? Number(match[3]) : match[2] ? Infinity : from;
+  if (from > to) throw new UsageError(`--step ${text}: the range is empty`);
+  return [from, to];
+}
+
+/** Typed arrays and non-finite numbers as plain JSON. */
+function jsonReplacer(_key: string, value: unknown): unknown {
+  if (value instanceof Float64Array) return Array.from(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  return value;
+}
+

@@ -1,0 +1,55 @@
+/** What the credit engine knows about one episode before any evaluator call (read from the index). */
+export interface CreditEpisode {
+  readonly episodeId: number;
+  readonly externalId: string;
+  readonly runId: number;
+  readonly step: number | null;
+  readonly group: string | null;
+  /** The logged team reward v(N); null when the trace has none. */
+  readonly reward: number | null;
+  readonly groundTruth: string | null;
+  /** Roster in ordinal order; agent i of every bitmask below is `agents[i]`. */
+  readonly agents: readonly CreditAgent[];
+  /** Where the raw record is, to read message text when an evaluator needs it. */
+  readonly uri: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly line: number;
+  /** Logged v(S) by bitmask over `agents` (CCPO solo runs, coalition tables). */
+  readonly loggedCoalitions: ReadonlyMap<number, number>;
+  /** Masks of agents whose logged "remove" counterfactual was replayed downstream. */
+  readonly replayedRemovals: ReadonlySet<number>;
+  /** Routing decision, as indices into `agents`. */
+  readonly routing?: { readonly probs: readonly number[]; readonly selected: number; readonly behaviourProbs?: readonly number[] };
+  /** Per-agent message count, in roster order. */
+  readonly messageCounts: readonly number[];
+  /** Roster index of each message's author, in message order. */
+  readonly messageAuthors: readonly number[];
+}
+
+export interface CreditAgent {
+  readonly agentId: number;
+  readonly name: string;
+}
+
+/** One credit value as stored: per agent (messageSeq null) or per message. */
+export interface CreditRow {
+  readonly episodeId: number;
+  readonly agentId: number;
+  readonly messageSeq: number | null;
+  readonly value: number;
+  readonly stderr: number | null;
+  readonly ciLow: number | null;
+  readonly ciHigh: number | null;
+  readonly n: number | null;
+  readonly approximate: boolean;
+  readonly source: 'logged' | 'evaluated' | 'mixed';
+  advantage: number | null;
+}
+
+/** A credit method and its parameters, identified by a stable hash. */
+export interface CreditParams {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly hash: string;
+}

@@ -1,0 +1,196 @@
+import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
+import { grpoAdvantages } from '../../credit/signals/grpoAdvantages';
+import { CreditInputRepository, type CreditRun } from '../../store/creditInputRepository';
+import { CreditRepository, type CreditFailure, type CreditOutputRow } from '../../store/creditRepository';
+import { IndexStore } from '../../store/indexStore';
+import { findIndexLocation } from '../indexLocation';
+import { NoIndexError } from '../indexJob';
+import type { Evaluator } from '../evaluators/evaluator';
+import { CoalitionValues, type NewEvaluation, type ValueCounters } from './coalitionValues';
+import { coalitionMethods, perMessageMethods, type CreditMethodName } from './creditMethod';
+import { creditParams } from './creditParams';
+import { agentSummaries, type AgentSummary } from './creditSummary';
+import { episodeCredit } from './episodeCredit';
+import type { MessageCreditResult } from './messageCredit';
+import { defaultMonteCarlo, type MonteCarloSettings } from './monteCarloCredit';
+import { chooseEvaluator, type EvaluatorChoice } from './chooseEvaluator';
+
+export interface CreditJobOptions {
+  readonly root: string;
+  readonly dbPath?: string;
+  readonly method: CreditMethodName;
+  readonly evaluator?: EvaluatorChoice;
+  /** Inclusive training-step range. */
+  readonly steps?: readonly [number, number];
+  readonly monteCarlo?: Partial<MonteCarloSettings>;
+  /** Episodes computed at once (matters for command evaluators). */
+  readonly concurrency?: number;
+}
+
+/** One episode's credit as reported to the caller. */
+export interface EpisodeCreditReport {
+  readonly episode: CreditEpisode;
+  readonly rows: ReadonlyMap<string, readonly CreditRow[]>;
+  readonly messages?: MessageCreditResult;
+}
+
+export interface RunCreditResult {
+  readonly run: CreditRun;
+  readonly params: CreditParams;
+  readonly evaluator: string | undefined;
+  readonly computed: number;
+  readonly failures: readonly (CreditFailure & { readonly where: string })[];
+  readonly agents: readonly AgentSummary[];
+}
+
+export interface CreditJobResult {
+  readonly runs: readonly RunCreditResult[];
+  readonly values: Readonly<ValueCounters>;
+  readonly elapsedMs: number;
+}
+
+export interface CreditJobHooks {
+  readonly isCancelled?: () => boolean;
+  readonly onEpisode?: (report: EpisodeCreditReport) => void;
+  readonly onProgress?: (done: number) => void;
+  /** Called once a run's rows (with their group advantages) are stored, while the index is open. */
+  readonly onRunStored?: (result: RunCreditResult, rows: IterableIterator<CreditOutputRow>) => void;
+}
+
+const writeEvery = 500;
+
+/**
+ * Computes one credit method over every run of an indexed folder: reads episodes from the index,
+ * takes logged values first, then cached evaluations, then calls the evaluator, and replaces each
+ * episode's credit rows in one transaction (an episode that fails gets an error row, never partial
+ * credit). Afterwards, GRPO group-relative advantages are computed on the new values.
+ */
+export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHooks = {}): Promise<CreditJobResult> {
+  const started = Date.now();
+  const location = findIndexLocation(options.root, options.dbPath);
+  if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
+  const store = IndexStore.open(location.path);
+  const counters: ValueCounters = { logged: 0, cached: 0, evaluated: 0 };
+  try {
+    const input = new CreditInputRepository(store.db);
+    const output = new CreditRepository(store.db);
+    const runs: RunCreditResult[] = [];
+    for (const run of input.runs()) {
+      if (hooks.isCancelled?.()) break;
+      const result = await creditForRun(run, { options, hooks, input, output, counters });
+      hooks.onRunStored?.(result, output.outputRows(run.runId, result.params.hash));
+      runs.push(result);
+    }
+    return { runs, values: counters, elapsedMs: Date.now() - started };
+  } finally {
+    store.close();
+  }
+}
+
+interface RunContext {
+  readonly options: CreditJobOptions;
+  readonly hooks: CreditJobHooks;
+  readonly input: CreditInputRepository;
+  readonly output: CreditRepository;
+  readonly counters: ValueCounters;
+}
+
+async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditResult> {
+  const { options } = ctx;
+  const needsEvaluator = coalitionMethods.has(options.method) || perMessageMethods.has(options.method);
+  const evaluator = needsEvaluator ? chooseEvaluator(run, options.root, options.evaluator) : undefined;
+  const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
+  const params = creditParams(options.method, { evaluator: evaluator?.fingerprint ?? null, ...(options.method === 'shapley-mc' ? { monteCarlo } : {}) });
+  const state = new RunState(run, params, ctx);
+  try {
+    const [from, to] = options.steps ?? [-Infinity, Infinity];
+    await forEachConcurrently(ctx.input.episodes(run.runId, from, to), options.concurrency ?? 4, async (episode) => {
+      if (ctx.hooks.isCancelled?.()) return;
+      await state.compute(episode, evaluator, monteCarlo);
+    });
+    state.flush();
+    for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => grpoAdvantages(v));
+  } finally {
+    await evaluator?.close();
+  }
+  return {
+    run,
+    params,
+    evaluator: evaluator?.fingerprint,
+    computed: state.computed,
+    failures: state.failures,
+    agents: agentSummaries(state.agentValues),
+  };
+}
+
+/** Accumulates rows, failures and new evaluations of a run and writes them in batches. */
+class RunState {
+  computed = 0;
+  readonly failures: (CreditFailure & { where: string })[] = [];
+  readonly methods = new Set<string>();
+  /** Agent name → [step, value] of every agent-level value of the primary method. */
+  readonly agentValues = new Map<string, [number, number][]>();
+  private rows = new Map<string, CreditRow[]>();
+  private pendingFailures: CreditFailure[] = [];
+  private fresh: NewEvaluation[] = [];
+  private sinceWrite = 0;
+
+  constructor(
+    private readonly run: CreditRun,
+    private readonly params: CreditParams,
+    private readonly ctx: RunContext,
+  ) {}
+
+  async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<void> {
+    const cache = evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map<string, number>();
+    const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, cache, evaluator, this.ctx.counters, this.fresh);
+    const last = episode.messageAuthors[episode.messageAuthors.length - 1];
+    const sequential = this.run.mechanism === 'pipeline' || this.run.mechanism === 'debate' || this.run.mechanism === null;
+    try {
+      const result = await episodeCredit({ episode, method: this.ctx.options.method, values: make('agents'), messageValues: make('messages'), monteCarlo, lastSpeaker: sequential ? last : undefined });
+      this.accept(episode, result.rows, result.messages);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.failures.push({ episodeId: episode.episodeId, reason, where: `${episode.uri}:${episode.line}` });
+      this.pendingFailures.push({ episodeId: episode.episodeId, reason });
+    }
+    if (++this.sinceWrite >= writeEvery) this.flush();
+  }
+
+  flush(): void {
+    for (const [method, rows] of this.rows) this.ctx.output.writeCredit(this.run.runId, { ...this.params, method }, rows, method === this.params.method ? this.pendingFailures : []);
+    if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0) this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures);
+    if (this.fresh.length > 0) this.ctx.output.storeEvaluations(this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })));
+    this.rows = new Map();
+    this.pendingFailures = [];
+    this.fresh.length = 0;
+    this.sinceWrite = 0;
+    this.ctx.hooks.onProgress?.(this.computed + this.failures.length);
+  }
+
+  private accept(episode: CreditEpisode, rows: ReadonlyMap<string, readonly CreditRow[]>, messages: MessageCreditResult | undefined): void {
+    this.computed++;
+    for (const [method, list] of rows) {
+      this.methods.add(method);
+      const target = this.rows.get(method) ?? [];
+      target.push(...list);
+      this.rows.set(method, target);
+    }
+    for (const row of rows.get(this.params.method) ?? []) {
+      if (row.messageSeq !== null) continue;
+      const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);
+      const list = this.agentValues.get(name) ?? [];
+      list.push([episode.step ?? 0, row.value]);
+      this.agentValues.set(name, list);
+    }
+    this.ctx.hooks.onEpisode?.({ episode, rows, ...(messages ? { messages } : {}) });
+  }
+}
+
+/** Runs `fn` over an iterator with at most `limit` calls in flight. */
+async function forEachConcurrently<T>(items: Iterator<T>, limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const worker = async (): Promise<void> => {
+    for (let next = items.next(); !next.done; next = items.next()) await fn(next.value);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}

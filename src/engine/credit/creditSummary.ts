@@ -1,0 +1,43 @@
+/** An agent's credit over a run: mean with a 95% interval, and how it moved over training. */
+export interface AgentSummary {
+  readonly agent: string;
+  readonly episodes: number;
+  readonly mean: number;
+  readonly ci: readonly [number, number];
+  /** Mean over the first and the last quarter of the run's training steps. */
+  readonly early: number;
+  readonly late: number;
+}
+
+/**
+ * Per-agent summaries from (step, value) pairs. The interval is the normal approximation
+ * mean ± 1.96·sd/√n (n ≥ 2; a single episode gives [mean, mean]). NaN values are skipped.
+ */
+export function agentSummaries(values: ReadonlyMap<string, readonly (readonly [number, number])[]>): AgentSummary[] {
+  return [...values].map(([agent, pairs]) => {
+    const finite = pairs.filter(([, v]) => Number.isFinite(v));
+    const steps = finite.map(([s]) => s);
+    const lo = Math.min(...steps);
+    const hi = Math.max(...steps);
+    const quarter = (hi - lo) / 4;
+    return {
+      agent,
+      episodes: finite.length,
+      ...meanInterval(finite.map(([, v]) => v)),
+      early: mean(finite.filter(([s]) => s <= lo + quarter).map(([, v]) => v)),
+      late: mean(finite.filter(([s]) => s >= hi - quarter).map(([, v]) => v)),
+    };
+  });
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function meanInterval(values: readonly number[]): { mean: number; ci: readonly [number, number] } {
+  const m = mean(values);
+  if (values.length < 2) return { mean: m, ci: [m, m] };
+  const variance = values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (values.length - 1);
+  const half = 1.959964 * Math.sqrt(variance / values.length);
+  return { mean: m, ci: [m - half, m + half] };
+}

@@ -1,0 +1,75 @@
+import type { CreditRow } from '../../core/creditInput';
+import { shapleyMonteCarlo } from '../../credit/game/shapleyMonteCarlo';
+import type { CoalitionValues } from './coalitionValues';
+import { agentRows } from './episodeCredit';
+
+export interface MonteCarloSettings {
+  /** Permutations at most per episode. */
+  readonly maxPermutations: number;
+  /** Stop once every agent's standard error is below this (credit-methods.md §3.8). */
+  readonly targetStderr: number;
+  /** Permutations sampled between evaluator round trips. */
+  readonly chunk: number;
+  readonly seed: number;
+}
+
+export const defaultMonteCarlo: MonteCarloSettings = { maxPermutations: 200, targetStderr: 0.02, chunk: 16, seed: 1 };
+
+/**
+ * Monte-Carlo permutation Shapley with 95% confidence intervals. Evaluators may be asynchronous, so
+ * permutations are drawn in chunks: the coalitions a chunk needs are resolved in one request, then
+ * the estimate is recomputed over all permutations so far, until it is tight enough or the budget
+ * of permutations is spent.
+ */
+export async function monteCarloCredit(values: CoalitionValues, settings: MonteCarloSettings): Promise<CreditRow[]> {
+  const n = values.episode.agents.length;
+  const random = mulberry32(settings.seed ^ values.episode.episodeId);
+  const permutations: number[][] = [];
+  for (;;) {
+    const chunk = Array.from({ length: Math.min(settings.chunk, settings.maxPermutations - permutations.length) }, () => shuffle(n, random));
+    await values.require(chunk.flatMap(prefixMasks));
+    permutations.push(...chunk);
+    const result = shapleyMonteCarlo(n, (mask) => values.value(mask), { permutations, targetStderr: settings.targetStderr, maxPermutations: permutations.length });
+    const tight = Array.from(result.stderr).every((se) => se <= settings.targetStderr);
+    if ((tight && permutations.length >= 2) || permutations.length >= settings.maxPermutations || result.converged) {
+      return agentRows(values.episode, result.values, values.unreplayed.size === 0 ? 'logged' : 'mixed', Array.from(result.values, (_, i) => ({
+        stderr: result.stderr[i] ?? null,
+        ciLow: result.ciLow[i] ?? null,
+        ciHigh: result.ciHigh[i] ?? null,
+        n: result.permutations,
+      })));
+    }
+  }
+}
+
+/** The coalitions walked by one permutation: ∅, {π1}, {π1, π2}, …, N. */
+function prefixMasks(permutation: readonly number[]): number[] {
+  const masks = [0];
+  let mask = 0;
+  for (const agent of permutation) {
+    mask |= 1 << agent;
+    masks.push(mask);
+  }
+  return masks;
+}
+
+function shuffle(n: number, random: () => number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
+
+/** A small seeded PRNG (mulberry32), so a pass is reproducible. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

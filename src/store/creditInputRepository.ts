@@ -1,0 +1,174 @@
+import type { CreditAgent, CreditEpisode } from '../core/creditInput';
+import type { Db, Statement } from './database';
+
+interface EpisodeRow {
+  episode_id: number;
+  external_id: string;
+  run_id: number;
+  train_step: number | null;
+  group_id: string | null;
+  outcome: number | null;
+  ground_truth: string | null;
+  uri: string;
+  byte_offset: number;
+  byte_length: number;
+  line: number;
+  messages_json: string;
+}
+
+interface RosterRow {
+  episode_id: number;
+  agent_id: number;
+  name: string;
+  n_messages: number;
+}
+
+/** The run a credit pass works on. */
+export interface CreditRun {
+  readonly runId: number;
+  readonly name: string;
+  readonly root: string;
+  readonly mechanism: string | null;
+  readonly evaluatorJson: string | null;
+}
+
+/** Reads what the credit engine needs from the index, a page of episodes at a time. */
+export class CreditInputRepository {
+  private readonly runsStmt: Statement<{ run_id: number; name: string; root: string; mechanism: string | null; evaluator_json: string | null }>;
+  private readonly pageStmt: Statement<EpisodeRow>;
+  private readonly rosterStmt: Statement<RosterRow>;
+  private readonly coalitionStmt: Statement<{ episode_id: number; values_json: string }>;
+  private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; value: number; replayed: number | null }>;
+  private readonly routingStmt: Statement<{ episode_id: number; selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null }>;
+
+  constructor(db: Db) {
+    this.runsStmt = db.prepare(`
+      SELECT run_id, name, root, mechanism, evaluator_json FROM run r
+      WHERE EXISTS (SELECT 1 FROM episode e WHERE e.run_id = r.run_id) ORDER BY root`);
+    this.pageStmt = db.prepare(`
+      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, e.byte_offset, e.byte_length, e.line,
+        e.messages_json
+      FROM episode e JOIN source s ON s.source_id = e.source_id
+      WHERE e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
+      ORDER BY e.episode_id LIMIT ?`);
+    const range = 'episode_id BETWEEN ? AND ?';
+    this.rosterStmt = db.prepare(`
+      SELECT ea.episode_id, ea.agent_id, a.name, ea.n_messages FROM episode_agent ea JOIN agent a USING (agent_id)
+      WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
+    this.coalitionStmt = db.prepare(`SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`);
+    this.counterfactualStmt = db.prepare(`
+      SELECT episode_id, agents, value, replayed FROM counterfactual WHERE ${range} AND source = 'logged' AND intervention = 'remove'`);
+    this.routingStmt = db.prepare(`SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`);
+  }
+
+  runs(): CreditRun[] {
+    return this.runsStmt.all().map((r) => ({ runId: r.run_id, name: r.name, root: r.root, mechanism: r.mechanism, evaluatorJson: r.evaluator_json }));
+  }
+
+  /** Episodes of a run with `train_step` in [fromStep, toStep] (no step counts as 0), in id order. */
+  *episodes(runId: number, fromStep = -Infinity, toStep = Infinity, pageSize = 2000): Generator<CreditEpisode> {
+    let after = 0;
+    for (;;) {
+      const page = this.pageStmt.all(runId, after, clampStep(fromStep), clampStep(toStep), pageSize);
+      if (page.length === 0) return;
+      yield* this.assemble(page);
+      after = page[page.length - 1]?.episode_id ?? after;
+    }
+  }
+
+  private assemble(page: readonly EpisodeRow[]): CreditEpisode[] {
+    const first = page[0]?.episode_id ?? 0;
+    const last = page[page.length - 1]?.episode_id ?? 0;
+    const rosters = groupBy(this.rosterStmt.all(first, last));
+    const coalitions = new Map(this.coalitionStmt.all(first, last).map((r) => [r.episode_id, r.values_json]));
+    const removals = groupBy(this.counterfactualStmt.all(first, last));
+    const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episode_id, r]));
+    return page.map((row) => {
+      const roster = rosters.get(row.episode_id) ?? [];
+      const agents: CreditAgent[] = roster.map((r) => ({ agentId: r.agent_id, name: r.name }));
+      const bit = new Map(agents.map((a, i) => [a.agentId, 1 << i]));
+      const full = (1 << agents.length) - 1;
+      const logged = coalitionMasks(coalitions.get(row.episode_id), bit);
+      const replayed = new Set<number>();
+      for (const cf of removals.get(row.episode_id) ?? []) {
+        const removed = maskOf(cf.agents, bit);
+        if (removed === undefined) continue;
+        if (!logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
+        if (cf.replayed === 1) replayed.add(removed);
+      }
+      if (row.outcome !== null && agents.length > 0 && !logged.has(full)) logged.set(full, row.outcome);
+      const decision = routing.get(row.episode_id);
+      return {
+        episodeId: row.episode_id,
+        externalId: row.external_id,
+        runId: row.run_id,
+        step: row.train_step,
+        group: row.group_id,
+        reward: row.outcome,
+        groundTruth: row.ground_truth,
+        agents,
+        uri: row.uri,
+        offset: row.byte_offset,
+        length: row.byte_length,
+        line: row.line,
+        loggedCoalitions: logged,
+        replayedRemovals: replayed,
+        messageCounts: roster.map((r) => r.n_messages),
+        messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
+        ...(decision ? { routing: routingIndices(decision, agents) } : {}),
+      };
+    });
+  }
+}
+
+function clampStep(step: number): number {
+  return Math.max(-1e15, Math.min(1e15, step));
+}
+
+function groupBy<T extends { episode_id: number }>(rows: readonly T[]): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.episode_id);
+    if (list) list.push(row);
+    else map.set(row.episode_id, [row]);
+  }
+  return map;
+}
+
+/** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
+function maskOf(ids: string, bit: ReadonlyMap<number, number>): number | undefined {
+  if (ids === '') return 0;
+  let mask = 0;
+  for (const id of ids.split(',')) {
+    const b = bit.get(Number(id));
+    if (b === undefined) return undefined;
+    mask |= b;
+  }
+  return mask;
+}
+
+function coalitionMasks(json: string | undefined, bit: ReadonlyMap<number, number>): Map<number, number> {
+  const masks = new Map<number, number>();
+  if (json === undefined) return masks;
+  for (const [ids, value] of Object.entries(JSON.parse(json) as Record<string, number>)) {
+    const mask = maskOf(ids, bit);
+    if (mask !== undefined) masks.set(mask, value);
+  }
+  return masks;
+}
+
+function routingIndices(
+  decision: { selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null },
+  agents: readonly CreditAgent[],
+): NonNullable<CreditEpisode['routing']> {
+  const byName = (json: string): number[] => {
+    const probs = JSON.parse(json) as Record<string, number>;
+    return agents.map((a) => probs[a.name] ?? 0);
+  };
+  const selected = agents.findIndex((a) => a.agentId === decision.selected_agent_id);
+  return {
+    probs: byName(decision.probs_json),
+    selected,
+    ...(decision.behaviour_probs_json ? { behaviourProbs: byName(decision.behaviour_probs_json) } : {}),
+  };
+}

@@ -1,0 +1,129 @@
+import type { CreditParams, CreditRow } from '../core/creditInput';
+import type { Db, Statement } from './database';
+
+/** A stored credit value with its episode and agent, as the CLI and exports print it. */
+export interface CreditOutputRow {
+  readonly episode_id: number;
+  readonly external_id: string;
+  readonly train_step: number | null;
+  readonly group_id: string | null;
+  readonly outcome: number | null;
+  readonly agent: string;
+  readonly message_seq: number | null;
+  readonly method: string;
+  readonly value: number | null;
+  readonly stderr: number | null;
+  readonly ci_low: number | null;
+  readonly ci_high: number | null;
+  readonly advantage: number | null;
+  readonly approximate: number;
+  readonly source: string | null;
+}
+
+/** A failed episode of a credit pass. */
+export interface CreditFailure {
+  readonly episodeId: number;
+  readonly reason: string;
+}
+
+/**
+ * Computed credit and the evaluator cache. An episode's credit rows are replaced as a whole in one
+ * transaction, so a reader never sees a mix of old and new rows, nor a partial episode.
+ */
+export class CreditRepository {
+  private readonly cachedStmt: Statement<{ intervention: string; value: number }>;
+  private readonly cacheStmt: Statement;
+  private readonly clearStmt: Statement;
+  private readonly clearErrorStmt: Statement;
+  private readonly insertStmt: Statement;
+  private readonly errorStmt: Statement;
+  private readonly groupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
+  private readonly advantageStmt: Statement;
+  private readonly outputStmt: Statement<CreditOutputRow>;
+
+  constructor(private readonly db: Db) {
+    this.cachedStmt = db.prepare('SELECT intervention, value FROM evaluation WHERE episode_id = ? AND evaluator = ?');
+    this.cacheStmt = db.prepare(`
+      INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET value = excluded.value, computed_at = excluded.computed_at`);
+    this.clearStmt = db.prepare('DELETE FROM credit WHERE episode_id = ? AND method = ? AND params_hash = ?');
+    this.clearErrorStmt = db.prepare('DELETE FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?');
+    this.insertStmt = db.prepare(`
+      INSERT INTO credit (run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, stderr, n, ci_low, ci_high,
+        advantage, approximate, source, params_hash, params_json, computed_at)
+      VALUES (?, ?, 'episode', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.errorStmt = db.prepare(`
+      INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, computed_at) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET reason = excluded.reason, computed_at = excluded.computed_at`);
+    this.groupRowsStmt = db.prepare(`
+      SELECT c.credit_id, e.group_id, c.agent_id, c.value FROM credit c JOIN episode e ON e.episode_id = c.episode_id
+      WHERE c.run_id = ? AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL AND e.group_id IS NOT NULL
+      ORDER BY e.group_id, c.agent_id`);
+    this.advantageStmt = db.prepare('UPDATE credit SET advantage = ? WHERE credit_id = ?');
+    this.outputStmt = db.prepare(`
+      SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
+        c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source
+      FROM credit c JOIN episode e ON e.episode_id = c.episode_id JOIN agent a ON a.agent_id = c.agent_id
+      WHERE c.run_id = ? AND c.params_hash = ? ORDER BY c.episode_id, c.method, c.message_seq IS NOT NULL, c.message_seq, c.agent_id`);
+  }
+
+  /** Every stored row of one parameter set of a run (all its methods), in episode order. */
+  outputRows(runId: number, paramsHash: string): IterableIterator<CreditOutputRow> {
+    return this.outputStmt.iterate(runId, paramsHash);
+  }
+
+  /**
+   * Sets every agent-level row's `advantage` to `advantages(values)` computed within its GRPO group
+   * and agent (credit-methods.md §3.15), for one method and parameter set of a run.
+   */
+  updateGroupAdvantages(runId: number, params: CreditParams, advantages: (values: Float64Array) => Float64Array): void {
+    const rows = this.groupRowsStmt.all(runId, params.method, params.hash);
+    this.db.transaction(() => {
+      let start = 0;
+      for (let i = 1; i <= rows.length; i++) {
+        const a = rows[start];
+        const b = rows[i];
+        if (b && a && b.group_id === a.group_id && b.agent_id === a.agent_id) continue;
+        const group = rows.slice(start, i);
+        const values = advantages(Float64Array.from(group, (r) => r.value));
+        group.forEach((r, k) => this.advantageStmt.run(values[k] ?? null, r.credit_id));
+        start = i;
+      }
+    })();
+  }
+
+  /** Cached evaluator results of one episode, by intervention key. */
+  cachedEvaluations(episodeId: number, evaluator: string): Map<string, number> {
+    return new Map(this.cachedStmt.all(episodeId, evaluator).map((r) => [r.intervention, r.value]));
+  }
+
+  storeEvaluations(rows: readonly { episodeId: number; evaluator: string; intervention: string; value: number }[]): void {
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const r of rows) this.cacheStmt.run(r.episodeId, r.evaluator, r.intervention, r.value, now);
+    })();
+  }
+
+  /**
+   * Replaces the credit of the given episodes for one method and parameter set, and records the
+   * episodes that failed (their old rows are removed too, so nothing stale looks complete).
+   */
+  writeCredit(runId: number, params: CreditParams, rows: readonly CreditRow[], failures: readonly CreditFailure[]): void {
+    const now = new Date().toISOString();
+    const json = JSON.stringify(params.params);
+    const episodes = new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]);
+    this.db.transaction(() => {
+      for (const id of episodes) {
+        this.clearStmt.run(id, params.method, params.hash);
+        this.clearErrorStmt.run(id, params.method, params.hash);
+      }
+      for (const r of rows) {
+        this.insertStmt.run(
+          runId, r.episodeId, String(r.episodeId), r.agentId, r.messageSeq, params.method, r.value, r.stderr, r.n, r.ciLow, r.ciHigh,
+          r.advantage, r.approximate ? 1 : 0, r.source, params.hash, json, now,
+        );
+      }
+      for (const f of failures) this.errorStmt.run(runId, f.episodeId, params.method, params.hash, f.reason, now);
+    })();
+  }
+}
