@@ -13,7 +13,7 @@ Usage:
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
-                    [--step A..B] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
+                    [--run NAME] [--step A..B] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
       counterfactual / coalition values are used first; missing ones come from the evaluator
@@ -42,6 +42,7 @@ const optionSpec = {
   timeout: { type: 'string' },
   concurrency: { type: 'string' },
   step: { type: 'string' },
+  run: { type: 'string' },
   csv: { type: 'boolean', default: false },
   messages: { type: 'boolean', default: false },
 } as const;
@@ -95,6 +96,7 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(values.evaluator ? { evaluator: values.evaluator } : {}),
     ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
     ...(values.step ? { steps: values.step } : {}),
+    ...(values.run ? { run: values.run } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),
     ...(concurrency ? { concurrency } : {}),
   };
@@ -124,6 +126,11 @@ function reportError(error: unknown, io: CliIo): number {
 
 /** Runs the CLI on this process's arguments and sets the exit code. */
 export function main(): void {
+  // `credit-lens credit … --csv | head` closes the pipe early: stop quietly, as Unix tools do.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const io: CliIo = {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),

@@ -14,6 +14,7 @@ export interface CreditCommandOptions {
   readonly timeoutMs?: number;
   readonly concurrency?: number;
   readonly steps?: string;
+  readonly run?: string;
   readonly output: 'text' | 'json' | 'csv';
   readonly messages: boolean;
 }
@@ -49,6 +50,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.db ? { dbPath: options.db } : {}),
       ...(evaluator ? { evaluator } : {}),
       ...(steps ? { steps } : {}),
+      ...(options.run ? { run: options.run } : {}),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     },
     { onEpisode, onRunStored },

@@ -44,6 +44,17 @@ export function popcount(mask: number): number {
 }
 
 /**
+ * The size of every coalition of `n` players: `sizes[mask] = popcount(mask)` for `mask < 2^n`, as a
+ * lookup table for hot loops (`n` in [0, 20]).
+ */
+export function coalitionSizes(n: number): Uint8Array {
+  checkPlayerCount(n, maxTablePlayers, 'coalitionSizes');
+  const sizes = new Uint8Array(2 ** n);
+  for (let mask = 1; mask < sizes.length; mask++) sizes[mask] = (sizes[mask >> 1] as number) + (mask & 1);
+  return sizes;
+}
+
+/**
  * Checks that `table` is well formed before an exact algorithm reads it.
  *
  * @throws RangeError when `table.n` is out of `[0, 20]` or `table.values` does not hold `2^n` entries.

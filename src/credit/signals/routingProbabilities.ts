@@ -19,6 +19,6 @@ export function routingProbabilities(probs: ArrayLike<number>, label: string): R
     checked[k] = p;
     sum += p;
   }
-  if (Math.abs(sum - 1) > 1e-6 * n) return err(`${label} probabilities sum to ${sum}, not 1 (tolerance ${1e-6 * n})`);
+  if (Math.abs(sum - 1) > 1e-6 * n) return err(`${label} probabilities sum to ${Number(sum.toPrecision(12))}, not 1 (tolerance ${1e-6 * n})`);
   return ok(checked);
 }

@@ -32,6 +32,8 @@ export class CoalitionValues {
     private readonly evaluator: Evaluator | undefined,
     private readonly counters: ValueCounters,
     private readonly fresh: NewEvaluation[],
+    /** False to ignore logged values and evaluate everything (validating an evaluator, benchmarks). */
+    private readonly useLogged = true,
   ) {}
 
   /** Resolves every mask in `masks` (logged, cached or evaluated in one evaluator request). */
@@ -39,7 +41,7 @@ export class CoalitionValues {
     const missing: number[] = [];
     for (const mask of masks) {
       if (this.known.has(mask)) continue;
-      const logged = this.kind === 'agents' ? this.episode.loggedCoalitions.get(mask) : undefined;
+      const logged = this.kind === 'agents' && this.useLogged ? this.episode.loggedCoalitions.get(mask) : undefined;
       if (logged !== undefined) {
         this.known.set(mask, logged);
         this.counters.logged++;

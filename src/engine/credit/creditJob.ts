@@ -25,6 +25,10 @@ export interface CreditJobOptions {
   readonly monteCarlo?: Partial<MonteCarloSettings>;
   /** Episodes computed at once (matters for command evaluators). */
   readonly concurrency?: number;
+  /** Only the run with this name or folder (default: every run of the folder). */
+  readonly run?: string;
+  /** False to ignore logged counterfactual values and evaluate every coalition. */
+  readonly useLogged?: boolean;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -75,10 +79,19 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     const input = new CreditInputRepository(store.db);
     const output = new CreditRepository(store.db);
     const runs: RunCreditResult[] = [];
-    for (const run of input.runs()) {
+    const selected = input.runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
+    if (options.run !== undefined && selected.length === 0) throw new Error(`no run named "${options.run}" in ${options.root}`);
+    for (const run of selected) {
       if (hooks.isCancelled?.()) break;
       const result = await creditForRun(run, { options, hooks, input, output, counters });
-      hooks.onRunStored?.(result, output.outputRows(run.runId, result.params.hash));
+      if (hooks.onRunStored) {
+        const rows = output.outputRows(run.runId, result.params.hash);
+        try {
+          hooks.onRunStored(result, rows);
+        } finally {
+          rows.return?.(); // an unfinished iteration would keep the connection busy for the next write
+        }
+      }
       runs.push(result);
     }
     return { runs, values: counters, elapsedMs: Date.now() - started };
@@ -100,7 +113,11 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
   const needsEvaluator = coalitionMethods.has(options.method) || perMessageMethods.has(options.method);
   const evaluator = needsEvaluator ? chooseEvaluator(run, options.root, options.evaluator) : undefined;
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
-  const params = creditParams(options.method, { evaluator: evaluator?.fingerprint ?? null, ...(options.method === 'shapley-mc' ? { monteCarlo } : {}) });
+  const params = creditParams(options.method, {
+    evaluator: evaluator?.fingerprint ?? null,
+    ...(options.useLogged === false ? { useLogged: false } : {}),
+    ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
+  });
   const state = new RunState(run, params, ctx);
   try {
     const [from, to] = options.steps ?? [-Infinity, Infinity];
@@ -143,7 +160,8 @@ class RunState {
 
   async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<void> {
     const cache = evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map<string, number>();
-    const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, cache, evaluator, this.ctx.counters, this.fresh);
+    const useLogged = this.ctx.options.useLogged ?? true;
+    const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, cache, evaluator, this.ctx.counters, this.fresh, useLogged);
     const last = episode.messageAuthors[episode.messageAuthors.length - 1];
     const sequential = this.run.mechanism === 'pipeline' || this.run.mechanism === 'debate' || this.run.mechanism === null;
     try {

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { before, test } from 'node:test';
+import { writeDemoRun } from '../../../src/demo/writeDemoRun';
+import { runCreditJob, type CreditJobOptions, type CreditJobResult } from '../../../src/engine/credit/creditJob';
+import { runIndexJob } from '../../../src/engine/indexJob';
+import { IndexStore } from '../../../src/store/indexStore';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+
+let demo = '';
+
+before(async () => {
+  demo = tempFolder();
+  writeDemoRun(demo, { episodes: 1280 });
+  await runIndexJob({ root: demo, search: false });
+});
+
+function agent(result: CreditJobResult, run: string, name: string) {
+  const summary = result.runs.find((r) => r.run.name === run)?.agents.find((a) => a.agent === name);
+  assert.ok(summary, `no summary for ${run}/${name}`);
+  return summary;
+}
+
+test('credit loo on the demo: the idling verifier gets ~0 late while shared gives it full credit', async () => {
+  const loo = await runCreditJob({ root: demo, method: 'loo', run: 'planner-solver-verifier' });
+  const shared = await runCreditJob({ root: demo, method: 'shared', run: 'planner-solver-verifier' });
+  const verifierLoo = agent(loo, 'planner-solver-verifier', 'verifier');
+  assert.ok(verifierLoo.early >= 0.15, `early verifier loo ${verifierLoo.early}`);
+  assert.ok(Math.abs(verifierLoo.late) <= 0.02, `late verifier loo ${verifierLoo.late}`);
+  assert.ok(agent(shared, 'planner-solver-verifier', 'verifier').late >= 0.8);
+  assert.ok(agent(loo, 'planner-solver-verifier', 'planner').late > 0.1);
+  // Logged values only: the demo logs every counterfactual, so no evaluator call is made.
+  assert.equal(loo.values.evaluated, 0);
+  assert.equal(loo.runs.find((r) => r.run.name === 'planner-solver-verifier')?.failures.length, 0);
+});
+
+test('credit routing on the routed demo: the weaker, more-selected expert has negative contribution while wta rewards it', async () => {
+  const stored: { method: string; agent: string; value: number }[] = [];
+  const result = await runCreditJob(
+    { root: demo, method: 'routing' },
+    { onRunStored: (_run, rows) => { for (const r of rows) stored.push({ method: r.method, agent: r.agent, value: r.value ?? Number.NaN }); } },
+  );
+  const mean = (method: string, name: string): number => {
+    const values = stored.filter((r) => r.method === method && r.agent === name).map((r) => r.value);
+    return values.reduce((a, b) => a + b, 0) / values.length;
+  };
+  assert.ok(mean('routing', 'fast') < 0, `fast routing ${mean('routing', 'fast')}`);
+  assert.ok(mean('routing', 'careful') > 0, `careful routing ${mean('routing', 'careful')}`);
+  assert.ok(mean('wta', 'fast') > mean('wta', 'careful'), 'wta ranks the weaker expert higher');
+  const team = result.runs.find((r) => r.run.name === 'planner-solver-verifier');
+  assert.ok(team && team.computed === 0 && team.failures.length > 0, 'a run without routing logs fails clearly');
+  assert.match(team?.failures[0]?.reason ?? '', /router probabilities/);
+});
+
+test('credit shapley from logged coalitions is efficient per episode', async () => {
+  const sums = new Map<string, number>();
+  const rewards = new Map<string, number>();
+  await runCreditJob(
+    { root: demo, method: 'shapley', steps: [1, 4] },
+    {
+      onRunStored: (run, rows) => {
+        if (run.run.name !== 'planner-solver-verifier') return;
+        for (const r of rows) {
+          sums.set(r.external_id, (sums.get(r.external_id) ?? 0) + (r.value ?? Number.NaN));
+          rewards.set(r.external_id, r.outcome ?? Number.NaN);
+        }
+      },
+    },
+  );
+  assert.ok(sums.size > 0);
+  for (const [id, sum] of sums) assert.ok(Math.abs(sum - (rewards.get(id) ?? 0)) < 1e-9, `${id}: Σφ = ${sum}`);
+});
+
+test('credit with the built-in evaluator computes missing coalitions and caches them (second pass: 100% hits)', async () => {
+  const root = tempFolder();
+  const messages = [
+    { agent: 'planner', content: 'Plan: add 2 and 2.' },
+    { agent: 'solver', content: '2 + 2 = 4. #### 4' },
+    { agent: 'verifier', content: 'Looks good. #### 4' },
+  ];
+  const lines = [0, 1, 2, 3].map((i) => episode(`e${i}`, { agents: ['planner', 'solver', 'verifier'].map((name) => ({ name, kind: 'llm' as const })), messages, groundTruth: '4', group: 'g', step: 1, sample: i }));
+  writeFileSync(join(root, 'a.jsonl'), jsonl(...lines));
+  writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }));
+  await runIndexJob({ root, search: false });
+  const options: CreditJobOptions = { root, method: 'shapley' };
+  const first = await runCreditJob(options);
+  assert.equal(first.runs[0]?.failures.length, 0);
+  assert.ok(first.values.evaluated > 0);
+  const second = await runCreditJob(options);
+  assert.equal(second.values.evaluated, 0);
+  assert.equal(second.values.cached, first.values.evaluated);
+  const verifier = agent(second, first.runs[0]?.run.name ?? '', 'verifier');
+  assert.ok(verifier.mean > 0, 'the last agent writes the final answer');
+});
+
+test('credit with a crashing or hanging evaluator command records per-episode errors and no partial rows', async () => {
+  const root = tempFolder();
+  const agents = ['planner', 'solver'].map((name) => ({ name, kind: 'llm' as const }));
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('ok-1', { agents }), episode('crash-1', { agents }), episode('hang-1', { agents }), episode('ok-2', { agents })));
+  await runIndexJob({ root, search: false });
+  const script = `"${process.execPath}" "${resolve('test/fixtures/evaluators/misbehaving.js')}"`;
+  const result = await runCreditJob({ root, method: 'shapley', concurrency: 1, evaluator: { kind: 'command', command: script, timeoutMs: 500 } });
+  const run = result.runs[0];
+  assert.equal(run?.computed, 2);
+  assert.deepEqual(run?.failures.map((f) => f.where).sort(), ['a.jsonl:2', 'a.jsonl:3']);
+  const store = IndexStore.open(join(root, '.credit-lens', 'index.sqlite'));
+  try {
+    const credited = store.db.prepare<{ external_id: string }>("SELECT DISTINCT e.external_id FROM credit c JOIN episode e USING (episode_id) WHERE c.method = 'shapley' ORDER BY 1").all();
+    assert.deepEqual(credited.map((r) => r.external_id), ['ok-1', 'ok-2']);
+    const errors = store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM credit_error').get();
+    assert.equal(errors?.n, 2);
+  } finally {
+    store.close();
+  }
+});
