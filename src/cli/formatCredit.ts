@@ -33,7 +33,7 @@ export function csvLine(run: string, r: CreditOutputRow): string {
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -61,14 +61,14 @@ export function* episodesJson(rows: Iterable<CreditOutputRow>): Generator<Episod
   let current: EpisodeCreditJson | undefined;
   let currentId = -1;
   for (const r of rows) {
-    if (r.episode_id !== currentId) {
+    if (!current || r.episode_id !== currentId) {
       if (current) yield current;
       currentId = r.episode_id;
       current = { id: r.external_id, step: r.train_step, group: r.group_id, reward: r.outcome, credit: {} };
     }
     const value = valueJson(r);
-    if (r.message_seq === null) (current!.credit[r.method] ??= {})[r.agent] = value;
-    else (current!.messages ??= []).push({ seq: r.message_seq, agent: r.agent, method: r.method, ...value });
+    if (r.message_seq === null) (current.credit[r.method] ??= {})[r.agent] = value;
+    else (current.messages ??= []).push({ seq: r.message_seq, agent: r.agent, method: r.method, ...value });
   }
   if (current) yield current;
 }

@@ -64,12 +64,13 @@ export class CreditRepository {
       SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
         c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source
       FROM credit c JOIN episode e ON e.episode_id = c.episode_id JOIN agent a ON a.agent_id = c.agent_id
-      WHERE c.run_id = ? AND c.params_hash = ? ORDER BY c.episode_id, c.method, c.message_seq IS NOT NULL, c.message_seq, c.agent_id`);
+      WHERE c.run_id = ? AND c.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
+      ORDER BY c.episode_id, c.method, c.message_seq IS NOT NULL, c.message_seq, c.agent_id`);
   }
 
-  /** Every stored row of one parameter set of a run (all its methods), in episode order. */
-  outputRows(runId: number, paramsHash: string): IterableIterator<CreditOutputRow> {
-    return this.outputStmt.iterate(runId, paramsHash);
+  /** Stored rows of one parameter set of a run (all its methods) in a step range, in episode order. */
+  outputRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15): IterableIterator<CreditOutputRow> {
+    return this.outputStmt.iterate(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep));
   }
 
   /**

@@ -85,7 +85,8 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
       if (hooks.isCancelled?.()) break;
       const result = await creditForRun(run, { options, hooks, input, output, counters });
       if (hooks.onRunStored) {
-        const rows = output.outputRows(run.runId, result.params.hash);
+        const [from, to] = options.steps ?? [-Infinity, Infinity];
+        const rows = output.outputRows(run.runId, result.params.hash, from, to);
         try {
           hooks.onRunStored(result, rows);
         } finally {

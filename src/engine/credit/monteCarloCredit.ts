@@ -1,5 +1,7 @@
 import type { CreditRow } from '../../core/creditInput';
+import { mulberry32 } from '../../credit/game/mulberry32';
 import { shapleyMonteCarlo } from '../../credit/game/shapleyMonteCarlo';
+import { shuffle } from '../../credit/game/shuffle';
 import type { CoalitionValues } from './coalitionValues';
 import { agentRows } from './episodeCredit';
 
@@ -26,7 +28,9 @@ export async function monteCarloCredit(values: CoalitionValues, settings: MonteC
   const random = mulberry32(settings.seed ^ values.episode.episodeId);
   const permutations: number[][] = [];
   for (;;) {
-    const chunk = Array.from({ length: Math.min(settings.chunk, settings.maxPermutations - permutations.length) }, () => shuffle(n, random));
+    const chunk = Array.from({ length: Math.min(settings.chunk, settings.maxPermutations - permutations.length) }, () =>
+      Array.from(shuffle(Int32Array.from({ length: n }, (_, i) => i), random)),
+    );
     await values.require(chunk.flatMap(prefixMasks));
     permutations.push(...chunk);
     const result = shapleyMonteCarlo(n, (mask) => values.value(mask), { permutations, targetStderr: settings.targetStderr, maxPermutations: permutations.length });
@@ -51,25 +55,4 @@ function prefixMasks(permutation: readonly number[]): number[] {
     masks.push(mask);
   }
   return masks;
-}
-
-function shuffle(n: number, random: () => number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j] as number, order[i] as number];
-  }
-  return order;
-}
-
-/** A small seeded PRNG (mulberry32), so a pass is reproducible. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -114,3 +114,53 @@ test('credit with a crashing or hanging evaluator command records per-episode er
     store.close();
   }
 });
+
+test('per-message credit: prefix differences find the first error; Owen sums per agent to the Shapley value', async () => {
+  const root = tempFolder();
+  const agents = ['planner', 'solver', 'verifier'].map((name) => ({ name, kind: 'llm' as const }));
+  const messages = [
+    { agent: 'planner', content: 'Plan: add the two numbers.' },
+    { agent: 'solver', content: '2 + 2 = 4. #### 4' },
+    { agent: 'verifier', content: 'Actually it is 5. #### 5' },
+  ];
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('failed', { agents, messages, reward: 0, groundTruth: '4' })));
+  writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }));
+  await runIndexJob({ root, search: false });
+  const collect = async (method: CreditJobOptions['method']) => {
+    const rows: { agent: string; seq: number | null; value: number }[] = [];
+    let firstError: unknown;
+    await runCreditJob(
+      { root, method },
+      {
+        onRunStored: (_run, stored) => { for (const r of stored) rows.push({ agent: r.agent, seq: r.message_seq, value: r.value ?? Number.NaN }); },
+        onEpisode: (report) => { firstError = report.messages?.firstError; },
+      },
+    );
+    return { rows, firstError };
+  };
+  const prefix = await collect('prefix');
+  assert.deepEqual(prefix.rows.filter((r) => r.seq !== null).map((r) => r.value), [0, 1, -1]);
+  assert.deepEqual(prefix.firstError, { index: 2, harmful: [2], repairs: [] });
+  const owen = await collect('owen');
+  const shapley = await collect('shapley');
+  for (const name of ['planner', 'solver', 'verifier']) {
+    const messageSum = owen.rows.filter((r) => r.agent === name && r.seq !== null).reduce((sum, r) => sum + r.value, 0);
+    const phi = shapley.rows.find((r) => r.agent === name && r.seq === null)?.value ?? Number.NaN;
+    assert.ok(Math.abs(messageSum - phi) < 1e-12, `${name}: Σ owen ${messageSum} vs φ ${phi}`);
+  }
+  assert.ok(Math.abs(owen.rows.filter((r) => r.seq !== null).reduce((s, r) => s + r.value, 0)) < 1e-12, 'conserves v(N) − v(∅) = 0');
+});
+
+test('shapley-mc on logged coalitions converges to exact Shapley within its intervals', async () => {
+  const exact = new Map<string, number>();
+  const mc: { key: string; value: number; low: number; high: number }[] = [];
+  await runCreditJob({ root: demo, method: 'shapley', run: 'planner-solver-verifier', steps: [1, 2] }, {
+    onRunStored: (_r, rows) => { for (const r of rows) exact.set(`${r.external_id}/${r.agent}`, r.value ?? Number.NaN); },
+  });
+  await runCreditJob({ root: demo, method: 'shapley-mc', run: 'planner-solver-verifier', steps: [1, 2] }, {
+    onRunStored: (_r, rows) => { for (const r of rows) mc.push({ key: `${r.external_id}/${r.agent}`, value: r.value ?? Number.NaN, low: r.ci_low ?? r.value ?? 0, high: r.ci_high ?? r.value ?? 0 }); },
+  });
+  assert.equal(mc.length, exact.size);
+  const covered = mc.filter((m) => Math.abs(m.value - (exact.get(m.key) ?? Number.NaN)) < 1e-9 || (m.low - 1e-9 <= (exact.get(m.key) ?? 0) && (exact.get(m.key) ?? 0) <= m.high + 1e-9));
+  assert.ok(covered.length / mc.length >= 0.9, `${covered.length}/${mc.length} intervals cover the exact value`);
+});

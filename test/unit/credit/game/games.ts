@@ -1,5 +1,6 @@
 // Test helpers: games written with named players, and seeded random games for property tests.
 import { type CoalitionTable, coalitionTable } from '../../../../src/credit/game/coalitionGame';
+import { mulberry32 } from '../../../../src/credit/game/mulberry32';
 
 /**
  * A coalition table from named coalitions: `players` gives one character per agent (bit i = the i-th
@@ -33,15 +34,7 @@ export function valueOf(table: CoalitionTable): (mask: number) => number {
 }
 
 /** The test's own seeded uniform source on [0, 1) (mulberry32). */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = mulberry32;
 
 /** A random game on `n` players: v(S) uniform in [0, 1), v(∅) = 0 unless `emptyValue` is drawn too. */
 export function randomGame(n: number, random: () => number, randomEmpty = false): CoalitionTable {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { mulberry32 } from '../../../../src/credit/game/mulberry32';
 
 /**
  * Asserts that `actual` equals `expected` within `tolerance` (absolute), element-wise for arrays.
@@ -16,12 +17,4 @@ export function assertClose(actual: number | ArrayLike<number>, expected: number
 }
 
 /** mulberry32: a tiny seeded uniform generator on [0, 1) for reproducible simulations. */
-export function seededUniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededUniform = mulberry32;

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { before, test } from 'node:test';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+
+// Runs the built CLI (dist/cli.js), as a user would; `npm test` builds it first.
+const cli = resolve('dist/cli.js');
+let demo = '';
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+before(() => {
+  demo = join(tempFolder(), 'demo');
+  assert.equal(run('demo', '--out', demo, '--episodes', '640').status, 0);
+});
+
+test('credit-lens credit --method loo prints per-agent credit with early → late trends', () => {
+  const result = run('credit', demo, '--method', 'loo', '--run', 'planner-solver-verifier');
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /planner-solver-verifier \(pipeline\): 640 episodes computed, 0 failed/);
+  const verifier = /verifier\s+640\s+(-?[\d.]+)\s+\[[^\]]+\]\s+(-?[\d.]+) → (-?[\d.]+)/.exec(result.stdout);
+  assert.ok(verifier, result.stdout);
+  assert.ok(Number(verifier[2]) > 0.15 && Math.abs(Number(verifier[3])) < 0.02, result.stdout);
+});
+
+test('credit-lens credit --json gives runs, agent summaries, per-episode credit with group advantages, and cache stats', () => {
+  const result = run('credit', demo, '--method', 'shared', '--run', 'planner-solver-verifier', '--step', '1..2', '--json');
+  assert.equal(result.status, 0, result.stderr);
+  const json = JSON.parse(result.stdout);
+  const team = json.runs[0];
+  assert.equal(team.name, 'planner-solver-verifier');
+  assert.deepEqual(team.agents.map((a: { agent: string }) => a.agent), ['planner', 'solver', 'verifier']);
+  assert.ok(team.episodes.length > 0 && team.episodes.every((e: { step: number }) => e.step >= 1 && e.step <= 2));
+  const first = team.episodes[0];
+  assert.equal(first.credit.shared.verifier.value, first.reward);
+  assert.equal(typeof first.credit.shared.verifier.advantage, 'number');
+  assert.ok('hitRate' in json.values);
+});
+
+test('credit-lens credit --csv writes one row per episode and agent (and message rows with --messages)', () => {
+  const csv = run('credit', demo, '--method', 'routing', '--run', 'routed-experts', '--step', '1', '--csv');
+  assert.equal(csv.status, 0, csv.stderr);
+  const lines = csv.stdout.trim().split('\n');
+  assert.equal(lines[0], 'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source');
+  const methods = new Set(lines.slice(1).map((l) => l.split(',')[7]));
+  assert.deepEqual([...methods].sort(), ['routing', 'routing-ipw', 'wta']);
+  assert.equal(lines.length - 1, 32 * 2 * 3);
+});
+
+test('credit-lens credit exits 1 when nothing could be computed, 2 on bad usage, and names failing lines', () => {
+  assert.equal(run('credit', demo, '--method', 'nonsense').status, 2);
+  assert.equal(run('credit', demo).status, 2);
+  assert.equal(run('credit', tempFolder(), '--method', 'loo').status, 1);
+  const root = tempFolder();
+  const agents = [{ name: 'a', kind: 'llm' as const }, { name: 'b', kind: 'llm' as const }];
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('crash-1', { agents }), episode('crash-2', { agents })));
+  assert.equal(run('index', root).status, 0);
+  const script = `"${process.execPath}" "${resolve('test/fixtures/evaluators/misbehaving.js')}"`;
+  const failed = run('credit', root, '--method', 'loo', '--evaluator-cmd', script, '--concurrency', '1');
+  assert.equal(failed.status, 1);
+  assert.match(failed.stderr, /a\.jsonl:1: .*the evaluator exited with code 3/);
+});
