@@ -15,6 +15,11 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
       const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
       lines.push(`    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${fixed(a.early)} → ${fixed(a.late)}`);
     }
+    if (run.budget) {
+      const b = run.budget;
+      lines.push(`    budget ${count(b.budget)} evaluator calls (planned ${count(Math.round(b.plannedCost))}): ${count(b.exactEpisodes)} of ${count(b.totalEpisodes)} episodes exact; run means (control variate):`);
+      for (const a of b.agents) lines.push(`      ${a.agent.padEnd(14)} ${fixed(a.estimate)} ± ${fixed(1.959964 * a.stderr)} (95%)`);
+    }
   }
   const v = result.values;
   const lookups = v.cached + v.evaluated;

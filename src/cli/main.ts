@@ -13,11 +13,13 @@ Usage:
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
-                    [--run NAME] [--step A..B] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
+                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
       counterfactual / coalition values are used first; missing ones come from the evaluator
       (built-in final-answer by default; a run.json evaluator command is never run implicitly).
+      --budget N (loo): spend about N evaluator calls, estimate the rest with a control variate.
+      --no-logged: ignore logged counterfactuals and evaluate every coalition.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
 
@@ -43,6 +45,8 @@ const optionSpec = {
   concurrency: { type: 'string' },
   step: { type: 'string' },
   run: { type: 'string' },
+  budget: { type: 'string' },
+  'no-logged': { type: 'boolean', default: false },
   csv: { type: 'boolean', default: false },
   messages: { type: 'boolean', default: false },
 } as const;
@@ -87,11 +91,14 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
   if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
   const timeout = values.timeout === undefined ? undefined : positiveInteger(values.timeout, '--timeout');
   const concurrency = values.concurrency === undefined ? undefined : positiveInteger(values.concurrency, '--concurrency');
+  const budget = values.budget === undefined ? undefined : positiveInteger(values.budget, '--budget');
   return {
     root,
     method: values.method,
     output: values.json ? 'json' : values.csv ? 'csv' : 'text',
     messages: values.messages,
+    useLogged: !values['no-logged'],
+    ...(budget !== undefined ? { budget } : {}),
     ...(values.db ? { db: values.db } : {}),
     ...(values.evaluator ? { evaluator: values.evaluator } : {}),
     ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),

@@ -17,8 +17,6 @@ export interface CreditEpisode {
   readonly line: number;
   /** Logged v(S) by bitmask over `agents` (CCPO solo runs, coalition tables). */
   readonly loggedCoalitions: ReadonlyMap<number, number>;
-  /** Masks of agents whose logged "remove" counterfactual was replayed downstream. */
-  readonly replayedRemovals: ReadonlySet<number>;
   /** Routing decision, as indices into `agents`. */
   readonly routing?: { readonly probs: readonly number[]; readonly selected: number; readonly behaviourProbs?: readonly number[] };
   /** Per-agent message count, in roster order. */

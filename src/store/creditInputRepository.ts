@@ -38,7 +38,7 @@ export class CreditInputRepository {
   private readonly pageStmt: Statement<EpisodeRow>;
   private readonly rosterStmt: Statement<RosterRow>;
   private readonly coalitionStmt: Statement<{ episode_id: number; values_json: string }>;
-  private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; value: number; replayed: number | null }>;
+  private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; value: number }>;
   private readonly routingStmt: Statement<{ episode_id: number; selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null }>;
 
   constructor(db: Db) {
@@ -57,7 +57,7 @@ export class CreditInputRepository {
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
     this.coalitionStmt = db.prepare(`SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`);
     this.counterfactualStmt = db.prepare(`
-      SELECT episode_id, agents, value, replayed FROM counterfactual WHERE ${range} AND source = 'logged' AND intervention = 'remove'`);
+      SELECT episode_id, agents, value FROM counterfactual WHERE ${range} AND source = 'logged' AND intervention = 'remove'`);
     this.routingStmt = db.prepare(`SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`);
   }
 
@@ -89,12 +89,10 @@ export class CreditInputRepository {
       const bit = new Map(agents.map((a, i) => [a.agentId, 1 << i]));
       const full = (1 << agents.length) - 1;
       const logged = coalitionMasks(coalitions.get(row.episode_id), bit);
-      const replayed = new Set<number>();
       for (const cf of removals.get(row.episode_id) ?? []) {
         const removed = maskOf(cf.agents, bit);
         if (removed === undefined) continue;
         if (!logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
-        if (cf.replayed === 1) replayed.add(removed);
       }
       if (row.outcome !== null && agents.length > 0 && !logged.has(full)) logged.set(full, row.outcome);
       const decision = routing.get(row.episode_id);
@@ -112,7 +110,6 @@ export class CreditInputRepository {
         length: row.byte_length,
         line: row.line,
         loggedCoalitions: logged,
-        replayedRemovals: replayed,
         messageCounts: roster.map((r) => r.n_messages),
         messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
         ...(decision ? { routing: routingIndices(decision, agents) } : {}),

@@ -15,6 +15,8 @@ export interface CreditCommandOptions {
   readonly concurrency?: number;
   readonly steps?: string;
   readonly run?: string;
+  readonly budget?: number;
+  readonly useLogged: boolean;
   readonly output: 'text' | 'json' | 'csv';
   readonly messages: boolean;
 }
@@ -51,6 +53,8 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(evaluator ? { evaluator } : {}),
       ...(steps ? { steps } : {}),
       ...(options.run ? { run: options.run } : {}),
+      ...(options.budget !== undefined ? { budget: options.budget } : {}),
+      ...(options.useLogged ? {} : { useLogged: false }),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     },
     { onEpisode, onRunStored },
@@ -79,6 +83,7 @@ function runJson(run: RunCreditResult) {
     failed: run.failures.length,
     agents: run.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.mean, ci: a.ci, early: a.early, late: a.late })),
     failures: run.failures.map((f) => ({ where: f.where, reason: f.reason })),
+    ...(run.budget ? { budget: run.budget } : {}),
   };
 }
 

@@ -5,7 +5,8 @@ import { CreditRepository, type CreditFailure, type CreditOutputRow } from '../.
 import { IndexStore } from '../../store/indexStore';
 import { findIndexLocation } from '../indexLocation';
 import { NoIndexError } from '../indexJob';
-import type { Evaluator } from '../evaluators/evaluator';
+import { interventionKey, type Evaluator } from '../evaluators/evaluator';
+import { budgetedLoo, type BudgetReport } from './budgetedLoo';
 import { CoalitionValues, type NewEvaluation, type ValueCounters } from './coalitionValues';
 import { coalitionMethods, perMessageMethods, type CreditMethodName } from './creditMethod';
 import { creditParams } from './creditParams';
@@ -29,6 +30,8 @@ export interface CreditJobOptions {
   readonly run?: string;
   /** False to ignore logged counterfactual values and evaluate every coalition. */
   readonly useLogged?: boolean;
+  /** `loo` only: expected evaluator calls to spend; the rest is estimated (credit-methods.md §3.16). */
+  readonly budget?: number;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -45,6 +48,7 @@ export interface RunCreditResult {
   readonly computed: number;
   readonly failures: readonly (CreditFailure & { readonly where: string })[];
   readonly agents: readonly AgentSummary[];
+  readonly budget?: BudgetReport;
 }
 
 export interface CreditJobResult {
@@ -115,17 +119,32 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
   const evaluator = needsEvaluator ? chooseEvaluator(run, options.root, options.evaluator) : undefined;
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
   const params = creditParams(options.method, {
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
     evaluator: evaluator?.fingerprint ?? null,
     ...(options.useLogged === false ? { useLogged: false } : {}),
     ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
   });
   const state = new RunState(run, params, ctx);
+  let budget: BudgetReport | undefined;
   try {
     const [from, to] = options.steps ?? [-Infinity, Infinity];
-    await forEachConcurrently(ctx.input.episodes(run.runId, from, to), options.concurrency ?? 4, async (episode) => {
-      if (ctx.hooks.isCancelled?.()) return;
-      await state.compute(episode, evaluator, monteCarlo);
-    });
+    const compute = (episode: CreditEpisode) => state.compute(episode, evaluator, monteCarlo);
+    if (options.budget !== undefined) {
+      if (options.method !== 'loo') throw new Error('--budget applies to the loo method');
+      const episodes = [...ctx.input.episodes(run.runId, from, to)];
+      budget = await budgetedLoo(episodes, options.budget, (e) => state.missingLooValues(e, evaluator), async (chosen) => {
+        const values = new Map<number, Float64Array>();
+        await forEachConcurrently(chosen[Symbol.iterator](), options.concurrency ?? 4, async (e) => {
+          const rows = await compute(e);
+          if (rows) values.set(e.episodeId, Float64Array.from(rows, (r) => r.value));
+        });
+        return values;
+      });
+    } else {
+      await forEachConcurrently(ctx.input.episodes(run.runId, from, to), options.concurrency ?? 4, async (episode) => {
+        if (!ctx.hooks.isCancelled?.()) await compute(episode);
+      });
+    }
     state.flush();
     for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => grpoAdvantages(v));
   } finally {
@@ -138,6 +157,7 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     computed: state.computed,
     failures: state.failures,
     agents: agentSummaries(state.agentValues),
+    ...(budget ? { budget } : {}),
   };
 }
 
@@ -159,21 +179,35 @@ class RunState {
     private readonly ctx: RunContext,
   ) {}
 
-  async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<void> {
+  /** Computes one episode; returns its agent-level rows of the primary method, or undefined when it failed. */
+  async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<CreditRow[] | undefined> {
     const cache = evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map<string, number>();
     const useLogged = this.ctx.options.useLogged ?? true;
     const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, cache, evaluator, this.ctx.counters, this.fresh, useLogged);
     const last = episode.messageAuthors[episode.messageAuthors.length - 1];
     const sequential = this.run.mechanism === 'pipeline' || this.run.mechanism === 'debate' || this.run.mechanism === null;
+    let primary: CreditRow[] | undefined;
     try {
       const result = await episodeCredit({ episode, method: this.ctx.options.method, values: make('agents'), messageValues: make('messages'), monteCarlo, lastSpeaker: sequential ? last : undefined });
       this.accept(episode, result.rows, result.messages);
+      primary = result.rows.get(this.params.method)?.filter((r) => r.messageSeq === null);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.failures.push({ episodeId: episode.episodeId, reason, where: `${episode.uri}:${episode.line}` });
       this.pendingFailures.push({ episodeId: episode.episodeId, reason });
     }
     if (++this.sinceWrite >= writeEvery) this.flush();
+    return primary;
+  }
+
+  /** Evaluator calls an exact leave-one-out of `episode` would need (logged and cached values are free). */
+  missingLooValues(episode: CreditEpisode, evaluator: Evaluator | undefined): number {
+    const n = episode.agents.length;
+    const full = (1 << n) - 1;
+    const cache = evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map<string, number>();
+    const useLogged = this.ctx.options.useLogged ?? true;
+    const masks = [full, ...Array.from({ length: n }, (_, i) => full & ~(1 << i))];
+    return masks.filter((mask) => !(useLogged && episode.loggedCoalitions.has(mask)) && !cache.has(interventionKey(episode, 'agents', mask))).length;
   }
 
   flush(): void {

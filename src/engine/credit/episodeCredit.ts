@@ -86,7 +86,8 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const without = Array.from({ length: n }, (_, i) => full & ~(1 << i));
   await values.require([full, ...without]);
   const credit = leaveOneOutFrom(values.value(full), without.map((mask) => values.value(mask)));
-  const approximate = without.map((mask, i) => values.unreplayed.has(mask) && i !== input.lastSpeaker && !input.episode.replayedRemovals.has(1 << i));
+  // Removing an agent whose output later agents read, without re-generating them, is approximate.
+  const approximate = without.map((mask, i) => values.unreplayed.has(mask) && input.lastSpeaker !== undefined && i !== input.lastSpeaker);
   const source = values.unreplayed.size === 0 ? 'logged' : 'mixed';
   return agentRows(input.episode, credit, source, approximate.map((a) => ({ approximate: a })));
 }

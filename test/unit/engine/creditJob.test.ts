@@ -164,3 +164,15 @@ test('shapley-mc on logged coalitions converges to exact Shapley within its inte
   const covered = mc.filter((m) => Math.abs(m.value - (exact.get(m.key) ?? Number.NaN)) < 1e-9 || (m.low - 1e-9 <= (exact.get(m.key) ?? 0) && (exact.get(m.key) ?? 0) <= m.high + 1e-9));
   assert.ok(covered.length / mc.length >= 0.9, `${covered.length}/${mc.length} intervals cover the exact value`);
 });
+
+test('budgeted loo: the control-variate estimate covers the exact run mean while evaluating a fraction of episodes', async () => {
+  const exact = await runCreditJob({ root: demo, method: 'loo', run: 'planner-solver-verifier', useLogged: false, evaluator: { kind: 'builtin', name: 'final-answer' } });
+  const budgeted = await runCreditJob({ root: demo, method: 'loo', run: 'planner-solver-verifier', useLogged: false, budget: 1600, evaluator: { kind: 'builtin', name: 'final-answer', options: { foldCase: true } } });
+  const report = budgeted.runs[0]?.budget;
+  assert.ok(report, 'a budget report');
+  assert.ok(report.exactEpisodes < report.totalEpisodes / 2, `${report.exactEpisodes} exact of ${report.totalEpisodes}`);
+  for (const estimate of report.agents) {
+    const truth = agent(exact, 'planner-solver-verifier', estimate.agent).mean;
+    assert.ok(Math.abs(estimate.estimate - truth) <= 4 * estimate.stderr + 1e-9, `${estimate.agent}: ${estimate.estimate} ± ${estimate.stderr} vs ${truth}`);
+  }
+});

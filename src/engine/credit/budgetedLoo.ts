@@ -1,0 +1,111 @@
+import type { CreditEpisode } from '../../core/creditInput';
+import { mulberry32 } from '../../credit/game/mulberry32';
+import { budgetAllocation, controlVariateEstimate } from '../../credit/stats/budgetAllocation';
+
+/** Per-agent estimate of a run's mean leave-one-out credit under an evaluation budget. */
+export interface BudgetEstimate {
+  readonly agent: string;
+  readonly estimate: number;
+  readonly stderr: number;
+}
+
+/** What a budgeted pass spent and what it concluded. */
+export interface BudgetReport {
+  readonly budget: number;
+  /** Evaluator calls the plan expected to spend (pilot + sampled). */
+  readonly plannedCost: number;
+  readonly exactEpisodes: number;
+  readonly totalEpisodes: number;
+  readonly agents: readonly BudgetEstimate[];
+}
+
+/** Episodes computed exactly, with their per-agent LOO credit (roster order). */
+export type ExactCredit = (episodes: readonly CreditEpisode[]) => Promise<Map<number, Float64Array>>;
+
+/** Share of the budget spent on a uniform pilot that calibrates the learned estimate. */
+const pilotShare = 0.2;
+/** Floor on inclusion probabilities, so weights stay ≤ 20 (credit-methods.md §3.16). */
+const qMin = 0.05;
+
+/**
+ * Budgeted leave-one-out credit (credit-methods.md §3.16): episodes whose counterfactuals are
+ * already logged or cached are computed exactly for free; a uniform pilot (20% of the budget)
+ * calibrates a learned estimate `m` (per-agent mean) and its residual scale; the rest of the budget
+ * is allocated by the optimal rule `q_j ∝ e_j/√c_j` (floored at 0.05); episodes drawn with
+ * probability `q_j` are computed exactly, and the run's per-agent mean is the control-variate
+ * estimate `m + Z/q·(Δ − m)` averaged over all episodes, with its standard error.
+ * `costOf(e)` is the number of evaluator calls an exact episode needs (0 = free).
+ */
+export async function budgetedLoo(episodes: readonly CreditEpisode[], budget: number, costOf: (e: CreditEpisode) => number, exact: ExactCredit, seed = 1): Promise<BudgetReport> {
+  const random = mulberry32(seed);
+  const costs = episodes.map(costOf);
+  const free = episodes.filter((_, j) => costs[j] === 0);
+  const costly = episodes.map((e, j) => ({ e, c: costs[j] ?? 0 })).filter((x) => x.c > 0);
+  const pilot = sample(costly, Math.min(costly.length, Math.round((pilotShare * budget) / Math.max(1, mean(costly.map((x) => x.c))))), random);
+  const known = await exact([...free, ...pilot.map((x) => x.e)]);
+  const agents = agentNames(episodes);
+  const model = fit(known, episodes, agents);
+  const rest = costly.filter((x) => !pilot.includes(x));
+  const spent = pilot.reduce((sum, x) => sum + x.c, 0);
+  const allocation = budgetAllocation(rest.map(() => model.residual), Math.max(0, budget - spent), rest.map((x) => x.c));
+  const q = Array.from(allocation.q, (p) => (model.residual > 0 ? Math.max(qMin, p) : p));
+  const drawn = rest.filter((_, k) => random() < (q[k] ?? 0));
+  const sampled = await exact(drawn.map((x) => x.e));
+  const inclusion = new Map(rest.map((x, k) => [x.e.episodeId, q[k] ?? 0]));
+  return {
+    budget,
+    plannedCost: spent + rest.reduce((sum, x, k) => sum + x.c * (q[k] ?? 0), 0),
+    exactEpisodes: known.size + sampled.size,
+    totalEpisodes: episodes.length,
+    agents: agents.map((agent, i) => estimateFor(agent, i, episodes, { known, sampled, inclusion, m: model.means[i] ?? 0 })),
+  };
+}
+
+interface EstimateInputs {
+  readonly known: ReadonlyMap<number, Float64Array>;
+  readonly sampled: ReadonlyMap<number, Float64Array>;
+  readonly inclusion: ReadonlyMap<number, number>;
+  readonly m: number;
+}
+
+function estimateFor(agent: string, index: number, episodes: readonly CreditEpisode[], x: EstimateInputs): BudgetEstimate {
+  const values = episodes
+    .filter((e) => e.agents[index]?.name === agent)
+    .map((e) => {
+      const exactValue = x.known.get(e.episodeId)?.[index];
+      if (exactValue !== undefined) return exactValue;
+      const drawn = x.sampled.get(e.episodeId)?.[index];
+      return controlVariateEstimate(x.m, drawn, x.inclusion.get(e.episodeId) ?? 1);
+    })
+    .filter(Number.isFinite);
+  const m = mean(values);
+  const variance = values.reduce((sum, v) => sum + (v - m) ** 2, 0) / Math.max(1, values.length - 1);
+  return { agent, estimate: m, stderr: Math.sqrt(variance / Math.max(1, values.length)) };
+}
+
+/** The learned estimate: per-agent means of the exact values, and the pooled residual scale. */
+function fit(known: ReadonlyMap<number, Float64Array>, episodes: readonly CreditEpisode[], agents: readonly string[]): { means: number[]; residual: number } {
+  const byAgent = agents.map((_, i) => [...known.values()].map((v) => v[i] ?? Number.NaN).filter(Number.isFinite));
+  const means = byAgent.map((values) => (values.length > 0 ? mean(values) : 0));
+  const squares = byAgent.flatMap((values, i) => values.map((v) => (v - (means[i] ?? 0)) ** 2));
+  // Without a calibration set there is no way to know where the estimate is wrong: spread evenly.
+  const residual = squares.length > 0 ? Math.sqrt(mean(squares) * agents.length) : 1;
+  return { means, residual: episodes.length > 0 ? residual : 0 };
+}
+
+function agentNames(episodes: readonly CreditEpisode[]): string[] {
+  return (episodes[0]?.agents ?? []).map((a) => a.name);
+}
+
+function sample<T>(items: readonly T[], count: number, random: () => number): T[] {
+  const pool = [...items];
+  for (let i = 0; i < count && i < pool.length; i++) {
+    const j = i + Math.floor(random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+  }
+  return pool.slice(0, count);
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
