@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { writeDemoRun } from '../src/demo/writeDemoRun';
 import { barePass } from './barePass';
-import { formatReport, type DatasetResult } from './report';
+import { creditPass, type CreditPass } from './creditBench';
+import { monteCarloConvergence } from './monteCarloConvergence';
+import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
 // child processes (so peak RSS is the indexer's own): a bare JSON.parse pass, a cold index, and a
@@ -24,11 +26,29 @@ function main(): void {
     process.stdout.write(JSON.stringify({ ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
     return;
   }
+  if (process.argv[2] === 'credit') {
+    const [dir = '.', db = '', method = 'loo', logged = 'true'] = process.argv.slice(3);
+    void creditPass(dir, db, method as 'loo', logged === 'true').then((pass) => process.stdout.write(JSON.stringify(pass)));
+    return;
+  }
   const datasets: Dataset[] = [{ name: 'small', episodes: 4_000 }];
   if (!process.argv.includes('--small')) datasets.push({ name: 'large', episodes: 130_000 });
   const results = datasets.map(measure);
-  process.stdout.write(`${formatReport(results)}\n`);
-  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify(results, null, 2));
+  process.stdout.write(`${formatReport(results)}\n\n`);
+  const last = datasets[datasets.length - 1];
+  const credit = process.argv.includes('--no-credit') || !last ? [] : measureCredit(last);
+  if (credit.length > 0) process.stdout.write(`${formatCreditPasses(last?.name ?? '', credit)}\n\n`);
+  const convergence = monteCarloConvergence();
+  process.stdout.write(`${formatConvergence(convergence)}\n`);
+  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify({ results, credit, convergence }, null, 2));
+}
+
+/** Credit passes on the indexed dataset: logged values, then the built-in evaluator twice (cold, then cached). */
+function measureCredit(dataset: Dataset): CreditPass[] {
+  const dir = join(dataRoot, dataset.name);
+  const db = join(dataRoot, `${dataset.name}.index.sqlite`);
+  const pass = (method: string, logged: boolean): CreditPass => runJson(self, ['credit', dir, db, method, String(logged)]) as CreditPass;
+  return [pass('loo', true), pass('shapley', true), pass('loo', false), pass('shapley', false), pass('loo', false), pass('shapley', false)];
 }
 
 function measure(dataset: Dataset): DatasetResult {

@@ -1,4 +1,6 @@
 import type { IndexTally } from '../src/core/indexProgress';
+import type { CreditPass } from './creditBench';
+import type { ConvergenceRow } from './monteCarloConvergence';
 import type { IndexSummary } from '../src/core/indexSummary';
 
 type Pass = IndexTally & { readonly maxRssBytes: number; readonly wallMs: number };
@@ -41,4 +43,34 @@ export function formatReport(results: readonly DatasetResult[]): string {
     ].join(' | ');
   });
   return [...header, ...rows.map((row) => `| ${row} |`)].join('\n');
+}
+
+/** The credit benchmark table: episodes/s and where the coalition values came from. */
+export function formatCreditPasses(dataset: string, passes: readonly CreditPass[]): string {
+  const header = [
+    `Credit passes on the ${dataset} run (planner-solver-verifier, built-in final-answer evaluator):`,
+    '',
+    '| pass | method | values from | episodes | seconds | episodes/s | logged | cached | evaluated | cache hit rate | peak RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  const rows = passes.map((p, i) => {
+    const lookups = p.cached + p.evaluated;
+    const source = p.useLogged ? 'trace (logged)' : 'evaluator + cache';
+    return [i + 1, p.method, source, p.episodes.toLocaleString('en-US'), (p.ms / 1000).toFixed(2), Math.round((p.episodes / p.ms) * 1000).toLocaleString('en-US'),
+      p.logged.toLocaleString('en-US'), p.cached.toLocaleString('en-US'), p.evaluated.toLocaleString('en-US'),
+      lookups > 0 ? `${((p.cached / lookups) * 100).toFixed(1)}%` : 'n/a', mb(p.maxRssBytes)].join(' | ');
+  });
+  return [...header, ...rows.map((r) => `| ${r} |`)].join('\n');
+}
+
+/** Monte-Carlo Shapley convergence table. */
+export function formatConvergence(rows: readonly ConvergenceRow[]): string {
+  const header = [
+    'Monte-Carlo Shapley vs exact, 200 seeded 8-agent threshold games (1,600 agent values per row):',
+    '',
+    '| permutations | mean abs error | max abs error | mean stderr | 95% CI coverage | distinct v(S) per game |',
+    '|---|---|---|---|---|---|',
+  ];
+  const body = rows.map((r) => `| ${r.permutations} | ${r.meanAbsError.toFixed(4)} | ${r.maxAbsError.toFixed(3)} | ${r.meanStderr.toFixed(4)} | ${(r.coverage * 100).toFixed(1)}% | ${r.evaluationsPerGame.toFixed(0)} |`);
+  return [...header, ...body].join('\n');
 }
