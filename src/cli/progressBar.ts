@@ -11,13 +11,19 @@ export class ProgressBar {
 
   update(p: IndexProgress): void {
     const fraction = p.phase === 'search' ? 1 : p.bytesTotal > 0 ? Math.min(1, p.bytesDone / p.bytesTotal) : 1;
-    const filled = Math.round(fraction * width);
-    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
     const detail =
       p.phase === 'search'
         ? `building search index: ${count(p.searchEpisodes)} episodes`
         : `${megabytes(p.bytesDone)} / ${megabytes(p.bytesTotal)}, ${count(p.episodesAdded)} episodes, ${count(p.issues)} errors`;
-    this.stream.write(`\r${bar} ${(fraction * 100).toFixed(0).padStart(3)}% ${detail}\u001b[K`);
+    this.draw(fraction, detail);
+  }
+
+  /** Redraws the bar at `fraction` (0..1) with a detail text. */
+  draw(fraction: number, detail: string): void {
+    const clamped = Math.max(0, Math.min(1, fraction));
+    const filled = Math.round(clamped * width);
+    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    this.stream.write(`\r${bar} ${(clamped * 100).toFixed(0).padStart(3)}% ${detail}\u001b[K`);
     this.drawn = true;
   }
 

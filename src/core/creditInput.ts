@@ -23,6 +23,17 @@ export interface CreditEpisode {
   readonly messageCounts: readonly number[];
   /** Roster index of each message's author, in message order. */
   readonly messageAuthors: readonly number[];
+  /** Logged blame / failure labels, shown beside computed first errors. */
+  readonly labels: readonly CreditLabel[];
+}
+
+/** A logged label (e.g. Who&When's mistake agent and step). */
+export interface CreditLabel {
+  readonly kind: string;
+  readonly agent: string | null;
+  readonly messageSeq: number | null;
+  readonly value: string | null;
+  readonly reason: string | null;
 }
 
 export interface CreditAgent {

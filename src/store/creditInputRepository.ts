@@ -40,6 +40,8 @@ export class CreditInputRepository {
   private readonly coalitionStmt: Statement<{ episode_id: number; values_json: string }>;
   private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; value: number }>;
   private readonly routingStmt: Statement<{ episode_id: number; selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null }>;
+  private readonly labelStmt: Statement<{ episode_id: number; kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
+  private readonly countStmt: Statement<{ n: number }>;
 
   constructor(db: Db) {
     this.runsStmt = db.prepare(`
@@ -59,6 +61,15 @@ export class CreditInputRepository {
     this.counterfactualStmt = db.prepare(`
       SELECT episode_id, agents, value FROM counterfactual WHERE ${range} AND source = 'logged' AND intervention = 'remove'`);
     this.routingStmt = db.prepare(`SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`);
+    this.labelStmt = db.prepare(`
+      SELECT l.episode_id, l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
+      WHERE l.${range} ORDER BY l.label_id`);
+    this.countStmt = db.prepare('SELECT count(*) AS n FROM episode WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?');
+  }
+
+  /** How many episodes {@link episodes} will yield for the same arguments. */
+  countEpisodes(runId: number, fromStep = -Infinity, toStep = Infinity): number {
+    return this.countStmt.get(runId, clampStep(fromStep), clampStep(toStep))?.n ?? 0;
   }
 
   runs(): CreditRun[] {
@@ -83,6 +94,7 @@ export class CreditInputRepository {
     const coalitions = new Map(this.coalitionStmt.all(first, last).map((r) => [r.episode_id, r.values_json]));
     const removals = groupBy(this.counterfactualStmt.all(first, last));
     const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episode_id, r]));
+    const labels = groupBy(this.labelStmt.all(first, last));
     return page.map((row) => {
       const roster = rosters.get(row.episode_id) ?? [];
       const agents: CreditAgent[] = roster.map((r) => ({ agentId: r.agent_id, name: r.name }));
@@ -112,6 +124,7 @@ export class CreditInputRepository {
         loggedCoalitions: logged,
         messageCounts: roster.map((r) => r.n_messages),
         messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
+        labels: (labels.get(row.episode_id) ?? []).map((l) => ({ kind: l.kind, agent: l.agent, messageSeq: l.message_seq, value: l.value, reason: l.reason })),
         ...(decision ? { routing: routingIndices(decision, agents) } : {}),
       };
     });

@@ -4,6 +4,8 @@ import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engi
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
 import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../formatCredit';
+import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
+import { ProgressBar } from '../progressBar';
 
 export interface CreditCommandOptions {
   readonly root: string;
@@ -32,11 +34,14 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
   const evaluator = parseEvaluator(options);
   const steps = options.steps === undefined ? undefined : parseSteps(options.steps);
   const runsJson: unknown[] = [];
-  const firstErrors = new Map<number, unknown>();
+  const firstErrors: FirstErrorReport[] = [];
   if (options.output === 'csv') io.out(csvHeader);
   const onEpisode = (report: EpisodeCreditReport): void => {
-    if (report.messages?.firstError) firstErrors.set(report.episode.episodeId, report.messages.firstError);
+    const found = firstErrorReport(report);
+    if (found) firstErrors.push(found);
   };
+  const bar = options.output === 'text' && io.tty ? new ProgressBar(io.tty) : undefined;
+  const onProgress = (done: number, total: number, run: string): void => bar?.draw(total > 0 ? done / total : 1, `${run}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} episodes`);
   const onRunStored = (run: RunCreditResult, rows: IterableIterator<CreditOutputRow>): void => {
     if (options.output === 'csv') {
       for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
@@ -57,14 +62,16 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.useLogged ? {} : { useLogged: false }),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     },
-    { onEpisode, onRunStored },
+    { onEpisode, onRunStored, onProgress },
   );
+  bar?.clear();
   if (options.output === 'json') {
     const lookups = result.values.cached + result.values.evaluated;
     const values = { ...result.values, hitRate: lookups > 0 ? result.values.cached / lookups : null };
-    io.out(JSON.stringify({ root: options.root, method, runs: runsJson, values, elapsedMs: result.elapsedMs, firstErrors: Object.fromEntries(firstErrors) }, jsonReplacer, 2));
+    io.out(JSON.stringify({ root: options.root, method, runs: runsJson, values, elapsedMs: result.elapsedMs, firstErrors }, jsonReplacer, 2));
   } else if (options.output === 'text') {
     for (const line of formatCreditReport(options.root, method, result)) io.out(line);
+    if (firstErrors.length > 0) io.out(formatFirstErrors(firstErrors));
   }
   for (const run of result.runs) for (const f of run.failures.slice(0, 20)) io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);

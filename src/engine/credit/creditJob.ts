@@ -60,12 +60,13 @@ export interface CreditJobResult {
 export interface CreditJobHooks {
   readonly isCancelled?: () => boolean;
   readonly onEpisode?: (report: EpisodeCreditReport) => void;
-  readonly onProgress?: (done: number) => void;
+  /** Episodes done and in total for the run being computed (called every few hundred episodes). */
+  readonly onProgress?: (done: number, total: number, run: string) => void;
   /** Called once a run's rows (with their group advantages) are stored, while the index is open. */
   readonly onRunStored?: (result: RunCreditResult, rows: IterableIterator<CreditOutputRow>) => void;
 }
 
-const writeEvery = 500;
+const writeEvery = 250;
 
 /**
  * Computes one credit method over every run of an indexed folder: reads episodes from the index,
@@ -124,10 +125,10 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     ...(options.useLogged === false ? { useLogged: false } : {}),
     ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
   });
-  const state = new RunState(run, params, ctx);
+  const [from, to] = options.steps ?? [-Infinity, Infinity];
+  const state = new RunState(run, params, ctx, ctx.input.countEpisodes(run.runId, from, to));
   let budget: BudgetReport | undefined;
   try {
-    const [from, to] = options.steps ?? [-Infinity, Infinity];
     const compute = (episode: CreditEpisode) => state.compute(episode, evaluator, monteCarlo);
     if (options.budget !== undefined) {
       if (options.method !== 'loo') throw new Error('--budget applies to the loo method');
@@ -177,6 +178,7 @@ class RunState {
     private readonly run: CreditRun,
     private readonly params: CreditParams,
     private readonly ctx: RunContext,
+    private readonly total: number,
   ) {}
 
   /** Computes one episode; returns its agent-level rows of the primary method, or undefined when it failed. */
@@ -218,7 +220,7 @@ class RunState {
     this.pendingFailures = [];
     this.fresh.length = 0;
     this.sinceWrite = 0;
-    this.ctx.hooks.onProgress?.(this.computed + this.failures.length);
+    this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
   }
 
   private accept(episode: CreditEpisode, rows: ReadonlyMap<string, readonly CreditRow[]>, messages: MessageCreditResult | undefined): void {

@@ -16,9 +16,13 @@ export interface AgentSummary {
 export function agentSummaries(values: ReadonlyMap<string, readonly (readonly [number, number])[]>): AgentSummary[] {
   return [...values].map(([agent, pairs]) => {
     const finite = pairs.filter(([, v]) => Number.isFinite(v));
-    const steps = finite.map(([s]) => s);
-    const lo = Math.min(...steps);
-    const hi = Math.max(...steps);
+    // A loop, not Math.min(...steps): a spread of 100k+ arguments overflows the call stack.
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const [step] of finite) {
+      lo = Math.min(lo, step);
+      hi = Math.max(hi, step);
+    }
     const quarter = (hi - lo) / 4;
     return {
       agent,
