@@ -122,6 +122,9 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
   const params = creditParams(options.method, {
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     evaluator: evaluator?.fingerprint ?? null,
+    // The default action d_i defines the game (credit-methods.md §2): logged values carry their own
+    // intervention in the index; the built-in evaluator removes the agent's messages (⊥).
+    ...(needsEvaluator ? { intervention: evaluator ? (evaluator.replays ? 'evaluator-defined' : 'remove, no replay') : 'logged' } : {}),
     ...(options.useLogged === false ? { useLogged: false } : {}),
     ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
   });
