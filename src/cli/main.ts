@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
+import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
 import { creditCommand, type CreditCommandOptions } from './commands/creditCommand';
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
@@ -20,6 +21,10 @@ Usage:
       (built-in final-answer by default; a run.json evaluator command is never run implicitly).
       --budget N (loo): spend about N evaluator calls, estimate the rest with a control variate.
       --no-logged: ignore logged counterfactuals and evaluate every coalition.
+  credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
+                   [--fail-on KINDS] [--db PATH]
+      Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
+      --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
 
@@ -28,7 +33,8 @@ Options:
                 folder when the run folder is read-only)
   --json        machine-readable output on stdout
   --no-search   skip building the full-text search index
-Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 usage error.`;
+Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 usage error,
+3 audit flags named by --fail-on were raised.`;
 
 const optionSpec = {
   db: { type: 'string' },
@@ -47,6 +53,9 @@ const optionSpec = {
   run: { type: 'string' },
   budget: { type: 'string' },
   'no-logged': { type: 'boolean', default: false },
+  sarif: { type: 'boolean', default: false },
+  'fail-on': { type: 'string' },
+  threshold: { type: 'string' },
   csv: { type: 'boolean', default: false },
   messages: { type: 'boolean', default: false },
 } as const;
@@ -70,6 +79,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await demoCommand(demoOptions(values), io);
       case 'credit':
         return await creditCommand(creditOptions(requireDir(rest), values), io);
+      case 'audit':
+        return await auditCommand(auditOptions(requireDir(rest), values), io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -106,6 +117,19 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(values.run ? { run: values.run } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),
     ...(concurrency ? { concurrency } : {}),
+  };
+}
+
+function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
+  if (values.json && values.sarif) throw new UsageError('give --json or --sarif, not both');
+  return {
+    root,
+    output: values.json ? 'json' : values.sarif ? 'sarif' : 'text',
+    ...(values.method ? { method: values.method } : {}),
+    ...(values.run ? { run: values.run } : {}),
+    ...(values.db ? { db: values.db } : {}),
+    ...(values['fail-on'] ? { failOn: values['fail-on'] } : {}),
+    ...(values.threshold ? { thresholds: values.threshold } : {}),
   };
 }
 

@@ -1,0 +1,60 @@
+import type { AuditFlag, RunAudit } from '../core/auditReport';
+import { flagKinds } from '../core/auditReport';
+
+const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
+
+/** What each flag kind means, for terminal output and SARIF rule descriptions. */
+export const flagDescriptions: Readonly<Record<string, string>> = {
+  silent: 'declared in the roster but never acts',
+  idle: 'acts but its marginal contribution is statistically indistinguishable from zero while the team fails',
+  'free-rider': 'idle while sharing a reward the team earns: it consumes budget and credit without contributing',
+  dominant: 'carries the task alone: its share of the positive credit reaches the dominance threshold',
+  decoupling: 'the team reward trends up while this agent’s credit share trends down',
+};
+
+/** The readable audit report of one run. */
+export function formatAudit(report: RunAudit): string[] {
+  const lines = [`Audit of ${report.run} (credit: ${report.method})`];
+  lines.push(`  ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)}  flags`);
+  for (const a of report.agents) {
+    const ci = a.ci ? `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]` : '—';
+    const cells = [a.agent.padEnd(14), a.episodes.toLocaleString('en-US').padStart(8), fixed(a.meanCredit).padStart(8), `  ${ci.padEnd(18)}`, fixed(a.creditShare, 2).padStart(6), fixed(a.tokenShare, 2).padStart(6), fixed(a.emptyRate, 2).padStart(6), fixed(a.copyRate, 2).padStart(6)];
+    lines.push(`  ${cells.join(' ')}  ${a.flags.join(', ') || '-'}`);
+  }
+  if (report.flags.length === 0) lines.push('  no flags');
+  for (const flag of report.flags) lines.push(`  ${describeFlag(flag)}`);
+  for (const reason of report.unreachable) lines.push(`  not reached: ${reason}`);
+  return lines;
+}
+
+/** One line per flag: kind, agent, steps, where, and the headline evidence. */
+export function describeFlag(flag: AuditFlag): string {
+  const steps = flag.steps ? ` over steps ${flag.steps[0]}–${flag.steps[1]}` : '';
+  const where = flag.location ? ` (${flag.location.uri}:${flag.location.line})` : '';
+  return `${flag.kind.toUpperCase()} ${flag.agent ?? 'team'}${steps}: ${flagDescriptions[flag.kind] ?? ''}${headline(flag)}${where}`;
+}
+
+function headline(flag: AuditFlag): string {
+  const e = flag.evidence;
+  if (flag.kind === 'silent') return `; silent in ${String(e['silentEpisodes'])} of ${String(e['declaredEpisodes'])} episodes`;
+  if (flag.kind === 'decoupling') return `; reward ρ=${fixed(e['rewardRho'] as number, 2)} (p=${fixed(e['rewardP'] as number, 4)}), share ρ=${fixed(e['shareRho'] as number, 2)} (p=${fixed(e['shareP'] as number, 4)})`;
+  const windows = e['windows'] as { meanCredit?: number; ci90?: [number, number]; meanReward?: number; creditShare?: number }[] | undefined;
+  const w = windows?.[windows.length - 1];
+  if (!w) return '';
+  if (flag.kind === 'dominant') return `; credit share ${fixed(w.creditShare, 2)}`;
+  return `; last window mean credit ${fixed(w.meanCredit)} (90% CI ${fixed(w.ci90?.[0])}..${fixed(w.ci90?.[1])}), team reward ${fixed(w.meanReward, 2)}`;
+}
+
+/** `--json`: the per-run object of the issue's format. */
+export function auditJson(report: RunAudit) {
+  return {
+    run: report.run,
+    method: report.method,
+    agents: report.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.meanCredit, ci: a.ci, creditShare: a.creditShare, tokenShare: a.tokenShare, emptyRate: a.emptyRate, copyRate: a.copyRate, flags: a.flags })),
+    flags: report.flags.map((f) => ({ kind: f.kind, agent: f.agent ?? null, scope: f.scope, steps: f.steps ?? null, episode: f.episode ?? null, location: f.location ?? null, evidence: f.evidence })),
+    trends: report.trends,
+    unreachable: report.unreachable,
+  };
+}
+
+export { flagKinds };

@@ -1,0 +1,42 @@
+import type { AgentAudit, AuditFlag } from '../../core/auditReport';
+import { creditShares } from '../../credit/audit/creditShare';
+import type { EpisodeFacts } from './auditFacts';
+import { meanOf } from './stepTrends';
+
+/** Per-agent standing over the run: mean credit with a 95% interval, shares, behaviour rates, flags. */
+export function agentAudits(episodes: readonly EpisodeFacts[], agents: readonly string[], flags: readonly AuditFlag[]): AgentAudit[] {
+  const totalTokens = episodes.reduce((s, e) => s + e.agents.reduce((t, a) => t + a.tokens, 0), 0);
+  const perAgent = agents.map((agent) => episodes.flatMap((e) => e.agents.filter((a) => a.name === agent)));
+  const means = perAgent.map((list) => meanOf(list.flatMap((a) => (a.credit === null ? [] : [a.credit]))));
+  const shares = means.every((m) => m === null) ? undefined : creditShares(means.map((m) => m ?? 0));
+  return agents.map((agent, i) => {
+    const list = perAgent[i] ?? [];
+    const credit = list.flatMap((a) => (a.credit === null ? [] : [a.credit]));
+    const messages = list.reduce((s, a) => s + a.messages, 0);
+    return {
+      agent,
+      episodes: list.length,
+      meanCredit: means[i] ?? null,
+      ci: interval(credit),
+      creditShare: shares ? (shares[i] ?? 0) : null,
+      tokenShare: totalTokens > 0 ? list.reduce((s, a) => s + a.tokens, 0) / totalTokens : 0,
+      emptyRate: rate(list.map((a) => a.emptyMessages), messages),
+      copyRate: rate(list.map((a) => a.copiedMessages), messages),
+      flags: [...new Set(flags.filter((f) => f.agent === agent).map((f) => f.kind))],
+    };
+  });
+}
+
+/** mean ± 1.96·sd/√n (normal approximation); null for fewer than two values. */
+function interval(values: readonly number[]): [number, number] | null {
+  if (values.length < 2) return null;
+  const m = values.reduce((s, v) => s + v, 0) / values.length;
+  const sd = Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1));
+  const half = (1.959964 * sd) / Math.sqrt(values.length);
+  return [m - half, m + half];
+}
+
+function rate(counts: readonly (number | null)[], messages: number): number | null {
+  if (messages === 0 || counts.some((c) => c === null)) return null;
+  return counts.reduce<number>((s, c) => s + (c ?? 0), 0) / messages;
+}

@@ -1,0 +1,105 @@
+import type { RunAudit } from '../../core/auditReport';
+import type { AuditThresholds } from '../../credit/audit/auditThresholds';
+import { defaultAuditThresholds } from '../../credit/audit/auditThresholds';
+import { episodeActivity, type AgentActivity } from '../../credit/audit/episodeActivity';
+import { readEpisode } from '../../ingest/readEpisode';
+import { AuditRepository, type AuditEpisode } from '../../store/auditRepository';
+import { CreditInputRepository } from '../../store/creditInputRepository';
+import type { CreditOutputRow } from '../../store/creditRepository';
+import { IndexStore } from '../../store/indexStore';
+import type { EvaluatorChoice } from '../credit/chooseEvaluator';
+import { runCreditJob } from '../credit/creditJob';
+import { NoIndexError } from '../indexJob';
+import { findIndexLocation } from '../indexLocation';
+import type { AgentFacts, EpisodeFacts } from './auditFacts';
+import { buildRunAudit } from './runAudit';
+
+export interface AuditOptions {
+  readonly root: string;
+  readonly dbPath?: string;
+  /** The marginal-contribution signal the verdicts use. */
+  readonly method?: 'loo' | 'shapley';
+  readonly run?: string;
+  readonly thresholds?: AuditThresholds;
+  readonly evaluator?: EvaluatorChoice;
+  /** Read message text for emptiness, copying and output-share evidence (default true). */
+  readonly readText?: boolean;
+}
+
+export interface AuditResult {
+  readonly runs: readonly RunAudit[];
+  readonly elapsedMs: number;
+}
+
+/**
+ * Audits every run of an indexed folder (credit-methods.md §5): recomputes (or reuses, through the
+ * evaluation cache) the marginal contributions, gathers each agent's activity per episode, raises
+ * the flags with their evidence, stores them in the index (replacing the previous audit) and
+ * returns the per-run reports.
+ */
+export async function runAudit(options: AuditOptions): Promise<AuditResult> {
+  const started = Date.now();
+  const location = findIndexLocation(options.root, options.dbPath);
+  if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
+  const method = options.method ?? 'loo';
+  const credit = new Map<number, Map<string, number>>();
+  const problems = new Map<string, string>();
+  const collect = (rows: Iterable<CreditOutputRow>): void => {
+    for (const r of rows) {
+      if (r.message_seq !== null || r.method !== method || r.value === null) continue;
+      const byAgent = credit.get(r.episode_id) ?? new Map<string, number>();
+      byAgent.set(r.agent, r.value);
+      credit.set(r.episode_id, byAgent);
+    }
+  };
+  const creditRun = await runCreditJob(
+    { root: options.root, method, ...(options.dbPath ? { dbPath: options.dbPath } : {}), ...(options.run ? { run: options.run } : {}), ...(options.evaluator ? { evaluator: options.evaluator } : {}) },
+    { onRunStored: (_result, rows) => collect(rows) },
+  ).catch((error: unknown) => ({ runs: [], error: error instanceof Error ? error.message : String(error) }));
+  for (const r of creditRun.runs) if (r.computed === 0) problems.set(r.run.name, r.failures[0]?.reason ?? 'no episode has the data');
+  const generalProblem = 'error' in creditRun ? creditRun.error : undefined;
+  const store = IndexStore.open(location.path);
+  try {
+    const audits = new AuditRepository(store.db);
+    const runs = new CreditInputRepository(store.db).runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
+    const reports = runs.map((run) => {
+      const facts = [...audits.episodes(run.runId)].map((e) => episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root));
+      const report = buildRunAudit(run.name, method, facts, options.thresholds ?? defaultAuditThresholds, problems.get(run.name) ?? generalProblem);
+      audits.replaceFlags(run.runId, report.flags);
+      return report;
+    });
+    return { runs: reports, elapsedMs: Date.now() - started };
+  } finally {
+    store.close();
+  }
+}
+
+function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | undefined, root: string | undefined): EpisodeFacts {
+  const activity = root === undefined ? undefined : textActivity(root, e);
+  return {
+    externalId: e.externalId,
+    step: e.step,
+    reward: e.reward,
+    uri: e.uri,
+    line: e.line,
+    agents: e.agents.map((a, i): AgentFacts => ({
+      name: a.name,
+      declared: a.declared,
+      messages: a.messages,
+      tokens: a.tokens ?? Math.round(a.chars / 4),
+      credit: credit?.get(a.name) ?? null,
+      emptyMessages: activity?.[i]?.emptyMessages ?? null,
+      copiedMessages: activity?.[i]?.copiedMessages ?? null,
+      finalAnswerFirst: activity?.[i]?.finalAnswerFirst ?? null,
+    })),
+  };
+}
+
+/** Emptiness, copying and output share from the message text; undefined when the line cannot be read. */
+function textActivity(root: string, e: AuditEpisode): AgentActivity[] | undefined {
+  const read = readEpisode(root, e);
+  if (!read.ok) return undefined;
+  const index = new Map(e.agents.map((a, i) => [a.name, i]));
+  const messages = read.value.messages.map((m) => ({ agent: index.get(m.agent) ?? -1, content: m.content }));
+  return episodeActivity(messages, e.agents.length, e.finalAnswer ?? undefined);
+}
