@@ -63,8 +63,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     const audits = new AuditRepository(store.db);
     const runs = new CreditInputRepository(store.db).runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
     const reports = runs.map((run) => {
-      const facts = [...audits.episodes(run.runId)].map((e) => episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root));
-      const report = buildRunAudit(run.name, method, facts, options.thresholds ?? defaultAuditThresholds, problems.get(run.name) ?? generalProblem);
+      const thresholds = options.thresholds ?? defaultAuditThresholds;
+      const facts = [...audits.episodes(run.runId)].map((e) => episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root, thresholds));
+      const report = buildRunAudit(run.name, method, facts, thresholds, problems.get(run.name) ?? generalProblem);
       audits.replaceFlags(run.runId, report.flags);
       return report;
     });
@@ -74,8 +75,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   }
 }
 
-function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | undefined, root: string | undefined): EpisodeFacts {
-  const activity = root === undefined ? undefined : textActivity(root, e);
+function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | undefined, root: string | undefined, thresholds: AuditThresholds): EpisodeFacts {
+  const activity = root === undefined ? undefined : textActivity(root, e, thresholds);
   return {
     externalId: e.externalId,
     step: e.step,
@@ -96,10 +97,10 @@ function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | und
 }
 
 /** Emptiness, copying and output share from the message text; undefined when the line cannot be read. */
-function textActivity(root: string, e: AuditEpisode): AgentActivity[] | undefined {
+function textActivity(root: string, e: AuditEpisode, thresholds: AuditThresholds): AgentActivity[] | undefined {
   const read = readEpisode(root, e);
   if (!read.ok) return undefined;
   const index = new Map(e.agents.map((a, i) => [a.name, i]));
   const messages = read.value.messages.map((m) => ({ agent: index.get(m.agent) ?? -1, content: m.content }));
-  return episodeActivity(messages, e.agents.length, e.finalAnswer ?? undefined);
+  return episodeActivity(messages, e.agents.length, e.finalAnswer ?? undefined, { minTokens: thresholds.minTokens, copyThreshold: thresholds.copyThreshold });
 }

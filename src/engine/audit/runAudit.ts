@@ -21,7 +21,7 @@ export function buildRunAudit(run: string, method: string, episodes: readonly Ep
   if (hasCredit) flags.push(...windowFlags(episodes, agents, thresholds));
   else unreachable.push(`idle, free-rider, dominant and decoupling need marginal contributions (${method}): ${creditProblem ?? 'none could be computed'}`);
   const preliminary = stepTrends(episodes, agents, flags, epsilon);
-  if (hasCredit) flags.push(...decouplingFlags(preliminary, agents, episodes, thresholds));
+  if (hasCredit) flags.push(...decouplingFlags(preliminary, agents, episodes, thresholds, flags));
   return {
     run,
     method,
