@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { before, test } from 'node:test';
+import { tempFolder } from '../../builders/episodeBuilder';
+
+// Runs the built CLI (dist/cli.js), as a user would; `npm test` builds it first.
+const cli = resolve('dist/cli.js');
+let demo = '';
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+before(() => {
+  demo = join(tempFolder(), 'demo');
+  assert.equal(run('demo', '--out', demo, '--episodes', '1280').status, 0);
+});
+
+test('credit-lens audit --json prints the issue format for one run', () => {
+  const result = run('audit', demo, '--run', 'planner-solver-verifier', '--json');
+  assert.equal(result.status, 0, result.stderr);
+  const json = JSON.parse(result.stdout);
+  assert.equal(json.run, 'planner-solver-verifier');
+  const verifier = json.agents.find((a: { agent: string }) => a.agent === 'verifier');
+  assert.deepEqual(Object.keys(verifier).slice(0, 6), ['agent', 'episodes', 'meanCredit', 'ci', 'creditShare', 'tokenShare']);
+  assert.deepEqual(verifier.flags, ['free-rider', 'decoupling']);
+  const flag = json.flags.find((f: { kind: string }) => f.kind === 'free-rider');
+  assert.equal(flag.agent, 'verifier');
+  assert.equal(flag.steps[1], 40);
+  assert.ok(flag.evidence.windows.length > 0);
+});
+
+test('credit-lens audit --sarif locates each flag at its trace file and line', () => {
+  const result = run('audit', demo, '--sarif');
+  assert.equal(result.status, 0, result.stderr);
+  const sarif = JSON.parse(result.stdout);
+  assert.equal(sarif.version, '2.1.0');
+  const results = sarif.runs[0].results;
+  assert.ok(results.length >= 2);
+  for (const r of results) {
+    const location = r.locations[0].physicalLocation;
+    assert.match(location.artifactLocation.uri, /^planner-solver-verifier\/rollouts\/step_\d{4}\.jsonl$/);
+    assert.ok(location.region.startLine >= 1);
+    assert.equal(location.artifactLocation.uriBaseId, '%SRCROOT%');
+  }
+  assert.ok(sarif.runs[0].tool.driver.rules.some((rule: { id: string }) => rule.id === 'free-rider'));
+});
+
+test('credit-lens audit --fail-on exits 3 only when such a flag is raised, 2 on an unknown kind', () => {
+  assert.equal(run('audit', demo, '--fail-on', 'free-rider').status, 3);
+  assert.equal(run('audit', demo, '--fail-on', 'dominant,silent').status, 0);
+  assert.equal(run('audit', demo, '--fail-on', 'lazy').status, 2);
+  assert.equal(run('audit', demo, '--threshold', 'minEpisodesPerWindow=oops').status, 2);
+});
