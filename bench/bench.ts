@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { writeDemoRun } from '../src/demo/writeDemoRun';
 import { barePass } from './barePass';
 import { creditPass, type CreditPass } from './creditBench';
+import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
+import { indexAndAudit } from './realAudit';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
@@ -20,7 +22,7 @@ const cli = join(__dirname, 'cli.js');
 const self = join(__dirname, 'bench.js');
 const dataRoot = join(process.cwd(), 'bench-data');
 
-function main(): void {
+async function main(): Promise<void> {
   if (process.argv[2] === 'bare') {
     const result = barePass(process.argv[3] ?? '.');
     process.stdout.write(JSON.stringify({ ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
@@ -28,7 +30,11 @@ function main(): void {
   }
   if (process.argv[2] === 'credit') {
     const [dir = '.', db = '', method = 'loo', logged = 'true'] = process.argv.slice(3);
-    void creditPass(dir, db, method as 'loo', logged === 'true').then((pass) => process.stdout.write(JSON.stringify(pass)));
+    process.stdout.write(JSON.stringify(await creditPass(dir, db, method as 'loo', logged === 'true')));
+    return;
+  }
+  if (process.argv[2] === 'validation') {
+    process.stdout.write(`${formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))}\n`);
     return;
   }
   const datasets: Dataset[] = [{ name: 'small', episodes: 4_000 }];
@@ -39,8 +45,10 @@ function main(): void {
   const credit = process.argv.includes('--no-credit') || !last ? [] : measureCredit(last);
   if (credit.length > 0) process.stdout.write(`${formatCreditPasses(last?.name ?? '', credit)}\n\n`);
   const convergence = monteCarloConvergence();
-  process.stdout.write(`${formatConvergence(convergence)}\n`);
-  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify({ results, credit, convergence }, null, 2));
+  process.stdout.write(`${formatConvergence(convergence)}\n\n`);
+  const validation = await auditValidation(join(dataRoot, 'validation'), indexAndAudit);
+  process.stdout.write(`${formatValidation(validation)}\n`);
+  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify({ results, credit, convergence, validation }, null, 2));
 }
 
 /** Credit passes on the indexed dataset: logged values, then the built-in evaluator twice (cold, then cached). */
@@ -93,4 +101,4 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
   return { value, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
-main();
+void main();

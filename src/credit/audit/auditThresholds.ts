@@ -14,8 +14,11 @@ export interface AuditThresholds {
   copyThreshold: number;
   /** Content tokens at or below which a message is content-free (§5.4). */
   minTokens: number;
-  /** T10 τ: an idle agent that consumes at least this share of the episode's tokens is a free-rider candidate. */
-  idleTokenShare: number;
+  /**
+   * Mean team reward from which an idle agent "shares a reward the team earns" and is a free-rider
+   * (§5.2); below it, the team mostly fails and the agent is only idle.
+   */
+  freeRiderMinReward: number;
 }
 
 /** The defaults of credit-methods.md §5 and product-targets.md T10 (frozen: copy before changing). */
@@ -25,7 +28,7 @@ export const defaultAuditThresholds: AuditThresholds = Object.freeze({
   dominantShare: 0.9,
   copyThreshold: 0.8,
   minTokens: 5,
-  idleTokenShare: 0.1,
+  freeRiderMinReward: 0.1,
 });
 
 type Rule = { readonly integer?: boolean; readonly min: number; readonly max: number; readonly minOpen?: boolean; readonly maxOpen?: boolean };
@@ -37,7 +40,7 @@ const rules: Readonly<Record<keyof AuditThresholds, Rule>> = {
   dominantShare: { min: 0.5, max: 1, minOpen: true },
   copyThreshold: { min: 0, max: 1, minOpen: true },
   minTokens: { integer: true, min: 0, max: Number.MAX_SAFE_INTEGER },
-  idleTokenShare: { min: 0, max: 1 },
+  freeRiderMinReward: { min: 0, max: Infinity, maxOpen: true },
 };
 
 /**
@@ -45,7 +48,7 @@ const rules: Readonly<Record<keyof AuditThresholds, Rule>> = {
  * {@link defaultAuditThresholds}. Every key is optional (`null` / `undefined` = default). Values are
  * numbers, or strings holding one (CLI flags: `"0.05"`). Ranges: `epsilon` > 0;
  * `minEpisodesPerWindow` an integer ≥ 2; `alpha` in (0, 0.5); `dominantShare` in (0.5, 1];
- * `copyThreshold` in (0, 1]; `minTokens` an integer ≥ 0; `idleTokenShare` in [0, 1]. Unknown keys,
+ * `copyThreshold` in (0, 1]; `minTokens` an integer ≥ 0; `freeRiderMinReward` ≥ 0. Unknown keys,
  * wrong types and values out of range are errors naming the key, the value and the valid range.
  */
 export function parseAuditThresholds(input: Readonly<Record<string, unknown>> | undefined): Result<AuditThresholds> {

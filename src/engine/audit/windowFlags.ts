@@ -30,7 +30,10 @@ export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly 
     const inWindow = episodes.filter((e) => e.step >= window.from && e.step <= window.to);
     agents.forEach((agent) => {
       const verdict = agentVerdict(inWindow, agent, thresholds);
-      if (verdict && (verdict.verdict === 'idle' || verdict.verdict === 'free-rider')) add(verdict.verdict, agent, { window, evidence: windowJson(window, verdict.evidence) });
+      if (!verdict || (verdict.verdict !== 'idle' && verdict.verdict !== 'free-rider')) return;
+      // A team that mostly fails shares no reward worth the name: its idle agents are only idle.
+      const kind = verdict.evidence.meanReward >= thresholds.freeRiderMinReward ? 'free-rider' : 'idle';
+      add(kind, agent, { window, evidence: windowJson(window, verdict.evidence) });
     });
     for (const [agent, share] of dominantAgents(inWindow, agents, thresholds)) add('dominant', agent, { window, evidence: { from: window.from, to: window.to, creditShare: share } });
   }

@@ -16,7 +16,7 @@ describe('defaultAuditThresholds', () => {
       dominantShare: 0.9,
       copyThreshold: 0.8,
       minTokens: 5,
-      idleTokenShare: 0.1,
+      freeRiderMinReward: 0.1,
     });
   });
 });
@@ -28,8 +28,8 @@ describe('parseAuditThresholds', () => {
   });
 
   it('parseAuditThresholds(settings) overrides the given keys, treats null as absent and does not mutate the defaults', () => {
-    const thresholds = parsed({ epsilon: 0.03, minEpisodesPerWindow: 200, alpha: null, idleTokenShare: 0.2, minTokens: 0 });
-    assert.deepEqual(thresholds, { ...defaultAuditThresholds, epsilon: 0.03, minEpisodesPerWindow: 200, idleTokenShare: 0.2, minTokens: 0 });
+    const thresholds = parsed({ epsilon: 0.03, minEpisodesPerWindow: 200, alpha: null, freeRiderMinReward: 0.2, minTokens: 0 });
+    assert.deepEqual(thresholds, { ...defaultAuditThresholds, epsilon: 0.03, minEpisodesPerWindow: 200, freeRiderMinReward: 0.2, minTokens: 0 });
     assert.equal(defaultAuditThresholds.epsilon, undefined);
     assert.ok(Object.isFrozen(defaultAuditThresholds));
   });
@@ -52,7 +52,7 @@ describe('parseAuditThresholds', () => {
     { name: 'a copy threshold above 1', input: { copyThreshold: 1.2 }, message: /copyThreshold must be in \(0, 1\], got 1.2/ },
     { name: 'a fractional minTokens', input: { minTokens: 2.5 }, message: /minTokens must be an integer, got 2.5/ },
     { name: 'minEpisodesPerWindow 1', input: { minEpisodesPerWindow: 1 }, message: /minEpisodesPerWindow must be in \[2, ∞\), got 1/ },
-    { name: 'an idle token share above 1', input: { idleTokenShare: 1.5 }, message: /idleTokenShare must be in \[0, 1\], got 1.5/ },
+    { name: 'a negative free-rider reward floor', input: { freeRiderMinReward: -0.5 }, message: /freeRiderMinReward must be in \[0, ∞\), got -0.5/ },
   ];
   for (const f of failures) {
     it(`parseAuditThresholds(input) rejects ${f.name}`, () => {
