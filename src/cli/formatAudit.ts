@@ -15,10 +15,10 @@ export const flagDescriptions: Readonly<Record<string, string>> = {
 /** The readable audit report of one run. */
 export function formatAudit(report: RunAudit): string[] {
   const lines = [`Audit of ${report.run} (credit: ${report.method})`];
-  lines.push(`  ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)}  flags`);
+  lines.push(`  ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)} ${'answer'.padStart(6)}  flags`);
   for (const a of report.agents) {
     const ci = a.ci ? `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]` : '—';
-    const cells = [a.agent.padEnd(14), a.episodes.toLocaleString('en-US').padStart(8), fixed(a.meanCredit).padStart(8), `  ${ci.padEnd(18)}`, fixed(a.creditShare, 2).padStart(6), fixed(a.tokenShare, 2).padStart(6), fixed(a.emptyRate, 2).padStart(6), fixed(a.copyRate, 2).padStart(6)];
+    const cells = [a.agent.padEnd(14), a.episodes.toLocaleString('en-US').padStart(8), fixed(a.meanCredit).padStart(8), `  ${ci.padEnd(18)}`, fixed(a.creditShare, 2).padStart(6), fixed(a.tokenShare, 2).padStart(6), fixed(a.emptyRate, 2).padStart(6), fixed(a.copyRate, 2).padStart(6), fixed(a.finalAnswerShare, 2).padStart(6)];
     lines.push(`  ${cells.join(' ')}  ${a.flags.join(', ') || '-'}`);
   }
   if (report.flags.length === 0) lines.push('  no flags');
@@ -50,7 +50,7 @@ export function auditJson(report: RunAudit) {
   return {
     run: report.run,
     method: report.method,
-    agents: report.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.meanCredit, ci: a.ci, creditShare: a.creditShare, tokenShare: a.tokenShare, emptyRate: a.emptyRate, copyRate: a.copyRate, flags: a.flags })),
+    agents: report.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.meanCredit, ci: a.ci, creditShare: a.creditShare, tokenShare: a.tokenShare, emptyRate: a.emptyRate, copyRate: a.copyRate, finalAnswerShare: a.finalAnswerShare, flags: a.flags })),
     flags: report.flags.map((f) => ({ kind: f.kind, agent: f.agent ?? null, scope: f.scope, steps: f.steps ?? null, episode: f.episode ?? null, location: f.location ?? null, evidence: f.evidence })),
     trends: report.trends,
     unreachable: report.unreachable,

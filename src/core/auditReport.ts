@@ -26,6 +26,8 @@ export interface AgentAudit {
   readonly tokenShare: number;
   readonly emptyRate: number | null;
   readonly copyRate: number | null;
+  /** Share of episodes in which this agent's message is the first to contain the final answer. */
+  readonly finalAnswerShare: number | null;
   readonly flags: readonly FlagKind[];
 }
 

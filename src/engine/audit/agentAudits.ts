@@ -22,6 +22,7 @@ export function agentAudits(episodes: readonly EpisodeFacts[], agents: readonly 
       tokenShare: totalTokens > 0 ? list.reduce((s, a) => s + a.tokens, 0) / totalTokens : 0,
       emptyRate: rate(list.map((a) => a.emptyMessages), messages),
       copyRate: rate(list.map((a) => a.copiedMessages), messages),
+      finalAnswerShare: list.some((a) => a.finalAnswerFirst === null) || list.length === 0 ? null : list.filter((a) => a.finalAnswerFirst).length / list.length,
       flags: [...new Set(flags.filter((f) => f.agent === agent).map((f) => f.kind))],
     };
   });

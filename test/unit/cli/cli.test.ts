@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { runCli as run, cliPath as cli } from '../../builders/cliRunner';
 import { episode, episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
-// These tests run the built CLI (dist/cli.js + dist/indexWorker.js) as a user would; `npm test`
-// builds it first.
-const cli = resolve('dist/cli.js');
 
-function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 before(() => {
   assert.ok(existsSync(cli), 'dist/cli.js missing: run `node esbuild.mjs` first');

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
+import { runCli as run } from '../../builders/cliRunner';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
-// Runs the built CLI (dist/cli.js), as a user would; `npm test` builds it first.
-const cli = resolve('dist/cli.js');
 let demo = '';
 
-function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 before(() => {
   demo = join(tempFolder(), 'demo');
