@@ -1,5 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { migrate } from './migrate';
+import { selectDriver, type SqliteDriver } from './sqliteDriver';
 
 /** Bind parameters: positional values or one object of named values. */
 export type BindValue = string | number | bigint | null | Uint8Array;
@@ -39,11 +39,7 @@ export interface OpenOptions {
  * `':memory:'` opens a private in-memory database (tests).
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  const db = new BetterSqlite3(file, {
-    timeout: 5000,
-    readonly: options.readonly ?? false,
-    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-  });
+  const db = driverFor(options.nativeBinding).open(file, { readonly: options.readonly ?? false, timeoutMs: 5000 });
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -51,7 +47,19 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -32768');
   db.pragma('temp_store = MEMORY');
-  const wrapped = db as unknown as Db;
-  if (!options.readonly) migrate(wrapped);
-  return wrapped;
+  if (!options.readonly) migrate(db);
+  return db;
+}
+
+const drivers = new Map<string, SqliteDriver>();
+
+/** The driver for this process (chosen once per native binding; see selectDriver). */
+function driverFor(nativeBinding: string | undefined): SqliteDriver {
+  const key = nativeBinding ?? '';
+  let driver = drivers.get(key);
+  if (!driver) {
+    driver = selectDriver(nativeBinding);
+    drivers.set(key, driver);
+  }
+  return driver;
 }

@@ -1,0 +1,70 @@
+import type { BindParams, Db, Statement } from './database';
+
+/** The part of `node:sqlite`'s StatementSync the adapter uses. */
+export interface NodeSqliteStatement {
+  run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+  iterate?(...params: unknown[]): IterableIterator<unknown>;
+}
+
+/** The part of `node:sqlite`'s DatabaseSync the adapter uses. */
+export interface NodeSqliteDatabase {
+  prepare(sql: string): NodeSqliteStatement;
+  exec(sql: string): void;
+  close(): void;
+}
+
+/** The `node:sqlite` module (Node ≥ 22.5; unflagged from 22.13). */
+export interface NodeSqliteModule {
+  readonly DatabaseSync: new (file: string, options?: { readOnly?: boolean; timeout?: number }) => NodeSqliteDatabase;
+}
+
+/**
+ * The project's {@link Db} over `node:sqlite`, for VS Code builds whose Electron cannot load
+ * better-sqlite3's addon. Transactions are BEGIN/COMMIT with savepoints when nested (as
+ * better-sqlite3 does); `pragma('x = y')` executes, `pragma('x')` returns the rows.
+ */
+export function nodeSqliteDb(sqlite: NodeSqliteModule, file: string, options: { readonly readonly: boolean; readonly timeoutMs: number }): Db {
+  const db = new sqlite.DatabaseSync(file, { readOnly: options.readonly, timeout: options.timeoutMs });
+  let depth = 0;
+  const transaction = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
+    const savepoint = `credit_lens_${depth}`;
+    db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+    depth++;
+    try {
+      const result = fn(...args);
+      depth--;
+      db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+      return result;
+    } catch (error) {
+      depth--;
+      db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      throw error;
+    }
+  };
+  return {
+    prepare: <Row>(sql: string) => statement<Row>(db.prepare(sql)),
+    exec: (sql) => db.exec(sql),
+    transaction,
+    pragma: (source) => (source.includes('=') ? db.exec(`PRAGMA ${source}`) : db.prepare(`PRAGMA ${source}`).all()),
+    get inTransaction() {
+      return depth > 0;
+    },
+    close: () => db.close(),
+  };
+}
+
+function statement<Row>(s: NodeSqliteStatement): Statement<Row> {
+  const args = (params: BindParams): unknown[] => params as unknown as unknown[];
+  return {
+    run: (...params) => {
+      const result = s.run(...args(params));
+      return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
+    },
+    get: (...params) => s.get(...args(params)) as Row | undefined,
+    all: (...params) => s.all(...args(params)) as Row[],
+    // StatementSync.iterate exists from Node 22.13/23.4; older builds read the rows at once.
+    iterate: (...params) => (s.iterate ? (s.iterate(...args(params)) as IterableIterator<Row>) : (s.all(...args(params)) as Row[])[Symbol.iterator]()),
+  };
+}
