@@ -7,6 +7,7 @@ import { creditPass, type CreditPass } from './creditBench';
 import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
 import { indexAndAudit } from './realAudit';
+import { hostBlocking } from './hostBlocking';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
@@ -31,6 +32,11 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'credit') {
     const [dir = '.', db = '', method = 'loo', logged = 'true'] = process.argv.slice(3);
     process.stdout.write(JSON.stringify(await creditPass(dir, db, method as 'loo', logged === 'true')));
+    return;
+  }
+  if (process.argv[2] === 'host') {
+    const dir = process.argv[3] ?? join(dataRoot, 'large');
+    process.stdout.write(`${JSON.stringify(await hostBlocking(dir, join(dataRoot, 'host.index.sqlite')))}\n`);
     return;
   }
   if (process.argv[2] === 'validation') {
