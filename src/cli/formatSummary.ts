@@ -1,6 +1,6 @@
 import type { IndexTally } from '../core/indexProgress';
 import { formatIssue, type IndexSummary, type RunSummary } from '../core/indexSummary';
-import { count, megabytes, plural, seconds } from './format';
+import { count, megabytes, plural, seconds } from '../engine/report/format';
 
 /** The human-readable summary of an index, as `index` and `info` print it. */
 export function formatSummary(summary: IndexSummary): string[] {

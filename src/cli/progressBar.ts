@@ -1,5 +1,5 @@
 import type { IndexProgress } from '../core/indexProgress';
-import { count, megabytes } from './format';
+import { count, megabytes } from '../engine/report/format';
 
 const width = 30;
 

@@ -1,5 +1,14 @@
 import * as vscode from 'vscode';
+import type { AuditResult } from '../engine/audit/auditJob';
+import { auditSarif } from '../engine/report/auditSarif';
+import { formatAudit } from '../engine/report/formatAudit';
+import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../engine/report/formatCredit';
+import { exportCommand } from './commands/exportCommand';
 import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './commands/indexRunFolderCommand';
+import { openEpisodeCommand } from './commands/openEpisodeCommand';
+import { recomputeCreditCommand } from './commands/recomputeCreditCommand';
+import { runAuditCommand } from './commands/runAuditCommand';
+import { showLogCommand } from './commands/showLogCommand';
 import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
 import type { IndexJobs } from './indexJobs';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
@@ -13,6 +22,16 @@ export const commandIds = {
   indexRunFolder: 'creditLens.indexRunFolder',
   /** "Credit Lens: Show Run Summary", handled by {@link showRunSummaryCommand}. */
   showRunSummary: 'creditLens.showRunSummary',
+  /** "Credit Lens: Recompute Credit…", handled by {@link recomputeCreditCommand}. */
+  recomputeCredit: 'creditLens.recomputeCredit',
+  /** "Credit Lens: Run Audit", handled by {@link runAuditCommand}. */
+  runAudit: 'creditLens.runAudit',
+  /** "Credit Lens: Export Credit and Flags…", handled by {@link exportCommand}. */
+  exportResults: 'creditLens.exportResults',
+  /** "Credit Lens: Open Episode by Id…", handled by {@link openEpisodeCommand}. */
+  openEpisode: 'creditLens.openEpisode',
+  /** "Credit Lens: Show Log", handled by {@link showLogCommand}. */
+  showLog: 'creditLens.showLog',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -24,6 +43,12 @@ export interface CommandServices {
   readonly workerScript: string;
   readonly jobs: IndexJobs;
   readonly summaryPanel: RunSummaryPanel;
+  /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
+  readonly storageDir?: string;
+  /** The extension's version (SARIF tool driver). */
+  readonly version: string;
+  /** Called after an audit, to refresh diagnostics and views. */
+  readonly onAudited: (folder: vscode.Uri, result: AuditResult) => void;
 }
 
 /** Registers every command of {@link commandIds}; each registration goes to `context.subscriptions`. */
@@ -38,4 +63,10 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   };
   register(commandIds.indexRunFolder, indexRunFolderCommand(indexDeps));
   register(commandIds.showRunSummary, showRunSummaryCommand({ log, showSummary, indexFolder: (folder) => indexFolder(folder, indexDeps) }));
+  const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
+  register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport }));
+  register(commandIds.runAudit, runAuditCommand({ log, ...storage, formatAudit, onAudited: services.onAudited }));
+  register(commandIds.exportResults, exportCommand({ log, ...storage, version: services.version, formatters: { csvHeader, csvLine, episodesJson, auditSarif } }));
+  register(commandIds.openEpisode, openEpisodeCommand({ log, ...storage }));
+  register(commandIds.showLog, showLogCommand({ log }));
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AuditResult } from '../engine/audit/auditJob';
 import { registerAllCommands } from './commandIds';
 import { IndexJobs } from './indexJobs';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
@@ -9,7 +10,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const jobs = own(context, new IndexJobs());
   const summaryPanel = own(context, new RunSummaryPanel(context.extensionUri, log));
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'indexWorker.js').fsPath;
-  registerAllCommands(context, { log, workerScript, jobs, summaryPanel });
+  const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  const storage = context.storageUri ? { storageDir: context.storageUri.fsPath } : {};
+  const onAudited = (folder: vscode.Uri, result: AuditResult): void => {
+    log.info(`Audit of ${folder.fsPath}: ${result.runs.reduce((n, r) => n + r.flags.length, 0)} flag(s)`);
+  };
+  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, version, onAudited, ...storage });
 }
 
 /** Nothing to do: `context.subscriptions` disposes everything, which cancels running passes. */

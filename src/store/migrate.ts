@@ -1,9 +1,10 @@
 import type { Db } from './database';
 import { init0001 } from './migrations/0001_init';
 import { credit0002 } from './migrations/0002_credit';
+import { lookup0003 } from './migrations/0003_lookup';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
-export const migrations: readonly string[] = [init0001, credit0002];
+export const migrations: readonly string[] = [init0001, credit0002, lookup0003];
 
 /** The schema version this build writes. */
 export const schemaVersion = migrations.length;

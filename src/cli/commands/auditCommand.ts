@@ -1,9 +1,9 @@
 import { flagKinds, type FlagKind } from '../../core/auditReport';
 import { parseAuditThresholds } from '../../credit/audit/auditThresholds';
 import { runAudit } from '../../engine/audit/auditJob';
-import { auditSarif } from '../auditSarif';
+import { auditSarif } from '../../engine/report/auditSarif';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
-import { auditJson, formatAudit } from '../formatAudit';
+import { auditJson, formatAudit } from '../../engine/report/formatAudit';
 
 export interface AuditCommandOptions {
   readonly root: string;

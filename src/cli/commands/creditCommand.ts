@@ -3,7 +3,7 @@ import type { CreditOutputRow } from '../../store/creditRepository';
 import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
-import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../formatCredit';
+import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../../engine/report/formatCredit';
 import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
 import { ProgressBar } from '../progressBar';
 

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeDemoRun } from '../../demo/writeDemoRun';
 import type { CliIo } from '../cliIo';
-import { count, megabytes } from '../format';
+import { count, megabytes } from '../../engine/report/format';
 import { indexCommand } from './indexCommand';
 
 /** The run folders `writeDemoRun` creates. */

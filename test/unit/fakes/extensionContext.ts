@@ -9,7 +9,7 @@ import { Uri } from './vscode';
 
 /** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`. */
 export function fakeExtensionContext(extensionPath = join(__dirname, '..', '..', '..')): vscode.ExtensionContext {
-  const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: Uri.file(extensionPath), extensionPath };
+  const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: Uri.file(extensionPath), extensionPath, extension: { packageJSON: { version: '0.1.0' } } };
   return context as unknown as vscode.ExtensionContext;
 }
 

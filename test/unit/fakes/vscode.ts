@@ -66,6 +66,71 @@ export class Range {
   ) {}
 }
 
+export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+/** Like VS Code's: `appendText` escapes Markdown syntax (there is no `appendMarkdown`: tooltips must not take raw text). */
+export class MarkdownString {
+  isTrusted?: boolean;
+  supportHtml?: boolean;
+  constructor(public value = '') {}
+  appendText(text: string): this {
+    this.value += text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&').replace(/\n/g, '\n\n');
+    return this;
+  }
+}
+
+export class TreeItem {
+  id?: string;
+  description?: string | boolean;
+  tooltip?: string | MarkdownString;
+  command?: { command: string; title: string; arguments?: unknown[] };
+  contextValue?: string;
+  iconPath?: ThemeIcon;
+  constructor(public label: string, public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None) {}
+}
+
+export enum DiagnosticSeverity { Error = 0, Warning = 1, Information = 2, Hint = 3 }
+
+export class Diagnostic {
+  source?: string;
+  code?: string | number;
+  constructor(readonly range: Range, readonly message: string, readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error) {}
+}
+
+/** A registered tree view: its id, options and whether it was disposed. */
+export class FakeTreeView {
+  disposed = false;
+  constructor(readonly viewId: string, readonly options: { treeDataProvider: unknown; showCollapseAll?: boolean }) {}
+  dispose(): void {
+    this.disposed = true;
+  }
+}
+
+/** A diagnostic collection keyed by `uri.toString()`, with a `disposed` mark. */
+export class FakeDiagnosticCollection {
+  readonly entries = new Map<string, { uri: Uri; diagnostics: readonly Diagnostic[] }>();
+  disposed = false;
+  constructor(readonly name: string) {}
+  set(uri: Uri, diagnostics: readonly Diagnostic[] | undefined): void {
+    if (diagnostics === undefined || diagnostics.length === 0) this.entries.delete(uri.toString());
+    else this.entries.set(uri.toString(), { uri, diagnostics: [...diagnostics] });
+  }
+  delete(uri: Uri): void {
+    this.entries.delete(uri.toString());
+  }
+  forEach(callback: (uri: Uri, diagnostics: readonly Diagnostic[]) => unknown): void {
+    for (const { uri, diagnostics } of this.entries.values()) callback(uri, diagnostics);
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.entries.clear();
+  }
+}
+
 export class CancellationTokenSource {
   private readonly emitter = new EventEmitter<void>();
   readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
@@ -219,12 +284,39 @@ function initialState() {
     shownDocuments: [] as { uri: Uri; options: unknown }[],
     quickPicks: [] as { items: readonly unknown[]; options: unknown }[],
     openDialogs: [] as unknown[],
+    diagnosticCollections: [] as FakeDiagnosticCollection[],
+    treeViews: [] as FakeTreeView[],
     workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
     /** Answers a message: returns the item the user clicks, or undefined (dismissed). */
     answerMessage: (_message: ShownMessage): string | undefined => undefined,
     answerQuickPick: (_items: readonly unknown[]): unknown => undefined,
     answerOpenDialog: (): Uri[] | undefined => undefined,
+    /** Settings by full key (`creditLens.evaluator.command`), per scope, as `inspect()` reports them. */
+    settings: new Map<string, FakeSetting>(),
+    isTrusted: true,
+    inputBoxes: [] as FakeInputBoxOptions[],
+    /** Answers an input box: the text the user accepts, or undefined (dismissed). */
+    answerInputBox: (_options: FakeInputBoxOptions): string | undefined => undefined,
+    saveDialogs: [] as unknown[],
+    answerSaveDialog: (): Uri | undefined => undefined,
+    writtenFiles: [] as { uri: Uri; content: Uint8Array }[],
   };
+}
+
+/** One setting's values per scope; the effective value is folder, then workspace, then user, then default. */
+export interface FakeSetting {
+  readonly defaultValue?: unknown;
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+export interface FakeInputBoxOptions {
+  readonly title?: string;
+  readonly prompt?: string;
+  readonly value?: string;
+  readonly placeHolder?: string;
+  readonly validateInput?: (value: string) => unknown;
 }
 
 /** Recorded calls and scripted answers; reset before each test. */
@@ -248,6 +340,11 @@ function showMessage(level: ShownMessage['level']) {
 }
 
 export const window = {
+  createTreeView(viewId: string, options: { treeDataProvider: unknown; showCollapseAll?: boolean }): FakeTreeView {
+    const view = new FakeTreeView(viewId, options);
+    fake.treeViews.push(view);
+    return view;
+  },
   createOutputChannel(name: string, options?: unknown): FakeLogOutputChannel {
     const channel = new FakeLogOutputChannel(name, options);
     fake.channels.push(channel);
@@ -263,6 +360,14 @@ export const window = {
   showOpenDialog(options?: unknown): Promise<Uri[] | undefined> {
     fake.openDialogs.push(options);
     return Promise.resolve(fake.answerOpenDialog());
+  },
+  showInputBox(options: FakeInputBoxOptions = {}): Promise<string | undefined> {
+    fake.inputBoxes.push(options);
+    return Promise.resolve(fake.answerInputBox(options));
+  },
+  showSaveDialog(options?: unknown): Promise<Uri | undefined> {
+    fake.saveDialogs.push(options);
+    return Promise.resolve(fake.answerSaveDialog());
   },
   async withProgress<R>(
     options: ProgressSession['options'],
@@ -292,6 +397,33 @@ export const workspace = {
   get workspaceFolders() {
     return fake.workspaceFolders;
   },
+  get isTrusted() {
+    return fake.isTrusted;
+  },
+  getConfiguration(section?: string) {
+    const full = (key: string): string => (section ? `${section}.${key}` : key);
+    const inspect = (key: string) => {
+      const setting = fake.settings.get(full(key));
+      return setting === undefined ? undefined : { key: full(key), ...setting };
+    };
+    return {
+      get<T>(key: string, defaultValue?: T): T | undefined {
+        const s = fake.settings.get(full(key));
+        const value = s?.workspaceFolderValue ?? s?.workspaceValue ?? s?.globalValue ?? s?.defaultValue;
+        return (value ?? defaultValue) as T | undefined;
+      },
+      has(key: string): boolean {
+        return fake.settings.has(full(key));
+      },
+      inspect,
+    };
+  },
+  fs: {
+    writeFile(uri: Uri, content: Uint8Array): Promise<void> {
+      fake.writtenFiles.push({ uri, content });
+      return Promise.resolve();
+    },
+  },
 };
 
 export const commands = {
@@ -304,5 +436,13 @@ export const commands = {
     const handler = fake.commands.get(id);
     if (handler === undefined) return Promise.reject(new Error(`command '${id}' not found`));
     return Promise.resolve(handler(...args));
+  },
+};
+
+export const languages = {
+  createDiagnosticCollection(name?: string): FakeDiagnosticCollection {
+    const collection = new FakeDiagnosticCollection(name ?? '');
+    fake.diagnosticCollections.push(collection);
+    return collection;
   },
 };

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { AuditFlag, RunAudit } from '../core/auditReport';
-import { flagKinds } from '../core/auditReport';
+import type { AuditFlag, RunAudit } from '../../core/auditReport';
+import { flagKinds } from '../../core/auditReport';
 import { describeFlag, flagDescriptions } from './formatAudit';
 
 /**

@@ -1,5 +1,5 @@
-import type { AuditFlag, RunAudit } from '../core/auditReport';
-import { flagKinds } from '../core/auditReport';
+import type { AuditFlag, RunAudit } from '../../core/auditReport';
+import { flagKinds } from '../../core/auditReport';
 
 const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
 

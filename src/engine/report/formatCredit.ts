@@ -1,5 +1,5 @@
-import type { CreditJobResult } from '../engine/credit/creditJob';
-import type { CreditOutputRow } from '../store/creditRepository';
+import type { CreditJobResult } from '../credit/creditJob';
+import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
 
 const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));

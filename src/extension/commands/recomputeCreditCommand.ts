@@ -1,0 +1,254 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { err, ok, type Result } from '../../core/result';
+import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
+import { runCreditJob, type CreditJobHooks, type CreditJobOptions, type CreditJobResult } from '../../engine/credit/creditJob';
+import { coalitionMethods, creditMethods, perMessageMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
+import { NoIndexError } from '../../engine/indexJob';
+import { indexDbPath, loadConfigOrReport, type CreditLensConfig } from '../config';
+import { count, plural } from '../indexReport';
+import { currentEvaluatorChoice, showTrustWarning } from '../trust';
+import { pickRunFolder } from './pickRunFolder';
+
+/** Runs a credit pass; `runCreditJob` unless a test injects another. */
+export type RunCredit = (options: CreditJobOptions, hooks?: CreditJobHooks) => Promise<CreditJobResult>;
+/** The per-agent report of a credit pass (the CLI's `formatCreditReport`, to be shared through src/engine). */
+export type FormatCreditReport = (root: string, method: string, result: CreditJobResult) => string[];
+
+export interface RecomputeCreditDeps {
+  readonly log: vscode.LogOutputChannel;
+  /** `context.storageUri?.fsPath`, for `creditLens.index.location: "workspaceStorage"`. */
+  readonly storageDir?: string;
+  readonly formatCreditReport: FormatCreditReport;
+  readonly runCredit?: RunCredit;
+  /** Called after a pass that stored credit (so views can refresh). */
+  readonly onCredited?: (folder: vscode.Uri, result: CreditJobResult) => void;
+}
+
+const title = 'Credit Lens: Recompute Credit';
+const showLogAction = 'Show Log';
+const indexAction = 'Index Run Folder';
+/** `commandIds.indexRunFolder`, spelled out: commandIds imports this file. */
+const indexRunFolderId = 'creditLens.indexRunFolder';
+
+/** How each method is named in the quick pick and the notification. */
+export const methodLabels: Readonly<Record<CreditMethodName, string>> = {
+  shared: 'Shared',
+  loo: 'LOO',
+  shapley: 'Shapley',
+  'shapley-mc': 'Shapley (Monte Carlo)',
+  routing: 'Routing',
+  prefix: 'Prefix',
+  owen: 'Owen',
+};
+
+const methodDetails: Readonly<Record<CreditMethodName, string>> = {
+  shared: 'The team reward every agent gets in multi-agent GRPO (the reference)',
+  loo: 'Leave-one-out marginal contribution v(N) − v(N∖{i})',
+  shapley: 'Exact Shapley values (up to 16 agents per episode)',
+  'shapley-mc': 'Monte-Carlo Shapley values with 95% intervals',
+  routing: 'Selection-gated credit of routed experts from the logged probabilities',
+  prefix: 'Per-message credit from prefix-value differences',
+  owen: 'Per-message Owen values (sum to the agent’s Shapley value)',
+};
+
+/** What the user chose in the pickers. */
+interface CreditRequest {
+  readonly method: CreditMethodName;
+  readonly evaluator?: EvaluatorChoice;
+  readonly budget?: number;
+  readonly steps?: readonly [number, number];
+}
+
+/**
+ * Handler of `creditLens.recomputeCredit`: picks the run folder, the method (the configured default
+ * first), the evaluator (built-in or the configured command, gated by workspace trust), an optional
+ * budget (`loo`) and step range, then recomputes credit under a cancellable progress notification.
+ */
+export function recomputeCreditCommand(deps: RecomputeCreditDeps): (argument?: unknown) => Promise<void> {
+  return async (argument) => {
+    const folder = await pickRunFolder(argument, title);
+    if (folder === undefined) return;
+    const config = loadConfigOrReport(deps.log);
+    if (config === undefined) return;
+    const request = await askRequest(config, deps.log);
+    if (request === undefined) return;
+    await recompute(folder, config, request, deps);
+  };
+}
+
+async function askRequest(config: CreditLensConfig, log: vscode.LogOutputChannel): Promise<CreditRequest | undefined> {
+  const method = await pickMethod(config.defaultMethod);
+  if (method === undefined) return undefined;
+  const needsEvaluator = coalitionMethods.has(method) || perMessageMethods.has(method);
+  const evaluator = needsEvaluator ? await pickEvaluator(config, log) : undefined;
+  if (needsEvaluator && evaluator === undefined) return undefined;
+  const budget = method === 'loo' ? await askBudget() : { value: undefined };
+  if (budget === undefined) return undefined;
+  const steps = await askSteps();
+  if (steps === undefined) return undefined;
+  return { method, ...(evaluator ? { evaluator } : {}), ...(budget.value !== undefined ? { budget: budget.value } : {}), ...(steps.value ? { steps: steps.value } : {}) };
+}
+
+async function pickMethod(defaultMethod: CreditMethodName): Promise<CreditMethodName | undefined> {
+  const ordered = [defaultMethod, ...creditMethods.filter((m) => m !== defaultMethod)];
+  const items = ordered.map((method) => ({
+    label: methodLabels[method],
+    description: method === defaultMethod ? `${method} (default)` : method,
+    detail: methodDetails[method],
+    method,
+  }));
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose the credit method' });
+  return picked?.method;
+}
+
+/**
+ * The evaluator: without a configured command, the built-in one (no pick). With one, a pick between
+ * the two; a command refused by workspace trust is listed with the reason, and choosing it falls
+ * back to the built-in evaluator with the warning.
+ */
+async function pickEvaluator(config: CreditLensConfig, log: vscode.LogOutputChannel): Promise<EvaluatorChoice | undefined> {
+  const gated = currentEvaluatorChoice(config);
+  const builtin: EvaluatorChoice = { kind: 'builtin', name: config.evaluator.builtin, options: config.evaluator.options };
+  if (config.evaluator.command === '') return builtin;
+  const refused = gated.warning;
+  const items = [
+    { label: `Built-in: ${config.evaluator.builtin}`, description: 'checks the final answer', useCommand: false },
+    {
+      label: refused === undefined ? `Command: ${config.evaluator.command}` : `$(circle-slash) Command: ${config.evaluator.command} (disabled)`,
+      description: refused === undefined ? 'creditLens.evaluator.command' : 'the workspace is not trusted',
+      ...(refused !== undefined ? { detail: 'Workspace settings may not run a command in Restricted Mode; the built-in evaluator is used instead.' } : {}),
+      useCommand: true,
+    },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose the evaluator for counterfactual values' });
+  if (picked === undefined) return undefined;
+  if (!picked.useCommand) return builtin;
+  if (refused !== undefined) showTrustWarning(refused, log);
+  return gated.choice;
+}
+
+async function askBudget(): Promise<{ value: number | undefined } | undefined> {
+  const text = await vscode.window.showInputBox({
+    title,
+    prompt: 'Evaluator-call budget (optional): spend about N evaluator calls and estimate the rest',
+    placeHolder: 'empty for exact leave-one-out',
+    validateInput: (value) => (parseBudget(value).ok ? undefined : 'Enter a positive whole number, or leave it empty'),
+  });
+  if (text === undefined) return undefined;
+  const parsed = parseBudget(text);
+  return parsed.ok ? { value: parsed.value } : undefined;
+}
+
+async function askSteps(): Promise<{ value: readonly [number, number] | undefined } | undefined> {
+  const text = await vscode.window.showInputBox({
+    title,
+    prompt: 'Training steps (optional): A..B, A.., ..B or A',
+    placeHolder: 'empty for every step',
+    validateInput: (value) => {
+      const parsed = parseStepRange(value);
+      return parsed.ok ? undefined : parsed.error;
+    },
+  });
+  if (text === undefined) return undefined;
+  const parsed = parseStepRange(text);
+  return parsed.ok ? { value: parsed.value } : undefined;
+}
+
+/** `""` → no budget; a positive integer → that budget. */
+export function parseBudget(text: string): Result<number | undefined> {
+  const trimmed = text.trim();
+  if (trimmed === '') return ok(undefined);
+  const value = Number(trimmed);
+  return /^\d+$/.test(trimmed) && value > 0 ? ok(value) : err(`the budget must be a positive whole number, got "${text}"`);
+}
+
+/** `""` → every step; `A..B`, `A..`, `..B` (inclusive) or a single step `A` (the CLI's `--step`). */
+export function parseStepRange(text: string): Result<readonly [number, number] | undefined> {
+  if (text.trim() === '') return ok(undefined);
+  const match = /^(-?\d+)?(\.\.)?(-?\d+)?$/.exec(text.trim());
+  if (!match || (!match[1] && !match[3])) return err(`Steps must look like A..B, A.. or ..B, got "${text}"`);
+  const from = match[1] ? Number(match[1]) : -Infinity;
+  const to = match[3] ? Number(match[3]) : match[2] ? Infinity : from;
+  if (from > to) return err(`The step range ${text} is empty`);
+  return ok([from, to]);
+}
+
+async function recompute(folder: vscode.Uri, config: CreditLensConfig, request: CreditRequest, deps: RecomputeCreditDeps): Promise<void> {
+  const root = folder.fsPath;
+  const dbPath = indexDbPath(config.indexLocation, root, deps.storageDir);
+  const options: CreditJobOptions = { root, ...request, concurrency: config.evaluator.concurrency, ...(dbPath !== undefined ? { dbPath } : {}) };
+  deps.log.info(`Computing ${request.method} credit of ${root}`);
+  let cancelled = false;
+  let result: CreditJobResult;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: ${methodLabels[request.method]} credit of ${basename(root) || root}`, cancellable: true },
+      async (progress, token) => {
+        const cancellation = token.onCancellationRequested(() => deps.log.info('Cancelling the credit pass; episodes done so far stay stored'));
+        try {
+          return await (deps.runCredit ?? runCreditJob)(options, {
+            isCancelled: () => (cancelled = token.isCancellationRequested),
+            onProgress: (done, total, run) => progress.report({ message: `${run || '(root)'}: ${count(done)} of ${plural(total, 'episode')}` }),
+          });
+        } finally {
+          cancellation.dispose();
+        }
+      },
+    );
+  } catch (error) {
+    await reportJobFailure(folder, error, deps.log, 'compute credit for');
+    return;
+  }
+  report(root, request.method, result, cancelled, deps);
+}
+
+function report(root: string, method: CreditMethodName, result: CreditJobResult, cancelled: boolean, deps: RecomputeCreditDeps): void {
+  for (const line of deps.formatCreditReport(root, method, result)) deps.log.info(line);
+  for (const run of result.runs) for (const f of run.failures.slice(0, 20)) deps.log.warn(`${f.where}: ${run.run.name || '(root)'}: ${f.reason}`);
+  const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
+  const text = creditHeadline(method, result, cancelled);
+  const show = computed === 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  void show(text, showLogAction).then((choice) => {
+    if (choice === showLogAction) deps.log.show();
+  });
+  if (computed > 0) deps.onCredited?.(vscode.Uri.file(root), result);
+}
+
+/**
+ * The notification after a pass, e.g. `LOO credit: 1,280 episodes; verifier 0.259 → 0.000; 2
+ * episodes failed`: the episodes computed and the agent whose credit moved most from the early to
+ * the late quarter of training.
+ */
+export function creditHeadline(method: CreditMethodName, result: CreditJobResult, cancelled = false): string {
+  const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
+  const failed = result.runs.reduce((sum, r) => sum + r.failures.length, 0);
+  const moved = result.runs
+    .flatMap((r) => r.agents)
+    .filter((a) => Number.isFinite(a.early) && Number.isFinite(a.late))
+    .reduce<{ agent: string; early: number; late: number } | undefined>((best, a) => (best === undefined || Math.abs(a.late - a.early) > Math.abs(best.late - best.early) ? a : best), undefined);
+  const parts = [
+    `${methodLabels[method]} credit${cancelled ? ' (cancelled)' : ''}: ${plural(computed, 'episode')}`,
+    ...(moved ? [`${moved.agent} ${moved.early.toFixed(3)} → ${moved.late.toFixed(3)}`] : []),
+    ...(failed > 0 ? [`${plural(failed, 'episode')} failed`] : []),
+  ];
+  return parts.join('; ');
+}
+
+/**
+ * Logs a fatal error of a job over `folder` and shows it as an actionable message: index the folder
+ * first when it has no index, otherwise what failed with a Show Log button. `action` completes
+ * "Credit Lens could not …" (e.g. `compute credit for`, `audit`).
+ */
+export async function reportJobFailure(folder: vscode.Uri, error: unknown, log: vscode.LogOutputChannel, action: string): Promise<void> {
+  const root = folder.fsPath;
+  const message = error instanceof Error ? error.message : String(error);
+  log.error(`Could not ${action} ${root}: ${message}`);
+  if (error instanceof NoIndexError) {
+    const choice = await vscode.window.showErrorMessage(`${basename(root) || root} has no Credit Lens index yet: index it first.`, indexAction);
+    if (choice === indexAction) await vscode.commands.executeCommand(indexRunFolderId, folder);
+    return;
+  }
+  const choice = await vscode.window.showErrorMessage(`Credit Lens could not ${action} ${root}: ${message}. See the Credit Lens log for details.`, showLogAction);
+  if (choice === showLogAction) log.show();
+}

@@ -1,0 +1,28 @@
+import type { Db, Statement } from './database';
+
+/** Where an episode's trace line is. */
+export interface EpisodeLocation {
+  /** The run's name (`""` for a run at the folder's root). */
+  readonly run: string;
+  /** Trace file relative to the indexed folder, with `/` separators. */
+  readonly uri: string;
+  /** 1-based line of the episode in that file. */
+  readonly line: number;
+}
+
+/** Finds episodes by the id their trace gives them (`external_id`). */
+export class EpisodeLookup {
+  private readonly byIdStmt: Statement<{ run: string; uri: string; line: number }>;
+
+  constructor(db: Db) {
+    this.byIdStmt = db.prepare(`
+      SELECT r.name AS run, s.uri, e.line FROM episode e
+      JOIN source s ON s.source_id = e.source_id JOIN run r ON r.run_id = e.run_id
+      WHERE e.external_id = ? ORDER BY r.root, s.uri, e.line`);
+  }
+
+  /** Every episode with this external id, one per run (ids are unique within a run); empty when none. */
+  byExternalId(externalId: string): EpisodeLocation[] {
+    return this.byIdStmt.all(externalId);
+  }
+}
