@@ -49,6 +49,8 @@ export interface CommandServices {
   readonly version: string;
   /** Called after an audit, to refresh diagnostics and views. */
   readonly onAudited: (folder: vscode.Uri, result: AuditResult) => void;
+  /** Called after an index pass, to refresh diagnostics and views. */
+  readonly onIndexed: IndexRunFolderDeps['onIndexed'];
 }
 
 /** Registers every command of {@link commandIds}; each registration goes to `context.subscriptions`. */
@@ -57,7 +59,7 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   const showSummary: IndexRunFolderDeps['showSummary'] = (indexed) => {
     summaryPanel.show(indexed);
   };
-  const indexDeps: IndexRunFolderDeps = { log, workerScript, jobs, showSummary };
+  const indexDeps: IndexRunFolderDeps = { log, workerScript, jobs, showSummary, ...(services.onIndexed ? { onIndexed: services.onIndexed } : {}) };
   const register = (id: CommandId, handler: (argument?: unknown) => Promise<void>): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   };

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { AuditResult } from '../engine/audit/auditJob';
+import { ActiveIndex } from './activeIndex';
 import { registerAllCommands } from './commandIds';
+import type { SeverityByKind } from './diagnostics/flagDiagnostics';
+import { CreditLensViews } from './tree/creditLensViews';
 import { IndexJobs } from './indexJobs';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 
@@ -12,10 +15,20 @@ export function activate(context: vscode.ExtensionContext): void {
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'indexWorker.js').fsPath;
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const storage = context.storageUri ? { storageDir: context.storageUri.fsPath } : {};
+  const active = own(context, new ActiveIndex(log));
+  const severities = (): SeverityByKind => vscode.workspace.getConfiguration('creditLens').get<SeverityByKind>('audit.severity', {});
+  const views = own(context, new CreditLensViews({ index: () => active.get(), log, severities }));
+  const showFolder = (folder: vscode.Uri): void => {
+    active.show(folder);
+    views.refresh();
+  };
   const onAudited = (folder: vscode.Uri, result: AuditResult): void => {
     log.info(`Audit of ${folder.fsPath}: ${result.runs.reduce((n, r) => n + r.flags.length, 0)} flag(s)`);
+    showFolder(folder);
   };
-  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, version, onAudited, ...storage });
+  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, version, onAudited, onIndexed: (folder) => showFolder(folder), ...storage });
+  active.showFirstIndexedWorkspaceFolder();
+  views.refresh();
 }
 
 /** Nothing to do: `context.subscriptions` disposes everything, which cancels running passes. */

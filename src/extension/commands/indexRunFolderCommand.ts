@@ -18,6 +18,8 @@ export interface IndexRunFolderDeps {
   readonly jobs: IndexJobs;
   readonly showSummary: (indexed: IndexedFolder) => void;
   readonly runIndex?: RunIndex;
+  /** Called after every pass that completed or was cancelled (views and diagnostics refresh). */
+  readonly onIndexed?: (folder: vscode.Uri, result: IndexJobResult) => void;
 }
 
 const showSummaryAction = 'Show Summary';
@@ -56,6 +58,7 @@ export async function indexFolder(folder: vscode.Uri, deps: IndexRunFolderDeps):
     return undefined;
   }
   for (const line of formatIndexLog(root, result.index.path, result.summary, result.tally)) deps.log.info(line);
+  deps.onIndexed?.(folder, result);
   await reportResult({ folder, indexPath: result.index.path, summary: result.summary, cancelled: result.tally.cancelled }, result, deps);
   return result;
 }

@@ -37,10 +37,12 @@ test('activate() hands every disposable to context.subscriptions', () => {
   assert.equal(channel?.name, 'Credit Lens');
   assert.deepEqual(channel?.options, { log: true });
   assert.ok(context.subscriptions.some((d) => d === channel), 'the log channel is owned');
-  // Every command registration, the channel, the job tracker and the panel owner.
-  assert.equal(context.subscriptions.length, contributed.length + 3);
+  // Every command registration, the channel, the job tracker, the panel owner, the active index and the views.
+  assert.equal(context.subscriptions.length, contributed.length + 5);
+  assert.equal(fake.treeViews.length, 2, 'the Runs and Flags views are created');
   for (const disposable of context.subscriptions) disposable.dispose();
   assert.equal(fake.commands.size, 0, 'disposing the subscriptions unregisters every command');
+  assert.ok(fake.treeViews.every((view) => view.disposed), 'disposing the subscriptions disposes the views');
   assert.equal(channel?.disposed, true);
   deactivate();
 });

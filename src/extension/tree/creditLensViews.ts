@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { DiagnosticsPublisher } from '../diagnostics/diagnosticsPublisher';
+import type { SeverityByKind } from '../diagnostics/flagDiagnostics';
+import { Disposable } from '../lifecycle';
+import { FlagsTreeProvider } from './flagsTreeProvider';
+import { RunsTreeProvider } from './runsTreeProvider';
+import type { BrowseIndexSource } from './treeItems';
+
+/** The view ids contributed in `package.json#contributes.views.creditLens`. */
+export const viewIds = {
+  runs: 'creditLens.runs',
+  flags: 'creditLens.flags',
+} as const;
+
+export interface CreditLensViewsOptions {
+  /** The open index of the workspace's run folder, or undefined while there is none. */
+  readonly index: BrowseIndexSource;
+  /** Diagnostic severity per flag kind, read on each refresh (e.g. from the settings). */
+  readonly severities?: () => SeverityByKind;
+  readonly log?: Pick<vscode.LogOutputChannel, 'warn'>;
+}
+
+/**
+ * Owns the Runs and Flags tree views and the trace-line diagnostics. Call `refresh()` after an
+ * index pass, an audit or opening another index: the views re-read and the diagnostics are replaced.
+ */
+export class CreditLensViews extends Disposable {
+  readonly runs: RunsTreeProvider;
+  readonly flags: FlagsTreeProvider;
+  readonly diagnostics: DiagnosticsPublisher;
+
+  constructor(private readonly options: CreditLensViewsOptions) {
+    super();
+    this.runs = this._register(new RunsTreeProvider({ index: options.index }));
+    this.flags = this._register(new FlagsTreeProvider({ index: options.index }));
+    this.diagnostics = this._register(new DiagnosticsPublisher(options.severities));
+    this._register(vscode.window.createTreeView(viewIds.runs, { treeDataProvider: this.runs, showCollapseAll: true }));
+    this._register(vscode.window.createTreeView(viewIds.flags, { treeDataProvider: this.flags, showCollapseAll: true }));
+  }
+
+  /** Re-reads both views and republishes the index's flags and parse errors as diagnostics. */
+  refresh(): void {
+    this.runs.refresh();
+    this.flags.refresh();
+    const index = this.options.index();
+    if (!index) return;
+    try {
+      const { repository } = index;
+      const flags = repository.runs().flatMap((run) => repository.flags(run.runId));
+      this.diagnostics.publish(index.folder, flags, repository.parseErrors());
+    } catch (error) {
+      // The views show the read error themselves; the previous diagnostics stay until a read succeeds.
+      this.options.log?.warn(`Credit Lens diagnostics not updated: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import * as vscode from 'vscode';
+import type { BrowseFlag, BrowseRun } from '../../store/browseRepository';
+import { commandIds } from '../commandIds';
+import { flagHeadline, flagMessage, flagScope, formatValue } from '../diagnostics/flagText';
+import { Disposable } from '../lifecycle';
+import { noIndexMessage } from './runsTreeProvider';
+import {
+  capped, defaultMaxChildren, description, escapedTooltip, flagBadge, messageItem, moreItem, plural, readError, traceLineCommand,
+  type BrowseIndex, type BrowseIndexSource,
+} from './treeItems';
+
+/** A node of the Flags view: run → flag → evidence entries (objects and arrays expand further). */
+export type FlagsNode =
+  | { readonly kind: 'message'; readonly text: string; readonly command?: vscode.Command }
+  | { readonly kind: 'more'; readonly hidden: number; readonly noun: string }
+  | { readonly kind: 'run'; readonly run: BrowseRun }
+  | { readonly kind: 'flag'; readonly folder: vscode.Uri; readonly run: BrowseRun; readonly flag: BrowseFlag }
+  | { readonly kind: 'evidence'; readonly id: string; readonly key: string; readonly value: unknown };
+
+export interface FlagsTreeOptions {
+  readonly index: BrowseIndexSource;
+  /** Children per level before a "… N more" item (default 500). */
+  readonly maxChildren?: number;
+}
+
+/** The "Flags" view (`creditLens.flags`): the audit's verdicts per run, each with its evidence; selecting one opens its trace line. */
+export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProvider<FlagsNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<FlagsNode | undefined>());
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly maxChildren: number;
+
+  constructor(private readonly options: FlagsTreeOptions) {
+    super();
+    this.maxChildren = options.maxChildren ?? defaultMaxChildren;
+  }
+
+  /** Re-reads the whole tree (after an audit or an index pass). */
+  refresh(): void {
+    this._onDidChangeTreeData.fire(undefined);
+  }
+
+  getTreeItem(node: FlagsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'message':
+        return messageItem(node.text, node.command);
+      case 'more':
+        return moreItem(node.hidden, node.noun);
+      case 'run':
+        return runItem(node.run);
+      case 'flag':
+        return flagItem(node);
+      case 'evidence':
+        return evidenceItem(node);
+    }
+  }
+
+  getChildren(node?: FlagsNode): FlagsNode[] {
+    const index = this.options.index();
+    if (!index) return node ? [] : [{ kind: 'message', text: noIndexMessage, command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' } }];
+    try {
+      return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'entry');
+    } catch (error) {
+      return [{ kind: 'message', text: readError(error) }];
+    }
+  }
+
+  private childrenOf({ folder, repository }: BrowseIndex, node?: FlagsNode): FlagsNode[] {
+    if (!node) {
+      const runs = repository.runs();
+      return runs.length === 0 ? [{ kind: 'message', text: 'The index holds no runs yet.' }] : runs.map((run) => ({ kind: 'run', run }));
+    }
+    switch (node.kind) {
+      case 'run':
+        return repository.flags(node.run.runId).map((flag) => ({ kind: 'flag', folder, run: node.run, flag }));
+      case 'flag':
+        return entriesOf(`flag:${node.flag.flagId}`, node.flag.evidence);
+      case 'evidence':
+        return isContainer(node.value) ? entriesOf(node.id, node.value) : [];
+      default:
+        return [];
+    }
+  }
+
+  private cap(nodes: readonly FlagsNode[], noun: string): FlagsNode[] {
+    const { shown, hidden } = capped(nodes, this.maxChildren);
+    return hidden > 0 ? [...shown, { kind: 'more', hidden, noun }] : [...shown];
+  }
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function entriesOf(parentId: string, value: object): FlagsNode[] {
+  return Object.entries(value as Record<string, unknown>).map(([key, entry]) => ({ kind: 'evidence', id: `${parentId}/${key}`, key, value: entry }));
+}
+
+function runItem(run: BrowseRun): vscode.TreeItem {
+  const item = new vscode.TreeItem(run.name, run.flags > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  item.id = `flags-run:${run.runId}`;
+  item.contextValue = 'creditLens.run';
+  item.iconPath = new vscode.ThemeIcon(run.flags > 0 ? 'warning' : 'pass');
+  item.description = run.flags > 0 ? description(plural(run.flags, 'flag'), flagBadge(run.flags)) : 'no flags';
+  item.tooltip = escapedTooltip(`Run ${run.name}`, [['flags', String(run.flags)], ['episodes', String(run.episodes)]]);
+  return item;
+}
+
+function flagItem({ folder, run, flag }: Extract<FlagsNode, { kind: 'flag' }>): vscode.TreeItem {
+  const hasEvidence = Object.keys(flag.evidence).length > 0;
+  const item = new vscode.TreeItem(`${flag.kind} · ${flag.agent ?? 'team'}`, hasEvidence ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `flag:${flag.flagId}`;
+  item.contextValue = 'creditLens.flag';
+  item.iconPath = new vscode.ThemeIcon(flag.kind === 'silent' ? 'info' : 'warning');
+  item.description = description(flagScope(flag), flagHeadline(flag));
+  const where = flag.location ? `${flag.location.uri}:${flag.location.line}` : 'no trace line';
+  item.tooltip = escapedTooltip(flagMessage(flag), [['run', run.name], ['trace', where], ...(flag.score === null ? [] : [['score', formatValue(flag.score)] as const])]);
+  if (flag.location) item.command = traceLineCommand(folder, flag.location.uri, flag.location.line);
+  return item;
+}
+
+function evidenceItem({ id, key, value }: Extract<FlagsNode, { kind: 'evidence' }>): vscode.TreeItem {
+  const expandable = isContainer(value) && Object.keys(value).length > 0;
+  const item = new vscode.TreeItem(key, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = id;
+  item.contextValue = 'creditLens.evidence';
+  item.description = formatValue(value);
+  item.tooltip = escapedTooltip(key, [['value', formatValue(value, 2000)]]);
+  return item;
+}

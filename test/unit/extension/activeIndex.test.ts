@@ -1,0 +1,25 @@
+import '../fakes/registerVscodeFake';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import * as vscode from 'vscode';
+import { runIndexJob } from '../../../src/engine/indexJob';
+import { ActiveIndex } from '../../../src/extension/activeIndex';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+
+const log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as vscode.LogOutputChannel;
+
+test('ActiveIndex.show(folder) opens an indexed folder read-only for the views and refuses one without an index', async () => {
+  const root = tempFolder();
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('e1'), episode('e2')));
+  await runIndexJob({ root, search: false });
+  const active = new ActiveIndex(log);
+  assert.equal(active.show(vscode.Uri.file(tempFolder())), false);
+  assert.equal(active.get(), undefined);
+  assert.equal(active.show(vscode.Uri.file(root)), true);
+  const runs = active.get()?.repository.runs();
+  assert.equal(runs?.[0]?.episodes, 2);
+  active.dispose();
+  assert.equal(active.get(), undefined);
+});

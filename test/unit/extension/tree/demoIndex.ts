@@ -1,0 +1,44 @@
+import { appendFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AuditFlag } from '../../../../src/core/auditReport';
+import { writeDemoRun } from '../../../../src/demo/writeDemoRun';
+import { indexRunFolder } from '../../../../src/ingest/indexRunFolder';
+import { AuditRepository } from '../../../../src/store/auditRepository';
+import { BrowseRepository } from '../../../../src/store/browseRepository';
+import { IndexStore } from '../../../../src/store/indexStore';
+
+/** A small demo folder indexed into an in-memory store, with two flags on the team run. */
+export interface DemoIndex {
+  readonly root: string;
+  readonly store: IndexStore;
+  readonly browse: BrowseRepository;
+  readonly teamRunId: number;
+  readonly routedRunId: number;
+}
+
+export const teamUri = (step: number): string => `planner-solver-verifier/rollouts/step_000${step}.jsonl`;
+
+/** A free-rider over steps 2..3 and a silent verifier in episode s1-g1-r2 (step 1, line 6). */
+export const demoFlags: readonly AuditFlag[] = [
+  { kind: 'free-rider', agent: 'verifier', scope: 'step', steps: [2, 3], location: { uri: teamUri(2), line: 1 }, evidence: { meanCredit: 0.001, meanReward: 0.8, score: 2 } },
+  { kind: 'silent', agent: 'verifier', scope: 'episode', episode: 's1-g1-r2', location: { uri: teamUri(1), line: 6 }, evidence: { silentEpisodes: 1, note: '<b>*x*</b>' } },
+];
+
+/**
+ * 3 steps × 2 groups × 3 rollouts per run (18 episodes each), one unreadable line appended to the
+ * routed run's step 2 file (line 7), flags {@link demoFlags} on the team run.
+ */
+export async function demoIndex(): Promise<DemoIndex> {
+  const root = mkdtempSync(join(tmpdir(), 'credit-lens-browse-'));
+  writeDemoRun(root, { steps: 3, groupsPerStep: 2, samplesPerGroup: 3 });
+  appendFileSync(join(root, 'routed-experts', 'rollouts', 'step_0002.jsonl'), 'not json\n');
+  const store = IndexStore.open(':memory:');
+  await indexRunFolder(root, store);
+  const browse = new BrowseRepository(store.db);
+  const runs = browse.runs();
+  const teamRunId = runs.find((r) => r.name === 'planner-solver-verifier')?.runId ?? -1;
+  const routedRunId = runs.find((r) => r.name === 'routed-experts')?.runId ?? -1;
+  new AuditRepository(store.db).replaceFlags(teamRunId, demoFlags);
+  return { root, store, browse, teamRunId, routedRunId };
+}

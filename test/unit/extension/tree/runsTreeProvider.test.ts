@@ -1,0 +1,125 @@
+import '../../fakes/registerVscodeFake';
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import * as vscode from 'vscode';
+import { RunsTreeProvider, noIndexMessage, type RunsNode } from '../../../../src/extension/tree/runsTreeProvider';
+import type { BrowseRepository } from '../../../../src/store/browseRepository';
+import { demoIndex, teamUri, type DemoIndex } from './demoIndex';
+
+let index: DemoIndex;
+let folder: vscode.Uri;
+
+before(async () => {
+  index = await demoIndex();
+  folder = vscode.Uri.file(index.root);
+});
+
+after(() => {
+  index.store.close();
+});
+
+function provider(maxChildren?: number): RunsTreeProvider {
+  return new RunsTreeProvider({ index: () => ({ folder, repository: index.browse }), ...(maxChildren === undefined ? {} : { maxChildren }) });
+}
+
+function items(tree: RunsTreeProvider, node?: RunsNode): vscode.TreeItem[] {
+  return tree.getChildren(node).map((child) => tree.getTreeItem(child));
+}
+
+/** The child of `node` whose item has this label. */
+function child(tree: RunsTreeProvider, node: RunsNode | undefined, label: string): RunsNode {
+  const found = tree.getChildren(node).find((c) => tree.getTreeItem(c).label === label);
+  assert.ok(found, `no child ${label}`);
+  return found;
+}
+
+const tooltipOf = (item: vscode.TreeItem): string => (item.tooltip as vscode.MarkdownString).value;
+
+test('runs: one item per run with totals, flag badge and context value', () => {
+  const runs = items(provider());
+  assert.deepEqual(runs.map((r) => [r.label, r.contextValue, r.collapsibleState]), [
+    ['planner-solver-verifier', 'creditLens.run', vscode.TreeItemCollapsibleState.Collapsed],
+    ['routed-experts', 'creditLens.run', vscode.TreeItemCollapsibleState.Collapsed],
+  ]);
+  assert.match(String(runs[0]?.description), /^18 episodes · 3 steps · mean reward [\d.]+ · ⚑ 2$/);
+  assert.doesNotMatch(String(runs[1]?.description), /⚑/);
+  assert.equal((runs[0]?.iconPath as vscode.ThemeIcon).id, 'warning');
+  assert.match(tooltipOf(runs[0] as vscode.TreeItem), /mechanism: pipeline/);
+});
+
+test('steps and groups carry counts, mean reward and the flags covering them', () => {
+  const tree = provider();
+  const run = child(tree, undefined, 'planner-solver-verifier');
+  const steps = items(tree, run);
+  assert.deepEqual(steps.map((s) => [s.label, s.contextValue]), [['step 1', 'creditLens.step'], ['step 2', 'creditLens.step'], ['step 3', 'creditLens.step']]);
+  assert.match(String(steps[1]?.description), /^6 episodes · 2 groups · mean reward [\d.]+ · ⚑ 1$/);
+  const groups = items(tree, child(tree, run, 'step 1'));
+  assert.deepEqual(groups.map((g) => [g.label, g.contextValue]), [['s1-g0', 'creditLens.group'], ['s1-g1', 'creditLens.group']]);
+  assert.match(String(groups[0]?.description), /^3 episodes · mean reward [\d.]+$/);
+  assert.match(String(groups[1]?.description), /· ⚑ 1$/);
+});
+
+test('episodes show reward, agent count and badge, and open their trace line', () => {
+  const tree = provider();
+  const step = child(tree, child(tree, undefined, 'planner-solver-verifier'), 'step 1');
+  const episodes = items(tree, child(tree, step, 's1-g1'));
+  assert.deepEqual(episodes.map((e) => [e.label, e.contextValue, e.collapsibleState]), [
+    ['s1-g1-r0', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
+    ['s1-g1-r1', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
+    ['s1-g1-r2', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
+  ]);
+  assert.match(String(episodes[2]?.description), /^reward [01] · 3 agents · ⚑ 1$/);
+  const command = episodes[2]?.command;
+  assert.equal(command?.command, 'vscode.open');
+  const [uri, options] = command?.arguments ?? [];
+  assert.equal((uri as vscode.Uri).fsPath, vscode.Uri.joinPath(folder, teamUri(1)).fsPath);
+  const selection = (options as { selection: vscode.Range }).selection;
+  assert.deepEqual([selection.start.line, selection.start.character], [5, 0]);
+});
+
+test('tooltips are escaped text, never raw Markdown', () => {
+  const tree = provider();
+  const step = child(tree, child(tree, undefined, 'planner-solver-verifier'), 'step 1');
+  const episode = items(tree, child(tree, step, 's1-g1'))[0] as vscode.TreeItem;
+  const tooltip = episode.tooltip as vscode.MarkdownString;
+  assert.ok(tooltip instanceof vscode.MarkdownString);
+  assert.notEqual(tooltip.isTrusted, true);
+  assert.notEqual(tooltip.supportHtml, true);
+  assert.match(tooltip.value, /Episode s1\\-g1\\-r0/);
+  assert.match(tooltip.value, /step\\_0001\\.jsonl:4/);
+});
+
+test('large levels are capped with a "… N more" item', () => {
+  const tree = provider(2);
+  const run = child(tree, undefined, 'planner-solver-verifier');
+  assert.deepEqual(items(tree, run).map((s) => [s.label, s.contextValue]), [['step 1', 'creditLens.step'], ['step 2', 'creditLens.step'], ['… 1 more step', 'creditLens.more']]);
+  const group = child(tree, child(tree, run, 'step 1'), 's1-g0');
+  assert.deepEqual(items(tree, group).map((e) => e.label), ['s1-g0-r0', 's1-g0-r1', '… 1 more episode']);
+});
+
+test('without an index the view shows a placeholder that offers to index', () => {
+  const tree = new RunsTreeProvider({ index: () => undefined });
+  const [placeholder] = items(tree);
+  assert.equal(placeholder?.label, noIndexMessage);
+  assert.equal(placeholder?.command?.command, 'creditLens.indexRunFolder');
+  assert.equal(items(tree).length, 1);
+});
+
+test('an empty index and a failing read show a message instead of throwing', () => {
+  const empty = { runs: () => [] } as unknown as BrowseRepository;
+  assert.deepEqual(items(new RunsTreeProvider({ index: () => ({ folder, repository: empty }) })).map((i) => i.label), ['The index holds no runs yet.']);
+  const failing = { runs: () => { throw new Error('SQLITE_BUSY: database is locked'); } } as unknown as BrowseRepository;
+  const [message] = items(new RunsTreeProvider({ index: () => ({ folder, repository: failing }) }));
+  assert.match(message?.label as string, /Could not read the Credit Lens index: SQLITE_BUSY/);
+});
+
+test('refresh() fires onDidChangeTreeData; dispose() stops it', () => {
+  const tree = provider();
+  const fired: unknown[] = [];
+  tree.onDidChangeTreeData((node) => fired.push(node));
+  tree.refresh();
+  assert.deepEqual(fired, [undefined]);
+  tree.dispose();
+  tree.refresh();
+  assert.equal(fired.length, 1);
+});
