@@ -34,9 +34,9 @@ export class ActiveIndex implements vscode.Disposable {
     }
   }
 
-  /** Picks the first workspace folder that already has an index. */
-  showFirstIndexedWorkspaceFolder(): void {
-    for (const folder of vscode.workspace.workspaceFolders ?? []) if (this.show(folder.uri)) return;
+  /** Shows the first workspace folder that already has an index, and returns it. */
+  showFirstIndexedWorkspaceFolder(): vscode.Uri | undefined {
+    return (vscode.workspace.workspaceFolders ?? []).find((folder) => this.show(folder.uri))?.uri;
   }
 
   dispose(): void {

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { AuditResult } from '../engine/audit/auditJob';
+import type { IndexJobResult } from '../engine/indexJob';
 import { ActiveIndex } from './activeIndex';
+import { BackgroundIndexing } from './backgroundIndexing';
 import { registerAllCommands } from './commandIds';
 import type { SeverityByKind } from './diagnostics/flagDiagnostics';
 import { CreditLensViews } from './tree/creditLensViews';
@@ -22,12 +24,18 @@ export function activate(context: vscode.ExtensionContext): void {
     active.show(folder);
     views.refresh();
   };
+  const background = own(context, new BackgroundIndexing({ log, workerScript, onIndexed: (folder) => showFolder(folder) }));
+  const onIndexed = (folder: vscode.Uri, result: IndexJobResult): void => {
+    showFolder(folder);
+    background.follow(folder, result);
+  };
   const onAudited = (folder: vscode.Uri, result: AuditResult): void => {
     log.info(`Audit of ${folder.fsPath}: ${result.runs.reduce((n, r) => n + r.flags.length, 0)} flag(s)`);
     showFolder(folder);
   };
-  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, version, onAudited, onIndexed: (folder) => showFolder(folder), ...storage });
-  active.showFirstIndexedWorkspaceFolder();
+  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, version, onAudited, onIndexed, ...storage });
+  const shown = active.showFirstIndexedWorkspaceFolder();
+  if (shown) background.follow(shown);
   views.refresh();
 }
 

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { IndexJobResult } from '../engine/indexJob';
+import { runIndexInWorker } from '../engine/runIndexInWorker';
+import { LiveTail } from './liveTail';
+
+export interface BackgroundIndexingDeps {
+  readonly log: vscode.LogOutputChannel;
+  /** The built `dist/indexWorker.js`. */
+  readonly workerScript: string;
+  /** Called after each background pass over a folder (views and diagnostics refresh). */
+  readonly onIndexed: (folder: vscode.Uri, result: IndexJobResult) => void;
+}
+
+/**
+ * Keeps indexed run folders current while training writes to them: a file watcher per followed
+ * folder feeds {@link LiveTail}, each pass runs in the index worker (never on the extension host
+ * thread), and a status-bar item shows the episode count and the last pass. Following honours the
+ * `creditLens.liveTail.enabled` setting.
+ */
+export class BackgroundIndexing implements vscode.Disposable {
+  private readonly tail: LiveTail;
+  private status: vscode.StatusBarItem | undefined;
+
+  constructor(private readonly deps: BackgroundIndexingDeps) {
+    this.tail = new LiveTail({
+      watch: (folder, onChange) => watchTraces(folder, onChange),
+      runPass: async (folder) => this.handle(folder, await runIndexInWorker({ root: folder }, deps.workerScript).result),
+      onPass: (folder, error) => this.passed(folder, error),
+    });
+  }
+
+  /** Starts following `folder` when live tail is enabled; shows its episode count either way. */
+  follow(folder: vscode.Uri, result?: IndexJobResult): void {
+    if (result) this.show(result);
+    if (vscode.workspace.getConfiguration('creditLens').get<boolean>('liveTail.enabled', true)) this.tail.follow(folder.fsPath);
+  }
+
+  dispose(): void {
+    this.tail.dispose();
+    this.status?.dispose();
+  }
+
+  private passed(folder: string, error: unknown): void {
+    if (error !== undefined) {
+      this.deps.log.warn(`Live tail of ${folder} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
+    }
+  }
+
+  /** Updates the status bar from a pass's result. */
+  private show(result: IndexJobResult): void {
+    this.status ??= vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+    const episodes = result.summary.episodes.toLocaleString('en-US');
+    this.status.text = `$(database) Credit Lens: ${episodes} episodes`;
+    this.status.tooltip = `${result.summary.runs.length} run(s), ${result.summary.errorCount} line(s) with errors; last pass added ${result.tally.episodesAdded}`;
+    this.status.command = 'creditLens.showRunSummary';
+    this.status.show();
+  }
+
+  /** A live-tail pass finished: status bar and views. */
+  private handle(folder: string, result: IndexJobResult): void {
+    this.show(result);
+    this.deps.onIndexed(vscode.Uri.file(folder), result);
+  }
+}
+
+function watchTraces(folder: string, onChange: () => void): vscode.Disposable {
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*.{jsonl,ndjson}'));
+  watcher.onDidChange(onChange);
+  watcher.onDidCreate(onChange);
+  watcher.onDidDelete(onChange);
+  return watcher;
+}
