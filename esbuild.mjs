@@ -1,6 +1,7 @@
 // Builds every bundle: the extension host, the index worker, the CLI, the benchmark and the webview.
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -35,9 +36,13 @@ const node = {
   plugins: [problemMatcher],
 };
 
+// The extension and its index worker bundle better-sqlite3's JavaScript (the VSIX ships no
+// node_modules) and load its addon from dist/native (see copyNativeAddons).
+const bundled = { ...node, external: ['vscode'] };
+
 const configs = [
-  { ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
-  { ...node, entryPoints: ['src/engine/indexWorker.ts'], outfile: 'dist/indexWorker.js' },
+  { ...bundled, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  { ...bundled, entryPoints: ['src/engine/indexWorker.ts'], outfile: 'dist/indexWorker.js' },
   { ...node, entryPoints: ['src/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...node, entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
@@ -55,6 +60,24 @@ const configs = [
     plugins: [problemMatcher],
   },
 ];
+
+/**
+ * Copies the better-sqlite3 addon built for this Node (tests, CLI, code-server) to
+ * dist/native/better_sqlite3.abi<ABI>.node, plus any `native-prebuilds/better_sqlite3.abi<N>.node`
+ * (e.g. an Electron build for desktop VS Code): the driver picks the one matching its runtime's ABI.
+ */
+function copyNativeAddons() {
+  mkdirSync('dist/native', { recursive: true });
+  const own = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+  if (existsSync(own)) copyFileSync(own, `dist/native/better_sqlite3.abi${process.versions.modules}.node`);
+  if (existsSync('native-prebuilds')) {
+    for (const name of readdirSync('native-prebuilds').filter((n) => /^better_sqlite3\.abi\d+\.node$/.test(n))) {
+      copyFileSync(`native-prebuilds/${name}`, `dist/native/${name}`);
+    }
+  }
+}
+
+copyNativeAddons();
 
 if (watch) {
   for (const config of configs) await (await esbuild.context(config)).watch();

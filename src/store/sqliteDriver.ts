@@ -1,4 +1,7 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Db } from './database';
 import { nodeSqliteDb, type NodeSqliteModule } from './nodeSqliteDb';
 
@@ -30,9 +33,22 @@ type BetterSqlite3Constructor = new (file: string, options: Record<string, unkno
 const load = createRequire(__filename);
 
 export const defaultLoaders: DriverLoaders = {
-  betterSqlite3: () => load('better-sqlite3') as BetterSqlite3Constructor,
+  // A static import, so that esbuild bundles better-sqlite3's JavaScript into the extension; its
+  // native addon is only loaded when the first database is constructed.
+  betterSqlite3: () => BetterSqlite3 as unknown as BetterSqlite3Constructor,
   nodeSqlite: () => load('node:sqlite') as NodeSqliteModule,
 };
+
+/**
+ * The addon the build ships next to the bundle for this runtime's ABI
+ * (`dist/native/better_sqlite3.abi<NODE_MODULE_VERSION>.node`), if any. Bundled code cannot find
+ * the addon through node_modules, so the build always copies one there; in an unbundled run (tests
+ * under tsx) there is none and better-sqlite3 finds its own.
+ */
+export function bundledNativeBinding(abi = process.versions.modules, dir = __dirname): string | undefined {
+  const path = join(dir, 'native', `better_sqlite3.abi${abi}.node`);
+  return existsSync(path) ? path : undefined;
+}
 
 export function currentRuntime(): RuntimeInfo {
   const electron = process.versions['electron'];
@@ -46,7 +62,7 @@ export function currentRuntime(): RuntimeInfo {
  * what to do — never a bare stack trace. The probe opens an in-memory database, because a
  * mismatched addon only fails when first used (NODE_MODULE_VERSION errors).
  */
-export function selectDriver(nativeBinding?: string, runtime: RuntimeInfo = currentRuntime(), loaders: DriverLoaders = defaultLoaders): SqliteDriver {
+export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: RuntimeInfo = currentRuntime(), loaders: DriverLoaders = defaultLoaders): SqliteDriver {
   const attempts: string[] = [];
   try {
     const Database = loaders.betterSqlite3();

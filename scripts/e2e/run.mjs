@@ -1,0 +1,165 @@
+// Runs the end-to-end suite (test/e2e/*.e2e.ts) against a real code-server 4.100.3 (docs/e2e.md).
+//
+//   bash scripts/install-code-server.sh && node esbuild.mjs && node scripts/e2e/run.mjs
+//
+// Env: CODE_SERVER (binary; default .cache/code-server/node_modules/.bin/code-server),
+//      CHROMIUM (default /usr/bin/chromium), E2E_EPISODES (demo episodes per run, default 640: the
+//      smallest demo on which the verifier's free-rider flag is raised), KEEP_E2E_DIR=1 (keep the
+//      temporary folder with code-server's logs), E2E_TEST_TIMEOUT (ms per test, default 180000).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { prepareExtension } from './prepareExtension.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const codeServer = process.env.CODE_SERVER ?? join(repo, '.cache/code-server/node_modules/.bin/code-server');
+const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const episodes = process.env.E2E_EPISODES ?? '640';
+const started = Date.now();
+const log = (text) => console.log(`[e2e +${((Date.now() - started) / 1000).toFixed(1)}s] ${text}`);
+
+function fail(message) {
+  console.error(`e2e: ${message}`);
+  process.exit(1);
+}
+
+// 1. Prerequisites.
+if (!existsSync(codeServer)) fail(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh\` (or set CODE_SERVER)`);
+if (!existsSync(chromium)) fail(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
+if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js'))) fail('dist/ is not built; run `node esbuild.mjs` first');
+
+const root = mkdtempSync(join(tmpdir(), 'credit-lens-e2e-'));
+const workspace = join(root, 'workspace');
+const userData = join(root, 'user-data');
+const extensionsDir = join(root, 'extensions');
+const resultsDir = join(repo, 'test-results', 'e2e');
+mkdirSync(join(userData, 'User'), { recursive: true });
+mkdirSync(workspace, { recursive: true });
+mkdirSync(resultsDir, { recursive: true });
+
+let server;
+let exitCode = 1;
+try {
+  // 2. The demo runs (the CLI also indexes them, in demo-run/.credit-lens/).
+  const demo = spawnSync(process.execPath, [join(repo, 'dist/cli.js'), 'demo', '--out', join(workspace, 'demo-run'), '--episodes', episodes], { encoding: 'utf8' });
+  if (demo.status !== 0) throw new Error(`credit-lens demo failed (${demo.status}):\n${demo.stdout}${demo.stderr}`);
+  log(`demo runs written to ${workspace}/demo-run (${episodes} episodes per run)`);
+
+  // 3. The extension, unpacked into a fresh --extensions-dir.
+  const extension = prepareExtension(extensionsDir, repo);
+  log(`extension laid out at ${extension}`);
+
+  // 4. code-server on a free port, with a throwaway config, user-data and extensions dir.
+  const port = await freePort();
+  const config = join(root, 'config.yaml');
+  writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  writeFileSync(
+    join(userData, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'telemetry.telemetryLevel': 'off',
+        'security.workspace.trust.enabled': false,
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'extensions.ignoreRecommendations': true,
+        'update.mode': 'none',
+        'workbench.tips.enabled': false,
+      },
+      null,
+      2,
+    ),
+  );
+  const serverLog = join(root, 'code-server.log');
+  const out = openSync(serverLog, 'a');
+  server = spawn(
+    codeServer,
+    [
+      '--config', config,
+      '--auth', 'none',
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--user-data-dir', userData,
+      '--extensions-dir', extensionsDir,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      workspace,
+    ],
+    { detached: true, stdio: ['ignore', out, out], env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config') } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(`${url}/healthz`, 30_000);
+  log(`code-server ${url} healthy (log: ${serverLog})`);
+
+  // 5. The tests, in a child node with tsx; they launch Chromium on E2E_URL.
+  const testFiles = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [join(repo, 'test/e2e/extension.e2e.ts')];
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`, ...testFiles],
+    {
+      cwd: repo,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        E2E_URL: `${url}/?folder=${encodeURIComponent(workspace)}`,
+        E2E_WORKSPACE: workspace,
+        E2E_USER_DATA: userData,
+        E2E_ROOT: root,
+        E2E_RESULTS: resultsDir,
+        E2E_CHROMIUM: chromium,
+      },
+    },
+  );
+  exitCode = result.status ?? 1;
+  log(`tests finished with exit code ${exitCode}; screenshots in ${resultsDir}`);
+} catch (error) {
+  console.error(`e2e: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  if (server?.pid !== undefined) {
+    try {
+      process.kill(-server.pid, 'SIGTERM'); // the whole process group, extension host included
+    } catch {
+      // already gone
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  if (process.env.KEEP_E2E_DIR === '1') log(`kept ${root}`);
+  else rmSync(root, { recursive: true, force: true });
+}
+process.exit(exitCode);
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const address = s.address();
+      s.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForHealth(healthUrl, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await globalThis.fetch(healthUrl);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (server.exitCode !== null) throw new Error(`code-server exited with ${server.exitCode} before it was healthy`);
+    if (Date.now() > deadline) throw new Error(`code-server not healthy at ${healthUrl} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,0 +1,212 @@
+// End-to-end tests of the extension in a real code-server, driven by Chromium (docs/e2e.md).
+// Run through `node scripts/e2e/run.mjs`, which starts code-server and passes E2E_* variables.
+// The tests share one page and run in order: each builds on the state the previous one left.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, appendFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`${name} is not set: run the suite with \`npm run test:e2e\` (scripts/e2e/run.mjs)`);
+  return value;
+};
+
+const url = env('E2E_URL');
+const workspace = env('E2E_WORKSPACE');
+const userData = env('E2E_USER_DATA');
+const results = env('E2E_RESULTS');
+const executablePath = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+const extensionId = 'credit-lens.credit-lens';
+const runDir = join(workspace, 'demo-run', 'planner-solver-verifier');
+
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+
+async function screenshot(name: string): Promise<void> {
+  mkdirSync(results, { recursive: true });
+  await page.screenshot({ path: join(results, `${name}.png`) }).catch(() => undefined);
+}
+
+/** Runs `body`, then saves `<name>.png` (also `<name>.failed.png` when it throws). */
+async function step(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+    await page.waitForTimeout(300);
+    await screenshot(name);
+  } catch (error) {
+    await screenshot(`${name}.failed`);
+    throw error;
+  }
+}
+
+/**
+ * Runs a command from the palette. Extension commands appear only once the extension host has
+ * scanned extensions, so wait for the exact row instead of pressing Enter on a fuzzy match.
+ */
+async function runCommand(title: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 3000 });
+      await row.click();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
+}
+
+/** The text of every `exthost*\/remoteexthost.log` under the user-data dir, plus our own log channel. */
+function exthostLogs(): { host: string; channel: string } {
+  const logs = join(userData, 'logs');
+  let host = '';
+  let channel = '';
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name === 'remoteexthost.log') host += readFileSync(path, 'utf8');
+      else if (path.includes(extensionId) && name.endsWith('.log')) channel += readFileSync(path, 'utf8');
+    }
+  };
+  walk(logs);
+  return { host, channel };
+}
+
+async function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The episode count of the status-bar item `Credit Lens: 1,920 episodes`. */
+async function statusBarEpisodes(): Promise<number> {
+  const item = page.locator('.statusbar-item', { hasText: /Credit Lens: [\d,]+ episodes/ }).first();
+  await item.waitFor({ timeout: 30_000 });
+  const text = (await item.textContent()) ?? '';
+  const match = /Credit Lens: ([\d,]+) episodes/.exec(text);
+  assert.ok(match?.[1], `status bar text: ${text}`);
+  return Number(match[1].replace(/,/g, ''));
+}
+
+function runsView() {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^Runs/ }) }).first();
+}
+
+describe('Credit Lens in code-server', { concurrency: false }, () => {
+  before(async () => {
+    profile = mkdtempSync(join(tmpdir(), 'credit-lens-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  after(async () => {
+    await context.close().catch(() => undefined);
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  test('a. the workbench loads and the extension activates without errors', { timeout: 120_000 }, async () => {
+    await step('a-activated', async () => {
+      await page.goto(url);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      // Activation is lazy (onView / onCommand): opening the Credit Lens container activates it.
+      const container = page.locator('.activitybar .action-item a[aria-label^="Credit Lens"]').first();
+      await container.waitFor({ timeout: 60_000 });
+      await container.click();
+      await waitFor(() => /ExtensionService#_doActivateExtension credit-lens\.credit-lens\b/.test(exthostLogs().host), 60_000, 'the activation line in remoteexthost.log');
+      await page.waitForTimeout(1000);
+      const { host, channel } = exthostLogs();
+      assert.doesNotMatch(host, /Activating extension '?credit-lens\.credit-lens'? failed/);
+      const ours = host.split('\n').filter((line) => /^\s+at .*credit-lens\.credit-lens-/.test(line));
+      assert.deepEqual(ours, [], 'stack frames from our extension in remoteexthost.log');
+      assert.doesNotMatch(channel, /\[error\]/, 'errors in the Credit Lens log channel');
+    });
+  });
+
+  test('b. the Runs view lists both runs after "Index Run Folder"', { timeout: 150_000 }, async () => {
+    await step('b-runs', async () => {
+      await runsView().waitFor({ timeout: 30_000 });
+      await runCommand('Credit Lens: Index Run Folder');
+      // One workspace folder: no pick. Should a pick appear, choose the workspace folder.
+      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'workspace' }).first();
+      if (await pick.isVisible().catch(() => false)) await pick.click();
+      await page.locator('.notifications-toasts, .notification-toast', { hasText: /Indexed \d/ }).first().waitFor({ timeout: 90_000 });
+      const rows = runsView().locator('.monaco-list-row');
+      await rows.filter({ hasText: 'planner-solver-verifier' }).first().waitFor({ timeout: 30_000 });
+      await rows.filter({ hasText: 'routed-experts' }).first().waitFor({ timeout: 30_000 });
+    });
+  });
+
+  test('c. "Run Audit" puts the verifier free-rider warning in the Problems panel', { timeout: 150_000 }, async () => {
+    await step('c-problems', async () => {
+      await runCommand('Credit Lens: Run Audit');
+      await page.locator('.notifications-toasts, .notification-toast', { hasText: /Audit of \d+ runs?/ }).first().waitFor({ timeout: 120_000 });
+      await runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+      const markers = page.locator('.markers-panel');
+      await markers.waitFor({ timeout: 30_000 });
+      const row = markers.locator('.monaco-list-row', { hasText: /free-rider: verifier is idle/ }).first();
+      await row.waitFor({ timeout: 30_000 });
+      assert.equal(await row.locator('.codicon-warning').count(), 1, 'the free-rider marker is a warning');
+      // The marker's resource row names the step file it points at.
+      const file = markers.locator('.monaco-list-row', { hasText: /step_00\d\d\.jsonl/ }).first();
+      await file.waitFor({ timeout: 10_000 });
+      const label = (await file.getAttribute('aria-label')) ?? (await file.textContent()) ?? '';
+      assert.match(label, /planner-solver-verifier[/\\]rollouts|step_00\d\d\.jsonl/);
+      const all = (await markers.textContent()) ?? '';
+      assert.match(all, /step_00\d\d\.jsonl[\s\S]*free-rider: verifier/);
+    });
+  });
+
+  test('d. appending 3 episodes is picked up by the live tail within 10 s', { timeout: 90_000 }, async () => {
+    await step('d-live-tail', async () => {
+      const before = await statusBarEpisodes();
+      const rollouts = join(runDir, 'rollouts');
+      const last = readdirSync(rollouts).filter((n) => /^step_\d+\.jsonl$/.test(n)).sort().at(-1);
+      assert.ok(last, 'a step file');
+      const file = join(rollouts, last);
+      const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, 3);
+      const appended = lines.map((line, i) => {
+        const episode = JSON.parse(line) as Record<string, unknown>;
+        episode.id = `e2e-appended-${Date.now()}-${i}`;
+        return `${JSON.stringify(episode)}\n`;
+      });
+      const t0 = Date.now();
+      appendFileSync(file, appended.join(''));
+      const deadline = t0 + 10_000;
+      let now = before;
+      while (now !== before + 3) {
+        if (Date.now() > deadline) break;
+        await page.waitForTimeout(250);
+        now = await statusBarEpisodes();
+      }
+      assert.equal(now, before + 3, `status bar episodes ${before} → ${now} within 10 s`);
+    });
+  });
+
+  test('e. "Show Run Summary" opens the webview with the run names', { timeout: 120_000 }, async () => {
+    await step('e-summary', async () => {
+      await runCommand('Credit Lens: Show Run Summary');
+      const webview = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await webview.locator('body', { hasText: 'planner-solver-verifier' }).waitFor({ timeout: 60_000 });
+      await webview.locator('body', { hasText: 'routed-experts' }).waitFor({ timeout: 30_000 });
+    });
+  });
+});
