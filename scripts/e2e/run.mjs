@@ -26,9 +26,18 @@ function fail(message) {
   process.exit(1);
 }
 
+// `--if-available` (npm test): outside CI, a machine without code-server or Chromium skips the suite
+// and says what to install; in CI (.ci/run installs both) a missing prerequisite is a failure.
+const ifAvailable = process.argv.includes('--if-available') && process.env.CI !== 'true';
+function missing(message) {
+  if (!ifAvailable) fail(message);
+  console.log(`e2e: skipped (${message}). .ci/run installs both and runs the suite.`);
+  process.exit(0);
+}
+
 // 1. Prerequisites.
-if (!existsSync(codeServer)) fail(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh\` (or set CODE_SERVER)`);
-if (!existsSync(chromium)) fail(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
+if (!existsSync(codeServer)) missing(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh\` (or set CODE_SERVER)`);
+if (!existsSync(chromium)) missing(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
 if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js'))) fail('dist/ is not built; run `node esbuild.mjs` first');
 
 const root = mkdtempSync(join(tmpdir(), 'credit-lens-e2e-'));
@@ -96,7 +105,8 @@ try {
   log(`code-server ${url} healthy (log: ${serverLog})`);
 
   // 5. The tests, in a child node with tsx; they launch Chromium on E2E_URL.
-  const testFiles = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [join(repo, 'test/e2e/extension.e2e.ts')];
+  const args = process.argv.slice(2).filter((a) => a !== '--if-available');
+  const testFiles = args.length > 0 ? args : [join(repo, 'test/e2e/extension.e2e.ts')];
   const result = spawnSync(
     process.execPath,
     ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`, ...testFiles],
