@@ -12,7 +12,11 @@ import type { BrowseIndex } from './tree/treeItems';
 export class ActiveIndex implements vscode.Disposable {
   private current: { readonly index: BrowseIndex; readonly db: Db } | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    /** The index file the settings ask for, or undefined for the default lookup. */
+    private readonly configuredPath: (root: string) => string | undefined = () => undefined,
+  ) {}
 
   /** The open index, for the views; undefined when no folder has been indexed yet. */
   get(): BrowseIndex | undefined {
@@ -21,7 +25,7 @@ export class ActiveIndex implements vscode.Disposable {
 
   /** Shows `folder`; returns false (and logs why) when it has no index or it cannot be opened. */
   show(folder: vscode.Uri): boolean {
-    const location = findIndexLocation(folder.fsPath);
+    const location = findIndexLocation(folder.fsPath, this.configuredPath(folder.fsPath));
     if (!location) return false;
     try {
       const db = openDatabase(location.path, { readonly: true });

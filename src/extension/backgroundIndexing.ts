@@ -9,6 +9,8 @@ export interface BackgroundIndexingDeps {
   readonly workerScript: string;
   /** Called after each background pass over a folder (views and diagnostics refresh). */
   readonly onIndexed: (folder: vscode.Uri, result: IndexJobResult) => void;
+  /** The index file the settings ask for, or undefined for the default location. */
+  readonly indexPath?: (root: string) => string | undefined;
 }
 
 /**
@@ -24,7 +26,10 @@ export class BackgroundIndexing implements vscode.Disposable {
   constructor(private readonly deps: BackgroundIndexingDeps) {
     this.tail = new LiveTail({
       watch: (folder, onChange) => watchTraces(folder, onChange),
-      runPass: async (folder) => this.handle(folder, await runIndexInWorker({ root: folder }, deps.workerScript).result),
+      runPass: async (folder) => {
+        const dbPath = deps.indexPath?.(folder);
+        this.handle(folder, await runIndexInWorker({ root: folder, ...(dbPath ? { dbPath } : {}) }, deps.workerScript).result);
+      },
       onPass: (folder, error) => this.passed(folder, error),
     });
   }

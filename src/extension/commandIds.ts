@@ -59,7 +59,14 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   const showSummary: IndexRunFolderDeps['showSummary'] = (indexed) => {
     summaryPanel.show(indexed);
   };
-  const indexDeps: IndexRunFolderDeps = { log, workerScript, jobs, showSummary, ...(services.onIndexed ? { onIndexed: services.onIndexed } : {}) };
+  const indexDeps: IndexRunFolderDeps = {
+    log,
+    workerScript,
+    jobs,
+    showSummary,
+    ...(services.onIndexed ? { onIndexed: services.onIndexed } : {}),
+    ...(services.storageDir !== undefined ? { storageDir: services.storageDir } : {}),
+  };
   const register = (id: CommandId, handler: (argument?: unknown) => Promise<void>): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   };

@@ -6,6 +6,7 @@ import { runIndexInWorker, type IndexJobHandle } from '../../engine/runIndexInWo
 import type { IndexJobs } from '../indexJobs';
 import { describeIndexFailure, formatIndexLog, formatIndexResult, formatProgressMessage, progressIncrement } from '../indexReport';
 import type { IndexedFolder } from '../panels/runSummaryPanel';
+import { indexDbPath, loadConfig } from '../config';
 import { pickRunFolder } from './pickRunFolder';
 
 /** Starts an index pass in a worker thread; `runIndexInWorker` unless a test injects another. */
@@ -18,6 +19,8 @@ export interface IndexRunFolderDeps {
   readonly jobs: IndexJobs;
   readonly showSummary: (indexed: IndexedFolder) => void;
   readonly runIndex?: RunIndex;
+  /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
+  readonly storageDir?: string;
   /** Called after every pass that completed or was cancelled (views and diagnostics refresh). */
   readonly onIndexed?: (folder: vscode.Uri, result: IndexJobResult) => void;
 }
@@ -70,7 +73,8 @@ async function runWithProgress(
   token: vscode.CancellationToken,
 ): Promise<IndexJobResult> {
   let reported = 0;
-  const handle = (deps.runIndex ?? runIndexInWorker)({ root }, deps.workerScript, (update) => {
+  const dbPath = configuredIndexPath(root, deps.storageDir);
+  const handle = (deps.runIndex ?? runIndexInWorker)({ root, ...(dbPath ? { dbPath } : {}) }, deps.workerScript, (update) => {
     const step = progressIncrement(reported, update);
     reported = step.percent;
     progress.report({ increment: step.increment, message: formatProgressMessage(update) });
@@ -102,4 +106,10 @@ async function reportFailure(root: string, error: unknown, deps: IndexRunFolderD
   deps.log.error(`Indexing ${root} failed: ${message}`);
   const choice = await vscode.window.showErrorMessage(describeIndexFailure(root, message), showLogAction);
   if (choice === showLogAction) deps.log.show();
+}
+
+/** The index file the `creditLens.index.location` setting asks for (undefined: the default lookup). */
+export function configuredIndexPath(root: string, storageDir: string | undefined): string | undefined {
+  const config = loadConfig();
+  return config.ok ? indexDbPath(config.value.indexLocation, root, storageDir) : undefined;
 }

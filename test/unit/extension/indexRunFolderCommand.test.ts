@@ -36,12 +36,13 @@ function harness(runIndex?: RunIndex): Harness {
 
 /** A stubbed index pass that the test finishes by hand. */
 function stubbedRun() {
-  const calls = { started: 0, cancelled: 0, root: '', onProgress: undefined as ((p: IndexProgress) => void) | undefined };
+  const calls = { started: 0, cancelled: 0, root: '', dbPath: undefined as string | undefined, onProgress: undefined as ((p: IndexProgress) => void) | undefined };
   let finish: (result: IndexJobResult & { maxRssBytes: number }) => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
   const runIndex: RunIndex = (options, _script, onProgress) => {
     calls.started++;
     calls.root = options.root;
+    calls.dbPath = options.dbPath;
     calls.onProgress = onProgress;
     const result = new Promise<IndexJobResult & { maxRssBytes: number }>((resolve, reject) => {
       finish = resolve;
@@ -164,4 +165,20 @@ test('dismissing the folder pick does nothing', async () => {
   await indexRunFolderCommand(deps)();
   assert.equal(run.calls.started, 0);
   assert.deepEqual(fake.messages, []);
+});
+
+test('the index goes where creditLens.index.location says (a custom folder)', async () => {
+  const run = stubbedRun();
+  const { deps } = harness(run.runIndex);
+  fake.setWorkspaceFolders(['/runs/custom']);
+  fake.settings.set('creditLens.index.location', { globalValue: '/var/indexes' });
+  try {
+    const done = indexRunFolderCommand(deps)();
+    await until(() => run.calls.started === 1, 'the pass to start');
+    assert.match(run.calls.dbPath ?? '', /^\/var\/indexes\/[0-9a-f]{16}\/index\.sqlite$/);
+    run.finish(jobResultOf(summaryOf({ files: 1, episodes: 1 })));
+    await done;
+  } finally {
+    fake.settings.delete('creditLens.index.location');
+  }
 });
