@@ -6,6 +6,7 @@ import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../engine/
 import { exportCommand } from './commands/exportCommand';
 import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './commands/indexRunFolderCommand';
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
+import { openRunFolderCommand } from './commands/openRunFolderCommand';
 import { recomputeCreditCommand } from './commands/recomputeCreditCommand';
 import { runAuditCommand } from './commands/runAuditCommand';
 import { showLogCommand } from './commands/showLogCommand';
@@ -20,6 +21,8 @@ import type { RunSummaryPanel } from './panels/runSummaryPanel';
 export const commandIds = {
   /** "Credit Lens: Index Run Folder", handled by {@link indexRunFolderCommand}. */
   indexRunFolder: 'creditLens.indexRunFolder',
+  /** "Credit Lens: Open Run Folder…", handled by {@link openRunFolderCommand}. */
+  openRunFolder: 'creditLens.openRunFolder',
   /** "Credit Lens: Show Run Summary", handled by {@link showRunSummaryCommand}. */
   showRunSummary: 'creditLens.showRunSummary',
   /** "Credit Lens: Recompute Credit…", handled by {@link recomputeCreditCommand}. */
@@ -71,6 +74,7 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
     context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   };
   register(commandIds.indexRunFolder, indexRunFolderCommand(indexDeps));
+  register(commandIds.openRunFolder, openRunFolderCommand(indexDeps));
   register(commandIds.showRunSummary, showRunSummaryCommand({ log, showSummary, indexFolder: (folder) => indexFolder(folder, indexDeps) }));
   const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
   register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport }));

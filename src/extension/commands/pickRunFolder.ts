@@ -34,7 +34,8 @@ async function pickAmong(
   return picked.folder ?? browse(purpose);
 }
 
-async function browse(purpose: string): Promise<vscode.Uri | undefined> {
+/** A folder dialog: any run folder on disk, inside the workspace or not. */
+export async function browse(purpose: string): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true,
     canSelectFiles: false,

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { IndexProgress } from '../../../src/core/indexProgress';
 import type { IndexJobResult } from '../../../src/engine/indexJob';
 import { indexRunFolderCommand, type IndexRunFolderDeps, type RunIndex } from '../../../src/extension/commands/indexRunFolderCommand';
+import { openRunFolderCommand } from '../../../src/extension/commands/openRunFolderCommand';
 import { IndexJobs } from '../../../src/extension/indexJobs';
 import type { IndexedFolder } from '../../../src/extension/panels/runSummaryPanel';
 import { jobResultOf, summaryOf, tallyOf, tempFolder, until } from '../fakes/extensionContext';
@@ -181,4 +182,17 @@ test('the index goes where creditLens.index.location says (a custom folder)', as
   } finally {
     fake.settings.delete('creditLens.index.location');
   }
+});
+
+test('Open Run Folder indexes a folder chosen anywhere on disk', async () => {
+  const run = stubbedRun();
+  const { deps } = harness(run.runIndex);
+  const done = openRunFolderCommand(deps, () => Promise.resolve(vscode.Uri.file('/elsewhere/run-17')))();
+  await until(() => run.calls.started === 1, 'the pass to start');
+  assert.equal(run.calls.root, '/elsewhere/run-17');
+  run.finish(jobResultOf(summaryOf({ files: 1, episodes: 3 })));
+  await done;
+  let started = 0;
+  await openRunFolderCommand(deps, () => Promise.resolve(undefined))().then(() => (started = run.calls.started));
+  assert.equal(started, 1, 'a dismissed dialog indexes nothing');
 });
