@@ -24,11 +24,15 @@ export interface AuditOptions {
   readonly evaluator?: EvaluatorChoice;
   /** Read message text for emptiness, copying and output-share evidence (default true). */
   readonly readText?: boolean;
+  /** Checked while credit is computed; a cancelled audit stores no flags (the previous ones stay). */
+  readonly isCancelled?: () => boolean;
 }
 
 export interface AuditResult {
   readonly runs: readonly RunAudit[];
   readonly elapsedMs: number;
+  /** True when the audit was cancelled before any flag was stored. */
+  readonly cancelled?: boolean;
 }
 
 /**
@@ -54,10 +58,12 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   };
   const creditRun = await runCreditJob(
     { root: options.root, method, ...(options.dbPath ? { dbPath: options.dbPath } : {}), ...(options.run ? { run: options.run } : {}), ...(options.evaluator ? { evaluator: options.evaluator } : {}) },
-    { onRunStored: (_result, rows) => collect(rows) },
+    { onRunStored: (_result, rows) => collect(rows), ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}) },
   ).catch((error: unknown) => ({ runs: [], error: error instanceof Error ? error.message : String(error) }));
   for (const r of creditRun.runs) if (r.computed === 0) problems.set(r.run.name, r.failures[0]?.reason ?? 'no episode has the data');
   const generalProblem = 'error' in creditRun ? creditRun.error : undefined;
+  // Verdicts on a partly computed run would be wrong: a cancelled audit changes nothing.
+  if (options.isCancelled?.()) return { runs: [], elapsedMs: Date.now() - started, cancelled: true };
   const store = IndexStore.open(location.path);
   try {
     const audits = new AuditRepository(store.db);

@@ -28,8 +28,7 @@ const showLogAction = 'Show Log';
 /**
  * Handler of `creditLens.runAudit`: audits the run folder with the thresholds and evaluator of the
  * settings, logs each run's report, hands the result to `onAudited` and shows the flag counts.
- * The audit cannot be interrupted yet (runAudit takes no cancellation hook), so its progress
- * notification has no Cancel button.
+ * Cancelling the progress notification stops the credit pass; a cancelled audit stores no flags.
  */
 export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
@@ -44,11 +43,16 @@ export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Pro
     let result: AuditResult;
     try {
       result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: auditing ${basename(root) || root}`, cancellable: false },
-        () => (deps.runAudit ?? runAudit)(options),
+        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: auditing ${basename(root) || root}`, cancellable: true },
+        (_progress, token) => (deps.runAudit ?? runAudit)({ ...options, isCancelled: () => token.isCancellationRequested }),
       );
     } catch (error) {
       await reportJobFailure(folder, error, deps.log, 'audit');
+      return;
+    }
+    if (result.cancelled === true) {
+      deps.log.info(`Audit of ${root} cancelled; the previous flags are kept`);
+      void vscode.window.showInformationMessage('Credit Lens: audit cancelled; the previous flags are kept.');
       return;
     }
     for (const report of result.runs) for (const line of deps.formatAudit(report)) deps.log.info(line);

@@ -6,6 +6,7 @@ import type { RunAudit } from '../../../src/core/auditReport';
 import { writeDemoRun } from '../../../src/demo/writeDemoRun';
 import { runAudit } from '../../../src/engine/audit/auditJob';
 import { runIndexJob } from '../../../src/engine/indexJob';
+import { IndexStore } from '../../../src/store/indexStore';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 async function demo(freeRider: boolean): Promise<string> {
@@ -58,4 +59,20 @@ test('audit without counterfactual data still flags silent agents and says which
   assert.deepEqual(report?.flags.map((f) => [f.kind, f.agent, f.scope]), [['silent', 'ghost', 'run']]);
   assert.equal(report?.unreachable.length, 1);
   assert.match(report?.unreachable[0] ?? '', /idle, free-rider, dominant and decoupling need marginal contributions/);
+});
+
+test('a cancelled audit stores no flags and keeps the previous ones', async () => {
+  const root = await demo(true);
+  const first = await runAudit({ root, readText: false });
+  const flagged = team(first.runs).flags.length;
+  assert.ok(flagged > 0);
+  const cancelled = await runAudit({ root, readText: false, isCancelled: () => true });
+  assert.equal(cancelled.cancelled, true);
+  assert.deepEqual(cancelled.runs, []);
+  const store = IndexStore.open(join(root, '.credit-lens', 'index.sqlite'));
+  try {
+    assert.equal(store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM flag').get()?.n, flagged);
+  } finally {
+    store.close();
+  }
 });
