@@ -8,6 +8,7 @@ import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './c
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
 import { openRunFolderCommand } from './commands/openRunFolderCommand';
 import { recomputeCreditCommand } from './commands/recomputeCreditCommand';
+import { revealTraceLineCommand } from './commands/revealTraceLineCommand';
 import { runAuditCommand } from './commands/runAuditCommand';
 import { showLogCommand } from './commands/showLogCommand';
 import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
@@ -35,6 +36,8 @@ export const commandIds = {
   openEpisode: 'creditLens.openEpisode',
   /** "Credit Lens: Show Log", handled by {@link showLogCommand}. */
   showLog: 'creditLens.showLog',
+  /** "Credit Lens: Reveal Trace Line" (Runs view episodes), handled by {@link revealTraceLineCommand}. */
+  revealTraceLine: 'creditLens.revealTraceLine',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -82,4 +85,5 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   register(commandIds.exportResults, exportCommand({ log, ...storage, version: services.version, formatters: { csvHeader, csvLine, episodesJson, auditSarif } }));
   register(commandIds.openEpisode, openEpisodeCommand({ log, ...storage }));
   register(commandIds.showLog, showLogCommand({ log }));
+  register(commandIds.revealTraceLine, revealTraceLineCommand());
 }

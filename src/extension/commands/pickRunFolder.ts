@@ -9,7 +9,8 @@ const browseLabel = '$(folder-opened) Browse…';
  * the explorer context menu, nothing from the command palette.
  */
 export async function pickRunFolder(argument: unknown, purpose: string): Promise<vscode.Uri | undefined> {
-  const invokedOn = argument instanceof vscode.Uri ? { uri: argument, name: '' } : undefined;
+  const target = argument instanceof vscode.Uri ? argument : folderOfNode(argument);
+  const invokedOn = target ? { uri: target, name: '' } : undefined;
   const choice = runFolderChoice<Pick<vscode.WorkspaceFolder, 'uri' | 'name'>>(invokedOn, vscode.workspace.workspaceFolders);
   switch (choice.kind) {
     case 'use':
@@ -44,4 +45,11 @@ export async function browse(purpose: string): Promise<vscode.Uri | undefined> {
     openLabel: 'Select Run Folder',
   });
   return picked?.[0];
+}
+
+/** The indexed folder of a Runs-view node (context menus pass the node as the argument). */
+function folderOfNode(argument: unknown): vscode.Uri | undefined {
+  if (typeof argument !== 'object' || argument === null || !('folder' in argument)) return undefined;
+  const folder = (argument).folder;
+  return folder instanceof vscode.Uri ? folder : undefined;
 }

@@ -9,7 +9,7 @@ import { capped, defaultMaxChildren, readError, type BrowseIndex, type BrowseInd
 export type RunsNode =
   | { readonly kind: 'message'; readonly text: string; readonly command?: vscode.Command }
   | { readonly kind: 'more'; readonly hidden: number; readonly noun: string }
-  | { readonly kind: 'run'; readonly run: BrowseRun }
+  | { readonly kind: 'run'; readonly folder: vscode.Uri; readonly run: BrowseRun }
   | { readonly kind: 'step'; readonly run: BrowseRun; readonly step: BrowseStep }
   | { readonly kind: 'group'; readonly run: BrowseRun; readonly step: BrowseStep; readonly group: BrowseGroup }
   | { readonly kind: 'episode'; readonly folder: vscode.Uri; readonly run: BrowseRun; readonly step: BrowseStep; readonly group: BrowseGroup; readonly episode: BrowseEpisode };
@@ -60,7 +60,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private childrenOf({ folder, repository }: BrowseIndex, node?: RunsNode): RunsNode[] {
     if (!node) {
       const runs = repository.runs();
-      return runs.length === 0 ? [{ kind: 'message', text: 'The index holds no runs yet.' }] : this.cap(runs.map((run) => ({ kind: 'run', run })), 'run');
+      return runs.length === 0 ? [{ kind: 'message', text: 'The index holds no runs yet.' }] : this.cap(runs.map((run) => ({ kind: 'run', folder, run })), 'run');
     }
     switch (node.kind) {
       case 'run':
