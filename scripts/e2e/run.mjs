@@ -57,9 +57,17 @@ try {
   if (demo.status !== 0) throw new Error(`credit-lens demo failed (${demo.status}):\n${demo.stdout}${demo.stderr}`);
   log(`demo runs written to ${workspace}/demo-run (${episodes} episodes per run)`);
 
-  // 3. The extension, unpacked into a fresh --extensions-dir.
-  const extension = prepareExtension(extensionsDir, repo);
-  log(`extension laid out at ${extension}`);
+  // 3. The extension: from a packaged VSIX when E2E_VSIX names one (checks what users install),
+  // else unpacked from the build into a fresh --extensions-dir.
+  if (process.env.E2E_VSIX) {
+    const vsix = resolve(process.env.E2E_VSIX);
+    const installed = spawnSync(codeServer, ['--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+    if (installed.status !== 0) throw new Error(`installing ${vsix} failed:\n${installed.stdout}${installed.stderr}`);
+    log(`extension installed from ${vsix}`);
+  } else {
+    const extension = prepareExtension(extensionsDir, repo);
+    log(`extension laid out at ${extension}`);
+  }
 
   // 4. code-server on a free port, with a throwaway config, user-data and extensions dir.
   const port = await freePort();
