@@ -1,5 +1,5 @@
 import { coalitionTable } from '../src/credit/game/coalitionGame';
-import { mulberry32 } from '../src/credit/game/mulberry32';
+import { mulberry32 } from '../src/core/mulberry32';
 import { shapleyMonteCarlo } from '../src/credit/game/shapleyMonteCarlo';
 import { shapleyValues } from '../src/credit/game/shapleyValues';
 

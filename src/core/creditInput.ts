@@ -19,8 +19,6 @@ export interface CreditEpisode {
   readonly loggedCoalitions: ReadonlyMap<number, number>;
   /** Routing decision, as indices into `agents`. */
   readonly routing?: { readonly probs: readonly number[]; readonly selected: number; readonly behaviourProbs?: readonly number[] };
-  /** Per-agent message count, in roster order. */
-  readonly messageCounts: readonly number[];
   /** Roster index of each message's author, in message order. */
   readonly messageAuthors: readonly number[];
   /** Logged blame / failure labels, shown beside computed first errors. */

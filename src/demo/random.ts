@@ -1,3 +1,5 @@
+import { mulberry32 } from '../core/mulberry32';
+
 /**
  * A small seeded PRNG for the demo generator. The demo must be reproducible (same seed, same run)
  * and `Math.random()` cannot be seeded, so every random draw in `src/demo` goes through here.
@@ -20,13 +22,7 @@ export interface Random {
  * synthetic data, though not for cryptography. `seed` is reduced to an unsigned 32-bit integer.
  */
 export function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

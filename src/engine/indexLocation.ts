@@ -31,7 +31,7 @@ export function resolveIndexLocation(root: string, explicit?: string, cacheHome 
   }
   const inRun = join(resolve(root), indexFolderName);
   if (isWritableFolder(inRun)) return { path: join(inRun, indexFileName), kind: 'run-folder' };
-  const cached = join(cacheHome, 'credit-lens', cacheKey(root));
+  const cached = join(cacheHome, 'credit-lens', folderKey(root));
   mkdirSync(cached, { recursive: true });
   return { path: join(cached, indexFileName), kind: 'user-cache' };
 }
@@ -41,11 +41,12 @@ export function findIndexLocation(root: string, explicit?: string, cacheHome = d
   if (explicit) return existsSync(explicit) ? { path: resolve(explicit), kind: 'explicit' } : undefined;
   const inRun = join(resolve(root), indexFolderName, indexFileName);
   if (existsSync(inRun)) return { path: inRun, kind: 'run-folder' };
-  const cached = join(cacheHome, 'credit-lens', cacheKey(root), indexFileName);
+  const cached = join(cacheHome, 'credit-lens', folderKey(root), indexFileName);
   return existsSync(cached) ? { path: cached, kind: 'user-cache' } : undefined;
 }
 
-function cacheKey(root: string): string {
+/** The per-folder key of indexes kept outside the run folder: a hash of its absolute path. */
+export function folderKey(root: string): string {
   return createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16);
 }
 

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { flagKinds, type FlagKind } from '../core/auditReport';
 import { err, ok, type Result } from '../core/result';
 import { defaultAuditThresholds, parseAuditThresholds, type AuditThresholds } from '../credit/audit/auditThresholds';
 import { creditMethods, isCreditMethod, type CreditMethodName } from '../engine/credit/creditMethod';
+import { folderKey, indexFileName } from '../engine/indexLocation';
 
 /** The settings section: every key below is `creditLens.<key>`. */
 export const configSection = 'creditLens';
@@ -110,9 +110,9 @@ export function loadConfig(): Result<CreditLensConfig> {
  * `context.storageUri.fsPath`; without one (no workspace open) the default lookup is used.
  */
 export function indexDbPath(location: IndexLocationSetting, root: string, storageDir: string | undefined): string | undefined {
-  const key = createHash('sha256').update(resolve(root)).digest('hex').slice(0, 16);
-  if (location.kind === 'custom') return join(location.folder, key, 'index.sqlite');
-  if (location.kind === 'workspaceStorage' && storageDir !== undefined) return join(storageDir, 'indexes', key, 'index.sqlite');
+  const key = folderKey(root);
+  if (location.kind === 'custom') return join(location.folder, key, indexFileName);
+  if (location.kind === 'workspaceStorage' && storageDir !== undefined) return join(storageDir, 'indexes', key, indexFileName);
   return undefined;
 }
 

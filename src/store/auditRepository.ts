@@ -1,5 +1,6 @@
 import type { AuditFlag } from '../core/auditReport';
 import type { Db, Statement } from './database';
+import { groupByEpisode } from './groupByEpisode';
 
 /** What the audit needs of one episode: outcome, location, roster activity. */
 export interface AuditEpisode {
@@ -68,8 +69,7 @@ export class AuditRepository {
       if (page.length === 0) return;
       const first = page[0]?.episode_id ?? 0;
       const last = page[page.length - 1]?.episode_id ?? 0;
-      const rosters = new Map<number, RosterRow[]>();
-      for (const r of this.rosterStmt.all(first, last)) rosters.set(r.episode_id, [...(rosters.get(r.episode_id) ?? []), r]);
+      const rosters = groupByEpisode(this.rosterStmt.all(first, last));
       for (const row of page) yield toEpisode(row, rosters.get(row.episode_id) ?? []);
       after = last;
     }

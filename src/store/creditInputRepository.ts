@@ -1,5 +1,6 @@
 import type { CreditAgent, CreditEpisode } from '../core/creditInput';
 import type { Db, Statement } from './database';
+import { groupByEpisode } from './groupByEpisode';
 
 interface EpisodeRow {
   episode_id: number;
@@ -20,7 +21,6 @@ interface RosterRow {
   episode_id: number;
   agent_id: number;
   name: string;
-  n_messages: number;
 }
 
 /** The run a credit pass works on. */
@@ -55,7 +55,7 @@ export class CreditInputRepository {
       ORDER BY e.episode_id LIMIT ?`);
     const range = 'episode_id BETWEEN ? AND ?';
     this.rosterStmt = db.prepare(`
-      SELECT ea.episode_id, ea.agent_id, a.name, ea.n_messages FROM episode_agent ea JOIN agent a USING (agent_id)
+      SELECT ea.episode_id, ea.agent_id, a.name FROM episode_agent ea JOIN agent a USING (agent_id)
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
     this.coalitionStmt = db.prepare(`SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`);
     this.counterfactualStmt = db.prepare(`
@@ -90,11 +90,11 @@ export class CreditInputRepository {
   private assemble(page: readonly EpisodeRow[]): CreditEpisode[] {
     const first = page[0]?.episode_id ?? 0;
     const last = page[page.length - 1]?.episode_id ?? 0;
-    const rosters = groupBy(this.rosterStmt.all(first, last));
+    const rosters = groupByEpisode(this.rosterStmt.all(first, last));
     const coalitions = new Map(this.coalitionStmt.all(first, last).map((r) => [r.episode_id, r.values_json]));
-    const removals = groupBy(this.counterfactualStmt.all(first, last));
+    const removals = groupByEpisode(this.counterfactualStmt.all(first, last));
     const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episode_id, r]));
-    const labels = groupBy(this.labelStmt.all(first, last));
+    const labels = groupByEpisode(this.labelStmt.all(first, last));
     return page.map((row) => {
       const roster = rosters.get(row.episode_id) ?? [];
       const agents: CreditAgent[] = roster.map((r) => ({ agentId: r.agent_id, name: r.name }));
@@ -122,7 +122,6 @@ export class CreditInputRepository {
         length: row.byte_length,
         line: row.line,
         loggedCoalitions: logged,
-        messageCounts: roster.map((r) => r.n_messages),
         messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
         labels: (labels.get(row.episode_id) ?? []).map((l) => ({ kind: l.kind, agent: l.agent, messageSeq: l.message_seq, value: l.value, reason: l.reason })),
         ...(decision ? { routing: routingIndices(decision, agents) } : {}),
@@ -135,15 +134,6 @@ function clampStep(step: number): number {
   return Math.max(-1e15, Math.min(1e15, step));
 }
 
-function groupBy<T extends { episode_id: number }>(rows: readonly T[]): Map<number, T[]> {
-  const map = new Map<number, T[]>();
-  for (const row of rows) {
-    const list = map.get(row.episode_id);
-    if (list) list.push(row);
-    else map.set(row.episode_id, [row]);
-  }
-  return map;
-}
 
 /** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
 function maskOf(ids: string, bit: ReadonlyMap<number, number>): number | undefined {

@@ -2,6 +2,7 @@ import { runCreditJob, type EpisodeCreditReport, type RunCreditResult } from '..
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
+import { parseStepRange } from '../../core/stepRange';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
 import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../../engine/report/formatCredit';
 import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
@@ -121,14 +122,10 @@ function parseEvaluator(options: CreditCommandOptions): EvaluatorChoice | undefi
   return { kind: 'builtin', name, options: Object.fromEntries(entries) };
 }
 
-/** `A..B`, `A..` or `..B` (inclusive), or a single step `A`. */
 function parseSteps(text: string): readonly [number, number] {
-  const match = /^(-?\d+)?(\.\.)?(-?\d+)?$/.exec(text.trim());
-  if (!match || (!match[1] && !match[3])) throw new UsageError(`--step must look like A..B, A.. or ..B, got "${text}"`);
-  const from = match[1] ? Number(match[1]) : -Infinity;
-  const to = match[3] ? Number(match[3]) : match[2] ? Infinity : from;
-  if (from > to) throw new UsageError(`--step ${text}: the range is empty`);
-  return [from, to];
+  const range = parseStepRange(text);
+  if (!range.ok) throw new UsageError(`--step ${range.error}`);
+  return range.value;
 }
 
 /** Typed arrays and non-finite numbers as plain JSON. */

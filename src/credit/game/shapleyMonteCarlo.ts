@@ -1,6 +1,6 @@
 import { coalitionTable, maxTablePlayers } from './coalitionGame';
 import { MarginalMoments } from './marginalMoments';
-import { mulberry32 } from './mulberry32';
+import { mulberry32 } from '../../core/mulberry32';
 import { permutationMarginals } from './permutationMarginals';
 import { checkPlayerCount } from './playerCount';
 import { shapleyValues } from './shapleyValues';

@@ -1,5 +1,6 @@
 import type { AgentAudit, AuditFlag } from '../../core/auditReport';
 import { creditShares } from '../../credit/audit/creditShare';
+import { pairedStatistics } from '../../credit/stats/pairedStatistics';
 import type { EpisodeFacts } from './auditFacts';
 import { meanOf } from './stepTrends';
 
@@ -28,13 +29,10 @@ export function agentAudits(episodes: readonly EpisodeFacts[], agents: readonly 
   });
 }
 
-/** mean ± 1.96·sd/√n (normal approximation); null for fewer than two values. */
-function interval(values: readonly number[]): [number, number] | null {
-  if (values.length < 2) return null;
-  const m = values.reduce((s, v) => s + v, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1));
-  const half = (1.959964 * sd) / Math.sqrt(values.length);
-  return [m - half, m + half];
+/** The normal 95% interval of the mean (credit/stats/pairedStatistics); null for fewer than two values. */
+function interval(values: readonly number[]): readonly [number, number] | null {
+  const stats = pairedStatistics(values);
+  return stats.n < 2 ? null : stats.ci95;
 }
 
 function rate(counts: readonly (number | null)[], messages: number): number | null {

@@ -8,7 +8,11 @@ import type { EpisodeFacts } from './auditFacts';
  */
 export function stepTrends(episodes: readonly EpisodeFacts[], agents: readonly string[], flags: readonly AuditFlag[], epsilon: number): StepTrend[] {
   const bySteps = new Map<number, EpisodeFacts[]>();
-  for (const e of episodes) bySteps.set(e.step, [...(bySteps.get(e.step) ?? []), e]);
+  for (const e of episodes) {
+    const list = bySteps.get(e.step);
+    if (list) list.push(e);
+    else bySteps.set(e.step, [e]);
+  }
   return [...bySteps.keys()].sort((a, b) => a - b).map((step) => {
     const list = bySteps.get(step) ?? [];
     const credit = agents.map((agent) => meanOf(list.flatMap((e) => e.agents.filter((a) => a.name === agent && a.credit !== null).map((a) => a.credit as number))));

@@ -24,7 +24,9 @@ export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly 
   const hits = new Map<string, Hit[]>();
   const add = (kind: FlagKind, agent: string, hit: Hit): void => {
     const key = `${kind}\u0000${agent}`;
-    hits.set(key, [...(hits.get(key) ?? []), hit]);
+    const list = hits.get(key);
+    if (list) list.push(hit);
+    else hits.set(key, [hit]);
   };
   for (const window of stepWindows(counts, thresholds.minEpisodesPerWindow)) {
     const inWindow = episodes.filter((e) => e.step >= window.from && e.step <= window.to);

@@ -1,5 +1,5 @@
 import type { CreditEpisode } from '../../core/creditInput';
-import { mulberry32 } from '../../credit/game/mulberry32';
+import { mulberry32 } from '../../core/mulberry32';
 import { budgetAllocation, controlVariateEstimate } from '../../credit/stats/budgetAllocation';
 
 /** Per-agent estimate of a run's mean leave-one-out credit under an evaluation budget. */

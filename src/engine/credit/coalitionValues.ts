@@ -24,11 +24,15 @@ export class CoalitionValues {
   private readonly known = new Map<number, number>();
   /** Masks whose value came from an evaluator that does not replay downstream agents. */
   readonly unreplayed = new Set<number>();
+  private usedLogged = false;
+  private usedEvaluator = false;
+  private cached: ReadonlyMap<string, number> | undefined;
 
   constructor(
     readonly episode: CreditEpisode,
     readonly kind: 'agents' | 'messages',
-    private readonly cache: ReadonlyMap<string, number>,
+    /** The episode's cached evaluations, read on first need (a fully logged episode costs no query). */
+    private readonly loadCache: () => ReadonlyMap<string, number>,
     private readonly evaluator: Evaluator | undefined,
     private readonly counters: ValueCounters,
     private readonly fresh: NewEvaluation[],
@@ -44,13 +48,15 @@ export class CoalitionValues {
       const logged = this.kind === 'agents' && this.useLogged ? this.episode.loggedCoalitions.get(mask) : undefined;
       if (logged !== undefined) {
         this.known.set(mask, logged);
+        this.usedLogged = true;
         this.counters.logged++;
         continue;
       }
-      const cached = this.cache.get(interventionKey(this.episode, this.kind, mask));
+      this.cached ??= this.loadCache();
+      const cached = this.cached.get(interventionKey(this.episode, this.kind, mask));
       if (cached !== undefined) {
         this.known.set(mask, cached);
-        this.markUnreplayed(mask);
+        this.markEvaluated(mask);
         this.counters.cached++;
       } else if (!missing.includes(mask)) missing.push(mask);
     }
@@ -73,13 +79,20 @@ export class CoalitionValues {
       const value = results.get(mask);
       if (value === undefined || !Number.isFinite(value)) throw new Error(`the evaluator returned no valid reward for ${interventionKey(this.episode, this.kind, mask)}`);
       this.known.set(mask, value);
-      this.markUnreplayed(mask);
+      this.markEvaluated(mask);
       this.counters.evaluated++;
       this.fresh.push({ episodeId: this.episode.episodeId, intervention: interventionKey(this.episode, this.kind, mask), value });
     }
   }
 
-  private markUnreplayed(mask: number): void {
+  /** Where the values used so far came from: the trace, an evaluator (cached or fresh), or both. */
+  source(): 'logged' | 'evaluated' | 'mixed' {
+    if (!this.usedEvaluator) return 'logged';
+    return this.usedLogged ? 'mixed' : 'evaluated';
+  }
+
+  private markEvaluated(mask: number): void {
+    this.usedEvaluator = true;
     if (!this.evaluator?.replays) this.unreplayed.add(mask);
   }
 }

@@ -186,7 +186,7 @@ class RunState {
 
   /** Computes one episode; returns its agent-level rows of the primary method, or undefined when it failed. */
   async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<CreditRow[] | undefined> {
-    const cache = evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map<string, number>();
+    const cache = (): ReadonlyMap<string, number> => (evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map());
     const useLogged = this.ctx.options.useLogged ?? true;
     const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, cache, evaluator, this.ctx.counters, this.fresh, useLogged);
     const last = episode.messageAuthors[episode.messageAuthors.length - 1];
@@ -209,10 +209,12 @@ class RunState {
   missingLooValues(episode: CreditEpisode, evaluator: Evaluator | undefined): number {
     const n = episode.agents.length;
     const full = (1 << n) - 1;
-    const cache = evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map<string, number>();
     const useLogged = this.ctx.options.useLogged ?? true;
     const masks = [full, ...Array.from({ length: n }, (_, i) => full & ~(1 << i))];
-    return masks.filter((mask) => !(useLogged && episode.loggedCoalitions.has(mask)) && !cache.has(interventionKey(episode, 'agents', mask))).length;
+    const unlogged = masks.filter((mask) => !(useLogged && episode.loggedCoalitions.has(mask)));
+    if (unlogged.length === 0 || !evaluator) return unlogged.length;
+    const cache = this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint);
+    return unlogged.filter((mask) => !cache.has(interventionKey(episode, 'agents', mask))).length;
   }
 
   flush(): void {

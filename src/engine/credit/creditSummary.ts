@@ -1,3 +1,5 @@
+import { pairedStatistics } from '../../credit/stats/pairedStatistics';
+
 /** An agent's credit over a run: mean with a 95% interval, and how it moved over training. */
 export interface AgentSummary {
   readonly agent: string;
@@ -38,10 +40,8 @@ function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
+/** Mean and normal 95% interval (credit/stats/pairedStatistics); one value gives a zero-width interval. */
 function meanInterval(values: readonly number[]): { mean: number; ci: readonly [number, number] } {
-  const m = mean(values);
-  if (values.length < 2) return { mean: m, ci: [m, m] };
-  const variance = values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (values.length - 1);
-  const half = 1.959964 * Math.sqrt(variance / values.length);
-  return { mean: m, ci: [m - half, m + half] };
+  const stats = pairedStatistics(values);
+  return { mean: stats.mean, ci: stats.n < 2 ? [stats.mean, stats.mean] : stats.ci95 };
 }

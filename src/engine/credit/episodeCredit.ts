@@ -88,8 +88,7 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const credit = leaveOneOutFrom(values.value(full), without.map((mask) => values.value(mask)));
   // Removing an agent whose output later agents read, without re-generating them, is approximate.
   const approximate = without.map((mask, i) => values.unreplayed.has(mask) && input.lastSpeaker !== undefined && i !== input.lastSpeaker);
-  const source = values.unreplayed.size === 0 ? 'logged' : 'mixed';
-  return agentRows(input.episode, credit, source, approximate.map((a) => ({ approximate: a })));
+  return agentRows(input.episode, credit, values.source(), approximate.map((a) => ({ approximate: a })));
 }
 
 async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
@@ -100,7 +99,7 @@ async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   await values.require(masks);
   const phi = shapleyValues(coalitionTable(n, (mask) => values.value(mask)));
   const approximate = values.unreplayed.size > 0 && input.lastSpeaker !== undefined && n > 1;
-  return agentRows(input.episode, phi, values.unreplayed.size === 0 ? 'logged' : 'mixed', input.episode.agents.map(() => ({ approximate })));
+  return agentRows(input.episode, phi, values.source(), input.episode.agents.map(() => ({ approximate })));
 }
 
 function routingCredit(episode: CreditEpisode): EpisodeCreditOutput {

@@ -48,7 +48,7 @@ export async function messageCredit(values: CoalitionValues, method: 'prefix' | 
 /** Message and agent rows: one per message, then each agent's sum. */
 function rowsOf(values: CoalitionValues, authors: readonly number[], credit: Float64Array, approximate: boolean): CreditRow[] {
   const episode = values.episode;
-  const source = values.unreplayed.size === 0 ? 'logged' : 'evaluated';
+  const source = values.source();
   const base = { stderr: null, ciLow: null, ciHigh: null, n: null, approximate, source, advantage: null } as const;
   const sums = new Float64Array(episode.agents.length);
   const rows: CreditRow[] = authors.map((author, seq) => {

@@ -1,5 +1,5 @@
 import type { CreditRow } from '../../core/creditInput';
-import { mulberry32 } from '../../credit/game/mulberry32';
+import { mulberry32 } from '../../core/mulberry32';
 import { shapleyMonteCarlo } from '../../credit/game/shapleyMonteCarlo';
 import { shuffle } from '../../credit/game/shuffle';
 import type { CoalitionValues } from './coalitionValues';
@@ -36,7 +36,7 @@ export async function monteCarloCredit(values: CoalitionValues, settings: MonteC
     const result = shapleyMonteCarlo(n, (mask) => values.value(mask), { permutations, targetStderr: settings.targetStderr, maxPermutations: permutations.length });
     const tight = Array.from(result.stderr).every((se) => se <= settings.targetStderr);
     if ((tight && permutations.length >= 2) || permutations.length >= settings.maxPermutations || result.converged) {
-      return agentRows(values.episode, result.values, values.unreplayed.size === 0 ? 'logged' : 'mixed', Array.from(result.values, (_, i) => ({
+      return agentRows(values.episode, result.values, values.source(), Array.from(result.values, (_, i) => ({
         stderr: result.stderr[i] ?? null,
         ciLow: result.ciLow[i] ?? null,
         ciHigh: result.ciHigh[i] ?? null,

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
+import { parseStepRange as parseRange } from '../../core/stepRange';
 import { err, ok, type Result } from '../../core/result';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
 import { runCreditJob, type CreditJobHooks, type CreditJobOptions, type CreditJobResult } from '../../engine/credit/creditJob';
@@ -163,15 +164,11 @@ export function parseBudget(text: string): Result<number | undefined> {
   return /^\d+$/.test(trimmed) && value > 0 ? ok(value) : err(`the budget must be a positive whole number, got "${text}"`);
 }
 
-/** `""` → every step; `A..B`, `A..`, `..B` (inclusive) or a single step `A` (the CLI's `--step`). */
+/** `""` → every step; otherwise a range as the CLI's `--step` takes it (core/stepRange.ts). */
 export function parseStepRange(text: string): Result<readonly [number, number] | undefined> {
   if (text.trim() === '') return ok(undefined);
-  const match = /^(-?\d+)?(\.\.)?(-?\d+)?$/.exec(text.trim());
-  if (!match || (!match[1] && !match[3])) return err(`Steps must look like A..B, A.. or ..B, got "${text}"`);
-  const from = match[1] ? Number(match[1]) : -Infinity;
-  const to = match[3] ? Number(match[3]) : match[2] ? Infinity : from;
-  if (from > to) return err(`The step range ${text} is empty`);
-  return ok([from, to]);
+  const range = parseRange(text);
+  return range.ok ? range : err(`Steps ${range.error}`);
 }
 
 async function recompute(folder: vscode.Uri, config: CreditLensConfig, request: CreditRequest, deps: RecomputeCreditDeps): Promise<void> {

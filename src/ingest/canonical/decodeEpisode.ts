@@ -15,7 +15,6 @@ import { err, ok, type Result } from '../../core/result';
 import {
   DecodeError,
   fieldPath,
-  isObject,
   oneOf,
   optionalArray,
   optionalBoolean,
@@ -42,7 +41,9 @@ const interventions: readonly Intervention[] = ['remove', 'empty', 'placeholder'
 /**
  * Decodes one parsed JSONL value into a canonical {@link Episode} (format v1).
  * `defaultRoster` (from run.json) is used when the line declares no `agents`. The roster is kept as
- * declared: speakers missing from it are found by the store and recorded as undeclared.
+ * declared: speakers missing from it (roster ordinals after the declared ones) are recorded as
+ * undeclared. Decoding normalises `value` IN PLACE and returns it (no copy; unknown fields are left
+ * on the object), so pass a freshly parsed value you own.
  * Returns a readable error naming the JSON path on any schema violation; never throws.
  */
 export function decodeEpisode(value: unknown, defaultRoster: readonly AgentDecl[] = []): Result<Episode> {
@@ -206,4 +207,3 @@ function groundTruthText(value: unknown): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export { isObject };

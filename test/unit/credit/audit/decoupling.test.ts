@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decoupling } from '../../../../src/credit/audit/decoupling';
-import { mulberry32 } from '../../../../src/credit/game/mulberry32';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 
 const steps = Array.from({ length: 40 }, (_, k) => k + 1);
 

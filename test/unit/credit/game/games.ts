@@ -1,6 +1,6 @@
 // Test helpers: games written with named players, and seeded random games for property tests.
 import { type CoalitionTable, coalitionTable } from '../../../../src/credit/game/coalitionGame';
-import { mulberry32 } from '../../../../src/credit/game/mulberry32';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 
 /**
  * A coalition table from named coalitions: `players` gives one character per agent (bit i = the i-th

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mulberry32 } from '../../../../src/credit/game/mulberry32';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 import { shuffle } from '../../../../src/credit/game/shuffle';
 
 describe('mulberry32', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mulberry32 } from '../../../../src/credit/game/mulberry32';
+import { mulberry32 } from '../../../../src/core/mulberry32';
 
 /**
  * Asserts that `actual` equals `expected` within `tolerance` (absolute), element-wise for arrays.
