@@ -1,4 +1,4 @@
-import { isIpcMessage, type IpcCommand, type IpcNotification } from '../../src/protocol/ipc';
+import { isIpcMessage, type IpcCommand, type IpcNotification, type IpcRequest } from '../../src/protocol/ipc';
 import type { Host } from './host';
 
 /**
@@ -11,11 +11,23 @@ export function isMessageFromHost(event: MessageEvent, self: Pick<Window, 'origi
   return event.origin === self.origin;
 }
 
+/** Thrown by {@link HostIpc.request} when the host answers `{ok: false}` or does not answer in time. */
+export class HostRequestError extends Error {
+  override readonly name = 'HostRequestError';
+}
+
+/** Default time a request waits for its response. Recomputes report progress instead of blocking a request. */
+export const defaultRequestTimeoutMs = 30_000;
+
+type Target = Pick<Window, 'origin' | 'addEventListener' | 'removeEventListener'>;
+
 /** Typed messaging with the host over the descriptors of src/protocol. */
 export class HostIpc {
+  private nextId = 1;
+
   constructor(
     private readonly host: Host<unknown>,
-    private readonly target: Pick<Window, 'origin' | 'addEventListener' | 'removeEventListener'>,
+    private readonly target: Target,
   ) {}
 
   /** Sends a webview → host command. */
@@ -23,12 +35,41 @@ export class HostIpc {
     this.host.postMessage(command.with(params));
   }
 
+  /**
+   * Sends a request and resolves with the host's value; rejects with a {@link HostRequestError}
+   * carrying the host's message on `{ok: false}`, or after `timeoutMs` without an answer.
+   */
+  request<P, R>(request: IpcRequest<P, R>, params: P, timeoutMs = defaultRequestTimeoutMs): Promise<R> {
+    const id = this.nextId++;
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        unsubscribe();
+        reject(new HostRequestError(`${request.method}: no answer from the extension within ${String(timeoutMs / 1000)} s`));
+      }, timeoutMs);
+      const unsubscribe = this.listen((data) => {
+        if (data.id !== id || !request.response.is(data)) return;
+        clearTimeout(timer);
+        unsubscribe();
+        const response = data.params;
+        if (response.ok) resolve(response.value);
+        else reject(new HostRequestError(response.error));
+      });
+      this.host.postMessage(request.with(params, id));
+    });
+  }
+
   /** Calls `handler` with the params of every `notification` from the host; returns an unsubscribe. */
   on<P>(notification: IpcNotification<P>, handler: (params: P) => void): () => void {
+    return this.listen((data) => {
+      if (notification.is(data)) handler(data.params);
+    });
+  }
+
+  private listen(handler: (data: { readonly method: string; readonly params: unknown; readonly id?: number }) => void): () => void {
     const listener = (event: MessageEvent): void => {
       if (!isMessageFromHost(event, this.target)) return;
       const data: unknown = event.data;
-      if (isIpcMessage(data) && notification.is(data)) handler(data.params);
+      if (isIpcMessage(data)) handler(data);
     };
     this.target.addEventListener('message', listener);
     return () => {

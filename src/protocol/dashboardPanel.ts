@@ -1,0 +1,230 @@
+import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
+import {
+  isBoundedString,
+  isEpisodeRef,
+  isNonNegativeInt,
+  isNullableFinite,
+  isViewMethod,
+  type CreditStatus,
+  type EpisodeRef,
+  type FlagView,
+  type ViewMethod,
+} from './viewData';
+
+// The contract of the "Credit Lens: Run Dashboard" webview (host: src/extension/panels/dashboardPanel.ts,
+// webview: webview/src/dashboard/main.ts).
+// Handshake: the webview sends DashboardReadyCommand (again after every reload); the host answers
+// with DidChangeRunsNotification, and sends it again (with a higher `revision`) whenever the index,
+// the credit or the flags change. The webview then pulls the charts' data with GetOverviewRequest
+// and table pages with GetEpisodesRequest.
+
+/** Version of {@link DashboardViewState}; bump it when that state changes shape. */
+export const dashboardStateVersion = 1;
+/** Largest page of the episode table. */
+export const maxEpisodePage = 500;
+
+/** A run of the indexed folder. */
+export interface DashboardRun {
+  readonly runId: number;
+  readonly name: string;
+  readonly mechanism: string | null;
+  readonly episodes: number;
+  /** Agents in roster order. */
+  readonly agents: readonly string[];
+  readonly steps: { readonly min: number | null; readonly max: number | null; readonly count: number };
+  readonly flags: number;
+}
+
+export interface DashboardRunsData {
+  /** Absolute path of the indexed folder. */
+  readonly folder: string;
+  readonly folderName: string;
+  readonly runs: readonly DashboardRun[];
+  /** The run the host wants shown (the one the user opened the dashboard on), if any. */
+  readonly selectedRunId: number | null;
+  /** Method to show when the webview has none saved. */
+  readonly defaultMethod: ViewMethod;
+  /** Grows whenever the index, credit or flags change: cached overviews and pages are stale. */
+  readonly revision: number;
+}
+
+/**
+ * A matrix as columnar arrays (house-style §7): `values[r * cols.length + c]` is row `rows[r]`,
+ * column `cols[c]`; null = no value.
+ */
+export interface Matrix<R, C> {
+  readonly rows: readonly R[];
+  readonly cols: readonly C[];
+  readonly values: readonly (number | null)[];
+}
+
+/** A step-scope flag drawn as a window over the steps (e.g. the decoupling window). */
+export interface FlagWindow {
+  readonly flagId: number;
+  readonly kind: string;
+  readonly agent: string | null;
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface GetOverviewParams {
+  readonly folder: string;
+  readonly runId: number;
+  readonly method: ViewMethod;
+}
+
+/** Everything the dashboard's charts need for one run and method, aggregated per training step. */
+export interface RunOverview {
+  readonly runId: number;
+  readonly method: ViewMethod;
+  /** `computed` when some episode has credit under the method. */
+  readonly status: CreditStatus;
+  /** Distinct training steps, ascending (episodes without a step are left out). */
+  readonly steps: readonly number[];
+  /** Mean logged team reward per step (same order as `steps`). */
+  readonly teamReward: readonly (number | null)[];
+  /** Episodes per step. */
+  readonly episodes: readonly number[];
+  /** Agents × steps: the agent's share of the step's positive mean credit (shares of a step sum to 1). */
+  readonly creditShare: Matrix<string, number>;
+  /** Agents × steps: mean credit. */
+  readonly meanCredit: Matrix<string, number>;
+  /** Agents × steps: share of the episodes where the agent spoke with |credit| ≤ epsilon. */
+  readonly idleRate: Matrix<string, number>;
+  /** Agents × steps: flags of the agent covering the step. */
+  readonly flagCounts: Matrix<string, number>;
+  readonly windows: readonly FlagWindow[];
+  readonly flags: readonly FlagView[];
+  /** The idle threshold used for `idleRate`. */
+  readonly epsilon: number;
+}
+
+export type EpisodeSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
+export const episodeSortKeys: readonly EpisodeSortKey[] = ['step', 'reward', 'messages', 'flags', 'externalId'];
+
+/** Filters of the episode table; absent or null = no filter. */
+export interface EpisodeFilter {
+  readonly stepFrom?: number | null;
+  readonly stepTo?: number | null;
+  readonly group?: string | null;
+  readonly rewardMin?: number | null;
+  readonly rewardMax?: number | null;
+  /** 'any' = covered by at least one flag; otherwise a flag kind. */
+  readonly flag?: string | null;
+  /** Episodes whose roster has this agent. */
+  readonly agent?: string | null;
+  /** Full-text query over message text (FTS5 syntax, words are ANDed). */
+  readonly search?: string | null;
+}
+
+export interface GetEpisodesParams {
+  readonly folder: string;
+  readonly runId: number;
+  readonly filter: EpisodeFilter;
+  readonly sort: { readonly key: EpisodeSortKey; readonly descending: boolean };
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface EpisodeRow {
+  readonly episodeId: number;
+  readonly externalId: string;
+  readonly step: number | null;
+  readonly group: string | null;
+  readonly sample: number | null;
+  readonly reward: number | null;
+  readonly agents: number;
+  readonly messages: number;
+  readonly flags: number;
+}
+
+export interface EpisodePage {
+  /** Rows matching the filter, over all pages. */
+  readonly total: number;
+  readonly offset: number;
+  readonly rows: readonly EpisodeRow[];
+  /** Set when the search query could not be run (e.g. FTS syntax error); the page is then empty. */
+  readonly searchError: string | null;
+}
+
+export interface DashboardRecomputeParams {
+  readonly folder: string;
+  readonly runId: number;
+  readonly method: ViewMethod;
+}
+
+/** What the webview persists with `setState` (UI state only). */
+export interface DashboardViewState {
+  readonly version: number;
+  readonly folder: string | null;
+  readonly runId: number | null;
+  readonly method: ViewMethod | null;
+  readonly chart: 'stacked' | 'lines';
+  readonly filter: EpisodeFilter;
+  readonly sort: GetEpisodesParams['sort'];
+  /** First table row visible when the state was saved. */
+  readonly topRow: number;
+}
+
+export interface DashboardReadyParams {
+  readonly stateVersion: number;
+  /** The folder restored from the webview's state, if any. */
+  readonly folder: string | null;
+}
+
+const maxFolderChars = 4096;
+
+function isFolder(value: unknown): value is string {
+  return isBoundedString(value, maxFolderChars);
+}
+
+function isDashboardReadyParams(value: unknown): value is DashboardReadyParams {
+  return isRecord(value) && isNonNegativeInt(value['stateVersion']) && (value['folder'] === null || isFolder(value['folder']));
+}
+
+function isRunMethodParams(value: unknown): value is GetOverviewParams {
+  return isRecord(value) && isFolder(value['folder']) && isNonNegativeInt(value['runId']) && isViewMethod(value['method']);
+}
+
+function isOptional(value: unknown, check: (v: unknown) => boolean): boolean {
+  return value === undefined || value === null || check(value);
+}
+
+/** Guard for {@link EpisodeFilter}: every field absent, null or of its type, strings of bounded length. */
+export function isEpisodeFilter(value: unknown): value is EpisodeFilter {
+  if (!isRecord(value)) return false;
+  const finite = (v: unknown): boolean => isNullableFinite(v);
+  const text = (max: number) => (v: unknown): boolean => isBoundedString(v, max);
+  return (
+    isOptional(value['stepFrom'], finite) &&
+    isOptional(value['stepTo'], finite) &&
+    isOptional(value['rewardMin'], finite) &&
+    isOptional(value['rewardMax'], finite) &&
+    isOptional(value['group'], text(1024)) &&
+    isOptional(value['flag'], text(64)) &&
+    isOptional(value['agent'], text(1024)) &&
+    isOptional(value['search'], text(1024))
+  );
+}
+
+function isGetEpisodesParams(value: unknown): value is GetEpisodesParams {
+  if (!isRecord(value) || !isFolder(value['folder']) || !isNonNegativeInt(value['runId']) || !isEpisodeFilter(value['filter'])) return false;
+  const sort = value['sort'];
+  if (!isRecord(sort) || !episodeSortKeys.includes(sort['key'] as EpisodeSortKey) || typeof sort['descending'] !== 'boolean') return false;
+  const { offset, limit } = value;
+  return isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxEpisodePage;
+}
+
+/** Webview → host: the script runs; (re)send the runs. */
+export const DashboardReadyCommand = new IpcCommand<DashboardReadyParams>('dashboard/ready', isDashboardReadyParams);
+/** Webview → host: the charts' data for a run and method. */
+export const GetOverviewRequest = new IpcRequest<GetOverviewParams, RunOverview>('dashboard/overview/get', isRunMethodParams);
+/** Webview → host: one page of the episode table. */
+export const GetEpisodesRequest = new IpcRequest<GetEpisodesParams, EpisodePage>('dashboard/episodes/get', isGetEpisodesParams);
+/** Webview → host: open an episode in the Episode panel. */
+export const OpenEpisodeCommand = new IpcCommand<EpisodeRef>('dashboard/episode/open', isEpisodeRef);
+/** Webview → host: recompute a run's credit under a method (the host shows progress and sends a new revision after). */
+export const DashboardRecomputeCommand = new IpcCommand<DashboardRecomputeParams>('dashboard/credit/recompute', isRunMethodParams);
+
+/** Host → webview: the runs of the folder (and a new revision after every change). */
+export const DidChangeRunsNotification = new IpcNotification<DashboardRunsData>('dashboard/runs/didChange');

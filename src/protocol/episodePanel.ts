@@ -1,0 +1,241 @@
+import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
+import { isEpisodeRef, isNonNegativeInt, isViewMethod, type CreditStatus, type EpisodeRef, type FlagView, type ViewMethod } from './viewData';
+
+// The contract of the "Credit Lens: Episode" webview (host: src/extension/panels/episodePanel.ts,
+// webview: webview/src/episode/main.ts).
+// Handshake: the webview sends ReadyCommand (again after every reload, with the episode it restored
+// from its state, if any); the host answers with DidChangeEpisodeNotification, and sends it again
+// when the panel is pointed at another episode or the index changes. The webview then pulls message
+// windows with GetMessagesRequest and credit with GetCreditRequest.
+
+/** Version of {@link EpisodeViewState}; bump it when that state changes shape. */
+export const episodeStateVersion = 1;
+
+/** Longest message text the host sends; longer text is cut and marked `truncated`. */
+export const maxMessageChars = 65_536;
+/** Largest message window one GetMessagesRequest may ask for. */
+export const maxMessageWindow = 500;
+
+/** An agent of the episode's roster (declared-but-silent agents included). */
+export interface EpisodeAgentView {
+  readonly name: string;
+  readonly kind: string;
+  /** In the declared roster (false = only seen speaking). */
+  readonly declared: boolean;
+  readonly messages: number;
+  readonly tokens: number | null;
+  /** Logged per-agent reward and advantage, when the trace has them. */
+  readonly loggedReward: number | null;
+  readonly loggedAdvantage: number | null;
+}
+
+/** A label of the trace (e.g. Who&When's blame: `kind` 'mistake', on `agent` at message `message`). */
+export interface LabelView {
+  readonly kind: string;
+  readonly agent: string | null;
+  /** 0-based message sequence number the label points at. */
+  readonly message: number | null;
+  readonly value: string | null;
+  readonly reason: string | null;
+}
+
+/** One row of the counterfactual table: agents removed or replaced, and the reward obtained. */
+export interface CounterfactualView {
+  /** Agents left out of (or replaced in) the coalition; empty = the empty coalition. */
+  readonly removed: readonly string[];
+  /** remove | empty | placeholder | resample_self | resample_ref | replace_text | coalition */
+  readonly intervention: string;
+  readonly reward: number;
+  /** logged = in the trace; cached = an evaluator result from the cache; computed = by the last credit pass. */
+  readonly source: 'logged' | 'cached' | 'computed';
+  readonly evaluator: string | null;
+  /** Rollouts behind the value, when known. */
+  readonly n: number | null;
+}
+
+/** What evaluator a recompute would use, and why not when none can run. */
+export interface EvaluatorView {
+  readonly configured: boolean;
+  /** e.g. "built-in final-answer (last agent)" or "command ./eval.sh". */
+  readonly description: string;
+  /** Why no evaluator runs (e.g. "Restricted Mode: evaluator commands from workspace settings are not run"). */
+  readonly reason: string | null;
+}
+
+/** The episode as the panel shows it, without message text (fetched by window) and credit (by method). */
+export interface EpisodeViewData {
+  readonly ref: EpisodeRef;
+  readonly externalId: string;
+  readonly runName: string;
+  readonly mechanism: string | null;
+  readonly step: number | null;
+  readonly group: string | null;
+  readonly sample: number | null;
+  readonly task: string | null;
+  /** Team reward as logged (the "shared" credit of every agent). */
+  readonly reward: number | null;
+  readonly groundTruth: string | null;
+  readonly finalAnswer: { readonly answer: string; readonly agent: string | null } | null;
+  readonly messageCount: number;
+  readonly tokenCount: number | null;
+  readonly agents: readonly EpisodeAgentView[];
+  readonly labels: readonly LabelView[];
+  readonly flags: readonly FlagView[];
+  readonly counterfactuals: readonly CounterfactualView[];
+  readonly evaluator: EvaluatorView;
+  /** Method to show when the webview has none saved (the `creditLens.credit.defaultMethod` setting). */
+  readonly defaultMethod: ViewMethod;
+  /** Trace file relative to the indexed folder, and the 1-based line of the episode. */
+  readonly location: { readonly uri: string; readonly line: number };
+  /** Set when the trace line could not be read back: messages are then unavailable. */
+  readonly readError: string | null;
+}
+
+/** One message of a window. */
+export interface MessageView {
+  /** 0-based position in the episode. */
+  readonly seq: number;
+  readonly agent: string;
+  readonly turn: number | null;
+  readonly role: string | null;
+  readonly channel: string | null;
+  readonly tokenCount: number | null;
+  /** The text, at most {@link maxMessageChars} characters. Shown as text, never parsed as HTML. */
+  readonly content: string;
+  /** Length of the full text, in characters. */
+  readonly contentChars: number;
+  readonly truncated: boolean;
+  /** Per-token attribution when the trace carries one (same length arrays). */
+  readonly tokens: { readonly text: readonly string[]; readonly attribution: readonly number[] } | null;
+}
+
+export interface GetMessagesParams {
+  readonly ref: EpisodeRef;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface MessageWindow {
+  readonly offset: number;
+  readonly messages: readonly MessageView[];
+}
+
+/** An agent's credit under one method. */
+export interface AgentCreditView {
+  readonly agent: string;
+  readonly value: number | null;
+  readonly ciLow: number | null;
+  readonly ciHigh: number | null;
+  /** Samples behind the value (Monte-Carlo permutations, evaluator rollouts), when known. */
+  readonly n: number | null;
+  /** GRPO group-relative advantage of the value. */
+  readonly advantage: number | null;
+}
+
+export interface GetCreditParams {
+  readonly ref: EpisodeRef;
+  readonly method: ViewMethod;
+}
+
+/** The episode's credit under one method. */
+export interface EpisodeCreditView {
+  readonly method: ViewMethod;
+  readonly status: CreditStatus;
+  /** Why the status is not `computed` (a failure reason, or what is missing). */
+  readonly reason: string | null;
+  /** Some values rest on a removal without a replay (credit-methods.md: LOO under a pipeline). */
+  readonly approximate: boolean;
+  /** Where the coalition values came from: logged | evaluated | mixed. */
+  readonly source: string | null;
+  readonly computedAt: string | null;
+  /** The team reward, for comparison with every agent's bar. */
+  readonly shared: number | null;
+  readonly agents: readonly AgentCreditView[];
+  /**
+   * Credit of every message (index = seq; null = none). `per-message`: values of a per-message
+   * method; `spread`: each agent's credit divided evenly over its messages, so the messages of an
+   * episode sum to the agents' total.
+   */
+  readonly messageCredit: readonly (number | null)[];
+  readonly messageCreditKind: 'per-message' | 'spread';
+}
+
+export interface RecomputeParams {
+  readonly ref: EpisodeRef;
+  readonly method: ViewMethod;
+}
+
+/** Progress of a recompute started from the panel. */
+export interface RecomputeProgress {
+  readonly method: ViewMethod;
+  readonly state: 'running' | 'done' | 'cancelled' | 'failed';
+  readonly done: number;
+  readonly total: number;
+  /** A failure reason, or a short note ("12 evaluator calls, 8 from the cache"). */
+  readonly message: string | null;
+}
+
+export interface NavigateParams {
+  readonly direction: 'next' | 'previous';
+}
+
+/** What the webview persists with `setState` (UI state only; data is asked from the host again). */
+export interface EpisodeViewState {
+  readonly version: number;
+  readonly ref: EpisodeRef;
+  readonly method: ViewMethod;
+  /** First message visible when the state was saved. */
+  readonly topSeq: number;
+  /** Message with keyboard focus. */
+  readonly focusedSeq: number;
+  /** Messages the user expanded (long messages start collapsed). */
+  readonly expanded: readonly number[];
+}
+
+export interface EpisodeReadyParams {
+  readonly stateVersion: number;
+  /** The episode restored from the webview's state, if any. */
+  readonly ref: EpisodeRef | null;
+}
+
+function isEpisodeReadyParams(value: unknown): value is EpisodeReadyParams {
+  return isRecord(value) && isNonNegativeInt(value['stateVersion']) && (value['ref'] === null || isEpisodeRef(value['ref']));
+}
+
+function isGetMessagesParams(value: unknown): value is GetMessagesParams {
+  if (!isRecord(value) || !isEpisodeRef(value['ref'])) return false;
+  const { offset, limit } = value;
+  return isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxMessageWindow;
+}
+
+function isMethodParams(value: unknown): value is GetCreditParams {
+  return isRecord(value) && isEpisodeRef(value['ref']) && isViewMethod(value['method']);
+}
+
+function isNavigateParams(value: unknown): value is NavigateParams {
+  return isRecord(value) && (value['direction'] === 'next' || value['direction'] === 'previous');
+}
+
+function isEmptyParams(value: unknown): value is Record<string, never> {
+  return isRecord(value);
+}
+
+/** Webview → host: the script runs; (re)send the episode. */
+export const EpisodeReadyCommand = new IpcCommand<EpisodeReadyParams>('episode/ready', isEpisodeReadyParams);
+/** Webview → host: messages `[offset, offset + limit)` of the shown episode. */
+export const GetMessagesRequest = new IpcRequest<GetMessagesParams, MessageWindow>('episode/messages/get', isGetMessagesParams);
+/** Webview → host: the stored credit of the shown episode under one method. */
+export const GetCreditRequest = new IpcRequest<GetCreditParams, EpisodeCreditView>('episode/credit/get', isMethodParams);
+/** Webview → host: recompute this episode's credit under one method (progress by {@link DidChangeRecomputeNotification}). */
+export const RecomputeCommand = new IpcCommand<RecomputeParams>('episode/credit/recompute', isMethodParams);
+/** Webview → host: cancel the running recompute. */
+export const CancelRecomputeCommand = new IpcCommand<Record<string, never>>('episode/credit/cancel', isEmptyParams);
+/** Webview → host: show the next or previous episode of the run (by step, group, sample). */
+export const NavigateEpisodeCommand = new IpcCommand<NavigateParams>('episode/navigate', isNavigateParams);
+/** Webview → host: open the trace file at the episode's line. */
+export const RevealTraceLineCommand = new IpcCommand<Record<string, never>>('episode/traceLine/reveal', isEmptyParams);
+
+/** Host → webview: the episode to show. */
+export const DidChangeEpisodeNotification = new IpcNotification<EpisodeViewData>('episode/episode/didChange');
+/** Host → webview: progress of a recompute; after `done` the webview asks for the credit again. */
+export const DidChangeRecomputeNotification = new IpcNotification<RecomputeProgress>('episode/recompute/didChange');

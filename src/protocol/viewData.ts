@@ -1,0 +1,63 @@
+import { isRecord } from './ipc';
+
+// Shared pieces of the Episode and Dashboard panel contracts (episodePanel.ts, dashboardPanel.ts).
+
+/** Methods a view can show. Agent-level methods spread an agent's credit over its messages; `prefix` and `owen` are per message. */
+export const viewMethods = ['shared', 'loo', 'shapley', 'shapley-mc', 'routing', 'prefix', 'owen'] as const;
+export type ViewMethod = (typeof viewMethods)[number];
+
+export function isViewMethod(value: unknown): value is ViewMethod {
+  return typeof value === 'string' && (viewMethods as readonly string[]).includes(value);
+}
+
+/** One episode of one indexed folder: the folder's key (its absolute path) and the episode's row id. */
+export interface EpisodeRef {
+  /** Absolute path of the indexed folder, as the host knows it (the host only accepts folders it has open). */
+  readonly folder: string;
+  readonly episodeId: number;
+}
+
+export function isEpisodeRef(value: unknown): value is EpisodeRef {
+  return isRecord(value) && isBoundedString(value['folder'], 4096) && isNonNegativeInt(value['episodeId']);
+}
+
+/** A stored audit flag as views show it. */
+export interface FlagView {
+  readonly flagId: number;
+  /** silent | idle | free-rider | dominant | decoupling */
+  readonly kind: string;
+  readonly agent: string | null;
+  /** run | step | episode */
+  readonly scope: string;
+  /** Inclusive step range of a step-scope flag. */
+  readonly steps: readonly [number, number] | null;
+  readonly score: number | null;
+  /** One-line reading of the evidence, e.g. "credit share 0.31 → 0.00 over steps 28–60". */
+  readonly summary: string;
+  /** The evidence object as stored (numbers and strings), for a details table. */
+  readonly evidence: Readonly<Record<string, unknown>>;
+}
+
+/** Where a method's values stand for the shown scope. */
+export type CreditStatus =
+  /** Values are stored and shown. */
+  | 'computed'
+  /** Nothing stored yet for this method: offer Recompute. */
+  | 'not-computed'
+  /** The method needs coalition values that are neither logged nor computable: no evaluator configured. */
+  | 'no-evaluator'
+  /** The last pass failed on this episode; `reason` says why. */
+  | 'failed';
+
+export function isNonNegativeInt(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+export function isBoundedString(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength;
+}
+
+/** `null` or a finite number. */
+export function isNullableFinite(value: unknown): value is number | null {
+  return value === null || (typeof value === 'number' && Number.isFinite(value));
+}

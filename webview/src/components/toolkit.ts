@@ -1,0 +1,49 @@
+import {
+  provideVSCodeDesignSystem,
+  vsCodeBadge,
+  vsCodeButton,
+  vsCodeCheckbox,
+  vsCodeDivider,
+  vsCodeDropdown,
+  vsCodeOption,
+  vsCodeProgressRing,
+  vsCodeTag,
+  vsCodeTextField,
+} from '@vscode/webview-ui-toolkit';
+
+// The only module that touches @vscode/webview-ui-toolkit (house-style §11): it registers the few
+// components the views use as custom elements (<vscode-button>, <vscode-dropdown>, …). Everything
+// else creates those elements by tag name, so swapping the archived toolkit for its successor
+// (@vscode-elements/elements) changes this file only.
+
+let registered = false;
+
+/** Registers the toolkit's custom elements once per page; later calls do nothing. */
+export function registerToolkit(): void {
+  if (registered) return;
+  registered = true;
+  provideVSCodeDesignSystem().register(
+    vsCodeBadge(),
+    vsCodeButton(),
+    vsCodeCheckbox(),
+    vsCodeDivider(),
+    vsCodeDropdown(),
+    vsCodeOption(),
+    vsCodeProgressRing(),
+    vsCodeTag(),
+    vsCodeTextField(),
+  );
+}
+
+/** Tag names of the registered components, for `document.createElement`. */
+export const toolkitTags = {
+  badge: 'vscode-badge',
+  button: 'vscode-button',
+  checkbox: 'vscode-checkbox',
+  divider: 'vscode-divider',
+  dropdown: 'vscode-dropdown',
+  option: 'vscode-option',
+  progressRing: 'vscode-progress-ring',
+  tag: 'vscode-tag',
+  textField: 'vscode-text-field',
+} as const;

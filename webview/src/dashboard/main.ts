@@ -1,0 +1,1 @@
+// Entry of the Run Dashboard webview (being written).

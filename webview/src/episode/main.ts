@@ -1,0 +1,1 @@
+// Entry of the Episode webview (being written).
