@@ -121,11 +121,18 @@ const layerRules = [
     files: ['src/engine/**/*.ts'],
     rules: layerRule({
       paths: [ban.vscode('src/engine'), ban.sqlite('src/engine')],
-      patterns: otherLayers(
-        'src/engine',
-        ['core', 'ingest', 'store', 'credit', 'demo', 'engine'],
-        'the engine is shared by the CLI and the extension and must not depend on either.',
-      ),
+      patterns: [
+        ...otherLayers(
+          'src/engine',
+          ['core', 'ingest', 'store', 'credit', 'demo', 'engine', 'protocol'],
+          'the engine is shared by the CLI and the extension and must not depend on either.',
+        ),
+        {
+          regex: layerRegex('protocol'),
+          allowTypeImports: true,
+          message: 'src/engine may import src/protocol for types only (the view DTOs it builds); use `import type`.',
+        },
+      ],
     }),
   },
   {

@@ -8,6 +8,7 @@ import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
+import { formatViewBench, viewBench } from './viewBench';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'host') {
     const dir = process.argv[3] ?? join(dataRoot, 'large');
     process.stdout.write(`${JSON.stringify(await hostBlocking(dir, join(dataRoot, 'host.index.sqlite')))}\n`);
+    return;
+  }
+  if (process.argv[2] === 'views') {
+    const dataset = process.argv.includes('--small') ? { name: 'small', episodes: 4_000 } : { name: 'large', episodes: 130_000 };
+    process.stdout.write(`${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`);
     return;
   }
   if (process.argv[2] === 'validation') {

@@ -6,6 +6,7 @@ import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../engine/
 import { exportCommand } from './commands/exportCommand';
 import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './commands/indexRunFolderCommand';
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
+import { openDashboardCommand, openEpisodeViewCommand } from './commands/openViewCommands';
 import { openRunFolderCommand } from './commands/openRunFolderCommand';
 import { recomputeCreditCommand } from './commands/recomputeCreditCommand';
 import { revealTraceLineCommand } from './commands/revealTraceLineCommand';
@@ -13,6 +14,8 @@ import { runAuditCommand } from './commands/runAuditCommand';
 import { showLogCommand } from './commands/showLogCommand';
 import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
 import type { IndexJobs } from './indexJobs';
+import type { DashboardPanel } from './panels/dashboardPanel';
+import type { EpisodePanel } from './panels/episodePanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
 
 /**
@@ -38,6 +41,10 @@ export const commandIds = {
   showLog: 'creditLens.showLog',
   /** "Credit Lens: Reveal Trace Line" (Runs view episodes), handled by {@link revealTraceLineCommand}. */
   revealTraceLine: 'creditLens.revealTraceLine',
+  /** "Credit Lens: Open Run Dashboard", handled by {@link openDashboardCommand}. */
+  openDashboard: 'creditLens.openDashboard',
+  /** "Credit Lens: Open Episode View" (Runs view episodes; elsewhere asks for an id), handled by {@link openEpisodeViewCommand}. */
+  openEpisodeView: 'creditLens.openEpisodeView',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -49,6 +56,8 @@ export interface CommandServices {
   readonly workerScript: string;
   readonly jobs: IndexJobs;
   readonly summaryPanel: RunSummaryPanel;
+  readonly episodePanel: EpisodePanel;
+  readonly dashboardPanel: DashboardPanel;
   /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
   readonly storageDir?: string;
   /** The extension's version (SARIF tool driver). */
@@ -57,6 +66,8 @@ export interface CommandServices {
   readonly onAudited: (folder: vscode.Uri, result: AuditResult) => void;
   /** Called after an index pass, to refresh diagnostics and views. */
   readonly onIndexed: IndexRunFolderDeps['onIndexed'];
+  /** Called after a credit pass stored credit, to refresh the panels. */
+  readonly onCredited?: (folder: vscode.Uri) => void;
 }
 
 /** Registers every command of {@link commandIds}; each registration goes to `context.subscriptions`. */
@@ -80,10 +91,19 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   register(commandIds.openRunFolder, openRunFolderCommand(indexDeps));
   register(commandIds.showRunSummary, showRunSummaryCommand({ log, showSummary, indexFolder: (folder) => indexFolder(folder, indexDeps) }));
   const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
-  register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport }));
+  const onCredited = services.onCredited ? { onCredited: services.onCredited } : {};
+  register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport, ...onCredited }));
   register(commandIds.runAudit, runAuditCommand({ log, ...storage, formatAudit, onAudited: services.onAudited }));
   register(commandIds.exportResults, exportCommand({ log, ...storage, version: services.version, formatters: { csvHeader, csvLine, episodesJson, auditSarif } }));
-  register(commandIds.openEpisode, openEpisodeCommand({ log, ...storage }));
+  const showEpisode = (folder: vscode.Uri, episodeId: number): void => {
+    services.episodePanel.show(folder, episodeId);
+  };
+  const openById = openEpisodeCommand({ log, ...storage, showEpisode });
+  register(commandIds.openEpisode, openById);
+  register(commandIds.openEpisodeView, openEpisodeViewCommand(showEpisode, openById));
+  register(commandIds.openDashboard, openDashboardCommand((folder, runId) => {
+    services.dashboardPanel.show(folder, runId);
+  }));
   register(commandIds.showLog, showLogCommand({ log }));
   register(commandIds.revealTraceLine, revealTraceLineCommand());
 }

@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { registerAllCommands } from './commandIds';
+import { loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
+import { DashboardPanel } from './panels/dashboardPanel';
+import { EpisodePanel } from './panels/episodePanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
 
@@ -12,8 +15,41 @@ export function activate(context: vscode.ExtensionContext): void {
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'indexWorker.js').fsPath;
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const storage = context.storageUri ? { storageDir: context.storageUri.fsPath } : {};
-  const hooks = activateRunViews(context, log, workerScript);
-  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, version, ...hooks, ...storage });
+  const config = (): ReturnType<typeof loadConfigOrReport> => loadConfigOrReport(log);
+  const refreshPanels = (folder: vscode.Uri): void => {
+    dashboardPanel.refresh(folder);
+    episodePanel.refresh();
+  };
+  const episodePanel = own(context, new EpisodePanel({ extensionUri: context.extensionUri, log, config, onCredited: refreshPanels, ...storage }));
+  const dashboardPanel = own(context, new DashboardPanel({
+    extensionUri: context.extensionUri,
+    log,
+    config,
+    onCredited: refreshPanels,
+    openEpisode: (folder, episodeId) => {
+      episodePanel.show(folder, episodeId);
+    },
+    ...storage,
+  }));
+  registerPanelSerializers(context, episodePanel, dashboardPanel);
+  const hooks = activateRunViews(context, log, workerScript, refreshPanels);
+  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, episodePanel, dashboardPanel, version, onCredited: refreshPanels, ...hooks, ...storage });
+}
+
+/** Brings the Episode and Dashboard panels back after a reload, from the state their webviews saved. */
+function registerPanelSerializers(context: vscode.ExtensionContext, episodePanel: EpisodePanel, dashboardPanel: DashboardPanel): void {
+  own(context, vscode.window.registerWebviewPanelSerializer(EpisodePanel.viewType, {
+    deserializeWebviewPanel: (panel, state) => {
+      episodePanel.restore(panel, state);
+      return Promise.resolve();
+    },
+  }));
+  own(context, vscode.window.registerWebviewPanelSerializer(DashboardPanel.viewType, {
+    deserializeWebviewPanel: (panel, state) => {
+      dashboardPanel.restore(panel, state);
+      return Promise.resolve();
+    },
+  }));
 }
 
 /** Nothing to do: `context.subscriptions` disposes everything, which cancels running passes. */

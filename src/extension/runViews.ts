@@ -18,7 +18,13 @@ export interface RunViewHooks {
  * following one "active" run folder: the last one indexed or audited, else the first workspace
  * folder that already has an index. Everything created here is owned by `context`.
  */
-export function activateRunViews(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, workerScript: string): RunViewHooks {
+export function activateRunViews(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  workerScript: string,
+  /** Called whenever the index of `folder` changed (indexed, live-tailed or audited), for the panels. */
+  onChanged: (folder: vscode.Uri) => void = () => undefined,
+): RunViewHooks {
   const own = <T extends vscode.Disposable>(d: T): T => (context.subscriptions.push(d), d);
   const indexPath = (root: string): string | undefined => configuredIndexPath(root, context.storageUri?.fsPath);
   const active = own(new ActiveIndex(log, indexPath));
@@ -27,6 +33,7 @@ export function activateRunViews(context: vscode.ExtensionContext, log: vscode.L
   const showFolder = (folder: vscode.Uri): void => {
     active.show(folder);
     views.refresh();
+    onChanged(folder);
   };
   const background = own(new BackgroundIndexing({ log, workerScript, indexPath, onIndexed: showFolder }));
   const shown = active.showFirstIndexedWorkspaceFolder();

@@ -41,7 +41,7 @@ export interface LabelView {
 
 /** One row of the counterfactual table: agents removed or replaced, and the reward obtained. */
 export interface CounterfactualView {
-  /** Agents left out of (or replaced in) the coalition; empty = the empty coalition. */
+  /** Agents left out of (or replaced in) the coalition; empty = the full team. */
   readonly removed: readonly string[];
   /** remove | empty | placeholder | resample_self | resample_ref | replace_text | coalition */
   readonly intervention: string;

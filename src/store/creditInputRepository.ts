@@ -42,6 +42,8 @@ export class CreditInputRepository {
   private readonly routingStmt: Statement<{ episode_id: number; selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null }>;
   private readonly labelStmt: Statement<{ episode_id: number; kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
   private readonly countStmt: Statement<{ n: number }>;
+  private readonly pageInStmt: Statement<EpisodeRow>;
+  private readonly countInStmt: Statement<{ n: number }>;
 
   constructor(db: Db) {
     this.runsStmt = db.prepare(`
@@ -65,22 +67,43 @@ export class CreditInputRepository {
       SELECT l.episode_id, l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.${range} ORDER BY l.label_id`);
     this.countStmt = db.prepare('SELECT count(*) AS n FROM episode WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?');
+    // The same two over a set of episode ids (a JSON array), for recomputing chosen episodes.
+    this.pageInStmt = db.prepare(`
+      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, e.byte_offset, e.byte_length, e.line,
+        e.messages_json
+      FROM episode e JOIN source s ON s.source_id = e.source_id
+      WHERE e.episode_id IN (SELECT value FROM json_each(?)) AND e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
+      ORDER BY e.episode_id LIMIT ?`);
+    this.countInStmt = db.prepare(`
+      SELECT count(*) AS n FROM episode
+      WHERE episode_id IN (SELECT value FROM json_each(?)) AND run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?`);
   }
 
-  /** How many episodes {@link episodes} will yield for the same arguments. */
-  countEpisodes(runId: number, fromStep = -Infinity, toStep = Infinity): number {
-    return this.countStmt.get(runId, clampStep(fromStep), clampStep(toStep))?.n ?? 0;
+  /**
+   * How many episodes {@link episodes} will yield for the same arguments. With `ids`, only those
+   * episodes (row ids) are counted.
+   */
+  countEpisodes(runId: number, fromStep = -Infinity, toStep = Infinity, ids?: readonly number[]): number {
+    const steps = [clampStep(fromStep), clampStep(toStep)] as const;
+    return (ids ? this.countInStmt.get(JSON.stringify(ids), runId, ...steps) : this.countStmt.get(runId, ...steps))?.n ?? 0;
   }
 
   runs(): CreditRun[] {
     return this.runsStmt.all().map((r) => ({ runId: r.run_id, name: r.name, root: r.root, mechanism: r.mechanism, evaluatorJson: r.evaluator_json }));
   }
 
-  /** Episodes of a run with `train_step` in [fromStep, toStep] (no step counts as 0), in id order. */
-  *episodes(runId: number, fromStep = -Infinity, toStep = Infinity, pageSize = 2000): Generator<CreditEpisode> {
+  /**
+   * Episodes of a run with `train_step` in [fromStep, toStep] (no step counts as 0), in id order.
+   * With `ids`, only those episodes (row ids; ids of other runs are left out).
+   */
+  *episodes(runId: number, fromStep = -Infinity, toStep = Infinity, pageSize = 2000, ids?: readonly number[]): Generator<CreditEpisode> {
+    const idsJson = ids ? JSON.stringify(ids) : undefined;
+    const steps = [clampStep(fromStep), clampStep(toStep)] as const;
     let after = 0;
     for (;;) {
-      const page = this.pageStmt.all(runId, after, clampStep(fromStep), clampStep(toStep), pageSize);
+      // Chosen episodes are read one at a time: assemble() reads rosters and values by id range,
+      // which for scattered ids would span the episodes between them.
+      const page = idsJson === undefined ? this.pageStmt.all(runId, after, ...steps, pageSize) : this.pageInStmt.all(idsJson, runId, after, ...steps, 1);
       if (page.length === 0) return;
       yield* this.assemble(page);
       after = page[page.length - 1]?.episode_id ?? after;

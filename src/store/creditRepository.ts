@@ -38,6 +38,7 @@ export class CreditRepository {
   private readonly insertStmt: Statement;
   private readonly errorStmt: Statement;
   private readonly groupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
+  private readonly someGroupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
   private readonly advantageStmt: Statement;
   private readonly outputStmt: Statement<CreditOutputRow>;
 
@@ -59,6 +60,12 @@ export class CreditRepository {
       SELECT c.credit_id, e.group_id, c.agent_id, c.value FROM credit c JOIN episode e ON e.episode_id = c.episode_id
       WHERE c.run_id = ? AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL AND e.group_id IS NOT NULL
       ORDER BY e.group_id, c.agent_id`);
+    // The groups of some episodes only (a recompute of one episode must not rewrite the whole run).
+    this.someGroupRowsStmt = db.prepare(`
+      SELECT c.credit_id, e.group_id, c.agent_id, c.value FROM episode e INDEXED BY episode_group
+      JOIN credit c ON c.episode_id = e.episode_id AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL
+      WHERE e.run_id = ? AND e.group_id IN (SELECT g.group_id FROM episode g WHERE g.episode_id IN (SELECT value FROM json_each(?)))
+      ORDER BY e.group_id, c.agent_id`);
     this.advantageStmt = db.prepare('UPDATE credit SET advantage = ? WHERE credit_id = ?');
     this.outputStmt = db.prepare(`
       SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
@@ -75,10 +82,13 @@ export class CreditRepository {
 
   /**
    * Sets every agent-level row's `advantage` to `advantages(values)` computed within its GRPO group
-   * and agent (credit-methods.md §3.15), for one method and parameter set of a run.
+   * and agent (credit-methods.md §3.15), for one method and parameter set of a run; with
+   * `episodeIds`, only in the groups of those episodes.
    */
-  updateGroupAdvantages(runId: number, params: CreditParams, advantages: (values: Float64Array) => Float64Array): void {
-    const rows = this.groupRowsStmt.all(runId, params.method, params.hash);
+  updateGroupAdvantages(runId: number, params: CreditParams, advantages: (values: Float64Array) => Float64Array, episodeIds?: readonly number[]): void {
+    const rows = episodeIds
+      ? this.someGroupRowsStmt.all(params.method, params.hash, runId, JSON.stringify(episodeIds))
+      : this.groupRowsStmt.all(runId, params.method, params.hash);
     this.db.transaction(() => {
       let start = 0;
       for (let i = 1; i <= rows.length; i++) {

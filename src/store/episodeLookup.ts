@@ -2,6 +2,8 @@ import type { Db, Statement } from './database';
 
 /** Where an episode's trace line is. */
 export interface EpisodeLocation {
+  /** The episode's row id in the index. */
+  readonly episodeId: number;
   /** The run's name (`""` for a run at the folder's root). */
   readonly run: string;
   /** Trace file relative to the indexed folder, with `/` separators. */
@@ -12,11 +14,11 @@ export interface EpisodeLocation {
 
 /** Finds episodes by the id their trace gives them (`external_id`). */
 export class EpisodeLookup {
-  private readonly byIdStmt: Statement<{ run: string; uri: string; line: number }>;
+  private readonly byIdStmt: Statement<EpisodeLocation>;
 
   constructor(db: Db) {
     this.byIdStmt = db.prepare(`
-      SELECT r.name AS run, s.uri, e.line FROM episode e
+      SELECT e.episode_id AS episodeId, r.name AS run, s.uri, e.line FROM episode e
       JOIN source s ON s.source_id = e.source_id JOIN run r ON r.run_id = e.run_id
       WHERE e.external_id = ? ORDER BY r.root, s.uri, e.line`);
   }

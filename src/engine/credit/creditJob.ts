@@ -32,6 +32,11 @@ export interface CreditJobOptions {
   readonly useLogged?: boolean;
   /** `loo` only: expected evaluator calls to spend; the rest is estimated (credit-methods.md §3.16). */
   readonly budget?: number;
+  /**
+   * Only these episodes (index row ids), e.g. to recompute the one a panel shows: other episodes'
+   * credit rows are left as they are, and runs holding none of them are skipped.
+   */
+  readonly episodes?: readonly number[];
 }
 
 /** One episode's credit as reported to the caller. */
@@ -86,11 +91,12 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     const runs: RunCreditResult[] = [];
     const selected = input.runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
     if (options.run !== undefined && selected.length === 0) throw new Error(`no run named "${options.run}" in ${options.root}`);
+    const [from, to] = options.steps ?? [-Infinity, Infinity];
     for (const run of selected) {
       if (hooks.isCancelled?.()) break;
+      if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes) === 0) continue;
       const result = await creditForRun(run, { options, hooks, input, output, counters });
       if (hooks.onRunStored) {
-        const [from, to] = options.steps ?? [-Infinity, Infinity];
         const rows = output.outputRows(run.runId, result.params.hash, from, to);
         try {
           hooks.onRunStored(result, rows);
@@ -129,14 +135,14 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
   });
   const [from, to] = options.steps ?? [-Infinity, Infinity];
-  const state = new RunState(run, params, ctx, ctx.input.countEpisodes(run.runId, from, to));
+  const episodes = (): Generator<CreditEpisode> => ctx.input.episodes(run.runId, from, to, undefined, options.episodes);
+  const state = new RunState(run, params, ctx, ctx.input.countEpisodes(run.runId, from, to, options.episodes));
   let budget: BudgetReport | undefined;
   try {
     const compute = (episode: CreditEpisode) => state.compute(episode, evaluator, monteCarlo);
     if (options.budget !== undefined) {
       if (options.method !== 'loo') throw new Error('--budget applies to the loo method');
-      const episodes = [...ctx.input.episodes(run.runId, from, to)];
-      budget = await budgetedLoo(episodes, options.budget, (e) => state.missingLooValues(e, evaluator), async (chosen) => {
+      budget = await budgetedLoo([...episodes()], options.budget, (e) => state.missingLooValues(e, evaluator), async (chosen) => {
         const values = new Map<number, Float64Array>();
         await forEachConcurrently(chosen[Symbol.iterator](), options.concurrency ?? 4, async (e) => {
           const rows = await compute(e);
@@ -145,12 +151,12 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
         return values;
       });
     } else {
-      await forEachConcurrently(ctx.input.episodes(run.runId, from, to), options.concurrency ?? 4, async (episode) => {
+      await forEachConcurrently(episodes(), options.concurrency ?? 4, async (episode) => {
         if (!ctx.hooks.isCancelled?.()) await compute(episode);
       });
     }
     state.flush();
-    for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => grpoAdvantages(v));
+    for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => grpoAdvantages(v), options.episodes);
   } finally {
     await evaluator?.close();
   }

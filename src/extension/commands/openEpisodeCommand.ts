@@ -15,14 +15,16 @@ export interface OpenEpisodeDeps {
   readonly log: vscode.LogOutputChannel;
   readonly storageDir?: string;
   readonly findEpisode?: FindEpisode;
+  /** Opens the Episode view; without it, the trace file is opened at the episode's line. */
+  readonly showEpisode?: (folder: vscode.Uri, episodeId: number) => void;
 }
 
 const title = 'Credit Lens: Open Episode by Id';
 
 /**
  * Handler of `creditLens.openEpisode`: asks for an episode id, finds it in the run folder's index
- * and opens its trace file at the episode's line (a pick among runs when several hold the id), or
- * says that no episode has that id.
+ * and opens it in the Episode view (or its trace file at the episode's line when no view is given;
+ * a pick among runs when several hold the id), or says that no episode has that id.
  */
 export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
@@ -51,7 +53,9 @@ export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) 
       return;
     }
     const location = await chooseLocation(found);
-    if (location !== undefined) await reveal(folder, location);
+    if (location === undefined) return;
+    if (deps.showEpisode) deps.showEpisode(folder, location.episodeId);
+    else await reveal(folder, location);
   };
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatNumber } from '../diagnostics/flagText';
 import type { RunsNode } from './runsTreeProvider';
-import { description, escapedTooltip, flagBadge, messageItem, moreItem, plural, rewardText, traceLineCommand } from './treeItems';
+import { description, escapedTooltip, flagBadge, messageItem, moreItem, plural, rewardText } from './treeItems';
 
 type NodeOf<K extends RunsNode['kind']> = Extract<RunsNode, { kind: K }>;
 
@@ -75,7 +75,8 @@ function groupItem({ run, step, group }: NodeOf<'group'>): vscode.TreeItem {
   return item;
 }
 
-function episodeItem({ folder, run, episode }: NodeOf<'episode'>): vscode.TreeItem {
+function episodeItem(node: NodeOf<'episode'>): vscode.TreeItem {
+  const { run, episode } = node;
   const item = new vscode.TreeItem(episode.externalId, vscode.TreeItemCollapsibleState.None);
   item.id = `episode:${run.runId}:${episode.episodeId}`;
   item.contextValue = 'creditLens.episode';
@@ -89,6 +90,7 @@ function episodeItem({ folder, run, episode }: NodeOf<'episode'>): vscode.TreeIt
     ['trace', `${episode.uri}:${episode.line}`],
     ['flags', String(episode.flags)],
   ]);
-  item.command = traceLineCommand(folder, episode.uri, episode.line);
+  // A click opens the Episode view; the trace line is one context-menu entry away (Reveal Trace Line).
+  item.command = { command: 'creditLens.openEpisodeView', title: 'Open Episode View', arguments: [node] };
   return item;
 }

@@ -71,6 +71,11 @@ test('core imports nothing outside core; credit imports only core', async () => 
   await assertAllowed('src/credit/probe.ts', `import { ok } from '../core/result';\nexport const o = ok;`);
 });
 
+test('the engine imports protocol for types only (the view DTOs it builds)', async () => {
+  await assertAllowed('src/engine/probe.ts', `import type { RunOverview } from '../protocol/dashboardPanel';\nexport type O = RunOverview;`);
+  await assertBanned('src/engine/probe.ts', `import { GetOverviewRequest } from '../protocol/dashboardPanel';\nexport const r = GetOverviewRequest;`, /types only/);
+});
+
 test('protocol and the webview import core for types only', async () => {
   await assertAllowed('src/protocol/probe.ts', `import type { IndexSummary } from '../core/indexSummary';\nexport type S = IndexSummary;`);
   await assertBanned('src/protocol/probe.ts', `import { formatIssue } from '../core/indexSummary';\nexport const f = formatIssue;`, /types only/);

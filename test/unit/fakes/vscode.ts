@@ -235,6 +235,10 @@ export class FakeWebview {
   }
 }
 
+export interface FakePanelSerializer {
+  deserializeWebviewPanel(panel: FakeWebviewPanel, state: unknown): Promise<void>;
+}
+
 export class FakeWebviewPanel {
   readonly webview: FakeWebview;
   reveals = 0;
@@ -280,6 +284,8 @@ function initialState() {
     channels: [] as FakeLogOutputChannel[],
     messages: [] as ShownMessage[],
     panels: [] as FakeWebviewPanel[],
+    /** Webview panel serializers by view type (registerWebviewPanelSerializer). */
+    serializers: new Map<string, FakePanelSerializer>(),
     progress: [] as ProgressSession[],
     shownDocuments: [] as { uri: Uri; options: unknown }[],
     quickPicks: [] as { items: readonly unknown[]; options: unknown }[],
@@ -381,6 +387,10 @@ export const window = {
     } finally {
       source.dispose();
     }
+  },
+  registerWebviewPanelSerializer(viewType: string, serializer: FakePanelSerializer): Disposable {
+    fake.serializers.set(viewType, serializer);
+    return new Disposable(() => fake.serializers.delete(viewType));
   },
   createWebviewPanel(viewType: string, title: string, column: unknown, options: Record<string, unknown>): FakeWebviewPanel {
     const panel = new FakeWebviewPanel(viewType, title, column, options);

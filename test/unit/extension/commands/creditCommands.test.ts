@@ -230,10 +230,21 @@ test('openEpisode: a found episode opens its trace file at its line', async () =
     return ' e7 ';
   };
   let asked = '';
-  await openEpisodeCommand({ log: log(), findEpisode: (_root, id) => ((asked = id), [{ run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }]) })(root);
+  await openEpisodeCommand({ log: log(), findEpisode: (_root, id) => ((asked = id), [{ episodeId: 3, run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }]) })(root);
   assert.equal(asked, 'e7');
   assert.equal((opened[0]?.[0] as vscode.Uri).fsPath, '/runs/r/psv/rollouts.jsonl');
   assert.equal((opened[0]?.[1] as { selection: vscode.Range }).selection.start.line, 11);
+});
+
+test('openEpisode: with an Episode view, a found episode opens there', async () => {
+  fake.answerInputBox = () => 'e7';
+  const shown: [string, number][] = [];
+  await openEpisodeCommand({
+    log: log(),
+    findEpisode: () => [{ episodeId: 42, run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }],
+    showEpisode: (folder, episodeId) => shown.push([folder.fsPath, episodeId]),
+  })(root);
+  assert.deepEqual(shown, [['/runs/r', 42]]);
 });
 
 test('openEpisode: an unknown id says so', async () => {

@@ -59,7 +59,7 @@ test('steps and groups carry counts, mean reward and the flags covering them', (
   assert.match(String(groups[1]?.description), /· ⚑ 1$/);
 });
 
-test('episodes show reward, agent count and badge, and open their trace line', () => {
+test('episodes show reward, agent count and badge, and open the Episode view', () => {
   const tree = provider();
   const step = child(tree, child(tree, undefined, 'planner-solver-verifier'), 'step 1');
   const episodes = items(tree, child(tree, step, 's1-g1'));
@@ -70,11 +70,12 @@ test('episodes show reward, agent count and badge, and open their trace line', (
   ]);
   assert.match(String(episodes[2]?.description), /^reward [01] · 3 agents · ⚑ 1$/);
   const command = episodes[2]?.command;
-  assert.equal(command?.command, 'vscode.open');
-  const [uri, options] = command?.arguments ?? [];
-  assert.equal((uri as vscode.Uri).fsPath, vscode.Uri.joinPath(folder, teamUri(1)).fsPath);
-  const selection = (options as { selection: vscode.Range }).selection;
-  assert.deepEqual([selection.start.line, selection.start.character], [5, 0]);
+  assert.equal(command?.command, 'creditLens.openEpisodeView');
+  const [node] = (command?.arguments ?? []) as { folder: vscode.Uri; episode: { externalId: string; uri: string; line: number } }[];
+  assert.equal(node?.folder.fsPath, folder.fsPath);
+  assert.equal(node?.episode.externalId, 's1-g1-r2');
+  // Reveal Trace Line (context menu) gets the same node: the episode's file and 1-based line.
+  assert.deepEqual([node?.episode.uri, node?.episode.line], [teamUri(1), 6]);
 });
 
 test('tooltips are escaped text, never raw Markdown', () => {

@@ -1,0 +1,80 @@
+import { BrowseRepository } from '../../store/browseRepository';
+import type { Db } from '../../store/database';
+import { DashboardRepository, type StepAgentCredit } from '../../store/dashboardRepository';
+import { runOverview } from './runOverview';
+import type { CreditStatus, DashboardRun, EpisodePage, EpisodeQuery, RunOverview, ViewMethod } from './viewTypes';
+
+/**
+ * The data of the Run Dashboard for one indexed folder: its runs, a run's per-step overview under
+ * one credit method (aggregated in SQL), and pages of its episode table.
+ */
+export class DashboardViewService {
+  private readonly repo: DashboardRepository;
+  private readonly browse: BrowseRepository;
+
+  /** `root`: absolute path of the indexed folder. */
+  constructor(db: Db, readonly root: string) {
+    this.repo = new DashboardRepository(db);
+    this.browse = new BrowseRepository(db);
+  }
+
+  /** Runs that still have a source, by root; agents in roster order. */
+  runs(): DashboardRun[] {
+    return this.repo.runs();
+  }
+
+  /**
+   * The run's charts under `method`, from the parameter set computed last. `shared` with nothing
+   * stored is derived from the logged team reward. Status: `computed` when some episode has credit,
+   * `failed` when none has and the last pass recorded failures, else `not-computed`.
+   */
+  overview(runId: number, method: ViewMethod, epsilon: number): RunOverview {
+    const hash = this.repo.latestParams(runId, method);
+    let credit: StepAgentCredit[] = [];
+    let status: CreditStatus = 'not-computed';
+    if (hash !== undefined) {
+      credit = this.repo.creditByStep(runId, method, hash, epsilon);
+      status = 'computed';
+    } else if (method === 'shared') {
+      credit = this.repo.sharedByStep(runId, epsilon);
+      status = credit.length > 0 ? 'computed' : 'not-computed';
+    } else if (this.repo.latestFailure(runId, method) !== undefined) {
+      status = 'failed';
+    }
+    return runOverview({
+      runId,
+      method,
+      status,
+      epsilon,
+      agents: this.repo.agents(runId),
+      steps: this.repo.steps(runId),
+      credit,
+      flags: this.browse.flags(runId),
+      episodeFlagSteps: this.repo.episodeFlagSteps(runId),
+    });
+  }
+
+  /**
+   * One page of the run's episode table. A full-text query SQLite cannot run (FTS5 syntax) gives an
+   * empty page with `searchError` instead of an exception.
+   */
+  episodes(query: EpisodeQuery): EpisodePage {
+    let page: ReturnType<DashboardRepository['episodePage']>;
+    try {
+      page = this.repo.episodePage(query);
+    } catch (error) {
+      const search = query.filter.search;
+      if (search === undefined || search === null) throw error;
+      return { total: 0, offset: query.offset, rows: [], searchError: `cannot search for "${search}": ${(error as Error).message}` };
+    }
+    return {
+      total: page.total,
+      offset: query.offset,
+      searchError: null,
+      rows: page.rows.map((r) => ({
+        episodeId: r.episode_id, externalId: r.external_id, step: r.train_step, group: r.group_id, sample: r.sample_idx, reward: r.outcome,
+        agents: r.agents, messages: r.n_messages, flags: r.flags,
+      })),
+    };
+  }
+}

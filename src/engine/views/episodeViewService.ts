@@ -1,0 +1,139 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Episode } from '../../core/episode';
+import { readEpisode } from '../../ingest/readEpisode';
+import { BrowseRepository } from '../../store/browseRepository';
+import type { Db } from '../../store/database';
+import { EpisodeViewRepository, type EpisodeHeader } from '../../store/episodeViewRepository';
+import { counterfactualViews } from './counterfactualViews';
+import { episodeCreditView } from './creditView';
+import { flagView } from './flagView';
+import { messageWindow, RecentEpisodes } from './messageWindow';
+import type { EpisodeCreditView, EpisodeViewData, EvaluatorView, FlagView, MessageWindow, ViewMethod } from './viewTypes';
+
+/** What the host adds to an episode's data: its settings and evaluator. */
+export interface EpisodeViewContext {
+  readonly defaultMethod: ViewMethod;
+  readonly evaluator: EvaluatorView;
+}
+
+/**
+ * The data of the Episode panel for one indexed folder: the episode without its messages (from the
+ * index only), message windows (read back from the trace, the last two episodes kept decoded),
+ * stored credit per method, and navigation to the adjacent episode of the run.
+ */
+export class EpisodeViewService {
+  private readonly repo: EpisodeViewRepository;
+  private readonly browse: BrowseRepository;
+  private readonly decoded = new RecentEpisodes<Episode>(2);
+
+  /** `root`: absolute path of the indexed folder (trace uris are relative to it). */
+  constructor(db: Db, private readonly root: string) {
+    this.repo = new EpisodeViewRepository(db);
+    this.browse = new BrowseRepository(db);
+  }
+
+  /** The episode as the panel shows it, without message text or credit; undefined when there is no such episode. */
+  episode(episodeId: number, context: EpisodeViewContext): EpisodeViewData | undefined {
+    const header = this.repo.header(episodeId);
+    if (!header) return undefined;
+    const roster = this.repo.roster(episodeId);
+    return {
+      ref: { folder: this.root, episodeId },
+      externalId: header.externalId,
+      runName: header.runName,
+      mechanism: header.mechanism,
+      step: header.step,
+      group: header.group,
+      sample: header.sample,
+      task: header.task,
+      reward: header.reward,
+      groundTruth: header.groundTruth,
+      finalAnswer: header.finalAnswer === null ? null : { answer: header.finalAnswer, agent: header.finalAgent },
+      messageCount: header.messages,
+      tokenCount: header.tokens,
+      agents: roster.map((a) => ({
+        name: a.name, kind: a.kind, declared: a.declared, messages: a.messages, tokens: a.tokens, loggedReward: a.reward, loggedAdvantage: a.advantage,
+      })),
+      labels: this.repo.labels(episodeId).map((l) => ({ kind: l.kind, agent: l.agent, message: l.messageSeq, value: l.value, reason: l.reason })),
+      flags: this.flags(header),
+      counterfactuals: counterfactualViews({
+        roster,
+        names: this.repo.agentNames(header.runId),
+        counterfactuals: this.repo.counterfactuals(episodeId),
+        coalitions: this.repo.coalitions(episodeId),
+        evaluations: this.repo.evaluations(episodeId),
+      }),
+      evaluator: context.evaluator,
+      defaultMethod: context.defaultMethod,
+      location: { uri: header.uri, line: header.line },
+      readError: this.readError(header),
+    };
+  }
+
+  /**
+   * Messages `[offset, offset + limit)` of the episode, read back from its trace line. Throws an
+   * Error (`file:line: reason`) when the line cannot be read, or when there is no such episode.
+   */
+  messages(episodeId: number, offset: number, limit: number): MessageWindow {
+    const header = this.requireHeader(episodeId);
+    const key = `${String(episodeId)}\u0000${header.uri}\u0000${String(header.offset)}\u0000${String(header.length)}`;
+    let episode = this.decoded.get(key);
+    if (!episode) {
+      const read = readEpisode(this.root, header);
+      if (!read.ok) throw new Error(read.error);
+      episode = read.value;
+      this.decoded.set(key, episode);
+    }
+    return messageWindow(episode, offset, limit);
+  }
+
+  /** The stored credit of the episode under `method` (see episodeCreditView for the statuses). */
+  credit(episodeId: number, method: ViewMethod, evaluatorConfigured: boolean): EpisodeCreditView {
+    const header = this.requireHeader(episodeId);
+    return episodeCreditView({
+      method,
+      evaluatorConfigured,
+      reward: header.reward,
+      roster: this.repo.roster(episodeId),
+      authors: this.repo.messageAuthors(episodeId) ?? [],
+      rows: this.repo.credit(episodeId, method),
+      error: this.repo.latestError(episodeId, method),
+      evidence: this.repo.evidence(episodeId),
+    });
+  }
+
+  /** The next or previous episode of the run by (step, group, sample, id), NULLs first; undefined at either end. */
+  adjacent(episodeId: number, direction: 'next' | 'previous'): number | undefined {
+    return this.repo.adjacent(episodeId, direction);
+  }
+
+  /** Episode-scope flags naming the episode and step-scope flags whose range holds its step. */
+  private flags(header: EpisodeHeader): FlagView[] {
+    const step = header.step;
+    return this.browse
+      .flags(header.runId)
+      .filter((f) => (f.scope === 'episode' && f.scopeId === header.externalId) || (f.scope === 'step' && f.steps !== null && step !== null && f.steps[0] <= step && step <= f.steps[1]))
+      .map(flagView);
+  }
+
+  /** Why the trace line cannot be read back, judged from the file's presence and size only (the line itself may be large). */
+  private readError(header: EpisodeHeader): string | null {
+    const where = `${header.uri}:${String(header.line)}`;
+    let size: number;
+    try {
+      const stat = statSync(join(this.root, header.uri), { throwIfNoEntry: false });
+      if (!stat?.isFile()) return `${where}: the trace file is missing; re-index the run`;
+      size = stat.size;
+    } catch (error) {
+      return `${where}: cannot read the trace file: ${(error as Error).message}`;
+    }
+    return size < header.offset + header.length ? `${where}: the file is shorter than when it was indexed; re-index the run` : null;
+  }
+
+  private requireHeader(episodeId: number): EpisodeHeader {
+    const header = this.repo.header(episodeId);
+    if (!header) throw new Error(`episode ${String(episodeId)} is not in the index; re-index the folder`);
+    return header;
+  }
+}

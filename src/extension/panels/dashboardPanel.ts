@@ -1,0 +1,191 @@
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import { isCreditMethod } from '../../engine/credit/creditMethod';
+import { DashboardViewService } from '../../engine/views/dashboardViewService';
+import {
+  DashboardReadyCommand,
+  DashboardRecomputeCommand,
+  DidChangeRunsNotification,
+  GetEpisodesRequest,
+  GetOverviewRequest,
+  OpenEpisodeCommand,
+  type DashboardRecomputeParams,
+} from '../../protocol/dashboardPanel';
+import type { CreditLensConfig } from '../config';
+import { count, plural } from '../indexReport';
+import { Disposable, toDisposable } from '../lifecycle';
+import { currentEvaluatorChoice, showTrustWarning, type GatedEvaluator } from '../trust';
+import { openPanelIndex, type PanelIndex } from './panelIndex';
+import { methodNeedsEvaluator, recomputeForPanel, type RunCredit } from './panelCredit';
+import { errorText, WebviewSession } from './webviewSession';
+
+export interface DashboardPanelDeps {
+  readonly extensionUri: vscode.Uri;
+  readonly log: vscode.LogOutputChannel;
+  readonly config: () => CreditLensConfig | undefined;
+  readonly storageDir?: string;
+  readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
+  readonly runCredit?: RunCredit;
+  /** Opens an episode in the Episode panel. */
+  readonly openEpisode: (folder: vscode.Uri, episodeId: number) => void;
+  /** Called after a recompute stored credit, so the other views refresh. */
+  readonly onCredited?: (folder: vscode.Uri) => void;
+}
+
+interface Shown {
+  readonly index: PanelIndex;
+  readonly service: DashboardViewService;
+  selectedRunId: number | null;
+}
+
+/**
+ * "Credit Lens: Run Dashboard": credit over training for the runs of one indexed folder, fed through
+ * src/protocol/dashboardPanel.ts. The webview pulls the overview and table pages; every change of
+ * the index, the credit or the flags bumps `revision` so it pulls again.
+ */
+export class DashboardPanel extends Disposable {
+  static readonly viewType = 'creditLens.dashboard';
+  /** Episode-level idle threshold of the idle-rate chart (credit-methods.md §5, ε). */
+  static readonly epsilon = 0.01;
+  private session: WebviewSession | undefined;
+  private shown: Shown | undefined;
+  private revision = 0;
+  private recomputing = false;
+
+  constructor(private readonly deps: DashboardPanelDeps) {
+    super();
+    this._register(toDisposable(() => {
+      this.session?.dispose();
+      this.closeIndex();
+    }));
+  }
+
+  /** Shows the dashboard of `folder`, on run `runId` when given. */
+  show(folder: vscode.Uri, runId?: number): void {
+    if (this.isDisposed || !this.point(folder.fsPath)) return;
+    if (this.shown && runId !== undefined) this.shown.selectedRunId = runId;
+    const session = this.session ?? this.adopt(vscode.window.createWebviewPanel(DashboardPanel.viewType, 'Credit Lens: Run Dashboard', vscode.ViewColumn.Active, {}));
+    session.panel.reveal();
+    this.post();
+  }
+
+  /** Restores a panel VS Code kept across a reload. */
+  restore(panel: vscode.WebviewPanel, state: unknown): void {
+    if (this.isDisposed || this.session) {
+      panel.dispose();
+      return;
+    }
+    const folder = savedFolder(state);
+    if (folder !== undefined) this.point(folder);
+    this.adopt(panel);
+  }
+
+  /** The index, credit or flags of `folder` changed: bump the revision so the webview refetches. */
+  refresh(folder?: vscode.Uri): void {
+    if (folder && this.shown && folder.fsPath !== this.shown.index.root) return;
+    this.post();
+  }
+
+  private adopt(panel: vscode.WebviewPanel): WebviewSession {
+    const session = new WebviewSession(panel, this.deps.extensionUri, { script: 'dashboard', style: 'dashboard.css', title: 'Credit Lens: Run Dashboard' }, this.deps.log, () => {
+      if (this.session === session) this.session = undefined;
+      this.closeIndex();
+    });
+    this.session = session;
+    session.onReady(DashboardReadyCommand, ({ folder }) => {
+      if (!this.shown && folder !== null) this.point(folder);
+      this.post();
+    });
+    session.onRequest(GetOverviewRequest, ({ folder, runId, method }) => this.service(folder).overview(runId, method, DashboardPanel.epsilon));
+    session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
+    session.onCommand(OpenEpisodeCommand, ({ folder, episodeId }) => {
+      this.service(folder);
+      this.deps.openEpisode(vscode.Uri.file(folder), episodeId);
+    });
+    session.onCommand(DashboardRecomputeCommand, (params) => this.runRecompute(params));
+    return session;
+  }
+
+  private point(root: string): boolean {
+    if (this.shown?.index.root === root) return true;
+    const config = this.deps.config();
+    if (!config) return false;
+    try {
+      const index = openPanelIndex(root, config, this.deps.storageDir);
+      this.closeIndex();
+      this.shown = { index, service: new DashboardViewService(index.db, root), selectedRunId: null };
+      return true;
+    } catch (error) {
+      this.deps.log.warn(`Run dashboard: cannot open the index of ${root}: ${errorText(error)}`);
+      void vscode.window.showWarningMessage(`Credit Lens cannot show the dashboard: ${errorText(error)}`);
+      return false;
+    }
+  }
+
+  private post(): void {
+    const { session, shown } = this;
+    const config = this.deps.config();
+    if (!session || !shown || !config) return;
+    this.revision++;
+    const root = shown.index.root;
+    session.panel.title = `Run Dashboard: ${basename(root) || root}`;
+    session.notify(DidChangeRunsNotification, {
+      folder: root,
+      folderName: basename(root) || root,
+      runs: shown.service.runs(),
+      selectedRunId: shown.selectedRunId,
+      defaultMethod: config.defaultMethod,
+      revision: this.revision,
+    });
+  }
+
+  /** The service of the shown folder; refuses any other folder (the webview only asks for the one it was sent). */
+  private service(folder: string): DashboardViewService {
+    const shown = this.shown;
+    if (shown?.index.root !== folder) throw new Error('that folder is no longer shown in this dashboard');
+    return shown.service;
+  }
+
+  /** Recomputes a run under a cancellable progress notification, then refreshes every view. */
+  private async runRecompute({ folder, runId, method }: DashboardRecomputeParams): Promise<void> {
+    const config = this.deps.config();
+    const shown = this.shown;
+    if (!config || shown?.index.root !== folder || this.recomputing || !isCreditMethod(method)) return;
+    const run = shown.service.runs().find((r) => r.runId === runId);
+    if (!run) return;
+    this.recomputing = true;
+    const gated = (this.deps.evaluator ?? currentEvaluatorChoice)(config);
+    if (methodNeedsEvaluator(method) && gated.warning !== undefined) showTrustWarning(gated.warning, this.deps.log);
+    try {
+      const outcome = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: ${method} credit of ${run.name || '(root)'}`, cancellable: true },
+        (progress, token) =>
+          recomputeForPanel(
+            { root: folder, dbPath: shown.index.dbPath, method, config, evaluator: gated, run: run.name },
+            { isCancelled: () => token.isCancellationRequested, onProgress: (done, total) => progress.report({ message: `${count(done)} of ${plural(total, 'episode')}` }) },
+            this.deps.runCredit,
+          ),
+      );
+      this.deps.log.info(`Run dashboard: ${method} credit of ${run.name || '(root)'}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}`);
+      for (const failure of outcome.failures.slice(0, 20)) this.deps.log.warn(failure);
+      if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
+      else void vscode.window.showWarningMessage(`Credit Lens computed no ${method} credit for ${run.name || '(root)'}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`);
+    } catch (error) {
+      this.deps.log.error(`Run dashboard: recompute failed: ${errorText(error)}`);
+      void vscode.window.showErrorMessage(`Credit Lens could not compute ${method} credit: ${errorText(error)}`);
+    } finally {
+      this.recomputing = false;
+    }
+  }
+
+  private closeIndex(): void {
+    this.shown?.index.db.close();
+    this.shown = undefined;
+  }
+}
+
+function savedFolder(state: unknown): string | undefined {
+  if (typeof state !== 'object' || state === null) return undefined;
+  const folder = (state as { folder?: unknown }).folder;
+  return typeof folder === 'string' && folder.length > 0 ? folder : undefined;
+}

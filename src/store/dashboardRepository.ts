@@ -1,0 +1,295 @@
+import type { BindValue, Db, Statement } from './database';
+
+/** A run of the index as the Run Dashboard lists it. */
+export interface DashboardRunRow {
+  readonly runId: number;
+  readonly name: string;
+  readonly mechanism: string | null;
+  readonly episodes: number;
+  /** Agents that appear in some episode's roster, by agent id (the declared order of first sight). */
+  readonly agents: readonly string[];
+  /** Smallest and largest training step and the number of distinct steps (episodes without a step left out). */
+  readonly steps: { readonly min: number | null; readonly max: number | null; readonly count: number };
+  readonly flags: number;
+}
+
+/** One training step: its episodes and their mean logged team reward (null when none logs one). */
+export interface DashboardStep {
+  readonly step: number;
+  readonly episodes: number;
+  readonly meanReward: number | null;
+}
+
+/**
+ * Credit of one agent at one step over the episodes that have a value: mean, and among the
+ * episodes where the agent spoke (`n_messages > 0`), how many and how many with |credit| ≤ ε.
+ */
+export interface StepAgentCredit {
+  readonly step: number;
+  readonly agentId: number;
+  readonly mean: number;
+  readonly spoke: number;
+  readonly idle: number;
+}
+
+/** Columns the episode table sorts by. */
+export type EpisodePageSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
+
+/** Filters (absent or null = none), sort and window of an episode page. */
+export interface EpisodePageQuery {
+  readonly runId: number;
+  readonly filter: {
+    readonly stepFrom?: number | null;
+    readonly stepTo?: number | null;
+    readonly group?: string | null;
+    readonly rewardMin?: number | null;
+    readonly rewardMax?: number | null;
+    /** 'any' or a flag kind: covered by an episode-scope flag naming the episode or a step-scope flag holding its step. */
+    readonly flag?: string | null;
+    /** An agent name of the episode's roster. */
+    readonly agent?: string | null;
+    /** An FTS5 query over message text. */
+    readonly search?: string | null;
+  };
+  readonly sort: { readonly key: EpisodePageSortKey; readonly descending: boolean };
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** One row of an episode page. */
+export interface EpisodePageRow {
+  readonly episode_id: number;
+  readonly external_id: string;
+  readonly train_step: number | null;
+  readonly group_id: string | null;
+  readonly sample_idx: number | null;
+  readonly outcome: number | null;
+  readonly n_messages: number;
+  /** Roster size, and the flags covering the episode (as in {@link EpisodePageQuery.filter}'s `flag`). */
+  readonly agents: number;
+  readonly flags: number;
+}
+
+const runsSql = `
+  SELECT r.run_id, r.name, r.mechanism,
+    (SELECT count(*) FROM episode e WHERE e.run_id = r.run_id) AS episodes,
+    (SELECT min(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS min_step,
+    (SELECT max(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS max_step,
+    (SELECT count(DISTINCT e.train_step) FROM episode e WHERE e.run_id = r.run_id) AS step_count,
+    (SELECT count(*) FROM flag f WHERE f.run_id = r.run_id) AS flags,
+    (SELECT json_group_array(name) FROM (
+       SELECT a.name FROM agent a WHERE a.run_id = r.run_id AND EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id)
+       ORDER BY a.agent_id)) AS agents
+  FROM run r WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id) ORDER BY r.root`;
+
+const stepsSql = `
+  SELECT train_step AS step, count(*) AS episodes, avg(outcome) AS mean_reward
+  FROM episode WHERE run_id = ? AND train_step IS NOT NULL GROUP BY train_step ORDER BY train_step`;
+
+// The parameter set of the run's newest credit row under a method. Row ids grow with every
+// insert, so each agent's largest credit_id is its newest row (an index seek per agent); the
+// newest of those by computed_at is the run's.
+const latestParamsSql = `
+  SELECT c.params_hash FROM agent a
+  JOIN credit c ON c.credit_id = (SELECT max(x.credit_id) FROM credit x WHERE x.run_id = a.run_id AND x.method = :method AND x.agent_id = a.agent_id)
+  WHERE a.run_id = :run ORDER BY c.computed_at DESC, c.credit_id DESC LIMIT 1`;
+
+// Per (step, agent): mean credit, and the idle count among episodes where the agent spoke. The
+// main pass reads the run's episodes in step order (episode_step) and their agent-level values from
+// the covering index credit_agent_value (migration 0004), sorting only within a step. The roster is
+// needed only for silent agents (n_messages = 0): the main pass counts every credited episode as
+// spoken, and a second, small pass over the silent roster rows takes them out.
+const creditByStepSql = `
+  WITH parts AS (
+    SELECT step, agent_id, sum(value) AS total, count(*) AS n, count(*) AS spoke, sum(abs(value) <= :epsilon) AS idle FROM (
+      SELECT e.train_step AS step, c.agent_id, c.value
+      FROM episode e CROSS JOIN credit c
+      WHERE e.run_id = :run AND e.train_step IS NOT NULL
+        AND c.method = :method AND c.params_hash = :hash AND c.episode_id = e.episode_id AND c.message_seq IS NULL AND c.value IS NOT NULL
+      ORDER BY e.train_step, c.agent_id)
+    GROUP BY step, agent_id
+    UNION ALL
+    SELECT e.train_step, ea.agent_id, 0, 0, -count(*), -sum(abs(c.value) <= :epsilon)
+    FROM episode_agent ea CROSS JOIN episode e CROSS JOIN credit c
+    WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL
+      AND c.method = :method AND c.params_hash = :hash AND c.episode_id = ea.episode_id AND c.agent_id = ea.agent_id
+      AND c.message_seq IS NULL AND c.value IS NOT NULL
+    GROUP BY e.train_step, ea.agent_id)
+  SELECT step, agent_id, sum(total) / sum(n) AS mean, sum(spoke) AS spoke, sum(idle) AS idle
+  FROM parts GROUP BY step, agent_id HAVING sum(n) > 0 ORDER BY step, agent_id`;
+
+// The same for the "shared" signal derived from the logged team reward (every roster agent gets R).
+const sharedByStepSql = `
+  SELECT e.train_step AS step, ea.agent_id, avg(e.outcome) AS mean, sum(ea.n_messages > 0) AS spoke,
+    sum(ea.n_messages > 0 AND abs(e.outcome) <= :epsilon) AS idle
+  FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id
+  WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL
+  GROUP BY e.train_step, ea.agent_id ORDER BY e.train_step, ea.agent_id`;
+
+// Flags covering episodes of run :run: per step (step-scope ranges holding it) and per episode
+// (episode-scope flags naming it); `n` counts every flag, `n_kind` those the :flag filter selects.
+// Each CTE is materialized on first use only, so a page without flags filter or column skips them.
+const flagCoverage = `
+  step_flag AS MATERIALIZED (
+    SELECT kind, CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
+      CAST(substr(scope_id, instr(scope_id, '..') + 2) AS INTEGER) AS hi
+    FROM flag WHERE run_id = :run AND scope_kind = 'step' AND instr(scope_id, '..') > 0),
+  step_cover AS MATERIALIZED (
+    SELECT s.step, count(*) AS n, sum(f.kind = :flag OR :flag = 'any') AS n_kind
+    FROM step_flag f CROSS JOIN (SELECT DISTINCT train_step AS step FROM episode WHERE run_id = :run AND train_step IS NOT NULL) s
+    WHERE s.step BETWEEN f.lo AND f.hi GROUP BY s.step),
+  episode_cover AS MATERIALIZED (
+    SELECT scope_id AS flag_external_id, count(*) AS n, sum(kind = :flag OR :flag = 'any') AS n_kind
+    FROM flag WHERE run_id = :run AND scope_kind = 'episode' GROUP BY scope_id)`;
+
+const flagsOf = (e: string): string =>
+  `(coalesce((SELECT n FROM step_cover WHERE step = ${e}.train_step), 0) + coalesce((SELECT n FROM episode_cover WHERE flag_external_id = ${e}.external_id), 0))`;
+
+// Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
+const pageFilter = `
+  e.run_id = :run
+  AND (:stepFrom IS NULL OR e.train_step >= :stepFrom) AND (:stepTo IS NULL OR e.train_step <= :stepTo)
+  AND (:group IS NULL OR e.group_id = :group)
+  AND (:rewardMin IS NULL OR e.outcome >= :rewardMin) AND (:rewardMax IS NULL OR e.outcome <= :rewardMax)
+  AND (:agent IS NULL OR EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id
+    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
+  AND (:flag IS NULL OR e.train_step IN (SELECT step FROM step_cover WHERE n_kind > 0)
+    OR e.external_id IN (SELECT flag_external_id FROM episode_cover WHERE n_kind > 0))
+  AND (:search IS NULL OR e.episode_id IN (SELECT rowid / ${String(2 ** 24)} FROM message_fts WHERE message_fts MATCH :search))`;
+
+/** Sort columns per key; episode_id last makes every order total (stable across pages). */
+const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
+  step: ['train_step', 'group_id', 'sample_idx', 'episode_id'],
+  reward: ['outcome', 'episode_id'],
+  messages: ['n_messages', 'episode_id'],
+  flags: ['flags', 'episode_id'],
+  externalId: ['external_id', 'episode_id'],
+};
+
+const pageKey = (key: EpisodePageSortKey, descending: boolean): string => `${key}:${descending ? 'desc' : 'asc'}`;
+
+/** The page statement for one sort: the inner query picks the page; roster size and flags are computed for its rows only. */
+function pageSql(key: EpisodePageSortKey, descending: boolean): string {
+  const order = sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
+  const columns = 'episode_id, external_id, train_step, group_id, sample_idx, outcome, n_messages';
+  const inner = `
+    SELECT ${columns.split(', ').map((c) => `e.${c}`).join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
+    FROM episode e WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  return `
+    WITH ${flagCoverage}
+    SELECT ${columns.split(', ').map((c) => `p.${c}`).join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
+      ${key === 'flags' ? 'p.flags' : flagsOf('p')} AS flags
+    FROM (${inner}) p ORDER BY ${order}`;
+}
+
+const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
+
+/** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
+export const episodePageQueries: ReadonlyMap<string, string> = new Map([
+  ...(Object.keys(sortColumns) as EpisodePageSortKey[]).flatMap((key) => [false, true].map((d) => [pageKey(key, d), pageSql(key, d)] as const)),
+  ['count', pageCountSql],
+]);
+
+function pageParams(query: EpisodePageQuery): Record<string, BindValue> {
+  const f = query.filter;
+  return {
+    run: query.runId, stepFrom: f.stepFrom ?? null, stepTo: f.stepTo ?? null, group: f.group ?? null, rewardMin: f.rewardMin ?? null,
+    rewardMax: f.rewardMax ?? null, flag: f.flag ?? null, agent: f.agent ?? null, search: f.search ?? null, limit: query.limit, offset: query.offset,
+  };
+}
+
+/** The aggregate statements, exported so a test can check their query plans. */
+export const dashboardQueries = { runs: runsSql, steps: stepsSql, latestParams: latestParamsSql, creditByStep: creditByStepSql, sharedByStep: sharedByStepSql } as const;
+
+/**
+ * Run-level aggregates for the Run Dashboard, computed in SQL per (training step, agent), and the
+ * episode table's filtered, sorted pages. Every statement is prepared once.
+ */
+export class DashboardRepository {
+  private readonly runsStmt: Statement<{ run_id: number; name: string; mechanism: string | null; episodes: number; min_step: number | null; max_step: number | null; step_count: number; flags: number; agents: string }>;
+  private readonly agentsStmt: Statement<{ agent_id: number; name: string }>;
+  private readonly stepsStmt: Statement<{ step: number; episodes: number; mean_reward: number | null }>;
+  private readonly latestParamsStmt: Statement<{ params_hash: string }>;
+  private readonly creditByStepStmt: Statement<{ step: number; agent_id: number; mean: number; spoke: number; idle: number }>;
+  private readonly sharedByStepStmt: Statement<{ step: number; agent_id: number; mean: number; spoke: number; idle: number }>;
+  private readonly failureStmt: Statement<{ reason: string }>;
+  private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
+  private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
+  private readonly countStmt: Statement<{ n: number }>;
+
+  constructor(db: Db) {
+    this.runsStmt = db.prepare(runsSql);
+    this.agentsStmt = db.prepare(`
+      SELECT a.agent_id, a.name FROM agent a
+      WHERE a.run_id = ? AND EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id) ORDER BY a.agent_id`);
+    this.stepsStmt = db.prepare(stepsSql);
+    this.latestParamsStmt = db.prepare(latestParamsSql);
+    this.creditByStepStmt = db.prepare(creditByStepSql);
+    this.sharedByStepStmt = db.prepare(sharedByStepSql);
+    this.failureStmt = db.prepare('SELECT reason FROM credit_error WHERE run_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.episodeFlagStepsStmt = db.prepare(`
+      SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
+      WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
+    for (const [key, sql] of episodePageQueries) if (key !== 'count') this.pageStmts.set(key, db.prepare(sql));
+    this.countStmt = db.prepare(pageCountSql);
+  }
+
+  /** Runs that still have a source file, by root. */
+  runs(): DashboardRunRow[] {
+    return this.runsStmt.all().map((r) => ({
+      runId: r.run_id, name: r.name, mechanism: r.mechanism, episodes: r.episodes, agents: JSON.parse(r.agents) as string[],
+      steps: { min: r.min_step, max: r.max_step, count: r.step_count }, flags: r.flags,
+    }));
+  }
+
+  /** The run's agents (those in some roster) by agent id. */
+  agents(runId: number): { agentId: number; name: string }[] {
+    return this.agentsStmt.all(runId).map((r) => ({ agentId: r.agent_id, name: r.name }));
+  }
+
+  /** The run's training steps, ascending (episodes without a step left out). */
+  steps(runId: number): DashboardStep[] {
+    return this.stepsStmt.all(runId).map((r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }));
+  }
+
+  /** The parameter set of the newest credit of the run under `method`; undefined when none is stored. */
+  latestParams(runId: number, method: string): string | undefined {
+    return this.latestParamsStmt.get({ run: runId, method })?.params_hash;
+  }
+
+  /** Credit per (step, agent) of one parameter set, by step then agent id. */
+  creditByStep(runId: number, method: string, paramsHash: string, epsilon: number): StepAgentCredit[] {
+    return this.creditByStepStmt.all({ run: runId, method, hash: paramsHash, epsilon }).map(toStepAgent);
+  }
+
+  /** The `shared` signal per (step, agent), derived from the logged team reward. */
+  sharedByStep(runId: number, epsilon: number): StepAgentCredit[] {
+    return this.sharedByStepStmt.all({ run: runId, epsilon }).map(toStepAgent);
+  }
+
+  /** The reason of the run's latest failure under `method`, if any. */
+  latestFailure(runId: number, method: string): string | undefined {
+    return this.failureStmt.get(runId, method)?.reason;
+  }
+
+  /** The training step of the episode each episode-scope flag names, by flag id (null: the episode logs no step). */
+  episodeFlagSteps(runId: number): Map<number, number | null> {
+    return new Map(this.episodeFlagStepsStmt.all(runId).map((r) => [r.flag_id, r.train_step]));
+  }
+
+  /**
+   * One page of the run's episodes and the number of episodes matching the filter. Throws the
+   * SQLite error when the full-text query is malformed.
+   */
+  episodePage(query: EpisodePageQuery): { total: number; rows: EpisodePageRow[] } {
+    const params = pageParams(query);
+    const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
+    if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
+    const total = this.countStmt.get(params)?.n ?? 0;
+    return { total, rows: total <= query.offset ? [] : page.all(params) };
+  }
+}
+
+function toStepAgent(r: { step: number; agent_id: number; mean: number; spoke: number; idle: number }): StepAgentCredit {
+  return { step: r.step, agentId: r.agent_id, mean: r.mean, spoke: r.spoke, idle: r.idle };
+}

@@ -1,0 +1,299 @@
+import type { BindValue, Db, Statement } from './database';
+
+/** One episode's index row with its run, trace file and final agent (no message data). */
+export interface EpisodeHeader {
+  readonly episodeId: number;
+  readonly runId: number;
+  readonly runName: string;
+  readonly mechanism: string | null;
+  readonly externalId: string;
+  readonly step: number | null;
+  readonly group: string | null;
+  readonly sample: number | null;
+  readonly task: string | null;
+  readonly reward: number | null;
+  readonly groundTruth: string | null;
+  readonly finalAnswer: string | null;
+  readonly finalAgent: string | null;
+  readonly messages: number;
+  readonly tokens: number | null;
+  /** Trace file relative to the indexed folder; `line` 1-based; `offset` / `length` in bytes. */
+  readonly uri: string;
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** An agent of the episode's roster, in roster order (`ordinal` indexes the message authors). */
+export interface RosterAgent {
+  readonly agentId: number;
+  readonly name: string;
+  readonly kind: string;
+  readonly ordinal: number;
+  readonly declared: boolean;
+  readonly messages: number;
+  readonly tokens: number | null;
+  readonly reward: number | null;
+  readonly advantage: number | null;
+}
+
+/** A logged label; `messageSeq` is the 0-based message it points at. */
+export interface EpisodeLabel {
+  readonly kind: string;
+  readonly agent: string | null;
+  readonly messageSeq: number | null;
+  readonly value: string | null;
+  readonly reason: string | null;
+}
+
+/** A stored credit value of one episode (`messageSeq` null = the agent's value). */
+export interface EpisodeCreditRow {
+  readonly agentId: number;
+  readonly messageSeq: number | null;
+  /** Null when the stored value was NaN. */
+  readonly value: number | null;
+  readonly ciLow: number | null;
+  readonly ciHigh: number | null;
+  readonly n: number | null;
+  readonly advantage: number | null;
+  readonly approximate: boolean;
+  readonly source: string | null;
+  readonly computedAt: string;
+}
+
+/** What the index holds that a coalition method could use without an evaluator (or with its cache). */
+export interface CoalitionEvidence {
+  readonly coalitions: boolean;
+  readonly counterfactuals: boolean;
+  /** Cached evaluator results over agent subsets (`agents:…`) and over message subsets (`messages:…`). */
+  readonly agentEvaluations: boolean;
+  readonly messageEvaluations: boolean;
+  readonly routing: boolean;
+}
+
+/** A counterfactual row as stored: logged from the trace or computed by a credit pass. */
+export interface StoredCounterfactual {
+  /** Comma-joined, sorted agent ids removed or replaced (`''` = none). */
+  readonly agents: string;
+  readonly intervention: string;
+  readonly value: number;
+  readonly evaluator: string | null;
+  readonly n: number | null;
+  readonly source: string;
+}
+
+/** An episode's coalition values v(S) from one source (logged | computed). */
+export interface StoredCoalitions {
+  readonly source: string;
+  /** `{"<sorted agent ids>": v(S)}` and `{"<sorted agent ids>": rollouts}`, as stored. */
+  readonly valuesJson: string;
+  readonly countsJson: string | null;
+}
+
+/** A cached evaluator result over an agent subset. */
+export interface StoredEvaluation {
+  readonly evaluator: string;
+  /** `agents:<sorted agent ids present>`. */
+  readonly intervention: string;
+  readonly value: number;
+}
+
+const headerSql = `
+  SELECT e.episode_id, e.run_id, r.name AS run_name, r.mechanism, e.external_id, e.train_step, e.group_id, e.sample_idx, e.task_id,
+    e.outcome, e.ground_truth, e.final_answer, fa.name AS final_agent, e.n_messages, e.n_tokens, s.uri, e.line, e.byte_offset, e.byte_length
+  FROM episode e JOIN run r ON r.run_id = e.run_id JOIN source s ON s.source_id = e.source_id
+  LEFT JOIN agent fa ON fa.agent_id = e.final_agent_id
+  WHERE e.episode_id = ?`;
+
+// Credit of the parameter set computed last for this episode and method (ties: the row written last).
+const creditSql = `
+  SELECT agent_id, message_seq, value, ci_low, ci_high, n, advantage, approximate, source, computed_at
+  FROM credit WHERE episode_id = :episode AND method = :method AND params_hash = (
+    SELECT params_hash FROM credit WHERE episode_id = :episode AND method = :method ORDER BY computed_at DESC, credit_id DESC LIMIT 1)
+  ORDER BY message_seq IS NOT NULL, message_seq, agent_id`;
+
+const evidenceSql = `
+  SELECT EXISTS (SELECT 1 FROM coalition_value WHERE episode_id = :episode) AS coalitions,
+    EXISTS (SELECT 1 FROM counterfactual WHERE episode_id = :episode) AS counterfactuals,
+    EXISTS (SELECT 1 FROM evaluation WHERE episode_id = :episode AND intervention LIKE 'agents:%') AS agent_evaluations,
+    EXISTS (SELECT 1 FROM evaluation WHERE episode_id = :episode AND intervention LIKE 'messages:%') AS message_evaluations,
+    EXISTS (SELECT 1 FROM routing WHERE episode_id = :episode) AS routing`;
+
+// Navigation in (train_step, group_id, sample_idx, episode_id) order, NULLs first, in two index
+// range reads: the rest of the current step (its episodes through episode_step), else the nearest
+// other step. `after(x)` / `before(x)`: x comes after / before :x in that order.
+const after = (x: string): string => `(${x} > :${x} OR (:${x} IS NULL AND ${x} IS NOT NULL))`;
+const before = (x: string): string => `(${x} < :${x} OR (${x} IS NULL AND :${x} IS NOT NULL))`;
+const inStep = (cmp: (x: string) => string, dir: string): string => `
+  SELECT episode_id FROM episode WHERE run_id = :run_id AND train_step IS :train_step
+    AND (${cmp('group_id')} OR (group_id IS :group_id AND (${cmp('sample_idx')} OR (sample_idx IS :sample_idx AND ${cmp('episode_id')}))))
+  ORDER BY group_id ${dir}, sample_idx ${dir}, episode_id ${dir} LIMIT 1`;
+const adjacentSql = {
+  nextInStep: inStep(after, 'ASC'),
+  previousInStep: inStep(before, 'DESC'),
+  nextStep: `
+    SELECT episode_id FROM episode WHERE run_id = :run_id AND train_step > ifnull(:train_step, -9223372036854775808)
+    ORDER BY train_step, group_id, sample_idx, episode_id LIMIT 1`,
+  previousStep: `
+    SELECT episode_id FROM episode WHERE run_id = :run_id AND train_step < :train_step
+    ORDER BY train_step DESC, group_id DESC, sample_idx DESC, episode_id DESC LIMIT 1`,
+  lastWithoutStep: `
+    SELECT episode_id FROM episode WHERE run_id = :run_id AND train_step IS NULL
+    ORDER BY group_id DESC, sample_idx DESC, episode_id DESC LIMIT 1`,
+} as const;
+
+/** The statements above, exported so a test can check their query plans. */
+export const episodeViewQueries = { header: headerSql, credit: creditSql, evidence: evidenceSql, ...adjacentSql } as const;
+
+type AdjacentKey = Record<'run_id' | 'train_step' | 'group_id' | 'sample_idx' | 'episode_id', BindValue> & { train_step: number | null };
+
+interface HeaderRow {
+  episode_id: number; run_id: number; run_name: string; mechanism: string | null; external_id: string; train_step: number | null; group_id: string | null;
+  sample_idx: number | null; task_id: string | null; outcome: number | null; ground_truth: string | null; final_answer: string | null;
+  final_agent: string | null; n_messages: number; n_tokens: number | null; uri: string; line: number; byte_offset: number; byte_length: number;
+}
+
+interface RosterRow {
+  agent_id: number; name: string; kind: string; ordinal: number; declared: number; n_messages: number; n_tokens: number | null; reward: number | null; advantage: number | null;
+}
+
+interface CreditRowData {
+  agent_id: number; message_seq: number | null; value: number | null; ci_low: number | null; ci_high: number | null; n: number | null;
+  advantage: number | null; approximate: number; source: string | null; computed_at: string;
+}
+
+/**
+ * Everything the Episode panel shows about one episode, read by episode id (every statement is a
+ * primary-key or `episode_id` index lookup, except the navigation to the adjacent episode).
+ */
+export class EpisodeViewRepository {
+  private readonly headerStmt: Statement<HeaderRow>;
+  private readonly rosterStmt: Statement<RosterRow>;
+  private readonly runAgentsStmt: Statement<{ agent_id: number; name: string }>;
+  private readonly labelsStmt: Statement<{ kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
+  private readonly authorsStmt: Statement<{ messages_json: string }>;
+  private readonly creditStmt: Statement<CreditRowData>;
+  private readonly errorStmt: Statement<{ reason: string; computed_at: string }>;
+  private readonly evidenceStmt: Statement<{ coalitions: number; counterfactuals: number; agent_evaluations: number; message_evaluations: number; routing: number }>;
+  private readonly counterfactualsStmt: Statement<StoredCounterfactual>;
+  private readonly coalitionsStmt: Statement<{ source: string; values_json: string; counts_json: string | null }>;
+  private readonly evaluationsStmt: Statement<StoredEvaluation>;
+  private readonly keyStmt: Statement<AdjacentKey>;
+  private readonly adjacentStmts: Readonly<Record<keyof typeof adjacentSql, Statement<{ episode_id: number }>>>;
+
+  constructor(db: Db) {
+    this.headerStmt = db.prepare(headerSql);
+    this.rosterStmt = db.prepare(`
+      SELECT ea.agent_id, a.name, a.kind, ea.ordinal, ea.declared, ea.n_messages, ea.n_tokens, ea.reward, ea.advantage
+      FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id = ? ORDER BY ea.ordinal`);
+    this.runAgentsStmt = db.prepare('SELECT agent_id, name FROM agent WHERE run_id = ?');
+    this.labelsStmt = db.prepare(`
+      SELECT l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
+      WHERE l.episode_id = ? ORDER BY l.message_seq IS NULL, l.message_seq, l.label_id`);
+    this.authorsStmt = db.prepare('SELECT messages_json FROM episode WHERE episode_id = ?');
+    this.creditStmt = db.prepare(creditSql);
+    this.errorStmt = db.prepare('SELECT reason, computed_at FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.evidenceStmt = db.prepare(evidenceSql);
+    this.counterfactualsStmt = db.prepare('SELECT agents, intervention, value, evaluator, n, source FROM counterfactual WHERE episode_id = ? ORDER BY cf_id');
+    this.coalitionsStmt = db.prepare('SELECT source, values_json, counts_json FROM coalition_value WHERE episode_id = ? ORDER BY source');
+    this.evaluationsStmt = db.prepare("SELECT evaluator, intervention, value FROM evaluation WHERE episode_id = ? AND intervention LIKE 'agents:%' ORDER BY evaluator, intervention");
+    this.keyStmt = db.prepare('SELECT run_id, train_step, group_id, sample_idx, episode_id FROM episode WHERE episode_id = ?');
+    const prepare = (sql: string): Statement<{ episode_id: number }> => db.prepare(sql);
+    this.adjacentStmts = {
+      nextInStep: prepare(adjacentSql.nextInStep),
+      previousInStep: prepare(adjacentSql.previousInStep),
+      nextStep: prepare(adjacentSql.nextStep),
+      previousStep: prepare(adjacentSql.previousStep),
+      lastWithoutStep: prepare(adjacentSql.lastWithoutStep),
+    };
+  }
+
+  /** The episode's index row; undefined when there is no such episode. */
+  header(episodeId: number): EpisodeHeader | undefined {
+    const r = this.headerStmt.get(episodeId);
+    if (!r) return undefined;
+    return {
+      episodeId: r.episode_id, runId: r.run_id, runName: r.run_name, mechanism: r.mechanism, externalId: r.external_id, step: r.train_step,
+      group: r.group_id, sample: r.sample_idx, task: r.task_id, reward: r.outcome, groundTruth: r.ground_truth, finalAnswer: r.final_answer,
+      finalAgent: r.final_agent, messages: r.n_messages, tokens: r.n_tokens, uri: r.uri, line: r.line, offset: r.byte_offset, length: r.byte_length,
+    };
+  }
+
+  /** The roster in ordinal order: declared agents, then other speakers. */
+  roster(episodeId: number): RosterAgent[] {
+    return this.rosterStmt.all(episodeId).map((r) => ({
+      agentId: r.agent_id, name: r.name, kind: r.kind, ordinal: r.ordinal, declared: r.declared === 1, messages: r.n_messages, tokens: r.n_tokens,
+      reward: r.reward, advantage: r.advantage,
+    }));
+  }
+
+  /** Agent names of a run by agent id (coalition keys may name agents outside an episode's roster). */
+  agentNames(runId: number): Map<number, string> {
+    return new Map(this.runAgentsStmt.all(runId).map((r) => [r.agent_id, r.name]));
+  }
+
+  /** Labels by message (labels without a message last), then in trace order. */
+  labels(episodeId: number): EpisodeLabel[] {
+    return this.labelsStmt.all(episodeId).map((r) => ({ kind: r.kind, agent: r.agent, messageSeq: r.message_seq, value: r.value, reason: r.reason }));
+  }
+
+  /** The roster ordinal of each message's author, in message order; undefined for an unknown episode. */
+  messageAuthors(episodeId: number): number[] | undefined {
+    const row = this.authorsStmt.get(episodeId);
+    return row ? (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]) : undefined;
+  }
+
+  /** Rows of the parameter set computed last for this episode and method: agent rows first, then messages by seq. */
+  credit(episodeId: number, method: string): EpisodeCreditRow[] {
+    return this.creditStmt.all({ episode: episodeId, method }).map((r) => ({
+      agentId: r.agent_id, messageSeq: r.message_seq, value: r.value, ciLow: r.ci_low, ciHigh: r.ci_high, n: r.n, advantage: r.advantage,
+      approximate: r.approximate !== 0, source: r.source, computedAt: r.computed_at,
+    }));
+  }
+
+  /** The most recent failure of this method on the episode, if any (of any parameter set). */
+  latestError(episodeId: number, method: string): { reason: string; computedAt: string } | undefined {
+    const row = this.errorStmt.get(episodeId, method);
+    return row ? { reason: row.reason, computedAt: row.computed_at } : undefined;
+  }
+
+  evidence(episodeId: number): CoalitionEvidence {
+    const r = this.evidenceStmt.get({ episode: episodeId });
+    return {
+      coalitions: r?.coalitions === 1, counterfactuals: r?.counterfactuals === 1, agentEvaluations: r?.agent_evaluations === 1,
+      messageEvaluations: r?.message_evaluations === 1, routing: r?.routing === 1,
+    };
+  }
+
+  counterfactuals(episodeId: number): StoredCounterfactual[] {
+    return this.counterfactualsStmt.all(episodeId);
+  }
+
+  coalitions(episodeId: number): StoredCoalitions[] {
+    return this.coalitionsStmt.all(episodeId).map((r) => ({ source: r.source, valuesJson: r.values_json, countsJson: r.counts_json }));
+  }
+
+  /** Cached evaluator results over agent subsets. */
+  evaluations(episodeId: number): StoredEvaluation[] {
+    return this.evaluationsStmt.all(episodeId);
+  }
+
+  /**
+   * The next or previous episode of the same run in (train_step, group_id, sample_idx, episode_id)
+   * order, NULLs first; undefined at either end or for an unknown episode.
+   */
+  adjacent(episodeId: number, direction: 'next' | 'previous'): number | undefined {
+    const key = this.keyStmt.get(episodeId);
+    if (!key) return undefined;
+    const s = this.adjacentStmts;
+    const first = (...stmts: Statement<{ episode_id: number }>[]): number | undefined => {
+      for (const stmt of stmts) {
+        const id = stmt.get(key)?.episode_id;
+        if (id !== undefined) return id;
+      }
+      return undefined;
+    };
+    if (direction === 'next') return first(s.nextInStep, s.nextStep);
+    return key.train_step === null ? first(s.previousInStep) : first(s.previousInStep, s.previousStep, s.lastWithoutStep);
+  }
+}

@@ -1,0 +1,94 @@
+// The scripted host of the dashboard browser tests and small helpers to drive the page.
+import type { Locator, Page } from 'playwright-core';
+import {
+  DashboardReadyCommand,
+  DashboardRecomputeCommand,
+  DidChangeRunsNotification,
+  GetEpisodesRequest,
+  GetOverviewRequest,
+  OpenEpisodeCommand,
+  type DashboardRunsData,
+  type GetEpisodesParams,
+} from '../../../src/protocol/dashboardPanel';
+import type { IpcMessage } from '../../../src/protocol/ipc';
+import type { ScriptedHost, WebviewHarness } from '../harness/harness';
+import { episodePage, type ScriptedRun } from './scriptedRun';
+
+export const dashboardEntry = { script: 'dashboard', styles: ['webview.css', 'dashboard.css'] } as const;
+
+/** The host's side: answers the dashboard's messages from `run`; `runs` can be replaced (a new revision). */
+export interface DashboardHost {
+  readonly host: ScriptedHost;
+  runs: DashboardRunsData;
+  /** Messages whose method is the dashboard's but whose params failed the protocol guard. */
+  readonly invalid: IpcMessage[];
+}
+
+const known = [DashboardReadyCommand, GetOverviewRequest, GetEpisodesRequest, OpenEpisodeCommand, DashboardRecomputeCommand];
+
+export function dashboardHost(run: ScriptedRun): DashboardHost {
+  const state: DashboardHost = {
+    runs: run.runs,
+    invalid: [],
+    host: async (message: IpcMessage, harness: WebviewHarness) => {
+      if (!known.some((d) => d.is(message))) {
+        state.invalid.push(message);
+        throw new Error(`unexpected message ${message.method}`);
+      }
+      if (DashboardReadyCommand.is(message)) await harness.notify(DidChangeRunsNotification, state.runs);
+      if (GetOverviewRequest.is(message)) {
+        const overview = run.overview(message.params.method);
+        return message.params.runId === 1 ? overview : { ...overview, runId: message.params.runId, steps: [], teamReward: [], episodes: [], windows: [], flags: [] };
+      }
+      if (GetEpisodesRequest.is(message)) {
+        if (message.params.runId !== 1) return { total: 0, offset: 0, rows: [], searchError: null };
+        return episodePage(run, message.params);
+      }
+      return undefined;
+    },
+  };
+  return state;
+}
+
+/** Waits for a message posted after this call that `match` accepts. */
+export function nextPosted<P>(h: WebviewHarness, match: (m: IpcMessage) => m is IpcMessage<P>, timeoutMs?: number): Promise<IpcMessage<P>>;
+export function nextPosted(h: WebviewHarness, match: (m: IpcMessage) => boolean, timeoutMs?: number): Promise<IpcMessage>;
+export function nextPosted(h: WebviewHarness, match: (m: IpcMessage) => boolean, timeoutMs = 10_000): Promise<IpcMessage> {
+  const seen = new Set(h.posted);
+  return h.waitForPosted((m) => !seen.has(m) && match(m), timeoutMs);
+}
+
+/** The GetEpisodesRequest params posted after this call that `match` accepts. */
+export async function nextEpisodesRequest(h: WebviewHarness, match: (p: GetEpisodesParams) => boolean = () => true): Promise<GetEpisodesParams> {
+  const message = await nextPosted(h, (m) => GetEpisodesRequest.is(m) && match(m.params));
+  return message.params as GetEpisodesParams;
+}
+
+/** Chooses the option labelled `label` of the toolkit dropdown `dropdown` with the mouse. */
+export async function choose(page: Page, dropdown: string, label: string): Promise<void> {
+  await page.locator(dropdown).click();
+  await page.locator(`${dropdown} vscode-option`, { hasText: label }).first().click();
+}
+
+/** Loaded rows of the episode table currently in the DOM. */
+export function tableRows(page: Page): Locator {
+  return page.locator('#episode-grid .viewport .row:not(.loading)');
+}
+
+/** Waits until the table status reads `text` (e.g. "20,000 episodes"). */
+export async function waitForStatus(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator('.table-status', { hasText: text }).waitFor();
+}
+
+/** Drags across the heatmap's brush overlay from column `from` to column `to` (of `columns`). */
+export async function brushColumns(page: Page, from: number, to: number, columns: number): Promise<void> {
+  const box = await page.locator('#chart-heatmap .brush .overlay').boundingBox();
+  if (!box) throw new Error('no brush overlay');
+  const cw = box.width / columns;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + (from + 0.3) * cw, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + (from + to) * 0.5 * cw, y, { steps: 4 });
+  await page.mouse.move(box.x + (to + 0.6) * cw, y, { steps: 4 });
+  await page.mouse.up();
+}

@@ -1,0 +1,259 @@
+import '../fakes/registerVscodeFake';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, beforeEach, test } from 'node:test';
+import * as vscode from 'vscode';
+import type { Episode } from '../../../src/core/episode';
+import { runIndexJob } from '../../../src/engine/indexJob';
+import { readConfig, type CreditLensConfig } from '../../../src/extension/config';
+import { DashboardPanel } from '../../../src/extension/panels/dashboardPanel';
+import { EpisodePanel } from '../../../src/extension/panels/episodePanel';
+import {
+  DashboardReadyCommand,
+  DashboardRecomputeCommand,
+  DidChangeRunsNotification,
+  GetEpisodesRequest,
+  GetOverviewRequest,
+  OpenEpisodeCommand,
+  type DashboardRunsData,
+} from '../../../src/protocol/dashboardPanel';
+import {
+  DidChangeEpisodeNotification,
+  DidChangeRecomputeNotification,
+  EpisodeReadyCommand,
+  GetCreditRequest,
+  GetMessagesRequest,
+  NavigateEpisodeCommand,
+  RecomputeCommand,
+  type EpisodeCreditView,
+  type EpisodeViewData,
+  type RecomputeProgress,
+} from '../../../src/protocol/episodePanel';
+import type { IpcMessage } from '../../../src/protocol/ipc';
+import { openDatabase } from '../../../src/store/database';
+import { EpisodeLookup } from '../../../src/store/episodeLookup';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { fake, type FakeWebviewPanel } from '../fakes/vscode';
+
+// Two agents whose logged coalition values make the solver decisive: LOO gives the solver 1 and the planner 0.
+const coalitions: Episode['coalitions'] = [
+  { agents: [], value: 0 },
+  { agents: ['planner'], value: 0 },
+  { agents: ['solver'], value: 1 },
+  { agents: ['planner', 'solver'], value: 1 },
+];
+
+let root: string;
+let ids: Record<string, number>;
+const config: CreditLensConfig = (() => {
+  const read = readConfig(() => undefined);
+  assert.ok(read.ok);
+  return read.value;
+})();
+const log = (): vscode.LogOutputChannel => vscode.window.createOutputChannel('test', { log: true });
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
+before(async () => {
+  root = tempFolder();
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('e1', { coalitions }), episode('e2', { step: 2, coalitions }), episode('e3', { step: 3 })));
+  await runIndexJob({ root, search: true });
+  const db = openDatabase(join(root, '.credit-lens', 'index.sqlite'), { readonly: true });
+  const lookup = new EpisodeLookup(db);
+  ids = Object.fromEntries(['e1', 'e2', 'e3'].map((id) => [id, lookup.byExternalId(id)[0]!.episodeId]));
+  db.close();
+});
+
+beforeEach(() => {
+  fake.reset();
+});
+
+function lastPanel(): FakeWebviewPanel {
+  const panel = fake.panels.at(-1);
+  assert.ok(panel, 'a panel was created');
+  return panel;
+}
+
+function posted<P>(panel: FakeWebviewPanel, method: string): P[] {
+  return (panel.webview.posted as IpcMessage<P>[]).filter((m) => m.method === method).map((m) => m.params);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the response type it expects
+async function ask<R>(panel: FakeWebviewPanel, message: IpcMessage): Promise<{ ok: boolean; value?: R; error?: string }> {
+  panel.webview.receive(message);
+  await settle();
+  const response = (panel.webview.posted as IpcMessage<{ ok: boolean; value?: R; error?: string }>[]).find((m) => m.method === `${message.method}/response` && m.id === message.id);
+  assert.ok(response, `a response to ${message.method}`);
+  return response.params;
+}
+
+function episodePanel(): EpisodePanel {
+  return new EpisodePanel({ extensionUri: vscode.Uri.file('/ext'), log: log(), config: () => config, evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }) });
+}
+
+test('EpisodePanel: after the ready handshake the episode is posted, with the evaluator state', () => {
+  const owner = episodePanel();
+  owner.show(vscode.Uri.file(root), ids['e1']!);
+  const panel = lastPanel();
+  assert.equal(panel.viewType, 'creditLens.episode');
+  assert.deepEqual(panel.webview.posted, []);
+  panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  const [data] = posted<EpisodeViewData>(panel, DidChangeEpisodeNotification.method);
+  assert.equal(data?.externalId, 'e1');
+  assert.deepEqual(data?.ref, { folder: root, episodeId: ids['e1'] });
+  assert.equal(data?.messageCount, 2);
+  assert.equal(panel.title, 'Episode e1');
+  // The demo builder logs no ground truth: the built-in final-answer evaluator cannot judge it.
+  assert.equal(data?.evaluator.configured, false);
+  assert.match(data?.evaluator.reason ?? '', /ground truth/);
+  owner.dispose();
+});
+
+test('EpisodePanel: message windows and credit are answered for the shown episode only', async () => {
+  const owner = episodePanel();
+  owner.show(vscode.Uri.file(root), ids['e1']!);
+  const panel = lastPanel();
+  panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  const ref = { folder: root, episodeId: ids['e1']! };
+  const window = await ask<{ messages: { agent: string; content: string }[] }>(panel, GetMessagesRequest.with({ ref, offset: 0, limit: 10 }, 1));
+  assert.deepEqual(window.value?.messages.map((m) => m.agent), ['planner', 'solver']);
+  assert.equal(window.value?.messages[0]?.content, 'Plan for e1: add the numbers.');
+  const other = await ask(panel, GetMessagesRequest.with({ ref: { folder: '/elsewhere', episodeId: 1 }, offset: 0, limit: 10 }, 2));
+  assert.equal(other.ok, false);
+  const shared = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref, method: 'shared' }, 3));
+  assert.equal(shared.value?.status, 'computed');
+  assert.deepEqual(shared.value?.agents.map((a) => a.value), [1, 1]);
+  owner.dispose();
+});
+
+test('EpisodePanel: Recompute runs the engine on this episode, reports progress, and the credit is then stored', async () => {
+  const owner = episodePanel();
+  owner.show(vscode.Uri.file(root), ids['e1']!);
+  const panel = lastPanel();
+  panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  const ref = { folder: root, episodeId: ids['e1']! };
+  const before = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref, method: 'loo' }, 1));
+  assert.notEqual(before.value?.status, 'computed');
+  panel.webview.receive(RecomputeCommand.with({ ref, method: 'loo' }));
+  for (let i = 0; i < 100 && !posted<RecomputeProgress>(panel, DidChangeRecomputeNotification.method).some((p) => p.state !== 'running'); i++) await settle();
+  const states = posted<RecomputeProgress>(panel, DidChangeRecomputeNotification.method).map((p) => p.state);
+  assert.equal(states[0], 'running');
+  assert.equal(states.at(-1), 'done');
+  const after = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref, method: 'loo' }, 2));
+  assert.equal(after.value?.status, 'computed');
+  assert.deepEqual(after.value?.agents.map((a) => [a.agent, a.value]), [['planner', 0], ['solver', 1]]);
+  // Only the shown episode was computed.
+  const e2 = { folder: root, episodeId: ids['e2']! };
+  owner.show(vscode.Uri.file(root), e2.episodeId);
+  const other = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref: e2, method: 'loo' }, 3));
+  assert.notEqual(other.value?.status, 'computed');
+  owner.dispose();
+});
+
+test('EpisodePanel: n/p navigation moves through the run in step order', () => {
+  const owner = episodePanel();
+  owner.show(vscode.Uri.file(root), ids['e1']!);
+  const panel = lastPanel();
+  panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  panel.webview.receive(NavigateEpisodeCommand.with({ direction: 'next' }));
+  panel.webview.receive(NavigateEpisodeCommand.with({ direction: 'previous' }));
+  panel.webview.receive(NavigateEpisodeCommand.with({ direction: 'previous' }));
+  return settle().then(() => {
+    const shown = posted<EpisodeViewData>(panel, DidChangeEpisodeNotification.method).map((d) => d.externalId);
+    assert.deepEqual(shown, ['e1', 'e2', 'e1']);
+    assert.equal(fake.panels.length, 1, 'one panel, reused');
+    owner.dispose();
+  });
+});
+
+test('EpisodePanel: a restored panel shows the episode its webview saved; a bad state shows nothing and does not throw', () => {
+  const owner = episodePanel();
+  const restored = vscode.window.createWebviewPanel('creditLens.episode', 'Episode', vscode.ViewColumn.Active, {}) as unknown as FakeWebviewPanel;
+  owner.restore(restored as unknown as vscode.WebviewPanel, { version: 1, ref: { folder: root, episodeId: ids['e2'] } });
+  assert.match(restored.webview.html, /episode\.js/);
+  restored.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: { folder: root, episodeId: ids['e2']! } }));
+  assert.deepEqual(posted<EpisodeViewData>(restored, DidChangeEpisodeNotification.method).map((d) => d.externalId), ['e2']);
+  owner.dispose();
+  const other = episodePanel();
+  const broken = vscode.window.createWebviewPanel('creditLens.episode', 'Episode', vscode.ViewColumn.Active, {}) as unknown as FakeWebviewPanel;
+  other.restore(broken as unknown as vscode.WebviewPanel, { ref: { folder: 42 } });
+  broken.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  assert.deepEqual(broken.webview.posted, []);
+  other.dispose();
+});
+
+function dashboardPanel(opened: [string, number][] = []): DashboardPanel {
+  return new DashboardPanel({
+    extensionUri: vscode.Uri.file('/ext'),
+    log: log(),
+    config: () => config,
+    evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }),
+    openEpisode: (folder, episodeId) => opened.push([folder.fsPath, episodeId]),
+  });
+}
+
+test('DashboardPanel: posts the runs after ready; refresh() bumps the revision', () => {
+  const owner = dashboardPanel();
+  owner.show(vscode.Uri.file(root));
+  const panel = lastPanel();
+  assert.equal(panel.viewType, 'creditLens.dashboard');
+  panel.webview.receive(DashboardReadyCommand.with({ stateVersion: 1, folder: null }));
+  owner.refresh(vscode.Uri.file(root));
+  owner.refresh(vscode.Uri.file('/another/folder'));
+  const runs = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method);
+  assert.deepEqual(runs.map((r) => r.revision), [runs[0]!.revision, runs[0]!.revision + 1]);
+  assert.equal(runs[0]?.folder, root);
+  assert.equal(runs[0]?.runs[0]?.episodes, 3);
+  assert.deepEqual(runs[0]?.runs[0]?.agents, ['planner', 'solver']);
+  owner.dispose();
+});
+
+test('DashboardPanel: overview and table pages are answered; opening an episode goes to the Episode view', async () => {
+  const opened: [string, number][] = [];
+  const owner = dashboardPanel(opened);
+  owner.show(vscode.Uri.file(root));
+  const panel = lastPanel();
+  panel.webview.receive(DashboardReadyCommand.with({ stateVersion: 1, folder: null }));
+  const runId = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method)[0]!.runs[0]!.runId;
+  const overview = await ask<{ steps: number[] }>(panel, GetOverviewRequest.with({ folder: root, runId, method: 'shared' }, 1));
+  assert.deepEqual(overview.value?.steps, [1, 2, 3]);
+  const page = await ask<{ total: number; rows: { externalId: string }[] }>(
+    panel,
+    GetEpisodesRequest.with({ folder: root, runId, filter: { stepFrom: 2 }, sort: { key: 'step', descending: true }, offset: 0, limit: 50 }, 2),
+  );
+  assert.deepEqual(page.value?.rows.map((r) => r.externalId), ['e3', 'e2']);
+  assert.equal(page.value?.total, 2);
+  panel.webview.receive(OpenEpisodeCommand.with({ folder: root, episodeId: ids['e2']! }));
+  panel.webview.receive(OpenEpisodeCommand.with({ folder: '/not/shown', episodeId: ids['e2']! }));
+  await settle();
+  assert.deepEqual(opened, [[root, ids['e2']]]);
+  owner.dispose();
+});
+
+test('DashboardPanel: Recompute computes the run under a progress notification and bumps the revision', async () => {
+  const owner = dashboardPanel();
+  owner.show(vscode.Uri.file(root));
+  const panel = lastPanel();
+  panel.webview.receive(DashboardReadyCommand.with({ stateVersion: 1, folder: null }));
+  const runId = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method)[0]!.runs[0]!.runId;
+  const credited: string[] = [];
+  const withHook = new DashboardPanel({
+    extensionUri: vscode.Uri.file('/ext'),
+    log: log(),
+    config: () => config,
+    evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }),
+    openEpisode: () => undefined,
+    onCredited: (folder) => credited.push(folder.fsPath),
+  });
+  owner.dispose();
+  withHook.show(vscode.Uri.file(root));
+  const second = lastPanel();
+  second.webview.receive(DashboardReadyCommand.with({ stateVersion: 1, folder: null }));
+  second.webview.receive(DashboardRecomputeCommand.with({ folder: root, runId, method: 'loo' }));
+  for (let i = 0; i < 100 && credited.length === 0; i++) await settle();
+  assert.deepEqual(credited, [root]);
+  assert.equal(fake.progress.length, 1);
+  const overview = await ask<{ status: string; meanCredit: { rows: string[]; values: (number | null)[] } }>(second, GetOverviewRequest.with({ folder: root, runId, method: 'loo' }, 9));
+  assert.equal(overview.value?.status, 'computed');
+  withHook.dispose();
+});

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { columnSteps, columnsInPixels, heatmapModel, stepColumns } from '../../../webview/src/charts/heatmapModel';
+import { stepBins } from '../../../webview/src/charts/stepBins';
+import { agents, smallOverview } from './fixtures';
+
+test('heatmapModel has one cell per agent and step, keyed, with explicit empty cells', () => {
+  const model = heatmapModel(smallOverview(), agents);
+  assert.equal(model.cells.length, 18);
+  assert.equal(new Set(model.cells.map((c) => c.key)).size, 18, 'keys are unique');
+  const last = model.cells.find((c) => c.agent === 'verifier' && c.col === 5);
+  assert.equal(last?.value, null);
+  assert.equal(last?.text, 'verifier, step 5: mean credit —');
+  assert.equal(model.magnitude, 0.3);
+});
+
+test('heatmapModel bins steps into at most maxColumns columns (mean of each bin)', () => {
+  const model = heatmapModel(smallOverview(), agents, 3);
+  assert.equal(model.columns.length, 3);
+  const cell = model.cells.find((c) => c.agent === 'verifier' && c.col === 1);
+  assert.ok(cell?.value !== null && cell?.value !== undefined && Math.abs(cell.value - (0.1 - 0.3) / 2) < 1e-12);
+  assert.equal(cell.text, 'verifier, steps 2–3: mean credit -0.100');
+});
+
+test('columnsInPixels maps a pixel range to the columns it touches', () => {
+  assert.deepEqual(columnsInPixels(10, 100, [0, 100]), [0, 9]);
+  assert.deepEqual(columnsInPixels(10, 100, [25, 31]), [2, 3]);
+  assert.deepEqual(columnsInPixels(10, 100, [20, 30]), [2, 2], 'a range ending on a boundary stops before it');
+  assert.deepEqual(columnsInPixels(10, 100, [-5, 500]), [0, 9], 'clamped');
+  assert.equal(columnsInPixels(10, 100, [30, 30]), undefined);
+  assert.equal(columnsInPixels(0, 100, [0, 10]), undefined);
+});
+
+test('columnSteps and stepColumns convert between columns and a step filter', () => {
+  const columns = stepBins([0, 2, 4, 6, 8, 10], 3);
+  assert.deepEqual(columnSteps(columns, [1, 2]), { stepFrom: 4, stepTo: 10 });
+  assert.equal(columnSteps(columns, [1, 7]), undefined);
+  assert.deepEqual(stepColumns(columns, 3, 5), [1, 1]);
+  assert.deepEqual(stepColumns(columns, null, 4), [0, 1]);
+  assert.deepEqual(stepColumns(columns, null, 3), [0, 0], 'a column starting after stepTo is out');
+  assert.deepEqual(stepColumns(columns, 9, null), [2, 2]);
+  assert.equal(stepColumns(columns, null, null), undefined);
+  assert.equal(stepColumns(columns, 20, 30), undefined);
+});

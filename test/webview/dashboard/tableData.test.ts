@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { EpisodePage, EpisodeRow } from '../../../src/protocol/dashboardPanel';
+import { TableData, type TableQuery } from '../../../webview/src/dashboard/tableData';
+import { pageSize } from '../../../webview/src/dashboard/tableModel';
+
+const row = (i: number): EpisodeRow => ({ episodeId: i, externalId: `e${String(i)}`, step: 0, group: null, sample: null, reward: null, agents: 1, messages: 1, flags: 0 });
+
+/** A query over `total` rows whose fetches wait until `release()`; `calls` lists the offsets asked. */
+function deferredQuery(key: string, total: number, tag = '') {
+  const calls: number[] = [];
+  const waiting: (() => void)[] = [];
+  const query: TableQuery = {
+    key,
+    fetch: (offset, limit) => {
+      calls.push(offset);
+      return new Promise<EpisodePage>((resolve) => {
+        waiting.push(() => {
+          const rows = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ ...row(offset + i), externalId: `${tag}e${String(offset + i)}` }));
+          resolve({ total, offset, rows, searchError: null });
+        });
+      });
+    },
+  };
+  const release = async (): Promise<void> => {
+    for (const done of waiting.splice(0)) done();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { query, calls, release };
+}
+
+test('TableData fetches the page of the first row while the total is unknown, then the pages on screen', async () => {
+  let changes = 0;
+  const data = new TableData(() => changes++);
+  const q = deferredQuery('a', 1000);
+  data.setQuery(q.query);
+  data.ensure(250, 400);
+  assert.deepEqual(q.calls, [200], 'only the first page until the total is known');
+  data.ensure(250, 400);
+  assert.deepEqual(q.calls, [200], 'a pending page is not asked twice');
+  await q.release();
+  assert.equal(data.total, 1000);
+  assert.equal(data.row(250)?.episodeId, 250);
+  assert.equal(data.row(300), undefined);
+  assert.equal(changes, 1);
+  data.ensure(250, 400);
+  assert.deepEqual(q.calls, [200, 300]);
+  data.ensure(990, 2000);
+  assert.deepEqual(q.calls, [200, 300, 900], 'no page past the total');
+});
+
+test('TableData drops answers to an outdated query and the rows of a new one', async () => {
+  const data = new TableData(() => undefined);
+  const a = deferredQuery('a', 50);
+  data.setQuery(a.query);
+  data.ensure(0, 10);
+  const b = deferredQuery('b', 5);
+  data.setQuery(b.query);
+  await a.release();
+  assert.equal(data.total, undefined, 'the answer for query a is ignored');
+  data.ensure(0, 10);
+  await b.release();
+  assert.equal(data.total, 5);
+});
+
+test('TableData keeps stale rows on screen while a newer revision refetches them', async () => {
+  const data = new TableData(() => undefined);
+  const r1 = deferredQuery('rev1', 300, 'old-');
+  data.setQuery(r1.query);
+  data.ensure(0, 10);
+  await r1.release();
+  const r2 = deferredQuery('rev2', 300, 'new-');
+  data.setQuery(r2.query, true);
+  assert.equal(data.row(3)?.externalId, 'old-e3');
+  assert.equal(data.total, 300);
+  data.ensure(0, 10);
+  await r2.release();
+  assert.equal(data.row(3)?.externalId, 'new-e3');
+});
+
+test('TableData does not ask a failed page again until the query changes, and reports the error', async () => {
+  let calls = 0;
+  const data = new TableData(() => undefined);
+  data.setQuery({
+    key: 'x',
+    fetch: () => {
+      calls++;
+      return Promise.reject(new Error('host gone'));
+    },
+  });
+  data.ensure(0, 10);
+  await new Promise((r) => setImmediate(r));
+  data.ensure(0, 10);
+  assert.equal(calls, 1);
+  assert.equal(data.error, 'host gone');
+  data.setQuery({ key: 'y', fetch: () => Promise.resolve({ total: 0, offset: 0, rows: [], searchError: 'fts5: syntax error' }) });
+  data.ensure(0, 10);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(data.error, null);
+  assert.equal(data.searchError, 'fts5: syntax error');
+  assert.equal(data.total, 0);
+});
+
+test('TableData keeps a bounded number of pages', async () => {
+  const data = new TableData(() => undefined);
+  const q = deferredQuery('big', 100 * pageSize);
+  data.setQuery(q.query);
+  data.ensure(0, 1);
+  await q.release();
+  for (let p = 1; p < 100; p++) {
+    data.ensure(p * pageSize, p * pageSize + 1);
+    await q.release();
+  }
+  assert.equal(data.row(0), undefined, 'the oldest page was dropped');
+  assert.equal(data.row(99 * pageSize)?.episodeId, 99 * pageSize);
+});

@@ -1,0 +1,220 @@
+import {
+  DashboardReadyCommand,
+  DashboardRecomputeCommand,
+  DidChangeRunsNotification,
+  GetEpisodesRequest,
+  GetOverviewRequest,
+  dashboardStateVersion,
+  type DashboardRun,
+  type DashboardRunsData,
+  type DashboardViewState,
+  type EpisodeFilter,
+  type EpisodeSortKey,
+  OpenEpisodeCommand,
+  type RunOverview,
+} from '../../../src/protocol/dashboardPanel';
+import type { ViewMethod } from '../../../src/protocol/viewData';
+import { rowOrder } from '../charts/matrix';
+import { h } from '../dom';
+import type { Host } from '../host';
+import type { HostIpc } from '../ipc';
+import { ChartsPanel } from './chartsPanel';
+import { EpisodeTable } from './episodeTable';
+import { FilterBar } from './filterBar';
+import { cleanFilter, describeFilter, nextSort, patchFilter } from './filterModel';
+import { methodLabels } from './format';
+import { bindKeys } from './keyboard';
+import { Toolbar } from './toolbar';
+import { restoreViewState, stateForRun, stateForRuns, type ChartMode } from './viewState';
+
+/**
+ * The Run Dashboard: keeps the UI state (persisted with setState on every change), follows the
+ * host's runs and revisions, and pulls the overview and the table pages it needs.
+ */
+export class DashboardApp {
+  private state: DashboardViewState;
+  private runs: DashboardRunsData | undefined;
+  private overview: RunOverview | undefined;
+  private overviewKey = '';
+  private overviewSeq = 0;
+  private readonly toolbar: Toolbar;
+  private readonly charts: ChartsPanel;
+  private readonly filters: FilterBar;
+  private readonly table: EpisodeTable;
+  private readonly tableStatus = h('p', 'table-status');
+  private readonly episodes: HTMLElement;
+
+  constructor(
+    private readonly ipc: HostIpc,
+    private readonly host: Host<unknown>,
+    root: HTMLElement,
+  ) {
+    this.state = restoreViewState(host.getState());
+    this.toolbar = new Toolbar({
+      selectRun: (runId) => this.selectRun(runId),
+      selectMethod: (method) => this.selectMethod(method),
+      setChart: (mode) => this.setChart(mode),
+      recompute: () => this.recompute(),
+    });
+    this.charts = new ChartsPanel({ brushSteps: (r) => this.setFilter({ stepFrom: r?.stepFrom ?? null, stepTo: r?.stepTo ?? null }), recompute: () => this.recompute() });
+    this.filters = new FilterBar((patch) => this.setFilter(patch));
+    this.table = new EpisodeTable({
+      sort: (key) => this.setSort(key),
+      open: (row) => this.openEpisode(row.episodeId),
+      scrolled: (topRow) => this.save({ topRow }),
+      loaded: (_total, searchError) => this.showTableStatus(searchError),
+    });
+    this.table.setSort(this.state.sort);
+    this.tableStatus.setAttribute('role', 'status');
+    const heading = h('h2', 'episodes-title', 'Episodes');
+    this.episodes = h('section', 'episodes', h('div', 'episodes-head', heading, this.tableStatus), this.filters.element, this.table.element);
+    this.episodes.setAttribute('aria-label', 'Episodes');
+    this.episodes.hidden = true;
+    root.replaceChildren(this.toolbar.element, this.charts.element, this.episodes);
+    bindKeys(document, this.filters.search, this.table);
+  }
+
+  /** Subscribes to the host and says ready (again after every reload of the webview). */
+  start(): void {
+    this.ipc.on(DidChangeRunsNotification, (data) => this.onRuns(data));
+    this.ipc.send(DashboardReadyCommand, { stateVersion: dashboardStateVersion, folder: this.state.folder });
+  }
+
+  private get run(): DashboardRun | undefined {
+    return this.runs?.runs.find((r) => r.runId === this.state.runId);
+  }
+
+  private save(patch: Partial<DashboardViewState>): void {
+    this.state = { ...this.state, ...patch };
+    this.host.setState(this.state);
+  }
+
+  private onRuns(data: DashboardRunsData): void {
+    const newer = this.runs !== undefined && (data.revision > this.runs.revision || data.folder !== this.runs.folder);
+    const first = this.runs === undefined;
+    const runId = this.state.runId;
+    this.runs = data;
+    this.save(stateForRuns(this.state, data));
+    if (newer) this.toolbar.setRecomputing(false);
+    this.refresh({ stale: newer && runId === this.state.runId, restore: first });
+  }
+
+  /**
+   * Updates every part for the current state and fetches what changed (the cache keys hold the
+   * revision): `stale` keeps the old rows on screen while a newer revision refetches them,
+   * `restore` scrolls the table to the saved row.
+   */
+  private refresh({ stale, restore }: { stale: boolean; restore: boolean }): void {
+    const data = this.runs;
+    if (!data) return;
+    const run = this.run;
+    this.toolbar.update(data, run, this.state);
+    this.episodes.hidden = run === undefined;
+    if (!run) {
+      this.charts.showMessage(data.runs.length === 0 ? 'No runs in this folder yet. Index it to fill the dashboard.' : 'No run selected.');
+      return;
+    }
+    this.filters.update(this.state.filter, run.agents, this.overview?.runId === run.runId ? this.overview.flags.map((f) => f.kind) : []);
+    this.loadOverview();
+    this.loadTable({ keepStale: stale && !restore, topRow: restore ? this.state.topRow : 0 });
+  }
+
+  private loadOverview(): void {
+    const { runs, run } = this;
+    const method = this.state.method;
+    if (!runs || !run || !method) return;
+    const key = JSON.stringify([runs.revision, run.runId, method]);
+    if (key === this.overviewKey) return;
+    this.overviewKey = key;
+    const seq = ++this.overviewSeq;
+    if (this.overview?.runId !== run.runId) this.charts.showMessage('Loading charts…');
+    this.charts.element.classList.add('loading');
+    this.ipc.request(GetOverviewRequest, { folder: runs.folder, runId: run.runId, method }).then(
+      (overview) => {
+        if (seq !== this.overviewSeq) return;
+        this.overview = overview;
+        this.charts.element.classList.remove('loading');
+        this.renderCharts();
+        this.filters.update(this.state.filter, run.agents, overview.flags.map((f) => f.kind));
+      },
+      (error: unknown) => {
+        if (seq !== this.overviewSeq) return;
+        this.overviewKey = '';
+        this.charts.element.classList.remove('loading');
+        this.charts.showMessage(`Could not load the charts: ${error instanceof Error ? error.message : String(error)}`, 'error');
+      },
+    );
+  }
+
+  private renderCharts(): void {
+    const { overview, run } = this;
+    if (!overview || !run || overview.runId !== run.runId) return;
+    const agents = rowOrder(run.agents, overview.creditShare, overview.meanCredit, overview.idleRate);
+    const methodLabel = methodLabels[overview.method] ?? overview.method;
+    this.charts.update({ overview, agents, mode: this.state.chart, filter: this.state.filter, methodLabel });
+  }
+
+  private loadTable({ keepStale, topRow }: { keepStale: boolean; topRow: number }): void {
+    const { runs, run } = this;
+    if (!runs || !run) return;
+    const filter = cleanFilter(this.state.filter);
+    const sort = this.state.sort;
+    const params = { folder: runs.folder, runId: run.runId, filter, sort };
+    const key = JSON.stringify([runs.revision, run.runId, filter, sort]);
+    this.table.setSort(sort);
+    this.table.setQuery({ key, fetch: (offset, limit) => this.ipc.request(GetEpisodesRequest, { ...params, offset, limit }) }, { keepStale, topRow });
+    this.showTableStatus(null);
+  }
+
+  private showTableStatus(searchError: string | null): void {
+    const filter = describeFilter(this.state.filter);
+    this.tableStatus.textContent = filter ? `${this.table.countText()} · ${filter}` : this.table.countText();
+    this.filters.setSearchError(searchError);
+  }
+
+  private selectRun(runId: number): void {
+    const run = this.runs?.runs.find((r) => r.runId === runId);
+    if (!run || run.runId === this.state.runId) return;
+    this.save(stateForRun(this.state, run));
+    this.refresh({ stale: false, restore: false });
+  }
+
+  private selectMethod(method: ViewMethod): void {
+    if (method === this.state.method) return;
+    this.save({ method });
+    this.refresh({ stale: false, restore: false });
+  }
+
+  private setChart(chart: ChartMode): void {
+    this.save({ chart });
+    if (this.runs) this.toolbar.update(this.runs, this.run, this.state);
+    this.renderCharts();
+  }
+
+  private setFilter(patch: EpisodeFilter): void {
+    const filter = patchFilter(this.state.filter, patch);
+    if (JSON.stringify(filter) === JSON.stringify(cleanFilter(this.state.filter))) return;
+    this.save({ filter, topRow: 0 });
+    const run = this.run;
+    if (run) this.filters.update(filter, run.agents, this.overview?.flags.map((f) => f.kind) ?? []);
+    this.loadTable({ keepStale: false, topRow: 0 });
+    this.renderCharts();
+  }
+
+  private setSort(key: EpisodeSortKey): void {
+    this.save({ sort: nextSort(this.state.sort, key), topRow: 0 });
+    this.loadTable({ keepStale: false, topRow: 0 });
+  }
+
+  private recompute(): void {
+    const { runs, run } = this;
+    const method = this.state.method;
+    if (!runs || !run || !method) return;
+    this.ipc.send(DashboardRecomputeCommand, { folder: runs.folder, runId: run.runId, method });
+    this.toolbar.setRecomputing(true);
+  }
+
+  private openEpisode(episodeId: number): void {
+    if (this.runs) this.ipc.send(OpenEpisodeCommand, { folder: this.runs.folder, episodeId });
+  }
+}

@@ -1,0 +1,94 @@
+import type { EpisodePage, EpisodeRow } from '../../../src/protocol/dashboardPanel';
+import { pageSize, pagesOf } from './tableModel';
+
+/** One table query: a key naming run, filter, sort and revision, and how to fetch a page of it. */
+export interface TableQuery {
+  readonly key: string;
+  readonly fetch: (offset: number, limit: number) => Promise<EpisodePage>;
+}
+
+/** Pages kept per query; the oldest fetched page is dropped beyond this. */
+const maxPages = 60;
+
+/**
+ * The rows of the episode table, fetched page by page for the rows on screen and cached per query.
+ * A new query key drops the cache; with `keepStale` (same query, newer revision) the old rows stay
+ * on screen until their refetched pages arrive. Answers to an outdated query are ignored.
+ */
+export class TableData {
+  private query: TableQuery | undefined;
+  private pages = new Map<number, readonly EpisodeRow[]>();
+  private stale = new Map<number, readonly EpisodeRow[]>();
+  private pending = new Set<number>();
+  /** Pages whose request failed: not asked again until the query changes (no request loop). */
+  private failed = new Set<number>();
+  /** Rows matching the query; undefined until the first page arrives. */
+  total: number | undefined;
+  searchError: string | null = null;
+  error: string | null = null;
+
+  constructor(private readonly onChange: () => void) {}
+
+  get key(): string | undefined {
+    return this.query?.key;
+  }
+
+  /** Switches to `query` (no-op for the same key unless `keepStale` asks for a refetch). */
+  setQuery(query: TableQuery, keepStale = false): void {
+    if (!keepStale && this.query?.key === query.key) return;
+    this.stale = keepStale ? new Map([...this.stale, ...this.pages]) : new Map<number, readonly EpisodeRow[]>();
+    if (!keepStale) this.total = undefined;
+    this.query = query;
+    this.pages = new Map();
+    this.pending = new Set();
+    this.failed = new Set();
+    this.error = null;
+  }
+
+  /** The row at `index` (a stale copy while its page is refetched), or undefined while it loads. */
+  row(index: number): EpisodeRow | undefined {
+    const page = Math.floor(index / pageSize);
+    return (this.pages.get(page) ?? this.stale.get(page))?.[index % pageSize];
+  }
+
+  /** Fetches the missing pages of rows `[first, end)` (the first page while the total is unknown). */
+  ensure(first: number, end: number): void {
+    const query = this.query;
+    if (!query) return;
+    const limit = this.total === undefined ? first + 1 : Math.min(end, this.total);
+    for (const page of pagesOf(first, limit)) {
+      if (this.pages.has(page) || this.pending.has(page) || this.failed.has(page)) continue;
+      if (this.total !== undefined && page * pageSize >= this.total && page > 0) continue;
+      this.pending.add(page);
+      void this.load(query, page);
+    }
+  }
+
+  private async load(query: TableQuery, page: number): Promise<void> {
+    try {
+      const result = await query.fetch(page * pageSize, pageSize);
+      if (query !== this.query) return;
+      this.pages.set(page, result.rows);
+      this.stale.delete(page);
+      this.trim(page);
+      this.total = result.total;
+      this.searchError = result.searchError;
+      this.error = null;
+    } catch (error) {
+      if (query !== this.query) return;
+      this.failed.add(page);
+      this.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      if (query === this.query) this.pending.delete(page);
+    }
+    this.onChange();
+  }
+
+  /** Drops the oldest pages beyond the cap, never the one just loaded. */
+  private trim(keep: number): void {
+    for (const page of this.pages.keys()) {
+      if (this.pages.size <= maxPages) break;
+      if (page !== keep) this.pages.delete(page);
+    }
+  }
+}
