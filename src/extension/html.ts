@@ -52,7 +52,9 @@ export function buildWebviewHtml(options: WebviewHtmlOptions): string {
     `    <title>${escapeHtml(options.title)}</title>`,
     '  </head>',
     '  <body>',
-    '    <main id="app" aria-live="polite"></main>',
+    // Not a live region: views with virtual lists would be read out on every scroll; each view
+    // announces through its own status regions.
+    '    <main id="app"></main>',
     `    <script nonce="${escapeHtml(nonce)}" src="${escapeHtml(asset(options.script))}"></script>`,
     '  </body>',
     '</html>',

@@ -97,7 +97,7 @@ function page(params: URLSearchParams): Reply {
     '<title>Credit Lens webview harness</title>',
     '</head>',
     `<body class="vscode-${theme.replace(/[^\w-]/g, '')}" data-vscode-theme-kind="vscode-${theme.replace(/[^\w-]/g, '')}">`,
-    '<main id="app" aria-live="polite"></main>',
+    '<main id="app"></main>',
     `<script nonce="${nonce}" src="/harness/shim.js"></script>`,
     `<script nonce="${nonce}" src="/dist/webview/${script}.js"></script>`,
     '</body>',

@@ -1,3 +1,5 @@
+// First: keeps the toolkit's load-time <style> probe out of the CSP-restricted page (see the module).
+import { releaseFocusProbeGuard } from './focusProbeGuard';
 import {
   provideVSCodeDesignSystem,
   vsCodeBadge,
@@ -33,6 +35,7 @@ export function registerToolkit(): void {
     vsCodeTag(),
     vsCodeTextField(),
   );
+  releaseFocusProbeGuard();
 }
 
 /** Tag names of the registered components, for `document.createElement`. */

@@ -150,7 +150,7 @@ export class DashboardApp {
     const { overview, run } = this;
     if (!overview || !run || overview.runId !== run.runId) return;
     const agents = rowOrder(run.agents, overview.creditShare, overview.meanCredit, overview.idleRate);
-    const methodLabel = methodLabels[overview.method] ?? overview.method;
+    const methodLabel = methodLabels[overview.method];
     this.charts.update({ overview, agents, mode: this.state.chart, filter: this.state.filter, methodLabel });
   }
 

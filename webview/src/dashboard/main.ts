@@ -1,4 +1,3 @@
-import { releaseFocusProbeGuard } from './focusProbeGuard';
 import { registerToolkit } from '../components/toolkit';
 import { acquireHost } from '../host';
 import { HostIpc } from '../ipc';
@@ -7,10 +6,6 @@ import { DashboardApp } from './app';
 // Entry of the Run Dashboard webview: register the toolkit's elements, build the page, listen to
 // the host, then say ready (again after every reload; the saved UI state comes back with getState).
 registerToolkit();
-releaseFocusProbeGuard();
 const host = acquireHost<unknown>();
 const root = document.getElementById('app') ?? document.body;
-// The panel's <main> is a polite live region; here it would read out every scrolled table row and
-// redrawn chart. The dashboard announces through its own status regions instead.
-root.setAttribute('aria-live', 'off');
 new DashboardApp(new HostIpc(host, window), host, root).start();

@@ -30,7 +30,7 @@ export class Toolbar {
     });
     this.runs.id = 'run-select';
     this.runField = field('run-label', 'Run', this.runs);
-    const methods = viewMethods.map((m) => ({ value: m, label: methodLabels[m] ?? m }));
+    const methods = viewMethods.map((m) => ({ value: m, label: methodLabels[m] }));
     this.method = dropdown('Credit method', methods, 'loo', (value) => {
       actions.selectMethod(value as ViewMethod);
     });

@@ -1,10 +1,9 @@
-// Imported by main.ts before the toolkit. At load, FAST (the toolkit's base) probes `:focus-visible`
+// Imported by toolkit.ts before the toolkit itself. At load, FAST (the toolkit's base) probes `:focus-visible`
 // support by appending an empty <style> to <head> (fast-web-utilities canUseFocusVisible). The
 // panel's CSP has no inline styles, so Chromium blocks that element and logs a CSP violation; the
 // probe then fails and FAST uses `:focus`. This guard keeps the empty probe element out of the
 // document while the toolkit loads: same outcome, no blocked insertion. Nothing else is touched,
 // and releaseFocusProbeGuard() restores <head> once the toolkit is registered.
-// (Belongs next to components/toolkit.ts, which the Episode view shares; see the dashboard report.)
 
 type Insert = <T extends Node>(node: T) => T;
 

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { EpisodeAgentView, EpisodeCreditView } from '../../../src/protocol/episodePanel';
+import { creditColorScale } from '../../../webview/src/charts/creditScale';
+import { agentBarsModel } from '../../../webview/src/episode/bars';
+import { formatCredit, formatInterval, formatNumber, formatPosition } from '../../../webview/src/episode/format';
+import { creditText, creditTint, legendStops, tokenHeat, withAlpha } from '../../../webview/src/episode/tint';
+
+function credit(overrides: Partial<EpisodeCreditView> = {}): EpisodeCreditView {
+  return {
+    method: 'loo',
+    status: 'computed',
+    reason: null,
+    approximate: false,
+    source: 'logged',
+    computedAt: null,
+    shared: 0.75,
+    agents: [
+      { agent: 'planner', value: 0.5, ciLow: 0.3, ciHigh: 0.7, n: 100, advantage: 0.1 },
+      { agent: 'verifier', value: 0, ciLow: null, ciHigh: null, n: null, advantage: null },
+    ],
+    messageCredit: [0.25, 0, null, -0.5, Number.NaN],
+    messageCreditKind: 'spread',
+    ...overrides,
+  };
+}
+
+const agent = (name: string, messages = 1): EpisodeAgentView => ({ name, kind: 'llm', declared: true, messages, tokens: null, loggedReward: null, loggedAdvantage: null });
+
+describe('creditTint', () => {
+  test('colours messages on the shared scale spanned by the episode, centred on zero', () => {
+    const tint = creditTint(credit());
+    const scale = creditColorScale(0.5);
+    assert.equal(tint.magnitude, 0.5);
+    assert.equal(tint.color(0), scale(0.25));
+    assert.equal(tint.color(1), scale(0));
+    assert.equal(tint.color(3), scale(-0.5));
+    assert.notEqual(tint.color(0), tint.color(3));
+  });
+
+  test('null, NaN and missing values have no colour', () => {
+    const tint = creditTint(credit());
+    assert.deepEqual([2, 4, 99].map((seq) => [tint.value(seq), tint.color(seq)]), [[null, null], [null, null], [null, null]]);
+  });
+
+  test('all-zero credit still has a usable scale', () => {
+    assert.equal(creditTint(credit({ messageCredit: [0, 0] })).magnitude, 1);
+  });
+
+  test('the text names the number, the method and the kind', () => {
+    assert.equal(creditText(-0.5, 'loo', 'spread'), 'Credit −0.500 under Leave-one-out (agent credit spread evenly over its messages)');
+    assert.equal(creditText(0.1234, 'prefix', 'per-message'), 'Credit +0.123 under Prefix (per message) (per-message credit)');
+    assert.equal(creditText(null, 'shared', 'spread'), 'No Shared reward credit for this message');
+  });
+
+  test('legend stops run from −m through 0 to +m', () => {
+    const stops = legendStops(2, 5);
+    const scale = creditColorScale(2);
+    assert.deepEqual(stops.map((s) => s.offset), [0, 25, 50, 75, 100]);
+    assert.deepEqual(stops.map((s) => s.color), [-2, -1, 0, 1, 2].map((v) => scale(v)));
+  });
+});
+
+describe('tokenHeat', () => {
+  test('withAlpha turns d3 rgb strings translucent', () => {
+    assert.equal(withAlpha('rgb(5, 48, 97)', 0.5), 'rgba(5, 48, 97, 0.500)');
+    assert.equal(withAlpha('#fff', 0.5), '#fff');
+  });
+
+  test('scales tokens by the message’s own largest attribution', () => {
+    const heat = tokenHeat({ tokens: { text: ['a', 'b', 'c'], attribution: [0.1, -0.2, Number.NaN] } });
+    assert.ok(heat);
+    assert.equal(heat.magnitude, 0.2);
+    assert.equal(heat.tokens[1]?.color, creditColorScale(0.2)(-0.2));
+    assert.deepEqual(heat.tokens[2], { text: 'c', attribution: null, color: null, fill: null });
+    assert.equal(heat.tokens[1]?.fill, withAlpha(creditColorScale(0.2)(-0.2), 0.4));
+    assert.equal(heat.tokens[0]?.fill, withAlpha(creditColorScale(0.2)(0.1), 0.23));
+  });
+
+  test('is null without tokens', () => {
+    assert.equal(tokenHeat({ tokens: null }), null);
+    assert.equal(tokenHeat({ tokens: { text: [], attribution: [] } }), null);
+  });
+});
+
+describe('agentBarsModel', () => {
+  test('bars run from zero to the value; the domain covers intervals and the shared reward', () => {
+    const model = agentBarsModel([agent('planner'), agent('verifier'), agent('critic', 0)], credit(), 0.75);
+    assert.deepEqual(model.domain, [0, 0.8]);
+    assert.equal(model.zeroAt, 0);
+    assert.equal(model.sharedAt, 93.75);
+    const [planner, verifier, critic] = model.bars;
+    assert.deepEqual(planner?.bar, { left: 0, width: 62.5 });
+    assert.ok(Math.abs((planner?.interval?.left ?? 0) - 37.5) < 1e-9);
+    assert.deepEqual(verifier?.bar, { left: 0, width: 0 });
+    assert.equal(verifier?.interval, null);
+    assert.equal(critic?.credit, null);
+    assert.equal(critic?.bar, null);
+  });
+
+  test('negative values extend left of zero; agents only the credit names come last', () => {
+    const model = agentBarsModel([agent('planner')], credit({ agents: [{ agent: 'ghost', value: -0.4, ciLow: null, ciHigh: null, n: null, advantage: null }], shared: null }), null);
+    assert.deepEqual(model.bars.map((b) => b.agent), ['planner', 'ghost']);
+    assert.equal(model.bars[1]?.declared, false);
+    assert.deepEqual(model.domain, [-0.4, 0]);
+    assert.deepEqual(model.bars[1]?.bar, { left: 0, width: 100 });
+    assert.deepEqual(model.bars.map((b) => b.negative), [false, true]);
+    assert.equal(model.sharedAt, null);
+  });
+
+  test('without credit the bars are empty and the shared reward is the logged one', () => {
+    const model = agentBarsModel([agent('planner')], null, 0.5);
+    assert.equal(model.shared, 0.5);
+    assert.equal(model.bars[0]?.bar, null);
+  });
+});
+
+describe('format', () => {
+  test('signs credit and keeps small values readable', () => {
+    assert.deepEqual([0.0833, -1.25, 0, 0.00022, 1.2e-7, 123.45, null, Number.NaN].map(formatCredit), ['+0.083', '−1.250', '0', '+0.00022', '+1.2e-7', '+123.5', '—', '—']);
+    assert.equal(formatNumber(-0.5), '−0.500');
+    assert.equal(formatInterval(0.3, 0.52), '[0.300, 0.520]');
+    assert.equal(formatInterval(null, 0.52), '');
+    assert.equal(formatPosition(12, 'g3', null), 'step 12 · group g3');
+  });
+});

@@ -1,0 +1,82 @@
+import type { CounterfactualView, EpisodeViewData, LabelView } from '../../../src/protocol/episodePanel';
+import type { FlagView } from '../../../src/protocol/viewData';
+import { h } from '../dom';
+import { linkButton } from './linkButton';
+import { formatInt, formatNumber } from './format';
+
+// The episode's evidence beside the timeline: counterfactuals, flags, outcome and labels.
+
+export function renderCounterfactuals(rows: readonly CounterfactualView[]): HTMLElement {
+  const section = h('section', 'counterfactuals', h('h2', undefined, `Counterfactuals (${formatInt(rows.length)})`));
+  if (rows.length === 0) {
+    section.append(h('p', 'placeholder', 'No counterfactual rewards logged or computed.'));
+    return section;
+  }
+  const head = h('tr', undefined, ...['Removed / replaced', 'Intervention', 'Reward', 'Source', 'Evaluator', 'n'].map((t) => h('th', t === 'Reward' || t === 'n' ? 'num' : undefined, t)));
+  const body = rows.map((row) =>
+    h(
+      'tr',
+      undefined,
+      h('td', undefined, row.removed.length === 0 ? '∅ (none)' : row.removed.join(', ')),
+      h('td', undefined, row.intervention),
+      h('td', 'num', formatNumber(row.reward)),
+      h('td', undefined, h('span', `source source-${row.source}`, row.source)),
+      h('td', undefined, row.evaluator ?? '—'),
+      h('td', 'num', row.n === null ? '—' : formatInt(row.n)),
+    ),
+  );
+  section.append(h('div', 'table-wrap', h('table', 'cf-table', h('thead', undefined, head), h('tbody', undefined, ...body))));
+  return section;
+}
+
+export function renderFlags(flags: readonly FlagView[]): HTMLElement {
+  const section = h('section', 'flags', h('h2', undefined, `Flags (${formatInt(flags.length)})`));
+  if (flags.length === 0) {
+    section.append(h('p', 'placeholder', 'No flags on this episode.'));
+    return section;
+  }
+  section.append(h('ul', 'flag-list', ...flags.map(renderFlag)));
+  return section;
+}
+
+function renderFlag(flag: FlagView): HTMLElement {
+  const scope = flag.steps ? `${flag.scope} ${String(flag.steps[0])}–${String(flag.steps[1])}` : flag.scope;
+  const head = h('div', 'flag-head', h('span', `flag-kind flag-${flag.kind}`, flag.kind), flag.agent ? h('span', 'agent-name', flag.agent) : '', h('span', 'flag-meta', `${scope}${flag.score === null ? '' : ` · score ${formatNumber(flag.score)}`}`));
+  const evidence = Object.entries(flag.evidence).map(([key, value]) => h('tr', undefined, h('th', undefined, key), h('td', undefined, evidenceText(value))));
+  const details = h('details', 'flag-evidence', h('summary', undefined, 'Evidence'), h('table', undefined, h('tbody', undefined, ...evidence)));
+  return h('li', 'flag', head, h('p', 'flag-summary', flag.summary), details);
+}
+
+/** An evidence value as text: numbers compactly, the rest as JSON (never as markup). */
+function evidenceText(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? formatInt(value) : formatNumber(value);
+  if (typeof value === 'string') return value;
+  // JSON.stringify returns undefined for undefined and functions, which evidence never holds.
+  return value === undefined ? '' : JSON.stringify(value);
+}
+
+export function renderOutcome(data: EpisodeViewData, goTo: (seq: number) => void): HTMLElement {
+  const answer = data.finalAnswer ? [data.finalAnswer.answer, data.finalAnswer.agent ? h('span', 'agent-note', ` — ${data.finalAnswer.agent}`) : ''] : ['—'];
+  const list = h(
+    'dl',
+    'outcome-list',
+    h('dt', undefined, 'Ground truth'),
+    h('dd', 'answer', data.groundTruth ?? '—'),
+    h('dt', undefined, 'Final answer'),
+    h('dd', 'answer', ...answer),
+  );
+  const section = h('section', 'outcome', h('h2', undefined, 'Outcome'), list);
+  if (data.labels.length > 0) section.append(h('h3', undefined, 'Labels'), h('ul', 'label-list', ...data.labels.map((l) => renderLabel(l, goTo))));
+  return section;
+}
+
+function renderLabel(label: LabelView, goTo: (seq: number) => void): HTMLElement {
+  const item = h('li', 'label-item', h('strong', undefined, label.kind), label.value ? `: ${label.value}` : '');
+  if (label.agent) item.append(' · ', h('span', 'agent-name', label.agent));
+  if (label.message !== null) {
+    const seq = label.message;
+    item.append(' · ', linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the labelled message'));
+  }
+  if (label.reason) item.append(h('p', 'label-reason', label.reason));
+  return item;
+}

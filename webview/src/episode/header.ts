@@ -1,0 +1,48 @@
+import type { EpisodeCreditView, EpisodeViewData, LabelView } from '../../../src/protocol/episodePanel';
+import { h } from '../dom';
+import { linkButton } from './linkButton';
+import { formatCredit, formatInt, formatNumber, formatPosition, methodLabels } from './format';
+import type { CreditTint } from './tint';
+
+/** The episode's title and facts: run, position, task, reward, counts, trace location. */
+export function renderHeader(data: EpisodeViewData): HTMLElement {
+  const facts: [string, string][] = [
+    ['Run', data.runName || '(root)'],
+    ['Mechanism', data.mechanism ?? '—'],
+    ['Position', formatPosition(data.step, data.group, data.sample) || '—'],
+    ['Reward', formatNumber(data.reward)],
+    ['Messages', formatInt(data.messageCount)],
+    ['Tokens', data.tokenCount === null ? '—' : formatInt(data.tokenCount)],
+  ];
+  const list = h('dl', 'facts', ...facts.map(([term, value]) => h('div', 'fact', h('dt', undefined, term), h('dd', undefined, value))));
+  const header = h('header', 'episode-header', h('h1', undefined, `Episode ${data.externalId}`), list);
+  if (data.task !== null) header.append(h('p', 'task', h('span', 'task-label', 'Task: '), data.task));
+  header.append(h('p', 'location', `${data.location.uri}:${String(data.location.line)}`));
+  if (data.readError !== null) header.append(h('p', 'error', `Messages unavailable: the trace line could not be read back (${data.readError}).`));
+  return header;
+}
+
+/**
+ * The blame labels of the trace (e.g. Who&When's mistake step) beside the credit the chosen method
+ * gives the blamed message and agent, with a way to jump to the message.
+ */
+export function renderBlame(labels: readonly LabelView[], credit: EpisodeCreditView | null, tint: CreditTint | null, goTo: (seq: number) => void): HTMLElement | null {
+  const pointed = labels.filter((l) => l.message !== null || l.agent !== null);
+  if (pointed.length === 0) return null;
+  const items = pointed.map((label) => {
+    const parts: (string | Node)[] = [h('strong', undefined, label.kind), label.value ? ` (${label.value})` : ''];
+    if (label.agent !== null) parts.push(' · agent ', h('span', 'agent-name', label.agent));
+    if (label.message !== null) {
+      const seq = label.message;
+      parts.push(' · ', linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the labelled message'));
+      if (tint) parts.push(` · message credit ${formatCredit(tint.value(seq))}`);
+    }
+    const agentCredit = label.agent === null ? undefined : credit?.agents.find((a) => a.agent === label.agent);
+    if (agentCredit) parts.push(` · agent credit ${formatCredit(agentCredit.value)}`);
+    if (credit) parts.push(` (${methodLabels[credit.method]})`);
+    const item = h('li', 'blame-item', ...parts);
+    if (label.reason) item.title = label.reason;
+    return item;
+  });
+  return h('div', 'blame', h('span', 'blame-title', 'Labelled blame'), h('ul', 'blame-list', ...items));
+}

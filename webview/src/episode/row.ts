@@ -1,0 +1,120 @@
+import type { LabelView, MessageView } from '../../../src/protocol/episodePanel';
+import { h } from '../dom';
+import { splitMatches } from './find';
+import { formatCredit, formatInt } from './format';
+import { creditText, tokenHeat, type CreditTint } from './tint';
+
+// One row of the message timeline. Trace text only ever becomes text nodes (h() / textContent);
+// colours are set through CSS custom properties on the element's CSSOM style.
+
+/** Characters of a collapsed message that are laid out (the rest is cut by the line clamp anyway). */
+export const previewChars = 600;
+
+/** What every row of the list shares. */
+export interface RowView {
+  readonly count: number;
+  readonly tint: CreditTint | null;
+  /** Lower-cased find text; '' when none. */
+  readonly query: string;
+  readonly labels: ReadonlyMap<number, readonly LabelView[]>;
+}
+
+/** A message row; a placeholder while `message` is loading, or the load `error`. */
+export function renderRow(seq: number, message: MessageView | undefined, error: string | undefined, expanded: boolean, view: RowView): HTMLElement {
+  const row = h('div', 'msg');
+  row.setAttribute('role', 'listitem');
+  row.tabIndex = -1;
+  row.dataset['seq'] = String(seq);
+  row.setAttribute('aria-posinset', String(seq + 1));
+  row.setAttribute('aria-setsize', String(view.count));
+  const strip = h('div', 'msg-strip');
+  strip.setAttribute('aria-hidden', 'true');
+  const tint = h('div', 'msg-tint');
+  tint.setAttribute('aria-hidden', 'true');
+  if (!message) {
+    row.classList.add('is-placeholder');
+    row.append(tint, strip, h('div', 'msg-head', h('span', 'msg-seq', `#${formatInt(seq)}`)), h('div', 'msg-body', error ? `Could not load this message: ${error}` : 'Loading…'));
+    paintTint(row, seq, view.tint);
+    return row;
+  }
+  row.classList.add('is-loaded');
+  row.classList.toggle('is-expanded', expanded);
+  const labels = view.labels.get(seq) ?? [];
+  row.classList.toggle('has-label', labels.length > 0);
+  row.append(tint, strip, renderHead(message, labels, expanded), renderBody(message, expanded, view.query));
+  if (expanded && message.truncated) {
+    row.append(h('p', 'msg-note', `Showing the first ${formatInt(message.content.length)} of ${formatInt(message.contentChars)} characters; Reveal in trace opens the full text.`));
+  }
+  paintTint(row, seq, view.tint);
+  return row;
+}
+
+/** Sets the credit colour, number and texts of a rendered row (re-colouring in place). */
+export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null): void {
+  const value = tint ? tint.value(seq) : null;
+  const color = tint ? tint.color(seq) : null;
+  row.classList.toggle('no-credit', color === null);
+  if (color === null || value === null || !tint) {
+    row.style.removeProperty('--tint');
+    row.style.removeProperty('--tint-strength');
+  } else {
+    row.style.setProperty('--tint', color);
+    row.style.setProperty('--tint-strength', String(Math.min(1, Math.abs(value) / tint.magnitude)));
+  }
+  row.dataset['credit'] = value === null ? '' : String(value);
+  const text = tint ? creditText(value, tint.method, tint.kind) : 'No credit shown';
+  const strip = row.querySelector<HTMLElement>('.msg-strip');
+  if (strip) strip.title = text;
+  const chip = row.querySelector<HTMLElement>('.msg-credit');
+  if (!chip) return;
+  chip.title = text;
+  chip.replaceChildren(ariaHidden(h('span', 'msg-swatch')), ariaHidden(h('span', 'msg-credit-value', formatCredit(value))), h('span', 'visually-hidden', text));
+}
+
+function renderHead(message: MessageView, labels: readonly LabelView[], expanded: boolean): HTMLElement {
+  const meta = [message.turn === null ? null : `turn ${formatInt(message.turn)}`, message.role, message.channel, message.tokenCount === null ? null : `${formatInt(message.tokenCount)} tokens`];
+  const head = h('div', 'msg-head', h('span', 'msg-seq', `#${formatInt(message.seq)}`), h('span', 'msg-agent', message.agent), h('span', 'msg-meta', meta.filter((m) => m !== null).join(' · ')));
+  for (const label of labels) {
+    const badge = h('span', 'msg-label', `${label.kind}${label.value ? `: ${label.value}` : ''}`);
+    badge.title = `Label ${label.kind}${label.agent ? ` on ${label.agent}` : ''}${label.reason ? `: ${label.reason}` : ''}`;
+    head.append(badge);
+  }
+  if (message.tokens) head.append(h('span', 'msg-tag', 'token heat'));
+  const toggle = h('button', 'msg-toggle', expanded ? 'Collapse' : 'Expand');
+  toggle.type = 'button';
+  toggle.tabIndex = -1;
+  toggle.setAttribute('aria-expanded', String(expanded));
+  toggle.title = expanded ? 'Collapse this message (Enter)' : 'Show the whole message (Enter)';
+  head.append(h('span', 'msg-fill'), h('span', 'msg-credit'), toggle);
+  return head;
+}
+
+function renderBody(message: MessageView, expanded: boolean, query: string): HTMLElement {
+  const body = h('div', 'msg-body');
+  const heat = tokenHeat(message);
+  if (heat) {
+    body.classList.add('has-tokens');
+    let chars = 0;
+    for (const token of heat.tokens) {
+      if (!expanded && chars > previewChars) break;
+      chars += token.text.length;
+      const span = h('span', 'tok', token.text);
+      if (token.color !== null && token.fill !== null) {
+        span.style.setProperty('--heat', token.color);
+        span.style.setProperty('--heat-fill', token.fill);
+      }
+      span.title = `Token attribution ${formatCredit(token.attribution)}`;
+      body.append(span);
+    }
+    return body;
+  }
+  const text = expanded ? message.content : message.content.slice(0, previewChars);
+  if (text === '') body.append(h('span', 'msg-empty', '(empty message)'));
+  for (const run of splitMatches(text, query)) body.append(run.match ? h('mark', 'find-hit', run.text) : run.text);
+  return body;
+}
+
+function ariaHidden<E extends HTMLElement>(element: E): E {
+  element.setAttribute('aria-hidden', 'true');
+  return element;
+}

@@ -1,0 +1,74 @@
+import type { EpisodeCreditView, EvaluatorView } from '../../../src/protocol/episodePanel';
+import type { ViewMethod } from '../../../src/protocol/viewData';
+import { formatInt, methodLabels } from './format';
+
+// Which notices the credit area shows: loading, not computed yet, approximate, no evaluator,
+// failed. Pure: no DOM.
+
+export interface Notice {
+  /** CSS flavour and urgency. */
+  readonly level: 'info' | 'warning' | 'error';
+  /** Stable key for styling and tests: loading | error | not-computed | no-evaluator | failed | approximate. */
+  readonly key: string;
+  readonly title: string;
+  readonly text: string;
+  /** Offer the Recompute action next to it. */
+  readonly offerRecompute: boolean;
+}
+
+export interface CreditState {
+  readonly method: ViewMethod;
+  readonly credit: EpisodeCreditView | null;
+  readonly loading: boolean;
+  /** Why the credit request failed. */
+  readonly error: string | null;
+}
+
+const logged = 'Methods that use logged values (such as Shared reward) still work.';
+
+/** The notices for `state` and the episode's `evaluator`, most important first. */
+export function creditNotices(state: CreditState, evaluator: EvaluatorView): Notice[] {
+  const label = methodLabels[state.method];
+  if (state.error !== null) return [notice('error', 'error', 'Credit unavailable', state.error, true)];
+  const { credit } = state;
+  if (credit === null || credit.method !== state.method) return state.loading ? [notice('info', 'loading', 'Loading credit…', `${label} credit of this episode.`, false)] : [];
+  const notices: Notice[] = [];
+  switch (credit.status) {
+    case 'not-computed':
+      notices.push(notice('info', 'not-computed', 'Not computed yet', `No ${label} credit is stored for this episode. Recompute runs the credit engine on it.`, true));
+      break;
+    case 'no-evaluator':
+      notices.push(notice('warning', 'no-evaluator', 'No evaluator configured', `${credit.reason ?? evaluator.reason ?? `${label} needs coalition rewards that are neither logged nor computable.`} ${logged}`, false));
+      break;
+    case 'failed':
+      notices.push(notice('error', 'failed', 'Credit computation failed', credit.reason ?? 'The last credit pass failed on this episode.', true));
+      break;
+    case 'computed':
+      break;
+  }
+  if (credit.approximate) {
+    notices.push(notice('warning', 'approximate', 'Approximate', 'Some values rest on removing an agent without replaying the episode (leave-one-out under a pipeline): read them as estimates.', false));
+  }
+  return notices;
+}
+
+/** "computed from logged values · 2025-01-02 10:00" style provenance of computed credit, or ''. */
+export function creditProvenance(credit: EpisodeCreditView | null): string {
+  if (!credit || credit.status !== 'computed') return '';
+  const parts: string[] = [];
+  if (credit.source !== null) parts.push(`values ${credit.source}`);
+  if (credit.computedAt !== null) parts.push(`computed ${credit.computedAt}`);
+  const samples = credit.agents.map((a) => a.n).filter((n): n is number => n !== null);
+  if (samples.length > 0) parts.push(`n = ${formatInt(Math.max(...samples))}`);
+  return parts.join(' · ');
+}
+
+/** The line under the Recompute action about the evaluator a recompute would use. */
+export function evaluatorLine(evaluator: EvaluatorView): { text: string; warning: boolean } {
+  if (evaluator.configured) return { text: `Evaluator: ${evaluator.description}`, warning: false };
+  return { text: `No evaluator configured${evaluator.reason ? `: ${evaluator.reason}` : ''}. Recompute uses logged values only.`, warning: true };
+}
+
+function notice(level: Notice['level'], key: string, title: string, text: string, offerRecompute: boolean): Notice {
+  return { level, key, title, text, offerRecompute };
+}
