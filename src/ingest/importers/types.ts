@@ -1,0 +1,89 @@
+import type { AgentDecl, Episode } from '../../core/episode';
+import type { Result } from '../../core/result';
+
+// The contract between the indexer and the format importers (issue 7). A *container* is how records
+// are read from a file (streamed, never parsed whole); a *mapper* turns one record into canonical
+// episodes. The indexer stores each episode's record locator (episode.line / byte_offset /
+// byte_length) and the file's format (source.format), and readEpisode reads the record back through
+// the same container and mapper, so the raw record stays recoverable.
+
+/** How records are read from a file. */
+export type ContainerKind =
+  /** One JSON value per line (.jsonl, .ndjson). Locator: the line's byte range. */
+  | 'jsonl'
+  /** One JSON document (.json): the document itself, the elements of its top-level array, or of one property's array. Locator: the record's byte range. */
+  | 'json'
+  /** A zip archive of JSON entries (Inspect .eval). Locator: the entry's local-header offset and compressed length. */
+  | 'zip'
+  /** Apache Parquet rows (TRL completions). Locator: the row index in `offset`, length 0. */
+  | 'parquet';
+
+/** Where a record sits in its file (1-based `line` where it starts; `offset`/`length` as its container defines). */
+export interface RecordLocator {
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+/** What a mapper knows about the record it maps. */
+export interface RecordContext {
+  /** The file, relative to the indexed folder, `/`-separated. */
+  readonly uri: string;
+  /** The file's base name, e.g. `12.jsonl`, `completions_00010.parquet`. */
+  readonly fileName: string;
+  /** 0-based position of the record in its file. */
+  readonly index: number;
+  /** 1-based line where the record starts (the row number + 1 for parquet, the entry number + 1 for zip). */
+  readonly line: number;
+  /** The run manifest's declared roster (may be empty). */
+  readonly roster: readonly AgentDecl[];
+  /** File-level metadata a container provides (e.g. the parsed `header.json` of an Inspect .eval; the zip entry name as `entry`). */
+  readonly header?: Readonly<Record<string, unknown>>;
+}
+
+/** The first records of a file, for format detection by content. */
+export interface DetectionSample {
+  readonly fileName: string;
+  readonly container: ContainerKind;
+  /** Up to 5 parsed records (for 'json': the document's records as the mapper's `jsonRecords` would select them, see {@link FormatMapper.jsonRecords}; detection also passes the root). */
+  readonly records: readonly unknown[];
+  /** For 'json' and 'zip': the root document / the parsed header entry, when small enough to parse (≤ 1 MiB), else undefined. */
+  readonly root?: unknown;
+}
+
+/** Maps one format's records to canonical episodes. Pure: no I/O. */
+export interface FormatMapper {
+  /** Stored in `source.format` and accepted by `--format`, e.g. `verl`, `who-and-when`. */
+  readonly format: string;
+  /** Shown to users next to each source, e.g. `verl rollout dump`. */
+  readonly label: string;
+  /** The containers this format comes in. */
+  readonly containers: readonly ContainerKind[];
+  /**
+   * For the 'json' container, which values are records: `root` (the document is one record, e.g. a
+   * Who&When file), `array` (elements of a top-level array, e.g. tau-bench), or a property name of
+   * the root object whose array holds them (e.g. `samples` for an Inspect .json log).
+   */
+  readonly jsonRecords?: 'root' | 'array' | { readonly property: string };
+  /** For the 'zip' container: which entries are records (e.g. `/^samples\/.*\.json$/`). */
+  readonly zipRecords?: RegExp;
+  /**
+   * True when episodes need several records (OpenTelemetry spans grouped by trace): the indexer
+   * passes every record of the file at once to {@link toEpisodes} (as an array) and re-reads the
+   * whole file to recover one episode.
+   */
+  readonly wholeFile?: boolean;
+  /**
+   * Skip, without an issue, a record whose episode id was already indexed with identical content
+   * (TRL logs repeat rows across files).
+   */
+  readonly dedupeRepeats?: boolean;
+  /** How sure (0..1) the content is this format. ≥ 0.5 is a match; the highest score wins. */
+  detect(sample: DetectionSample): number;
+  /**
+   * Maps one record (or, with `wholeFile`, the array of all records) to episodes. A record that is
+   * not this format's, or is broken, is an error naming the field (`missing "responses"`); the
+   * indexer reports it at the record's file and line and goes on.
+   */
+  toEpisodes(record: unknown, context: RecordContext): Result<Episode[]>;
+}
