@@ -80,6 +80,7 @@ export class EpisodePanel extends Disposable {
       return;
     }
     const ref = savedRef(state);
+    this.deps.log.info(`Episode view: restoring the panel${ref ? ` on episode ${String(ref.episodeId)} of ${ref.folder}` : ' (no saved episode)'}`);
     if (ref) this.point(ref.folder, ref.episodeId);
     this.adopt(panel);
   }
@@ -116,6 +117,7 @@ export class EpisodePanel extends Disposable {
 
   private onReady(params: EpisodeReadyParams): void {
     if (!this.shown && params.ref) this.point(params.ref.folder, params.ref.episodeId);
+    if (!this.shown) this.deps.log.info('Episode view: the webview is ready, but no episode is chosen yet');
     this.post();
   }
 
