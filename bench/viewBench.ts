@@ -36,7 +36,7 @@ export async function viewBench(dir: string, dbPath: string): Promise<ViewBenchR
   const started = performance.now();
   if (!existsSync(dbPath)) await prepareIndex(dir, dbPath);
   const setupMs = performance.now() - started;
-  const dashboard = dashboardTimings(dir, dbPath);
+  const dashboard = await dashboardTimings(dir, dbPath);
   dashboard.push(await recomputeOne(dir, dbPath));
   return { setupMs, dashboard, episodes: await longEpisodeTimings() };
 }
@@ -52,7 +52,7 @@ async function prepareIndex(dir: string, dbPath: string): Promise<void> {
   }
 }
 
-function dashboardTimings(dir: string, dbPath: string): ViewTiming[] {
+async function dashboardTimings(dir: string, dbPath: string): Promise<ViewTiming[]> {
   const store = IndexStore.open(dbPath);
   try {
     const service = new DashboardViewService(store.db, dir);
@@ -74,7 +74,7 @@ function dashboardTimings(dir: string, dbPath: string): ViewTiming[] {
       timed('episodes() flag any + reward ≥ 0.5', page('reward', true, { flag: 'any', rewardMin: 0.5 }), (p) => `total ${String(p.total)}`),
       timed('episodes() search "subtract"', page('reward', true, { search: 'subtract' }), (p) => `total ${String(p.total)}`),
       timed('adjacent(next)', () => episodes.adjacent(middle, 'next'), () => ''),
-      timed('episode()+messages(0,200)+credit()', () => [episodes.episode(middle, context), episodes.messages(middle, 0, 200), episodes.credit(middle, 'loo', true)] as const, () => ''),
+      await timedAsync('episode()+messages(0,200)+credit()', async () => [episodes.episode(middle, context), await episodes.messages(middle, 0, 200), episodes.credit(middle, 'loo', true)] as const, () => ''),
     ];
   } finally {
     store.close();
@@ -103,7 +103,9 @@ async function longEpisodeTimings(): Promise<ViewTiming[]> {
     const store = IndexStore.open(index.path);
     try {
       const idOf = store.db.prepare<{ episode_id: number }>('SELECT episode_id FROM episode WHERE external_id = ?');
-      return sizes.flatMap((n) => longEpisodeTiming(store, root, idOf.get(`long-${String(n)}`)?.episode_id ?? -1, n));
+      const timings: ViewTiming[] = [];
+      for (const n of sizes) timings.push(...(await longEpisodeTiming(store, root, idOf.get(`long-${String(n)}`)?.episode_id ?? -1, n)));
+      return timings;
     } finally {
       store.close();
     }
@@ -112,7 +114,7 @@ async function longEpisodeTimings(): Promise<ViewTiming[]> {
   }
 }
 
-function longEpisodeTiming(store: IndexStore, root: string, episodeId: number, messages: number): ViewTiming[] {
+async function longEpisodeTiming(store: IndexStore, root: string, episodeId: number, messages: number): Promise<ViewTiming[]> {
   const roster = store.db.prepare<{ agent_id: number; run_id: number }>('SELECT ea.agent_id, e.run_id FROM episode_agent ea JOIN episode e USING (episode_id) WHERE episode_id = ? ORDER BY ordinal').all(episodeId);
   const runId = roster[0]?.run_id ?? 1;
   const row = (agentId: number, messageSeq: number | null, value: number) => ({ episodeId, agentId, messageSeq, value, stderr: null, ciLow: null, ciHigh: null, n: null, approximate: false, source: 'logged' as const, advantage: null });
@@ -121,13 +123,13 @@ function longEpisodeTiming(store: IndexStore, root: string, episodeId: number, m
   credit.writeCredit(runId, { method: 'prefix', params: {}, hash: 'bench' }, Array.from({ length: messages }, (_, seq) => row(roster[seq % roster.length]?.agent_id ?? 0, seq, 1 / messages)), []);
   const size = `${(messages / 1000).toFixed(0)}k messages`;
   let service = new EpisodeViewService(store.db, root);
-  const cold = timed(`${size}: episode()+messages(0,200)+credit(loo), cold`, () => {
+  const cold = await timedAsync(`${size}: episode()+messages(0,200)+credit(loo), cold`, async () => {
     service = new EpisodeViewService(store.db, root);
-    return [service.episode(episodeId, context), service.messages(episodeId, 0, 200), service.credit(episodeId, 'loo', true)] as const;
+    return [service.episode(episodeId, context), await service.messages(episodeId, 0, 200), service.credit(episodeId, 'loo', true)] as const;
   }, ([e, w]) => `${String(e?.messageCount)} messages, window ${String(w.messages.length)}`);
   return [
     cold,
-    timed(`${size}: messages(mid, 200), decoded`, () => service.messages(episodeId, Math.floor(messages / 2), 200), (w) => `window ${String(w.messages.length)}`),
+    await timedAsync(`${size}: messages(mid, 200), decoded`, () => service.messages(episodeId, Math.floor(messages / 2), 200), (w) => `window ${String(w.messages.length)}`),
     timed(`${size}: credit(prefix), per-message rows`, () => service.credit(episodeId, 'prefix', true), (c) => `${c.messageCreditKind}, ${String(c.messageCredit.length)} values`),
   ];
 }
@@ -142,6 +144,20 @@ function longEpisode(n: number): Episode {
     tokenCount: 80,
   }));
   return { id: `long-${String(n)}`, step: 1, group: 'g', sample: 0, agents: agents.map((name) => ({ name, kind: 'llm' })), messages, reward: 1 };
+}
+
+async function timedAsync<T>(name: string, fn: () => Promise<T>, describe: (value: T) => string, repeats = 3): Promise<ViewTiming> {
+  let first = 0;
+  let best = Infinity;
+  let value: T | undefined;
+  for (let i = 0; i < repeats; i++) {
+    const t = performance.now();
+    value = await fn();
+    const ms = performance.now() - t;
+    if (i === 0) first = ms;
+    best = Math.min(best, ms);
+  }
+  return { name, firstMs: first, bestMs: best, note: describe(value as T) };
 }
 
 function timed<T>(name: string, fn: () => T, describe: (value: T) => string, repeats = 3): ViewTiming {

@@ -1,6 +1,9 @@
 import type { IndexTally } from '../core/indexProgress';
-import { formatIssue, type IndexSummary, type RunSummary } from '../core/indexSummary';
+import { formatIssue, type IndexSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
 import { count, megabytes, plural, seconds } from '../engine/report/format';
+
+/** Sources listed one per line; the rest are counted (`--json` lists all). */
+const maxListedSources = 50;
 
 /** The human-readable summary of an index, as `index` and `info` print it. */
 export function formatSummary(summary: IndexSummary): string[] {
@@ -15,9 +18,28 @@ export function formatSummary(summary: IndexSummary): string[] {
   ];
   for (const issue of summary.errors) lines.push(`    ${formatIssue(issue)}`);
   if (summary.errorCount > summary.errors.length) lines.push(`    … and ${count(summary.errorCount - summary.errors.length)} more`);
+  lines.push(...formatSources(summary));
   lines.push('  runs');
   for (const run of summary.runs) lines.push(...formatRun(run));
   return lines;
+}
+
+/** The formats line (files and episodes per importer), then each file with its format. */
+function formatSources(summary: IndexSummary): string[] {
+  const formats = summary.formats ?? [];
+  const sources = summary.sources ?? [];
+  if (formats.length === 0) return [];
+  const perFormat = formats.map((f) => `${f.format} ${plural(f.files, 'file')} / ${count(f.episodes)} ep`).join('; ');
+  const width = Math.max(...sources.map((s) => s.format.length));
+  const lines = [`  formats    ${perFormat}`, '  sources'];
+  for (const source of sources.slice(0, maxListedSources)) lines.push(`    ${source.format.padEnd(width)}  ${source.file}${sourceCounts(source)}`);
+  if (sources.length > maxListedSources) lines.push(`    … and ${count(sources.length - maxListedSources)} more (--json lists all)`);
+  return lines;
+}
+
+function sourceCounts(source: SourceSummary): string {
+  const errors = source.errors > 0 ? `, ${plural(source.errors, 'error')}` : '';
+  return ` (${plural(source.episodes, 'episode')}${errors})`;
 }
 
 function formatRun(run: RunSummary): string[] {
@@ -39,5 +61,6 @@ export function formatPass(tally: IndexTally): string {
     ...(tally.removedFiles ? [`${count(tally.removedFiles)} removed`] : []),
   ].join(', ');
   const state = tally.cancelled ? 'cancelled after' : 'took';
-  return `  this pass  +${plural(tally.episodesAdded, 'episode')}, files: ${files}; ${state} ${seconds(tally.elapsedMs)}, read ${megabytes(tally.bytesRead)}${rate}`;
+  const repeats = tally.repeatsSkipped > 0 ? ` (${count(tally.repeatsSkipped)} repeated rows skipped)` : '';
+  return `  this pass  +${plural(tally.episodesAdded, 'episode')}${repeats}, files: ${files}; ${state} ${seconds(tally.elapsedMs)}, read ${megabytes(tally.bytesRead)}${rate}`;
 }

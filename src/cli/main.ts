@@ -5,12 +5,16 @@ import { creditCommand, type CreditCommandOptions } from './commands/creditComma
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
+import { formatMappers } from '../ingest/importers/mappers';
+import { importerList } from '../ingest/importers/registry';
 
 const usage = `credit-lens — audit multi-agent LLM training traces
 
 Usage:
-  credit-lens index <run-dir> [--db PATH] [--json] [--no-search]
+  credit-lens index <run-dir> [--db PATH] [--json] [--no-search] [--format NAME]
       Index (or update the index of) a run folder: new files, appended lines, rewritten files.
+      Each file's format is detected by content (Credit Lens JSONL and the formats listed by
+      --format help); --format NAME reads every file with that importer instead.
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
@@ -33,6 +37,7 @@ Options:
                 folder when the run folder is read-only)
   --json        machine-readable output on stdout
   --no-search   skip building the full-text search index
+  --format NAME read every trace file with this importer (index only; \`--format help\` lists them)
 Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 usage error,
 3 audit flags named by --fail-on were raised.`;
 
@@ -40,6 +45,7 @@ const optionSpec = {
   db: { type: 'string' },
   json: { type: 'boolean', default: false },
   'no-search': { type: 'boolean', default: false },
+  format: { type: 'string' },
   out: { type: 'string' },
   episodes: { type: 'string' },
   seed: { type: 'string' },
@@ -72,7 +78,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     const db = values.db;
     switch (command) {
       case 'index':
-        return await indexCommand({ root: requireDir(rest), json: values.json, search: !values['no-search'], ...(db ? { db } : {}) }, io);
+        if (values.format === 'help') return listFormats(io);
+        return await indexCommand(
+          { root: requireDir(rest), json: values.json, search: !values['no-search'], ...(db ? { db } : {}), ...(values.format !== undefined ? { format: values.format } : {}) },
+          io,
+        );
       case 'info':
         return infoCommand({ root: requireDir(rest), json: values.json, ...(db ? { db } : {}) }, io);
       case 'demo':
@@ -131,6 +141,13 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
     ...(values['fail-on'] ? { failOn: values['fail-on'] } : {}),
     ...(values.threshold ? { thresholds: values.threshold } : {}),
   };
+}
+
+/** `--format help`: the importers this build has, one per line (mapping files add their own). */
+function listFormats(io: CliIo): number {
+  for (const mapper of importerList(formatMappers)) io.out(`${mapper.format.padEnd(20)} ${mapper.label} (${mapper.containers.join(', ')})`);
+  io.out('Mapping files (mapping.json, *.mapping.json) in the run folder add the formats they name.');
+  return exitCodes.ok;
 }
 
 function requireDir(rest: readonly string[]): string {

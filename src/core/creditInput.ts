@@ -12,6 +12,8 @@ export interface CreditEpisode {
   readonly agents: readonly CreditAgent[];
   /** Where the raw record is, to read message text when an evaluator needs it. */
   readonly uri: string;
+  /** The importer of the file (source.format); the canonical format when absent. */
+  readonly format?: string;
   readonly offset: number;
   readonly length: number;
   readonly line: number;

@@ -15,6 +15,9 @@ export interface IndexTally {
   /** Bytes of all files accounted for so far (read or already indexed). */
   bytesDone: number;
   episodesAdded: number;
+  /** Episodes skipped without an issue: rows repeated across files with the same id and content (TRL). */
+  repeatsSkipped: number;
+  /** Lines (records, for files read whole) read in this pass. */
   linesRead: number;
   issues: number;
   searchEpisodes: number;
@@ -44,6 +47,7 @@ export function emptyTally(): IndexTally {
     bytesRead: 0,
     bytesDone: 0,
     episodesAdded: 0,
+    repeatsSkipped: 0,
     linesRead: 0,
     issues: 0,
     searchEpisodes: 0,

@@ -5,6 +5,8 @@ import type { RunManifest } from './runManifest';
 export interface StoredFileState {
   readonly sourceId: number;
   readonly runId: number;
+  /** The importer that read the file (source.format), e.g. `credit_lens_jsonl`, `verl`; `unknown` when none recognised it. */
+  readonly format: string;
   readonly size: number;
   readonly mtimeMs: number;
   /** Bytes consumed; always just after a complete line. */
@@ -65,6 +67,12 @@ export interface CompactEpisode {
   readonly metadataJson: string | null;
   /** Rarely present, small: passed through from the decoded episode. */
   readonly extras: Pick<Episode, 'agentRewards' | 'advantages' | 'routing' | 'counterfactuals' | 'coalitions' | 'labels'>;
+  /**
+   * Set by importers that drop repeated rows (FormatMapper.dedupeRepeats): a hash of what the
+   * episode says (not where or when it was logged). An episode whose id the run already has with the
+   * same hash is skipped without an issue.
+   */
+  readonly contentHash?: string;
 }
 
 /** Messages per episode addressable by {@link messageKey}. */
@@ -97,7 +105,11 @@ export interface RunRecord {
 /** Episodes whose message text still has to enter the full-text index. */
 export interface PendingSearchEpisode {
   readonly episodeId: number;
+  readonly externalId: string;
+  /** The source's format: canonical lines are read directly, other records through their importer. */
+  readonly format: string;
   readonly uri: string;
+  readonly line: number;
   readonly offset: number;
   readonly length: number;
   readonly nMessages: number;
@@ -119,7 +131,11 @@ export interface IndexSink {
   fileState(uri: string): StoredFileState | undefined;
   /** Creates the source or empties it (episodes, errors, search rows) for a full re-read. */
   resetSource(uri: string, runId: number, format: string, state: FileProgressState): number;
-  writeBatch(batch: EpisodeBatch): { duplicates: readonly TraceIssue[] };
+  /**
+   * `duplicates`: episodes skipped because the run has their id (as issues); `repeats`: episodes
+   * skipped silently because the run has their id with the same content hash (see CompactEpisode).
+   */
+  writeBatch(batch: EpisodeBatch): { duplicates: readonly TraceIssue[]; repeats?: number };
   /** Records issues that belong to no batch (an unreadable file, a bad manifest). */
   writeIssues(sourceId: number, issues: readonly TraceIssue[]): void;
   /** Forgets sources whose files are gone; returns how many were removed. */

@@ -20,6 +20,11 @@ export interface RunManifest {
   readonly evaluator?: EvaluatorConfig;
   readonly framework?: string;
   readonly algorithm?: string;
+  /**
+   * The importer to read every trace file of the run with (a format name such as `verl`,
+   * `credit_lens_jsonl`), instead of detecting each file's format by content.
+   */
+  readonly traceFormat?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 

@@ -17,6 +17,8 @@ export interface IndexJobOptions {
   readonly nativeBinding?: string;
   /** Parse in a second worker running this script (`dist/parseWorker.js`); default: in this thread. */
   readonly parseWorkerScript?: string;
+  /** Read every trace file with this importer (`--format`) instead of detecting formats by content. */
+  readonly format?: string;
 }
 
 export interface IndexJobResult {
@@ -44,6 +46,7 @@ export async function runIndexJob(
       ...hooks,
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       ...(options.parseWorkerScript ? { parseWorkerScript: options.parseWorkerScript } : {}),
+      ...(options.format !== undefined ? { format: options.format } : {}),
       search: options.search ?? true,
     });
     return { index, tally, summary: store.summary.summary() };

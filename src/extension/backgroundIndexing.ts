@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { IndexJobResult } from '../engine/indexJob';
 import { runIndexInWorker } from '../engine/runIndexInWorker';
 import { LiveTail } from './liveTail';
+import { traceExtensions } from '../ingest/scanRunFolder';
 
 export interface BackgroundIndexingDeps {
   readonly log: vscode.LogOutputChannel;
@@ -68,8 +69,11 @@ export class BackgroundIndexing implements vscode.Disposable {
   }
 }
 
+/** A glob of every file the indexer reads (scanRunFolder's extensions: jsonl, ndjson, json, eval, parquet). */
+const tracePattern = `**/*.{${traceExtensions.map((ext) => ext.replace(/^\./, '')).join(',')}}`;
+
 function watchTraces(folder: string, onChange: () => void): vscode.Disposable {
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), '**/*.{jsonl,ndjson}'));
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), tracePattern));
   watcher.onDidChange(onChange);
   watcher.onDidCreate(onChange);
   watcher.onDidDelete(onChange);

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { RosterDetails } from './compactEpisode';
+import type { FormatMapper } from './importers/types';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
 
@@ -13,13 +14,13 @@ export interface BatchProducer {
   close(): Promise<void>;
 }
 
-/** Parses in the calling thread (tests, tiny folders). */
-export function inThreadProducer(isCancelled: () => boolean): BatchProducer {
+/** Parses in the calling thread (tests, tiny folders); `mappers`: the formats to import (default: the registered ones). */
+export function inThreadProducer(isCancelled: () => boolean, mappers?: readonly FormatMapper[]): BatchProducer {
   return {
     parseAll: (requests, onBatch) => {
       const details = new RosterDetails();
       requests.forEach((request, index) => {
-        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch), details);
+        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch), details, mappers);
       });
       return Promise.resolve();
     },

@@ -3,21 +3,27 @@ import { join } from 'node:path';
 import type { IndexSink, PendingSearchEpisode, SearchRow } from '../core/indexing';
 import type { IndexTally } from '../core/indexProgress';
 import { isObject } from './canonical/fields';
+import { canonicalFormat } from './importers/canonicalMapper';
+import type { FormatMapper } from './importers/types';
+import { readEpisode } from './readEpisode';
 
 interface SearchContext {
   readonly tally: IndexTally;
   readonly isCancelled: () => boolean;
   readonly report: () => void;
+  /** The formats other files were imported with (readEpisode maps their records again). */
+  readonly mappers?: readonly FormatMapper[];
 }
 
 const episodesPerBatch = 500;
 
 /**
  * Feeds message text of newly indexed episodes into the full-text index. The text is read back from
- * the trace files by byte offset (the index keeps no copy), in batches that each mark their episodes
- * as searchable in the same transaction, so the stage can stop and resume at any point.
+ * the trace files (the index keeps no copy): canonical lines by byte offset, other records through
+ * their importer; in batches that each mark their episodes as searchable in the same transaction,
+ * so the stage can stop and resume at any point.
  */
-export function buildSearchIndex(root: string, sink: IndexSink, ctx: SearchContext): void {
+export async function buildSearchIndex(root: string, sink: IndexSink, ctx: SearchContext): Promise<void> {
   ctx.tally.phase = 'search';
   const files = new FileCache(root);
   try {
@@ -25,7 +31,11 @@ export function buildSearchIndex(root: string, sink: IndexSink, ctx: SearchConte
       if (ctx.isCancelled()) return;
       const pending = sink.pendingSearch(episodesPerBatch);
       if (pending.length === 0) return;
-      const rows = pending.flatMap((episode) => searchRows(files, episode));
+      const rows: SearchRow[] = [];
+      for (const episode of pending) {
+        if (episode.format === canonicalFormat) rows.push(...searchRows(files, episode));
+        else rows.push(...(await importedSearchRows(root, episode, ctx.mappers)));
+      }
       sink.writeSearch(pending.map((p) => p.episodeId), rows);
       ctx.tally.searchEpisodes += pending.length;
       ctx.report();
@@ -55,6 +65,13 @@ function searchRows(files: FileCache, episode: PendingSearchEpisode): SearchRow[
     if (isObject(message) && typeof message['content'] === 'string') rows.push({ episodeId: episode.episodeId, seq, content: message['content'] });
   }
   return rows;
+}
+
+/** The messages of an imported episode as search rows; none when its record cannot be read back. */
+async function importedSearchRows(root: string, episode: PendingSearchEpisode, mappers: readonly FormatMapper[] | undefined): Promise<SearchRow[]> {
+  const read = await readEpisode(root, episode, mappers);
+  if (!read.ok) return [];
+  return read.value.messages.slice(0, episode.nMessages).map((m, seq) => ({ episodeId: episode.episodeId, seq, content: m.content }));
 }
 
 /** Keeps one descriptor per file open for the duration of a stage. */

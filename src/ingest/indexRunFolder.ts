@@ -1,9 +1,18 @@
 import type { IndexSink, TraceIssue } from '../core/indexing';
 import { emptyTally, type IndexProgress, type IndexTally } from '../core/indexProgress';
 import { inThreadProducer, lazyProducer, workerProducer, type BatchProducer } from './batchProducer';
-import { planFileWork, type FileWork, type RunTarget } from './indexFile';
-import { scanRunFolder, type ScannedRun } from './scanRunFolder';
 import { buildSearchIndex } from './buildSearchIndex';
+import { containerOf } from './importers/containers/container';
+import { formatMappers } from './importers/mappers';
+import { loadMapping, type LoadedMapping, type MappingProblem } from './importers/mappingFiles';
+import { findImporter, importerList, unknownFormatMessage } from './importers/registry';
+import type { FormatMapper } from './importers/types';
+import { importWholeFile } from './importWholeFile';
+import { planFileImport, type FileContext, type FileWork, type RunTarget } from './indexFile';
+import { scanRunFolder, type ScannedFile, type ScannedRun } from './scanRunFolder';
+
+/** source.format of a mapping file that cannot be used (the source only holds its issue). */
+export const mappingSourceFormat = 'credit_lens_mapping';
 
 export interface IndexOptions {
   /** Checked between lines; returning true stops the pass at a consistent point. */
@@ -15,45 +24,67 @@ export interface IndexOptions {
   readonly search?: boolean;
   /** Parse in a worker running this script (`dist/parseWorker.js`); default: in this thread. */
   readonly parseWorkerScript?: string;
+  /** Read every trace file with this importer (`--format`), instead of detecting each file's format. */
+  readonly format?: string;
+  /**
+   * The formats to detect among, besides the canonical one (default: the registered formatMappers).
+   * A custom list parses in this thread: a parse worker knows only the registered formats.
+   */
+  readonly mappers?: readonly FormatMapper[];
 }
 
 /**
- * Brings the index of a run folder up to date: finds runs and trace files, reads only what changed
- * since the last pass (appended lines; whole files when truncated or rewritten), records bad lines
- * as issues while keeping every valid line, forgets deleted files, then fills the full-text index.
- * Every batch of lines is committed together with the file's new offset, so a crash or a
- * cancellation leaves a consistent index and the next pass resumes where this one stopped.
+ * Brings the index of a run folder up to date: finds runs and trace files, detects each new or
+ * changed file's format, reads only what changed since the last pass (appended lines; whole files
+ * when truncated or rewritten, or when not JSONL), records bad records as issues while keeping every
+ * valid one, forgets deleted files, then fills the full-text index. Every batch is committed
+ * together with the file's new state, so a crash or a cancellation leaves a consistent index and
+ * the next pass resumes where this one stopped. JSONL files are parsed first (in the parse worker
+ * when there is one), then the other files, one at a time in this thread.
  */
 export async function indexRunFolder(root: string, sink: IndexSink, options: IndexOptions = {}): Promise<IndexTally> {
   const tally: IndexTally = emptyTally();
   const started = Date.now();
   const isCancelled = options.isCancelled ?? (() => false);
+  const mappers = options.mappers ?? formatMappers;
   const scanned = scanRunFolder(root);
-  const runIds = registerRuns(scanned.runs, sink, tally);
+  const { mappings, problems } = loadMappings(root, scanned.mappings);
+  const importers = importerList([...mappings.map((m) => m.mapper), ...mappers]);
+  const forced = options.format === undefined ? undefined : findImporter(options.format, importers);
+  if (options.format !== undefined && forced === undefined) throw new Error(unknownFormatMessage(options.format, importers));
+  const runIds = registerRuns(scanned.runs, sink, tally, { importers, ...(forced ? { forced } : {}) });
   tally.filesTotal = scanned.files.length;
   tally.bytesTotal = scanned.files.reduce((sum, f) => sum + f.size, 0);
-  tally.removedFiles = sink.removeSourcesExcept(new Set([...scanned.files.map((f) => f.uri), ...manifestUris(scanned.runs)]));
+  tally.removedFiles = sink.removeSourcesExcept(new Set([...scanned.files.map((f) => f.uri), ...manifestUris(scanned.runs), ...problems.map((p) => p.uri)]));
+  recordMappingProblems(problems, runIds, sink, tally);
   const report = throttle(options.onProgress, tally);
-  const work: FileWork[] = [];
-  const ctx = { tally, report, batchSize: options.batchSize ?? 1000 };
+  const ctx: FileContext = { tally, report, batchSize: options.batchSize ?? 1000, mappers, mappings };
+  const lineWork: FileWork[] = [];
+  const later: (() => Promise<void>)[] = [];
   for (const file of scanned.files) {
     const run = runIds.get(file.runRoot);
     if (run === undefined) tally.filesSkipped++;
+    else if (containerOf(file.uri) !== 'jsonl') later.push(() => importFile(file, run, sink, ctx, isCancelled));
     else {
-      const item = planFileWork(file, run, sink, ctx);
-      if (item) work.push(item);
+      const planned = await planFileImport(file, run, sink, ctx);
+      if (planned?.kind === 'lines') lineWork.push(planned.work);
+      else if (planned?.kind === 'whole') later.push(() => importWholeFile(planned.work, sink, ctx, isCancelled));
       else tally.filesDone++;
     }
   }
   const producer = lazyProducer(() => makeProducer(options, isCancelled));
   try {
-    await producer.parseAll(work.map((w) => w.request), (index, batch) => work[index]?.write(batch));
+    await producer.parseAll(lineWork.map((w) => w.request), (index, batch) => lineWork[index]?.write(batch));
   } finally {
     await producer.close();
   }
+  for (const next of later) {
+    if (isCancelled()) break;
+    await next();
+  }
   tally.cancelled = isCancelled();
   tally.indexMs = Date.now() - started;
-  if (!tally.cancelled && options.search !== false) buildSearchIndex(root, sink, { tally, isCancelled, report });
+  if (!tally.cancelled && options.search !== false) await buildSearchIndex(root, sink, { tally, isCancelled, report, mappers: options.mappers ?? formatMappers });
   tally.cancelled = isCancelled();
   tally.elapsedMs = Date.now() - started;
   tally.searchMs = tally.elapsedMs - tally.indexMs;
@@ -61,16 +92,39 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   return tally;
 }
 
-function registerRuns(runs: readonly ScannedRun[], sink: IndexSink, tally: IndexTally): Map<string, RunTarget> {
+/**
+ * A file that is not JSONL, planned just before it is imported: importing a file can mark files
+ * that skipped repeats of its rows for re-reading, and they are then re-read in this same pass.
+ */
+async function importFile(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext, isCancelled: () => boolean): Promise<void> {
+  const planned = await planFileImport(file, run, sink, ctx);
+  if (planned?.kind === 'whole') await importWholeFile(planned.work, sink, ctx, isCancelled);
+  else ctx.tally.filesDone++;
+}
+
+function registerRuns(
+  runs: readonly ScannedRun[],
+  sink: IndexSink,
+  tally: IndexTally,
+  formats: { importers: readonly FormatMapper[]; forced?: FormatMapper },
+): Map<string, RunTarget> {
   const ids = new Map<string, RunTarget>();
-  for (const run of runs) {
+  for (const scanned of runs) {
+    const declared = scanned.manifest?.traceFormat;
+    const forcedByRun = declared === undefined || formats.forced ? undefined : findImporter(declared, formats.importers);
+    const unknown = !formats.forced && declared !== undefined && forcedByRun === undefined;
+    const run: ScannedRun =
+      unknown && scanned.manifestUri !== undefined
+        ? { ...scanned, manifestIssue: { uri: scanned.manifestUri, line: 0, offset: 0, reason: `invalid run manifest: traceFormat: ${unknownFormatMessage(declared, formats.importers)}` } }
+        : scanned;
     const runId = sink.upsertRun({ root: run.root, name: run.name, ...(run.manifest ? { manifest: run.manifest } : {}) });
     if (run.manifestIssue) {
       recordManifestIssue(run.manifestIssue, runId, sink);
       tally.fatal.push(`${run.manifestIssue.uri}:${run.manifestIssue.line}: ${run.manifestIssue.reason}`);
       continue;
     }
-    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [] });
+    const forced = formats.forced ?? forcedByRun;
+    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [], ...(forced ? { forced } : {}) });
   }
   return ids;
 }
@@ -81,11 +135,36 @@ function recordManifestIssue(issue: TraceIssue, runId: number, sink: IndexSink):
   sink.writeIssues(sourceId, [issue]);
 }
 
+function loadMappings(root: string, uris: readonly string[]): { mappings: LoadedMapping[]; problems: MappingProblem[] } {
+  const mappings: LoadedMapping[] = [];
+  const problems: MappingProblem[] = [];
+  for (const uri of uris) {
+    const loaded = loadMapping(root, uri);
+    if (loaded.ok) mappings.push(loaded.value);
+    else problems.push(loaded.error);
+  }
+  return { mappings, problems };
+}
+
+/** An unusable mapping file is an issue against it (in the run of its folder); the files it describes go undetected. */
+function recordMappingProblems(problems: readonly MappingProblem[], runs: ReadonlyMap<string, RunTarget>, sink: IndexSink, tally: IndexTally): void {
+  for (const problem of problems) {
+    const owner = [...runs.keys()].filter((r) => r === '' || problem.uri.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    const run = runs.get(owner ?? [...runs.keys()][0] ?? '');
+    if (!run) continue;
+    const state = { size: 0, mtimeMs: 0, indexedOffset: 0, lines: 0, headHash: '' };
+    const sourceId = sink.resetSource(problem.uri, run.runId, mappingSourceFormat, state);
+    sink.writeIssues(sourceId, [{ uri: problem.uri, line: problem.line, offset: 0, reason: problem.reason }]);
+    tally.issues++;
+  }
+}
+
 function manifestUris(runs: readonly ScannedRun[]): string[] {
   return runs.flatMap((run) => (run.manifestIssue ? [run.manifestIssue.uri] : []));
 }
 
 function makeProducer(options: IndexOptions, isCancelled: () => boolean): BatchProducer {
+  if (options.mappers) return inThreadProducer(isCancelled, options.mappers);
   return options.parseWorkerScript ? workerProducer(options.parseWorkerScript, isCancelled) : inThreadProducer(isCancelled);
 }
 

@@ -2,10 +2,15 @@ import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
 import { decodeEpisode } from './canonical/decodeEpisode';
 import { compactEpisode, RosterDetails } from './compactEpisode';
+import { canonicalFormat } from './importers/canonicalMapper';
+import { importRecord } from './importers/mapRecord';
+import { mapperFromSpec } from './importers/formats/mapping';
+import { formatMappers } from './importers/mappers';
+import { findImporter, importerList } from './importers/registry';
+import type { FormatMapper } from './importers/types';
 import { readJsonlLines, type JsonlLine, type ReadPosition } from './jsonlReader';
 
-/** The canonical format's identifier in `source.format`. */
-export const canonicalFormat = 'credit_lens_jsonl';
+export { canonicalFormat };
 export const excerptLength = 120;
 /** A batch is also cut once its lines reach this many bytes, to bound memory. */
 const maxBatchBytes = 16 << 20;
@@ -25,6 +30,10 @@ export interface ParsedBatch {
 export interface ParseRequest {
   readonly path: string;
   readonly uri: string;
+  /** The importer of the file's lines (source.format): the canonical format, or a mapper's. */
+  readonly format: string;
+  /** When the importer is a mapping file's: the parsed file, to build the importer in any thread. */
+  readonly mappingSpec?: unknown;
   readonly start: ReadPosition;
   readonly roster: readonly AgentDecl[];
   readonly batchSize: number;
@@ -34,12 +43,15 @@ export interface ParseRequest {
  * Reads a JSONL file from `start`, decodes and compacts every complete line, and hands batches of
  * at most `batchSize` episodes to `emit` (the last batch may be empty; it carries the end
  * position). Runs in the index worker or in a parse worker; both produce identical batches.
+ * Canonical lines go through the fast canonical decoder; other formats through their mapper (found
+ * in `mappers`, the registered formats by default), one record per line.
  */
 export function parseLines(
   request: ParseRequest,
   isCancelled: () => boolean,
   emit: (batch: ParsedBatch) => void,
   details: RosterDetails = new RosterDetails(),
+  mappers: readonly FormatMapper[] = formatMappers,
 ): ReadPosition {
   let episodes: CompactEpisode[] = [];
   let issues: TraceIssue[] = [];
@@ -53,11 +65,20 @@ export function parseLines(
     lines = 0;
     bytes = 0;
   };
+  const mapper = request.format === canonicalFormat ? undefined : importerOf(request, mappers);
+  if (request.format !== canonicalFormat && mapper === undefined) {
+    issues.push({ uri: request.uri, line: 0, offset: 0, reason: `no importer named "${request.format}" in this build; re-index the run` });
+    flush(true);
+    return position;
+  }
   position = readJsonlLines(request.path, request.start, (line) => {
     if (isCancelled()) return false;
-    const outcome = decodeLine(line, request.uri, request.roster, details);
-    if (outcome.kind === 'episode') episodes.push(outcome.record);
-    else if (outcome.kind === 'issue') issues.push(outcome.issue);
+    if (mapper) mapLine(mapper, line, request, details, episodes, issues);
+    else {
+      const outcome = decodeLine(line, request.uri, request.roster, details);
+      if (outcome.kind === 'episode') episodes.push(outcome.record);
+      else if (outcome.kind === 'issue') issues.push(outcome.issue);
+    }
     position = { offset: line.offset + line.length + 1, line: line.line };
     lines++;
     bytes += line.length + 1;
@@ -66,6 +87,31 @@ export function parseLines(
   });
   flush(!isCancelled());
   return position;
+}
+
+function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): FormatMapper | undefined {
+  if (request.mappingSpec === undefined) return findImporter(request.format, importerList(mappers));
+  const mapped = mapperFromSpec(request.mappingSpec);
+  return mapped.ok ? mapped.value : undefined;
+}
+
+/** Maps one line of a non-canonical JSONL file: any number of episodes and issues. */
+function mapLine(mapper: FormatMapper, line: JsonlLine, request: ParseRequest, details: RosterDetails, episodes: CompactEpisode[], issues: TraceIssue[]): void {
+  if (line.text.trim() === '') return;
+  const locator = { line: line.line, offset: line.offset, length: line.length };
+  const excerpt = line.text.slice(0, excerptLength);
+  let record: unknown;
+  try {
+    record = JSON.parse(line.text);
+  } catch (error) {
+    issues.push({ uri: request.uri, line: line.line, offset: line.offset, reason: `invalid JSON: ${(error as Error).message}`, excerpt });
+    return;
+  }
+  const fileName = request.uri.slice(request.uri.lastIndexOf('/') + 1);
+  const context = { uri: request.uri, fileName, index: line.line - 1, line: line.line, roster: request.roster };
+  const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details);
+  for (const e of imported.episodes) episodes.push(e);
+  for (const i of imported.issues) issues.push(i);
 }
 
 type LineOutcome =

@@ -3,20 +3,37 @@ import { join } from 'node:path';
 import type { Episode } from '../core/episode';
 import { err, type Result } from '../core/result';
 import { decodeEpisode } from './canonical/decodeEpisode';
+import { canonicalFormat } from './importers/canonicalMapper';
+import { formatMappers } from './importers/mappers';
+import { readImportedEpisode } from './importers/readImportedEpisode';
+import { importerList } from './importers/registry';
+import type { FormatMapper } from './importers/types';
 
-/** Where an indexed episode's line is. */
+/** Where an indexed episode's record is. */
 export interface EpisodeLocation {
   readonly uri: string;
   readonly offset: number;
   readonly length: number;
   readonly line: number;
+  /** The file's importer (source.format); the canonical format when absent. */
+  readonly format?: string;
+  /** The episode's id (external_id): picks the episode among several of one record. */
+  readonly externalId?: string;
 }
 
 /**
- * Reads one episode back from its trace file by byte offset (the index keeps no message text) and
- * decodes it. Fails with `file:line: reason` when the file is gone or changed since indexing.
+ * Reads one episode back from its trace file (the index keeps no message text). A canonical line
+ * is read by byte range and decoded; a record of another format is read through its container and
+ * mapped again by its importer (`mappers`: the registered formats by default). Fails with
+ * `file:line: reason` when the file is gone or changed since indexing.
  */
-export function readEpisode(root: string, at: EpisodeLocation): Result<Episode> {
+export async function readEpisode(root: string, at: EpisodeLocation, mappers: readonly FormatMapper[] = formatMappers): Promise<Result<Episode>> {
+  if (at.format === undefined || at.format === canonicalFormat) return readCanonicalEpisode(root, at);
+  return readImportedEpisode(root, { ...at, format: at.format }, importerList(mappers));
+}
+
+/** Reads a canonical episode line by byte offset and decodes it. */
+export function readCanonicalEpisode(root: string, at: EpisodeLocation): Result<Episode> {
   const where = `${at.uri}:${at.line}`;
   let text: string;
   try {

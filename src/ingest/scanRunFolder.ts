@@ -3,6 +3,8 @@ import { basename, join } from 'node:path';
 import type { TraceIssue } from '../core/indexing';
 import type { RunManifest } from '../core/runManifest';
 import { decodeManifest } from './canonical/decodeManifest';
+import { containerExtensions } from './importers/containers/container';
+import { isMappingFileName } from './importers/mappingFiles';
 import { jsonErrorLine } from './jsonErrorLine';
 
 /** A trace file found in the folder. */
@@ -29,10 +31,22 @@ export interface ScannedRun {
 export interface ScannedFolder {
   readonly runs: readonly ScannedRun[];
   readonly files: readonly ScannedFile[];
+  /** Declarative mapping files (`mapping.json`, `*.mapping.json`), relative paths in path order. */
+  readonly mappings: readonly string[];
 }
 
 export const manifestFileName = 'run.json';
-const traceExtensions = ['.jsonl', '.ndjson'];
+/** Extensions of trace files (lower case): JSONL, JSON, Inspect `.eval` archives, Parquet tables. */
+export const traceExtensions: readonly string[] = Object.keys(containerExtensions);
+
+/**
+ * True for a file the indexer reads: a trace extension, and not the run manifest or a declarative
+ * mapping file (`mapping.json`, `*.mapping.json`), which describe traces rather than hold them.
+ */
+export function isTraceFileName(name: string): boolean {
+  if (name === manifestFileName || isMappingFileName(name)) return false;
+  return traceExtensions.some((ext) => name.endsWith(ext));
+}
 /** Folders never searched for traces: the index itself, VCS and package folders. */
 const skippedFolders = new Set(['node_modules', '.credit-lens', '.git']);
 
@@ -43,12 +57,20 @@ const skippedFolders = new Set(['node_modules', '.credit-lens', '.git']);
 export function scanRunFolder(root: string): ScannedFolder {
   const runs: ScannedRun[] = [];
   const files: ScannedFile[] = [];
-  walk(root, '', undefined, runs, files, basename(root));
+  const mappings: string[] = [];
+  walk(root, '', undefined, { runs, files, mappings }, basename(root));
   files.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { runs, files };
+  return { runs, files, mappings: mappings.sort() };
 }
 
-function walk(root: string, rel: string, parentRun: string | undefined, runs: ScannedRun[], files: ScannedFile[], rootName: string): void {
+interface Found {
+  readonly runs: ScannedRun[];
+  readonly files: ScannedFile[];
+  readonly mappings: string[];
+}
+
+function walk(root: string, rel: string, parentRun: string | undefined, found: Found, rootName: string): void {
+  const { runs, files } = found;
   const dir = rel ? join(root, rel) : root;
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
   let runRoot = parentRun;
@@ -59,8 +81,10 @@ function walk(root: string, rel: string, parentRun: string | undefined, runs: Sc
   for (const entry of entries) {
     const childRel = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory() && !entry.name.startsWith('.') && !skippedFolders.has(entry.name)) {
-      walk(root, childRel, runRoot, runs, files, rootName);
-    } else if (entry.isFile() && traceExtensions.some((ext) => entry.name.endsWith(ext))) {
+      walk(root, childRel, runRoot, found, rootName);
+    } else if (entry.isFile() && isMappingFileName(entry.name)) {
+      found.mappings.push(childRel);
+    } else if (entry.isFile() && isTraceFileName(entry.name)) {
       const stat = statSync(join(root, childRel));
       if (runRoot === undefined) {
         if (!runs.some((run) => run.root === '')) runs.push({ root: '', name: rootName });

@@ -10,6 +10,8 @@ export interface AuditEpisode {
   readonly reward: number | null;
   readonly finalAnswer: string | null;
   readonly uri: string;
+  /** The importer of the file (source.format). */
+  readonly format: string;
   readonly line: number;
   readonly offset: number;
   readonly length: number;
@@ -24,6 +26,7 @@ interface EpisodeRow {
   outcome: number | null;
   final_answer: string | null;
   uri: string;
+  format: string;
   line: number;
   byte_offset: number;
   byte_length: number;
@@ -49,7 +52,7 @@ export class AuditRepository {
 
   constructor(private readonly db: Db) {
     this.pageStmt = db.prepare(`
-      SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, e.line, e.byte_offset, e.byte_length
+      SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, s.format, e.line, e.byte_offset, e.byte_length
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.run_id = ? AND e.episode_id > ? ORDER BY e.episode_id LIMIT ?`);
     this.rosterStmt = db.prepare(`
@@ -98,6 +101,7 @@ function toEpisode(row: EpisodeRow, roster: readonly RosterRow[]): AuditEpisode 
     reward: row.outcome,
     finalAnswer: row.final_answer,
     uri: row.uri,
+    format: row.format,
     line: row.line,
     offset: row.byte_offset,
     length: row.byte_length,

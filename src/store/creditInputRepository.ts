@@ -11,6 +11,7 @@ interface EpisodeRow {
   outcome: number | null;
   ground_truth: string | null;
   uri: string;
+  format: string;
   byte_offset: number;
   byte_length: number;
   line: number;
@@ -50,7 +51,7 @@ export class CreditInputRepository {
       SELECT run_id, name, root, mechanism, evaluator_json FROM run r
       WHERE EXISTS (SELECT 1 FROM episode e WHERE e.run_id = r.run_id) ORDER BY root`);
     this.pageStmt = db.prepare(`
-      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, e.byte_offset, e.byte_length, e.line,
+      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
         e.messages_json
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
@@ -69,7 +70,7 @@ export class CreditInputRepository {
     this.countStmt = db.prepare('SELECT count(*) AS n FROM episode WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?');
     // The same two over a set of episode ids (a JSON array), for recomputing chosen episodes.
     this.pageInStmt = db.prepare(`
-      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, e.byte_offset, e.byte_length, e.line,
+      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
         e.messages_json
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.episode_id IN (SELECT value FROM json_each(?)) AND e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
@@ -141,6 +142,7 @@ export class CreditInputRepository {
         groundTruth: row.ground_truth,
         agents,
         uri: row.uri,
+        format: row.format,
         offset: row.byte_offset,
         length: row.byte_length,
         line: row.line,

@@ -22,6 +22,8 @@ export interface EpisodeHeader {
   readonly line: number;
   readonly offset: number;
   readonly length: number;
+  /** The importer of the file (source.format). */
+  readonly format: string;
 }
 
 /** An agent of the episode's roster, in roster order (`ordinal` indexes the message authors). */
@@ -100,7 +102,7 @@ export interface StoredEvaluation {
 
 const headerSql = `
   SELECT e.episode_id, e.run_id, r.name AS run_name, r.mechanism, e.external_id, e.train_step, e.group_id, e.sample_idx, e.task_id,
-    e.outcome, e.ground_truth, e.final_answer, fa.name AS final_agent, e.n_messages, e.n_tokens, s.uri, e.line, e.byte_offset, e.byte_length
+    e.outcome, e.ground_truth, e.final_answer, fa.name AS final_agent, e.n_messages, e.n_tokens, s.uri, s.format, e.line, e.byte_offset, e.byte_length
   FROM episode e JOIN run r ON r.run_id = e.run_id JOIN source s ON s.source_id = e.source_id
   LEFT JOIN agent fa ON fa.agent_id = e.final_agent_id
   WHERE e.episode_id = ?`;
@@ -150,7 +152,7 @@ type AdjacentKey = Record<'run_id' | 'train_step' | 'group_id' | 'sample_idx' | 
 interface HeaderRow {
   episode_id: number; run_id: number; run_name: string; mechanism: string | null; external_id: string; train_step: number | null; group_id: string | null;
   sample_idx: number | null; task_id: string | null; outcome: number | null; ground_truth: string | null; final_answer: string | null;
-  final_agent: string | null; n_messages: number; n_tokens: number | null; uri: string; line: number; byte_offset: number; byte_length: number;
+  final_agent: string | null; n_messages: number; n_tokens: number | null; uri: string; format: string; line: number; byte_offset: number; byte_length: number;
 }
 
 interface RosterRow {
@@ -216,6 +218,7 @@ export class EpisodeViewRepository {
       episodeId: r.episode_id, runId: r.run_id, runName: r.run_name, mechanism: r.mechanism, externalId: r.external_id, step: r.train_step,
       group: r.group_id, sample: r.sample_idx, task: r.task_id, reward: r.outcome, groundTruth: r.ground_truth, finalAnswer: r.final_answer,
       finalAgent: r.final_agent, messages: r.n_messages, tokens: r.n_tokens, uri: r.uri, line: r.line, offset: r.byte_offset, length: r.byte_length,
+      format: r.format,
     };
   }
 

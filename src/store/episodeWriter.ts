@@ -21,8 +21,8 @@ export class EpisodeWriter {
   ) {
     this.episodeStmt = db.prepare(`
       INSERT INTO episode (run_id, source_id, line, byte_offset, byte_length, external_id, task_id, group_id, sample_idx,
-        train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json, content_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, external_id) DO NOTHING`);
     this.rosterRows = new MultiInsert(db, 'episode_agent', ['episode_id', 'agent_id', 'ordinal', 'declared', 'n_messages', 'n_tokens', 'n_chars', 'reward', 'advantage']);
     this.routingStmt = db.prepare('INSERT INTO routing (episode_id, selected_agent_id, probs_json, behaviour_probs_json) VALUES (?, ?, ?, ?)');
@@ -40,7 +40,7 @@ export class EpisodeWriter {
     const finalAgent = e.finalAgent !== null ? this.agents.idOf(runId, e.finalAgent) : null;
     const result = this.episodeStmt.run(
       runId, sourceId, e.line, e.offset, e.length, e.id, e.task, e.group, e.sample, e.step, e.split, e.groundTruth, e.reward,
-      e.finalAnswer, finalAgent, e.nMessages, e.nTokens, e.messagesJson, e.metadataJson,
+      e.finalAnswer, finalAgent, e.nMessages, e.nTokens, e.messagesJson, e.metadataJson, e.contentHash ?? null,
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);

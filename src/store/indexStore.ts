@@ -15,6 +15,9 @@ import { SearchRepository } from './searchRepository';
 import { SourceRepository } from './sourceRepository';
 import { SummaryRepository } from './summaryRepository';
 
+/** source.format of canonical JSONL files (whose records are lines). */
+const canonicalSourceFormat = 'credit_lens_jsonl';
+
 /**
  * The index database of one indexed folder: the {@link IndexSink} the indexer writes to, and the
  * read side (summary, search) the CLI and the extension query.
@@ -25,7 +28,7 @@ export class IndexStore implements IndexSink {
   readonly summary: SummaryRepository;
   private readonly agents: AgentIds;
   private readonly episodes: EpisodeWriter;
-  private readonly firstSeenStmt: Statement<{ uri: string; line: number }>;
+  private readonly firstSeenStmt: Statement<{ uri: string; line: number; source_id: number; content_hash: string | null }>;
 
   constructor(readonly db: Db) {
     this.sources = new SourceRepository(db);
@@ -34,7 +37,7 @@ export class IndexStore implements IndexSink {
     this.agents = new AgentIds(db);
     this.episodes = new EpisodeWriter(db, this.agents);
     this.firstSeenStmt = db.prepare(`
-      SELECT s.uri, e.line FROM episode e JOIN source s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.external_id = ?`);
+      SELECT s.uri, e.line, e.source_id, e.content_hash FROM episode e JOIN source s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.external_id = ?`);
   }
 
   static open(file: string, options: OpenOptions = {}): IndexStore {
@@ -53,8 +56,8 @@ export class IndexStore implements IndexSink {
     return this.sources.resetSource(uri, runId, format, state);
   }
 
-  /** Inserts a batch and advances the file's state in one transaction; duplicates become issues. */
-  writeBatch(batch: EpisodeBatch): { duplicates: readonly TraceIssue[] } {
+  /** Inserts a batch and advances the file's state in one transaction; duplicates become issues, repeats are counted. */
+  writeBatch(batch: EpisodeBatch): { duplicates: readonly TraceIssue[]; repeats: number } {
     try {
       return this.db.transaction(() => this.writeBatchRows(batch))();
     } catch (error) {
@@ -83,16 +86,23 @@ export class IndexStore implements IndexSink {
     this.db.close();
   }
 
-  private writeBatchRows(batch: EpisodeBatch): { duplicates: readonly TraceIssue[] } {
+  private writeBatchRows(batch: EpisodeBatch): { duplicates: readonly TraceIssue[]; repeats: number } {
     const duplicates: TraceIssue[] = [];
+    let repeats = 0;
     for (const record of batch.episodes) {
       if (this.episodes.insert(batch.runId, batch.sourceId, record) !== undefined) continue;
       const first = this.firstSeenStmt.get(batch.runId, record.id);
+      if (first && record.contentHash !== undefined && first.content_hash === record.contentHash) {
+        repeats++;
+        this.sources.addRepeat(batch.sourceId, first.source_id);
+        continue;
+      }
       const where = first ? ` (first seen at ${first.uri}:${first.line})` : '';
-      duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.id}"${where}; line skipped` });
+      const what = batch.format === canonicalSourceFormat ? 'line' : 'record';
+      duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.id}"${where}; ${what} skipped` });
     }
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);
-    return { duplicates };
+    return { duplicates, repeats };
   }
 }

@@ -3,7 +3,10 @@ import type { Db, Statement } from './database';
 
 interface PendingRow {
   episode_id: number;
+  external_id: string;
+  format: string;
   uri: string;
+  line: number;
   byte_offset: number;
   byte_length: number;
   n_messages: number;
@@ -24,7 +27,7 @@ export class SearchRepository {
 
   constructor(private readonly db: Db) {
     this.pendingStmt = db.prepare(`
-      SELECT e.episode_id, s.uri, e.byte_offset, e.byte_length, e.n_messages
+      SELECT e.episode_id, e.external_id, s.format, s.uri, e.line, e.byte_offset, e.byte_length, e.n_messages
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.search_indexed = 0 ORDER BY e.episode_id LIMIT ?`);
     this.insertStmt = db.prepare('INSERT INTO message_fts (rowid, content) VALUES (?, ?)');
@@ -36,7 +39,10 @@ export class SearchRepository {
   pending(limit: number): PendingSearchEpisode[] {
     return this.pendingStmt.all(limit).map((row) => ({
       episodeId: row.episode_id,
+      externalId: row.external_id,
+      format: row.format,
       uri: row.uri,
+      line: row.line,
       offset: row.byte_offset,
       length: row.byte_length,
       nMessages: row.n_messages,

@@ -7,6 +7,7 @@ export const importerVersion = 'credit-lens-ingest/1';
 interface SourceRow {
   source_id: number;
   run_id: number;
+  format: string;
   size: number;
   mtime_ms: number;
   indexed_offset: number;
@@ -26,6 +27,9 @@ export class SourceRepository {
   private readonly insertErrorStmt: Statement;
   private readonly urisStmt: Statement<{ source_id: number; uri: string }>;
   private readonly deleteSourceStmt: Statement;
+  private readonly addRepeatStmt: Statement;
+  private readonly rereadRepeatersStmt: Statement;
+  private readonly deleteRepeatsStmt: Statement;
 
   constructor(private readonly db: Db) {
     this.upsertRunStmt = db.prepare(`
@@ -35,13 +39,18 @@ export class SourceRepository {
         framework = excluded.framework, algorithm = excluded.algorithm, format_version = excluded.format_version,
         evaluator_json = excluded.evaluator_json, config_json = excluded.config_json
       RETURNING run_id`);
-    this.stateStmt = db.prepare('SELECT source_id, run_id, size, mtime_ms, indexed_offset, lines, head_hash FROM source WHERE uri = ?');
+    this.stateStmt = db.prepare('SELECT source_id, run_id, format, size, mtime_ms, indexed_offset, lines, head_hash FROM source WHERE uri = ?');
     this.insertSourceStmt = db.prepare(`
       INSERT INTO source (run_id, uri, format, size, mtime_ms, indexed_offset, lines, head_hash, imported_at, importer_version)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.updateStateStmt = db.prepare(`
       UPDATE source SET run_id = ?, format = ?, size = ?, mtime_ms = ?, indexed_offset = ?, lines = ?, head_hash = ?, imported_at = ?
       WHERE source_id = ?`);
+    this.addRepeatStmt = db.prepare('INSERT OR IGNORE INTO source_repeat (source_id, first_source_id) VALUES (?, ?)');
+    // mtime -1 never matches a file's, so the sources are read again from the start.
+    this.rereadRepeatersStmt = db.prepare(`
+      UPDATE source SET mtime_ms = -1 WHERE source_id IN (SELECT source_id FROM source_repeat WHERE first_source_id = ?) AND source_id != ?`);
+    this.deleteRepeatsStmt = db.prepare('DELETE FROM source_repeat WHERE source_id = ? OR first_source_id = ?');
     this.deleteSearchStmt = db.prepare(`
       DELETE FROM message_fts WHERE rowid IN (
         SELECT e.episode_id * ${maxMessagesPerEpisode} + j.key FROM episode e, json_each(e.messages_json) j
@@ -75,6 +84,7 @@ export class SourceRepository {
     return {
       sourceId: row.source_id,
       runId: row.run_id,
+      format: row.format,
       size: row.size,
       mtimeMs: row.mtime_ms,
       indexedOffset: row.indexed_offset,
@@ -102,6 +112,11 @@ export class SourceRepository {
     this.updateStateStmt.run(runId, format, s.size, s.mtimeMs, s.indexedOffset, s.lines, s.headHash, now(), sourceId);
   }
 
+  /** Records that `sourceId` skipped a repeat of a row of `firstSourceId`. Must run inside the caller's transaction. */
+  addRepeat(sourceId: number, firstSourceId: number): void {
+    if (firstSourceId !== sourceId) this.addRepeatStmt.run(sourceId, firstSourceId);
+  }
+
   /** Must run inside the caller's transaction. */
   insertIssues(sourceId: number, issues: readonly TraceIssue[]): void {
     for (const issue of issues) this.insertErrorStmt.run(sourceId, issue.line, issue.offset, issue.reason, issue.excerpt ?? null);
@@ -122,7 +137,13 @@ export class SourceRepository {
     return gone.length;
   }
 
+  /**
+   * Deletes what was read from a source. Sources that skipped a repeat of one of its episodes are
+   * marked to be read again (their copy becomes the first).
+   */
   private clearSource(sourceId: number): void {
+    this.rereadRepeatersStmt.run(sourceId, sourceId);
+    this.deleteRepeatsStmt.run(sourceId, sourceId);
     this.deleteSearchStmt.run(sourceId);
     this.deleteEpisodesStmt.run(sourceId);
     this.deleteErrorsStmt.run(sourceId);

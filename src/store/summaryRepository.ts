@@ -1,4 +1,4 @@
-import type { IndexSummary, IssueSummary, RunSummary } from '../core/indexSummary';
+import { formatCounts, type IndexSummary, type IssueSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
 import type { Db, Statement } from './database';
 
 interface RunRow {
@@ -27,6 +27,7 @@ export class SummaryRepository {
   private readonly agentsStmt: Statement<AgentRow>;
   private readonly countsStmt: Statement<{ files: number; agents: number; steps: number; searchable: number; errors: number }>;
   private readonly errorsStmt: Statement<{ file: string; line: number; reason: string }>;
+  private readonly sourcesStmt: Statement<SourceSummary>;
 
   constructor(db: Db) {
     this.runsStmt = db.prepare(`
@@ -41,7 +42,7 @@ export class SummaryRepository {
       FROM agent a LEFT JOIN episode_agent ea ON ea.agent_id = a.agent_id
       WHERE a.run_id = ? GROUP BY a.agent_id ORDER BY a.agent_id`);
     this.countsStmt = db.prepare(`
-      SELECT (SELECT count(*) FROM source WHERE format != 'credit_lens_manifest') AS files,
+      SELECT (SELECT count(*) FROM source WHERE format NOT IN ('credit_lens_manifest', 'credit_lens_mapping')) AS files,
         (SELECT count(*) FROM agent a WHERE EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id)) AS agents,
         (SELECT count(*) FROM (SELECT DISTINCT run_id, train_step FROM episode WHERE train_step IS NOT NULL)) AS steps,
         (SELECT count(*) FROM episode WHERE search_indexed = 1) AS searchable,
@@ -49,6 +50,11 @@ export class SummaryRepository {
     this.errorsStmt = db.prepare(`
       SELECT s.uri AS file, p.line, p.reason FROM parse_error p JOIN source s ON s.source_id = p.source_id
       ORDER BY s.uri, p.line LIMIT ?`);
+    this.sourcesStmt = db.prepare(`
+      SELECT s.uri AS file, s.format,
+        (SELECT count(*) FROM episode e WHERE e.source_id = s.source_id) AS episodes,
+        (SELECT count(*) FROM parse_error p WHERE p.source_id = s.source_id) AS errors
+      FROM source s WHERE s.format NOT IN ('credit_lens_manifest', 'credit_lens_mapping') ORDER BY s.uri`);
   }
 
   /** The whole-index summary; `maxErrors` bounds the listed errors, not the count. */
@@ -56,6 +62,7 @@ export class SummaryRepository {
     const runs = this.runsStmt.all().map((row) => this.runSummary(row));
     const counts = this.countsStmt.get() ?? { files: 0, agents: 0, steps: 0, searchable: 0, errors: 0 };
     const errors: IssueSummary[] = this.errorsStmt.all(maxErrors);
+    const sources = this.sourcesStmt.all();
     return {
       files: counts.files,
       runs,
@@ -66,6 +73,8 @@ export class SummaryRepository {
       searchableEpisodes: counts.searchable,
       errorCount: counts.errors,
       errors,
+      sources,
+      formats: formatCounts(sources),
     };
   }
 

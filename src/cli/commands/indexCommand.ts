@@ -10,6 +10,8 @@ export interface IndexCommandOptions {
   readonly db?: string;
   readonly json: boolean;
   readonly search: boolean;
+  /** Read every trace file with this importer instead of detecting formats. */
+  readonly format?: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface IndexCommandOptions {
 export async function indexCommand(options: IndexCommandOptions, io: CliIo): Promise<number> {
   const bar = !options.json && io.tty ? new ProgressBar(io.tty) : undefined;
   const handle = runIndexInWorker(
-    { root: options.root, search: options.search, ...(options.db ? { dbPath: options.db } : {}) },
+    { root: options.root, search: options.search, ...(options.db ? { dbPath: options.db } : {}), ...(options.format !== undefined ? { format: options.format } : {}) },
     join(__dirname, 'indexWorker.js'),
     (progress) => bar?.update(progress),
   );

@@ -68,21 +68,23 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   try {
     const audits = new AuditRepository(store.db);
     const runs = new CreditInputRepository(store.db).runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
-    const reports = runs.map((run) => {
+    const reports: RunAudit[] = [];
+    for (const run of runs) {
       const thresholds = options.thresholds ?? defaultAuditThresholds;
-      const facts = [...audits.episodes(run.runId)].map((e) => episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root, thresholds));
+      const facts: EpisodeFacts[] = [];
+      for (const e of audits.episodes(run.runId)) facts.push(await episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root, thresholds));
       const report = buildRunAudit(run.name, method, facts, thresholds, problems.get(run.name) ?? generalProblem);
       audits.replaceFlags(run.runId, report.flags);
-      return report;
-    });
+      reports.push(report);
+    }
     return { runs: reports, elapsedMs: Date.now() - started };
   } finally {
     store.close();
   }
 }
 
-function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | undefined, root: string | undefined, thresholds: AuditThresholds): EpisodeFacts {
-  const activity = root === undefined ? undefined : textActivity(root, e, thresholds);
+async function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | undefined, root: string | undefined, thresholds: AuditThresholds): Promise<EpisodeFacts> {
+  const activity = root === undefined ? undefined : await textActivity(root, e, thresholds);
   return {
     externalId: e.externalId,
     step: e.step,
@@ -103,8 +105,8 @@ function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | und
 }
 
 /** Emptiness, copying and output share from the message text; undefined when the line cannot be read. */
-function textActivity(root: string, e: AuditEpisode, thresholds: AuditThresholds): AgentActivity[] | undefined {
-  const read = readEpisode(root, e);
+async function textActivity(root: string, e: AuditEpisode, thresholds: AuditThresholds): Promise<AgentActivity[] | undefined> {
+  const read = await readEpisode(root, e);
   if (!read.ok) return undefined;
   const index = new Map(e.agents.map((a, i) => [a.name, i]));
   const messages = read.value.messages.map((m) => ({ agent: index.get(m.agent) ?? -1, content: m.content }));

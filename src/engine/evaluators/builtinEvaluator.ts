@@ -13,13 +13,13 @@ export function builtinEvaluator(root: string, options: FinalAnswerOptions): Eva
   return {
     fingerprint: finalAnswerFingerprint(options),
     replays: false,
-    evaluate: (request) => Promise.resolve(evaluateSync(root, options, request)),
+    evaluate: (request) => evaluateEpisode(root, options, request),
     close: () => Promise.resolve(),
   };
 }
 
-function evaluateSync(root: string, options: FinalAnswerOptions, request: EvaluationRequest): Map<number, number> {
-  const read = readEpisode(root, request.episode);
+async function evaluateEpisode(root: string, options: FinalAnswerOptions, request: EvaluationRequest): Promise<Map<number, number>> {
+  const read = await readEpisode(root, request.episode);
   if (!read.ok) throw new Error(read.error);
   const base = evaluatorEpisode(request.episode, read.value);
   const all = (1 << request.episode.agents.length) - 1;

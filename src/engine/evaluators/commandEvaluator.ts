@@ -28,7 +28,7 @@ export function commandEvaluator(options: CommandEvaluatorOptions): Evaluator {
     fingerprint,
     replays: true,
     evaluate: async (request) => {
-      const read = readEpisode(options.root, request.episode);
+      const read = await readEpisode(options.root, request.episode);
       if (!read.ok) throw new Error(read.error);
       const coalitions = request.masks.map((mask) => members(request, mask));
       const rewards = await process.request({ episode: read.value, kind: request.kind, coalitions });

@@ -15,10 +15,12 @@ export const flagDescriptions: Readonly<Record<string, string>> = {
 /** The readable audit report of one run. */
 export function formatAudit(report: RunAudit): string[] {
   const lines = [`Audit of ${report.run} (credit: ${report.method})`];
-  lines.push(`  ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)} ${'answer'.padStart(6)}  flags`);
+  // The agent column fits the longest name (Who&When experts run to 30 characters).
+  const width = Math.max(14, ...report.agents.map((a) => a.agent.length));
+  lines.push(`  ${'agent'.padEnd(width)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)} ${'answer'.padStart(6)}  flags`);
   for (const a of report.agents) {
     const ci = a.ci ? `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]` : '—';
-    const cells = [a.agent.padEnd(14), a.episodes.toLocaleString('en-US').padStart(8), fixed(a.meanCredit).padStart(8), `  ${ci.padEnd(18)}`, fixed(a.creditShare, 2).padStart(6), fixed(a.tokenShare, 2).padStart(6), fixed(a.emptyRate, 2).padStart(6), fixed(a.copyRate, 2).padStart(6), fixed(a.finalAnswerShare, 2).padStart(6)];
+    const cells = [a.agent.padEnd(width), a.episodes.toLocaleString('en-US').padStart(8), fixed(a.meanCredit).padStart(8), `  ${ci.padEnd(18)}`, fixed(a.creditShare, 2).padStart(6), fixed(a.tokenShare, 2).padStart(6), fixed(a.emptyRate, 2).padStart(6), fixed(a.copyRate, 2).padStart(6), fixed(a.finalAnswerShare, 2).padStart(6)];
     lines.push(`  ${cells.join(' ')}  ${a.flags.join(', ') || '-'}`);
   }
   if (report.flags.length === 0) lines.push('  no flags');

@@ -72,15 +72,15 @@ export class EpisodeViewService {
   }
 
   /**
-   * Messages `[offset, offset + limit)` of the episode, read back from its trace line. Throws an
-   * Error (`file:line: reason`) when the line cannot be read, or when there is no such episode.
+   * Messages `[offset, offset + limit)` of the episode, read back from its trace record. Rejects
+   * with an Error (`file:line: reason`) when the record cannot be read, or when there is no such episode.
    */
-  messages(episodeId: number, offset: number, limit: number): MessageWindow {
+  async messages(episodeId: number, offset: number, limit: number): Promise<MessageWindow> {
     const header = this.requireHeader(episodeId);
     const key = `${String(episodeId)}\u0000${header.uri}\u0000${String(header.offset)}\u0000${String(header.length)}`;
     let episode = this.decoded.get(key);
     if (!episode) {
-      const read = readEpisode(this.root, header);
+      const read = await readEpisode(this.root, header);
       if (!read.ok) throw new Error(read.error);
       episode = read.value;
       this.decoded.set(key, episode);

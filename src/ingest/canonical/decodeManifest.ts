@@ -45,6 +45,7 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
   const evaluator = decodeEvaluator(obj);
   const framework = optionalString(obj, 'framework', '');
   const algorithm = optionalString(obj, 'algorithm', '');
+  const traceFormat = optionalString(obj, 'traceFormat', '');
   const metadata = optionalObject(obj, 'metadata', '');
   return {
     ...manifest,
@@ -52,6 +53,7 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
     ...(evaluator ? { evaluator } : {}),
     ...(framework !== undefined ? { framework } : {}),
     ...(algorithm !== undefined ? { algorithm } : {}),
+    ...(traceFormat !== undefined ? { traceFormat } : {}),
     ...(metadata ? { metadata } : {}),
   };
 }

@@ -1,7 +1,26 @@
+import { c3BucketsMapper, c3Mapper } from './formats/c3';
+import { ccpoMapper } from './formats/ccpo';
+import { inspectMapper } from './formats/inspect';
+import { otelMapper } from './formats/otel';
+import { tauBenchMapper } from './formats/tauBench';
+import { trlMapper } from './formats/trl';
+import { verlMapper } from './formats/verl';
+import { whoAndWhenMapper } from './formats/whoAndWhen';
 import type { FormatMapper } from './types';
 
 /**
- * Every format the indexer can detect and import, most specific first (detection ties go to the
- * earlier one). The canonical Credit Lens JSONL format is always available, outside this list.
+ * Every built-in format the indexer can detect and import, most specific first (detection ties go
+ * to the earlier one: CCPO before the plain verl dumps it extends). The canonical Credit Lens JSONL
+ * format is always tried first, and declarative mapping files add their own formats per folder.
  */
-export const formatMappers: readonly FormatMapper[] = [];
+export const formatMappers: readonly FormatMapper[] = [
+  ccpoMapper,
+  verlMapper,
+  c3Mapper,
+  c3BucketsMapper,
+  trlMapper,
+  whoAndWhenMapper,
+  tauBenchMapper,
+  inspectMapper,
+  otelMapper,
+];

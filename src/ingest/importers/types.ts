@@ -31,13 +31,23 @@ export interface RecordContext {
   readonly uri: string;
   /** The file's base name, e.g. `12.jsonl`, `completions_00010.parquet`. */
   readonly fileName: string;
-  /** 0-based position of the record in its file. */
+  /**
+   * 0-based position of the record in its file, the same when the record is read back alone: for
+   * 'jsonl' the 0-based line number (blank lines count), for 'json' the element's position in its
+   * array (0 for a root record), for 'zip' the entry's position in the archive, for 'parquet' the
+   * row index.
+   */
   readonly index: number;
   /** 1-based line where the record starts (the row number + 1 for parquet, the entry number + 1 for zip). */
   readonly line: number;
-  /** The run manifest's declared roster (may be empty). */
+  /** The run manifest's declared roster (may be empty); the same when the record is read back. */
   readonly roster: readonly AgentDecl[];
-  /** File-level metadata a container provides (e.g. the parsed `header.json` of an Inspect .eval; the zip entry name as `entry`). */
+  /**
+   * File-level metadata a container provides. 'zip': the parsed header entry (see
+   * {@link FormatMapper.zipHeader}; `{}` when absent or unreadable) plus the record's entry name as
+   * `entry`. 'json' with a `{property}` selection: the root object's other properties that come
+   * before the records array (those up to 1 MiB in all), e.g. an Inspect log's `eval` and `plan`.
+   */
   readonly header?: Readonly<Record<string, unknown>>;
 }
 
@@ -67,15 +77,20 @@ export interface FormatMapper {
   readonly jsonRecords?: 'root' | 'array' | { readonly property: string };
   /** For the 'zip' container: which entries are records (e.g. `/^samples\/.*\.json$/`). */
   readonly zipRecords?: RegExp;
+  /** For the 'zip' container: the entry parsed as {@link RecordContext.header} and detection `root`; default `header.json`. */
+  readonly zipHeader?: string;
   /**
    * True when episodes need several records (OpenTelemetry spans grouped by trace): the indexer
-   * passes every record of the file at once to {@link toEpisodes} (as an array) and re-reads the
-   * whole file to recover one episode.
+   * passes every record of the file at once to {@link toEpisodes} (as an array, with index 0, line
+   * 1 and the first record's header), re-reads the whole file to recover one episode, and reads the
+   * file whole again when it changes (no appends).
    */
   readonly wholeFile?: boolean;
   /**
-   * Skip, without an issue, a record whose episode id was already indexed with identical content
-   * (TRL logs repeat rows across files).
+   * Skip, without an issue, a record whose episode id was already indexed in the run with identical
+   * content (the same task, prompt, messages, final answer, ground truth, rewards and advantages;
+   * step, group, sample, split and metadata may differ: TRL logs repeat rows across files, stamped
+   * with the later step). Ids must then come from the content, not from the file or position.
    */
   readonly dedupeRepeats?: boolean;
   /** How sure (0..1) the content is this format. ≥ 0.5 is a match; the highest score wins. */

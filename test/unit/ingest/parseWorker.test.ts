@@ -53,3 +53,18 @@ test('indexRunFolder({parseWorkerScript}) stops when cancelled and the next pass
   assert.equal(count(), 3000);
   assert.equal(store.db.prepare<{ n: number }>('SELECT count(DISTINCT external_id) AS n FROM episode').get()?.n, 3000);
 });
+
+test('indexRunFolder({parseWorkerScript}) maps the lines of a mapping file\'s format in the worker as in this thread', async () => {
+  const root = tempFolder();
+  const mapping = { format: 'team-logs', label: 'Team logs', container: 'jsonl', episode: { id: '$.uid', reward: '$.score' }, messages: { path: '$.turns[*]', agent: '$.speaker', content: '$.text' } };
+  writeFileSync(join(root, 'mapping.json'), JSON.stringify(mapping));
+  const line = (i: number): string => JSON.stringify({ uid: `u${i}`, score: i % 2, turns: [{ speaker: 'planner', text: `plan ${i}` }, { speaker: 'solver', text: `${i}` }] });
+  writeFileSync(join(root, 'logs.jsonl'), `${Array.from({ length: 30 }, (_, i) => line(i)).join('\n')}\n{"uid": "bad"}\n`);
+  const inThread = IndexStore.open(':memory:');
+  const inWorker = IndexStore.open(':memory:');
+  await indexRunFolder(root, inThread, { batchSize: 7 });
+  const tally = await indexRunFolder(root, inWorker, { batchSize: 7, parseWorkerScript });
+  assert.deepEqual([tally.episodesAdded, tally.issues], [30, 1]);
+  assert.deepEqual(snapshot(inWorker), snapshot(inThread));
+  assert.equal(inWorker.summary.summary().sources?.[0]?.format, 'team-logs');
+});

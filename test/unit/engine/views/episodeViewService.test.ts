@@ -78,21 +78,21 @@ test('episode() lists counterfactuals from logged interventions, logged coalitio
   assert.deepEqual(service.episode(f.id('t1b'), context)?.counterfactuals, []);
 });
 
-test('messages() returns a window with turn, role, channel and token attribution only when the arrays match', () => {
-  const window = service.messages(f.id('t1a'), 1, 2);
+test('messages() returns a window with turn, role, channel and token attribution only when the arrays match', async () => {
+  const window = await service.messages(f.id('t1a'), 1, 2);
   assert.equal(window.offset, 1);
   assert.deepEqual(window.messages.map((m) => [m.seq, m.agent, m.content, m.tokenCount, m.tokens]), [
     [1, 'planner', 'second plan', 2, { text: ['sec', 'ond'], attribution: [0.25, 0.75] }],
     [2, 'solver', '2 + 2 = 4 #### 4', null, null],
   ]);
-  const first = service.messages(f.id('t1a'), 0, 1).messages[0];
+  const first = (await service.messages(f.id('t1a'), 0, 1)).messages[0];
   assert.deepEqual([first?.turn, first?.role, first?.channel, first?.truncated, first?.contentChars], [0, 'assistant', 'speech', false, 18]);
-  assert.deepEqual(service.messages(f.id('t1a'), 3, 10).messages.map((m) => m.seq), [3]);
-  assert.deepEqual(service.messages(f.id('t1a'), 10, 10).messages, []);
+  assert.deepEqual((await service.messages(f.id('t1a'), 3, 10)).messages.map((m) => m.seq), [3]);
+  assert.deepEqual((await service.messages(f.id('t1a'), 10, 10)).messages, []);
 });
 
-test('messages() cuts long text at 65,536 characters without splitting a surrogate pair', () => {
-  const [long, short] = service.messages(f.id('t-long'), 0, 2).messages;
+test('messages() cuts long text at 65,536 characters without splitting a surrogate pair', async () => {
+  const [long, short] = (await service.messages(f.id('t-long'), 0, 2)).messages;
   assert.equal(long?.truncated, true);
   assert.equal(long?.contentChars, longText.length);
   assert.equal(long?.content.length, 65_535);
@@ -191,21 +191,21 @@ test('adjacent() walks the run by step, group, sample and id, the episode withou
   assert.equal(service.adjacent(999_999, 'next'), undefined);
 });
 
-test('a trace file that is gone or shorter: readError in episode(), messages() throws file:line (decoded episodes are cached)', async () => {
+test('a trace file that is gone or shorter: readError in episode(), messages() rejects with file:line (decoded episodes are cached)', async () => {
   const g = await viewFixture();
   try {
     const views = new EpisodeViewService(g.store.db, g.root);
-    assert.equal(views.messages(g.id('t1b'), 0, 5).messages.length, 2);
+    assert.equal((await views.messages(g.id('t1b'), 0, 5)).messages.length, 2);
     truncateSync(join(g.root, 'team', 'a.jsonl'), 100);
-    assert.equal(views.messages(g.id('t1b'), 0, 5).messages.length, 2, 'the last decoded episodes are kept');
+    assert.equal((await views.messages(g.id('t1b'), 0, 5)).messages.length, 2, 'the last decoded episodes are kept');
     assert.equal(views.episode(g.id('t2a'), context)?.readError, 'team/a.jsonl:3: the file is shorter than when it was indexed; re-index the run');
-    assert.throws(() => views.messages(g.id('t2a'), 0, 5), /^Error: team\/a\.jsonl:3: the file is shorter/);
+    await assert.rejects(views.messages(g.id('t2a'), 0, 5), /^Error: team\/a\.jsonl:3: the file is shorter/);
     writeFileSync(join(g.root, 'team', 'a.jsonl'), 'x'.repeat(100_000));
-    assert.throws(() => views.messages(g.id('t2b'), 0, 5), /^Error: team\/a\.jsonl:4: /);
+    await assert.rejects(views.messages(g.id('t2b'), 0, 5), /^Error: team\/a\.jsonl:4: /);
     rmSync(join(g.root, 'team', 'a.jsonl'));
     assert.match(views.episode(g.id('t2a'), context)?.readError ?? '', /^team\/a\.jsonl:3: the trace file is missing/);
-    assert.throws(() => views.messages(g.id('t2a'), 0, 5), /^Error: team\/a\.jsonl:3: cannot read the trace file/);
-    assert.throws(() => views.messages(999_999, 0, 5), /not in the index/);
+    await assert.rejects(views.messages(g.id('t2a'), 0, 5), /^Error: team\/a\.jsonl:3: cannot read the trace file/);
+    await assert.rejects(views.messages(999_999, 0, 5), /not in the index/);
   } finally {
     g.store.close();
   }

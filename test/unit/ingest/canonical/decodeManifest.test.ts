@@ -134,6 +134,7 @@ describe('decodeManifest: fixtures', () => {
       evaluator: { kind: 'command', command: 'python scripts/score_fib.py', timeoutMs: 30000 },
       framework: 'openrlhf',
       algorithm: 'grpo',
+      traceFormat: 'credit_lens_jsonl',
     });
   });
 });

@@ -43,10 +43,13 @@ describe('run folder layout', () => {
     );
   });
 
-  test('scanRunFolder(root) reads *.jsonl and *.ndjson files only', () => {
-    const root = makeFolder({ 'a.jsonl': line, 'b.ndjson': line, 'c.json': line, 'd.JSONL': line, 'e.txt': line });
+  test('scanRunFolder(root) reads *.jsonl, *.ndjson, *.json (not run.json or mapping files), *.eval and *.parquet files only', () => {
+    const root = makeFolder({
+      'a.jsonl': line, 'b.ndjson': line, 'c.json': line, 'd.JSONL': line, 'e.txt': line, 'f.eval': line, 'g.parquet': line,
+      'run.json': manifest, 'mapping.json': '{}', 'verl.mapping.json': '{}',
+    });
     made.push(root);
-    assert.deepEqual(scanRunFolder(root).files.map((f) => f.uri), ['a.jsonl', 'b.ndjson']);
+    assert.deepEqual(scanRunFolder(root).files.map((f) => f.uri), ['a.jsonl', 'b.ndjson', 'c.json', 'f.eval', 'g.parquet']);
   });
 
   test('scanRunFolder(root) skips hidden folders, node_modules and the .credit-lens index folder', () => {

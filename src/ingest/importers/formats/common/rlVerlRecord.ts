@@ -1,0 +1,96 @@
+import type { Episode } from '../../../../core/episode';
+import { err, ok, type Result } from '../../../../core/result';
+import type { RecordContext } from '../../types';
+import { extraFields, integerOf, isRecord, jsonTextOf, numberOf, shortHash, type JsonRecord } from './rlFields';
+
+/** The fields every verl `_dump_generations` line has (trace-formats.md §2.1), read defensively. */
+export interface VerlRecord {
+  readonly input: string;
+  readonly output: string;
+  /** `step`, else the `{step}.jsonl` file name. */
+  readonly step?: number;
+  /** `score` (number, numeric string or boolean). */
+  readonly score?: number;
+  /** `gts` as text (since verl v0.6.0). */
+  readonly groundTruth?: string;
+  /** Every other key: `reward_extra_info` keys (`acc`, `pred`, …) and recipe keys (CCPO's §2.2). */
+  readonly extras: JsonRecord;
+}
+
+const verlKeys: ReadonlySet<string> = new Set(['input', 'output', 'gts', 'score', 'step']);
+
+/** Reads the verl fields of one line; `missing "output"` style errors for a line that is not verl. */
+export function readVerlRecord(record: unknown, fileName: string): Result<VerlRecord> {
+  if (!isRecord(record)) return err(`expected a JSON object with "input" and "output", got ${kindOf(record)}`);
+  for (const key of ['input', 'output'] as const) {
+    if (record[key] === undefined || record[key] === null) return err(`missing "${key}"`);
+    if (typeof record[key] !== 'string') return err(`"${key}": expected text, got ${kindOf(record[key])}`);
+  }
+  return ok({
+    input: record['input'] as string,
+    output: record['output'] as string,
+    ...optional('step', integerOf(record['step']) ?? verlStepFromFileName(fileName)),
+    ...optional('score', numberOf(record['score'])),
+    ...optional('groundTruth', jsonTextOf(record['gts'])),
+    extras: extraFields(record, verlKeys),
+  });
+}
+
+/**
+ * The identity of a verl line's episode (trace-formats.md §6, §7 "GRPO groups"): the id is the
+ * record's place (`uri:line`, unique even when two samples are identical); the task is a hash of the
+ * prompt; the GRPO group is `s{step}-{task}` (the same step and identical `input`), prefixed with
+ * `val-` for validation dumps so they never join training groups. verl logs no sample index; a
+ * `rollout_idx` or `sample_index` key (PettingLLMs-style patches) is used when present.
+ */
+export function verlIdentity(v: VerlRecord, context: RecordContext): Pick<Episode, 'id' | 'step' | 'group' | 'sample' | 'task' | 'split' | 'prompt' | 'groundTruth'> {
+  const task = shortHash(v.input);
+  const split = splitFromUri(context.uri);
+  const group = `${split === 'val' ? 'val-' : ''}${v.step !== undefined ? `s${v.step}-` : ''}${task}`;
+  const sample = integerOf(v.extras['rollout_idx']) ?? integerOf(v.extras['sample_index']);
+  return {
+    id: `${context.uri}:${context.line}`,
+    ...optional('step', v.step),
+    group,
+    ...optional('sample', sample !== undefined && sample >= 0 ? sample : undefined),
+    task,
+    ...optional('split', split),
+    prompt: v.input,
+    ...optional('groundTruth', v.groundTruth),
+  };
+}
+
+/** True when `record` has verl's shape: text `input` and `output`, and a `score` or `step`. */
+export function isVerlShaped(record: unknown): record is JsonRecord {
+  return isRecord(record) && typeof record['input'] === 'string' && typeof record['output'] === 'string' && ('score' in record || 'step' in record);
+}
+
+/** The step of a verl dump file name, `{global_steps}.jsonl`; undefined for other names. */
+export function verlStepFromFileName(fileName: string): number | undefined {
+  const match = /^(\d+)\.(?:jsonl|ndjson)$/i.exec(fileName);
+  return match?.[1] === undefined ? undefined : integerOf(match[1]);
+}
+
+/**
+ * `val` for a file under a validation folder (`validation_data_dir`, `val/`, `eval/`), `train` under
+ * a rollout folder (`rollout_data_dir`, `rollouts/`), else undefined: verl writes both dumps with
+ * the same `{step}.jsonl` names, so only the folder tells them apart.
+ */
+export function splitFromUri(uri: string): 'val' | 'train' | undefined {
+  const folders = uri.split('/').slice(0, -1).map((s) => s.toLowerCase());
+  if (folders.some((f) => f.includes('val'))) return 'val';
+  if (folders.some((f) => f.includes('rollout') || f.includes('train'))) return 'train';
+  return undefined;
+}
+
+/** `{ [key]: value }`, or nothing when the value is undefined (for spreading into episodes). */
+export function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+/** The JSON kind of a value, for error messages. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

@@ -1,0 +1,56 @@
+// Issue 7's "done when", end to end through the built CLI with the registered importers.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { cliPath as cli, runCli as run } from '../../builders/cliRunner';
+import { tempFolder } from '../../builders/episodeBuilder';
+
+const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'importers');
+
+before(() => {
+  assert.ok(existsSync(cli), 'dist/cli.js missing: run `node esbuild.mjs` first');
+});
+
+test('all seventeen Who&When samples index with no error, each as who-and-when, and the declared-but-silent expert is flagged silent', () => {
+  const root = tempFolder();
+  for (const part of ['Algorithm-Generated', 'Hand-Crafted']) cpSync(join(fixtures, 'who-and-when', part), join(root, part), { recursive: true });
+  const samples = ['Algorithm-Generated', 'Hand-Crafted'].flatMap((part) => readdirSync(join(root, part)).filter((n) => n.endsWith('.json')));
+  assert.equal(samples.length, 17);
+  assert.equal(run('index', root).status, 0);
+  const summary = JSON.parse(run('info', root, '--json').stdout).summary;
+  assert.equal(summary.errorCount, 0, JSON.stringify(summary.errors));
+  assert.equal(summary.episodes, 17);
+  assert.deepEqual(new Set(summary.sources.map((s: { format: string }) => s.format)), new Set(['who-and-when']));
+  // One run (the folder): `audit --json` prints its report.
+  const audit = JSON.parse(run('audit', root, '--json').stdout) as { flags: { kind: string; agent?: string }[] };
+  const silent = audit.flags.filter((f) => f.kind === 'silent');
+  assert.ok(silent.some((f: { agent?: string }) => f.agent === 'Geography_Expert'), JSON.stringify(silent));
+});
+
+test('a CCPO dump yields leave-one-out credit from its logged solo rewards with zero evaluator calls', () => {
+  const root = tempFolder();
+  cpSync(join(fixtures, 'ccpo', 'run.json'), join(root, 'run.json'));
+  // The CCPO lines that log a solo branch (the fixture's last line is a single-solver SEPO line).
+  const lines = readFileSync(join(fixtures, 'ccpo', '120.jsonl'), 'utf8').trim().split('\n').filter((l) => l.includes('"solo_reward"'));
+  assert.ok(lines.length >= 3);
+  writeFileSync(join(root, '120.jsonl'), `${lines.join('\n')}\n`);
+  const indexed = run('index', root, '--json');
+  assert.equal(indexed.status, 0, indexed.stderr);
+  assert.match(run('info', root).stdout, /ccpo {2}120\.jsonl/);
+  const credit = run('credit', root, '--method', 'loo', '--json');
+  assert.equal(credit.status, 0, credit.stderr);
+  const report = JSON.parse(credit.stdout);
+  assert.equal(report.values.evaluated, 0, JSON.stringify(report.values));
+  assert.ok(report.values.logged > 0);
+  const episodes = report.runs[0].episodes as { id: string; credit: { loo: Record<string, { value: number; source: string }> } }[];
+  assert.equal(episodes.length, lines.length);
+  // Thinker's LOO is the joint reward minus the logged solo reward, line by line, from logged values.
+  for (const [i, line] of lines.entries()) {
+    const record = JSON.parse(line) as { joint_reward: unknown; solo_reward: unknown };
+    const thinker = episodes[i]?.credit.loo['Thinker'];
+    assert.equal(thinker?.value, Number(record.joint_reward) - Number(record.solo_reward));
+    assert.equal(thinker?.source, 'logged');
+  }
+  rmSync(root, { recursive: true, force: true });
+});
