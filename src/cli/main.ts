@@ -5,6 +5,7 @@ import { creditCommand, type CreditCommandOptions } from './commands/creditComma
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
+import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
 
@@ -29,6 +30,9 @@ Usage:
                    [--fail-on KINDS] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
       --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
+  credit-lens export <run-dir> --otlp [--method NAME[,NAME…]] [--run NAME] [--out FILE] [--db PATH]
+      Write the indexed episodes as OpenTelemetry GenAI spans (OTLP/JSON, one request per line),
+      with the stored credit of the given methods as rl.credit events (docs/otel.md).
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
 
@@ -46,6 +50,7 @@ const optionSpec = {
   json: { type: 'boolean', default: false },
   'no-search': { type: 'boolean', default: false },
   format: { type: 'string' },
+  otlp: { type: 'boolean', default: false },
   out: { type: 'string' },
   episodes: { type: 'string' },
   seed: { type: 'string' },
@@ -91,12 +96,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await creditCommand(creditOptions(requireDir(rest), values), io);
       case 'audit':
         return await auditCommand(auditOptions(requireDir(rest), values), io);
+      case 'export':
+        return await exportCommand(exportOptions(requireDir(rest), values), io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     return reportError(error, io);
   }
+}
+
+function exportOptions(root: string, values: ParsedValues): ExportCommandOptions {
+  if (!values.otlp) throw new UsageError('export needs --otlp (OpenTelemetry GenAI spans, OTLP/JSON), the one export format of the CLI');
+  const methods = values.method === undefined ? [] : values.method.split(',').map((m) => m.trim()).filter((m) => m !== '');
+  return { root, methods, ...(values.db ? { db: values.db } : {}), ...(values.run ? { run: values.run } : {}), ...(values.out ? { out: values.out } : {}) };
 }
 
 function demoOptions(values: { out?: string | undefined; episodes?: string | undefined; seed?: string | undefined; json: boolean }) {

@@ -54,3 +54,25 @@ test('a CCPO dump yields leave-one-out credit from its logged solo rewards with 
   }
   rmSync(root, { recursive: true, force: true });
 });
+
+test('export --otlp writes the index as OTLP/JSON spans that the otel importer reads back to the same episodes and credit', () => {
+  const root = tempFolder();
+  cpSync(join(fixtures, 'ccpo', 'run.json'), join(root, 'run.json'));
+  cpSync(join(fixtures, 'ccpo', '120.jsonl'), join(root, '120.jsonl'));
+  assert.equal(run('index', root).status, 0);
+  assert.equal(run('credit', root, '--method', 'shared').status, 0);
+  const out = join(tempFolder(), 'spans.jsonl');
+  const exported = run('export', root, '--otlp', '--method', 'shared', '--out', out);
+  assert.equal(exported.status, 0, exported.stderr);
+  assert.match(exported.stderr, /Wrote 4 episodes in 1 OTLP request/);
+  const request = JSON.parse(readFileSync(out, 'utf8').trim()) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
+  const names = request.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => span.name)));
+  assert.ok(names.some((n) => n.startsWith('invoke_workflow')), names.join(', '));
+  // Read back: a folder holding only the export is detected as OpenTelemetry and yields the same episodes.
+  const back = join(out, '..');
+  assert.equal(run('index', back).status, 0);
+  const summary = JSON.parse(run('info', back, '--json').stdout).summary;
+  assert.deepEqual(summary.sources.map((s: { format: string; episodes: number }) => [s.format, s.episodes]), [['otel', 4]]);
+  assert.equal(run('export', root, '--otlp', '--out', join(root, 'missing', 'x.jsonl')).status, 1, 'a bad path is an error, not a crash');
+  assert.equal(run('export', root).status, 2, '--otlp is required');
+});
