@@ -118,6 +118,7 @@ export class EpisodePanel extends Disposable {
   private onReady(params: EpisodeReadyParams): void {
     if (!this.shown && params.ref) this.point(params.ref.folder, params.ref.episodeId);
     if (!this.shown) this.deps.log.info('Episode view: the webview is ready, but no episode is chosen yet');
+    else this.deps.log.info(`Episode view: the webview is ready; showing episode ${String(this.shown.episodeId)}`);
     this.post();
   }
 
