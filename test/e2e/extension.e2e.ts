@@ -289,9 +289,23 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     });
   });
 
-  test('h. both views in the light theme', { timeout: 180_000 }, async () => {
+  test('h. after a reload the Episode panel comes back on the same episode', { timeout: 120_000 }, async () => {
+    await step('h-restored', async () => {
+      // Give the workbench time to persist its editors and the webview's state, as it does within a
+      // second or two of any change: a reload at once, right after the episode was opened, brought
+      // back a panel VS Code had not recorded yet (the serializer was then never called).
+      await page.waitForTimeout(3000);
+      await page.reload();
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      const webview = activeWebview();
+      await webview.locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+      await webview.locator('body', { hasText: 's18-g0-r0' }).waitFor({ timeout: 10_000 });
+    });
+  });
+
+  test('i. both views in the light theme', { timeout: 180_000 }, async () => {
     await setTheme('Light Modern');
-    await step('h-episode-light', async () => {
+    await step('i-episode-light', async () => {
       await runCommand('View: Close All Editors');
       await runCommand('Credit Lens: Open Episode by Id…');
       const input = page.locator('.quick-input-widget input');
@@ -301,7 +315,7 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' }).first().click();
       await activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
     });
-    await step('h-dashboard-light', async () => {
+    await step('i-dashboard-light', async () => {
       await runCommand('View: Close All Editors');
       await runCommand('Credit Lens: Open Run Dashboard');
       await activeWebview().locator('figcaption.chart-caption', { hasText: 'Credit share, start' }).waitFor({ timeout: 60_000 });
