@@ -18,7 +18,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const config = (): ReturnType<typeof loadConfigOrReport> => loadConfigOrReport(log);
   const refreshPanels = (folder: vscode.Uri): void => {
     dashboardPanel.refresh(folder);
-    episodePanel.refresh();
+    episodePanel.refresh(folder);
   };
   const episodePanel = own(context, new EpisodePanel({ extensionUri: context.extensionUri, log, config, onCredited: refreshPanels, ...storage }));
   const dashboardPanel = own(context, new DashboardPanel({

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { DidChangeSummaryNotification, ReadyCommand } from '../../src/protocol/runSummaryPanel';
 import { launchHarnessBrowser } from './harness/harness';
 
-test('smoke', async () => {
+test('the Run Summary webview shows trace-derived names as text under the production CSP', async () => {
   const browser = await launchHarnessBrowser();
   const h = await browser.open({ entry: { script: 'main', styles: ['summary.css'] }, host: () => undefined });
   await h.waitForPosted((m) => ReadyCommand.is(m));

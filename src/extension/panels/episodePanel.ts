@@ -85,8 +85,12 @@ export class EpisodePanel extends Disposable {
     this.adopt(panel);
   }
 
-  /** The index changed (new lines, credit, flags): re-send the episode so the webview refreshes. */
-  refresh(): void {
+  /**
+   * The index of `folder` changed (new lines, credit, flags): re-send the episode so the webview
+   * refreshes. Changes to another folder's index (the live tail of another run) are ignored.
+   */
+  refresh(folder?: vscode.Uri): void {
+    if (folder && this.shown && folder.fsPath !== this.shown.index.root) return;
     this.post();
   }
 
@@ -205,7 +209,8 @@ export class EpisodePanel extends Disposable {
   }
 
   private async revealTraceLine(): Promise<void> {
-    const data = this.data();
+    // What the webview was last sent: the episode it shows (no need to query the index again).
+    const data = this.sent;
     const shown = this.shown;
     if (!data || !shown) return;
     const line = Math.max(0, data.location.line - 1);

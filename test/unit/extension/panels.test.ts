@@ -182,6 +182,18 @@ test('EpisodePanel: a restored panel shows the episode its webview saved; a bad 
   other.dispose();
 });
 
+test('EpisodePanel: a change to another folder’s index does not re-send the episode; one to its own does', () => {
+  const owner = episodePanel();
+  owner.show(vscode.Uri.file(root), ids['e1']!);
+  const panel = lastPanel();
+  panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  owner.refresh(vscode.Uri.file('/another/folder'));
+  assert.equal(posted<EpisodeViewData>(panel, DidChangeEpisodeNotification.method).length, 1);
+  owner.refresh(vscode.Uri.file(root));
+  assert.equal(posted<EpisodeViewData>(panel, DidChangeEpisodeNotification.method).length, 2);
+  owner.dispose();
+});
+
 function dashboardPanel(opened: [string, number][] = []): DashboardPanel {
   return new DashboardPanel({
     extensionUri: vscode.Uri.file('/ext'),
