@@ -19,15 +19,22 @@ Usage:
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
-                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
+                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--seed N] [--calibration X]
+                    [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
       counterfactual / coalition values are used first; missing ones come from the evaluator
       (built-in final-answer by default; a run.json evaluator command is never run implicitly).
       --budget N (loo): spend about N evaluator calls, estimate the rest with a control variate.
       --no-logged: ignore logged counterfactuals and evaluate every coalition.
+      --seed N (shapley-mc): the Monte-Carlo seed (default 1; printed with the result).
+      --calibration X: agreement with the logged rewards an evaluator needs before its
+      counterfactual values are used (default 0.95; 0 accepts any evaluator).
+      Every value says where it came from (logged, replayed, checked, cached, estimated) and
+      whether it is exact, estimated or approximate; episodes the data cannot answer are
+      reported as not identifiable, with what would answer them.
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
-                   [--fail-on KINDS] [--db PATH]
+                   [--evaluator NAME | --evaluator-cmd "CMD" | --evaluator none] [--fail-on KINDS] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
       --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
   credit-lens export <run-dir> --otlp [--method NAME[,NAME…]] [--run NAME] [--out FILE] [--db PATH]
@@ -69,6 +76,7 @@ const optionSpec = {
   threshold: { type: 'string' },
   csv: { type: 'boolean', default: false },
   messages: { type: 'boolean', default: false },
+  calibration: { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -140,7 +148,15 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(values.run ? { run: values.run } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),
     ...(concurrency ? { concurrency } : {}),
+    ...(values.seed !== undefined ? { seed: positiveInteger(values.seed, '--seed') } : {}),
+    ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
   };
+}
+
+function fraction(text: string, name: string): number {
+  const x = Number(text);
+  if (text.trim() === '' || !(x >= 0 && x <= 1)) throw new UsageError(`${name} must be a number in [0, 1], got "${text}"`);
+  return x;
 }
 
 function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
@@ -153,6 +169,9 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
     ...(values.db ? { db: values.db } : {}),
     ...(values['fail-on'] ? { failOn: values['fail-on'] } : {}),
     ...(values.threshold ? { thresholds: values.threshold } : {}),
+    ...(values.evaluator ? { evaluator: values.evaluator } : {}),
+    ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
+    ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
   };
 }
 

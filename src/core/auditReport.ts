@@ -13,6 +13,8 @@ export interface AuditFlag {
   readonly episode?: string;
   /** Where to point a reader: the trace line of the first episode concerned. */
   readonly location?: { readonly uri: string; readonly line: number };
+  /** Every trace line the flag concerns when there are several (each episode a silent agent is silent in). */
+  readonly locations?: readonly { readonly uri: string; readonly line: number; readonly episode: string }[];
   readonly evidence: Readonly<Record<string, unknown>>;
 }
 

@@ -1,3 +1,5 @@
+import type { ComputedStatus } from './provenance';
+
 /** What the credit engine knows about one episode before any evaluator call (read from the index). */
 export interface CreditEpisode {
   readonly episodeId: number;
@@ -17,14 +19,30 @@ export interface CreditEpisode {
   readonly offset: number;
   readonly length: number;
   readonly line: number;
-  /** Logged v(S) by bitmask over `agents` (CCPO solo runs, coalition tables). */
-  readonly loggedCoalitions: ReadonlyMap<number, number>;
+  /**
+   * Logged v(S) by bitmask over `agents` (bit i = `agents[i]`; bigint so any team size works):
+   * coalition tables, the team reward as v(N), and `remove` counterfactuals as v(N∖removed).
+   */
+  readonly loggedCoalitions: ReadonlyMap<bigint, number>;
+  /** Every logged counterfactual, whatever its intervention (leave-one-out reads the other kinds too). */
+  readonly loggedCounterfactuals: readonly LoggedCounterfactual[];
   /** Routing decision, as indices into `agents`. */
   readonly routing?: { readonly probs: readonly number[]; readonly selected: number; readonly behaviourProbs?: readonly number[] };
   /** Roster index of each message's author, in message order. */
   readonly messageAuthors: readonly number[];
   /** Logged blame / failure labels, shown beside computed first errors. */
   readonly labels: readonly CreditLabel[];
+}
+
+/** A logged counterfactual reward (docs/trace-format.md §2.6). */
+export interface LoggedCounterfactual {
+  /** Bitmask of the agents removed or replaced. */
+  readonly removed: bigint;
+  /** remove | empty | placeholder | resample_self | resample_ref | replace_text. */
+  readonly intervention: string;
+  /** True / false when the trace says whether downstream agents were re-generated; null when it does not. */
+  readonly replayed: boolean | null;
+  readonly value: number;
 }
 
 /** A logged label (e.g. Who&When's mistake agent and step). */
@@ -51,8 +69,12 @@ export interface CreditRow {
   readonly ciLow: number | null;
   readonly ciHigh: number | null;
   readonly n: number | null;
-  readonly approximate: boolean;
-  readonly source: 'logged' | 'evaluated' | 'mixed';
+  /** exact | estimated | approximate (docs/credit-provenance.md). */
+  readonly status: ComputedStatus;
+  /** The sources of the values behind it, e.g. `logged` or `logged+checked` (core/provenance.ts). */
+  readonly source: string;
+  /** The intervention the counterfactual of a leave-one-out row is (remove, replace_text, …); null otherwise. */
+  readonly intervention: string | null;
   advantage: number | null;
 }
 

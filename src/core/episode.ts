@@ -6,6 +6,18 @@
 /** What an agent is: only `llm` agents are trained, the rest are part of the environment. */
 export type AgentKind = 'llm' | 'tool' | 'env' | 'human' | 'user_sim' | 'orchestrator' | 'system' | 'judge';
 
+/** Kinds that are part of the environment: never trained, so never idle or free-riding. */
+const environmentKinds: ReadonlySet<string> = new Set(['tool', 'env', 'human', 'user_sim', 'system']);
+
+/**
+ * Whether an agent is one that training updates, and so one a verdict (idle, free-rider) can be
+ * about: never a human, tool, environment, user simulator or system prompt, whatever `trainable`
+ * says; otherwise unless the roster marks it `trainable: false`.
+ */
+export function isTrainedAgent(kind: string, trainable: boolean | null | undefined): boolean {
+  return !environmentKinds.has(kind) && trainable !== false;
+}
+
 /** A member of the declared roster. Declared agents that never speak are still listed. */
 export interface AgentDecl {
   readonly name: string;

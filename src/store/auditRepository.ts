@@ -16,7 +16,18 @@ export interface AuditEpisode {
   readonly offset: number;
   readonly length: number;
   /** Roster in ordinal order (the message authors in `messages_json` index into it). */
-  readonly agents: readonly { readonly agentId: number; readonly name: string; readonly declared: boolean; readonly messages: number; readonly tokens: number | null; readonly chars: number }[];
+  readonly agents: readonly {
+    readonly agentId: number;
+    readonly name: string;
+    readonly declared: boolean;
+    readonly messages: number;
+    readonly tokens: number | null;
+    readonly chars: number;
+    /** llm | tool | env | human | user_sim | orchestrator | system | judge. */
+    readonly kind: string;
+    /** The roster's `trainable`, or null when it does not say. */
+    readonly trainable: boolean | null;
+  }[];
 }
 
 interface EpisodeRow {
@@ -36,6 +47,8 @@ interface RosterRow {
   episode_id: number;
   agent_id: number;
   name: string;
+  kind: string;
+  trainable: number | null;
   declared: number;
   n_messages: number;
   n_tokens: number | null;
@@ -56,7 +69,7 @@ export class AuditRepository {
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.run_id = ? AND e.episode_id > ? ORDER BY e.episode_id LIMIT ?`);
     this.rosterStmt = db.prepare(`
-      SELECT ea.episode_id, ea.agent_id, a.name, ea.declared, ea.n_messages, ea.n_tokens, ea.n_chars
+      SELECT ea.episode_id, ea.agent_id, a.name, a.kind, a.trainable, ea.declared, ea.n_messages, ea.n_tokens, ea.n_chars
       FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id BETWEEN ? AND ? ORDER BY ea.episode_id, ea.ordinal`);
     this.agentIdStmt = db.prepare('SELECT agent_id FROM agent WHERE run_id = ? AND name = ?');
     this.clearStmt = db.prepare('DELETE FROM flag WHERE run_id = ?');
@@ -87,7 +100,7 @@ export class AuditRepository {
         const agentId = flag.agent === undefined ? null : (this.agentIdStmt.get(runId, flag.agent)?.agent_id ?? null);
         const scopeId = flag.scope === 'episode' ? (flag.episode ?? '') : flag.steps ? `${flag.steps[0]}..${flag.steps[1]}` : '';
         const score = typeof flag.evidence['score'] === 'number' ? flag.evidence['score'] : null;
-        this.insertStmt.run(runId, flag.scope, scopeId, agentId, flag.kind, score, JSON.stringify({ ...flag.evidence, location: flag.location }), now);
+        this.insertStmt.run(runId, flag.scope, scopeId, agentId, flag.kind, score, JSON.stringify({ ...flag.evidence, location: flag.location, ...(flag.locations ? { locations: flag.locations } : {}) }), now);
       }
     })();
   }
@@ -105,6 +118,15 @@ function toEpisode(row: EpisodeRow, roster: readonly RosterRow[]): AuditEpisode 
     line: row.line,
     offset: row.byte_offset,
     length: row.byte_length,
-    agents: roster.map((r) => ({ agentId: r.agent_id, name: r.name, declared: r.declared === 1, messages: r.n_messages, tokens: r.n_tokens, chars: r.n_chars })),
+    agents: roster.map((r) => ({
+      agentId: r.agent_id,
+      name: r.name,
+      declared: r.declared === 1,
+      messages: r.n_messages,
+      tokens: r.n_tokens,
+      chars: r.n_chars,
+      kind: r.kind,
+      trainable: r.trainable === null ? null : r.trainable === 1,
+    })),
   };
 }

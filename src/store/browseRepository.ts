@@ -61,6 +61,8 @@ export interface BrowseFlag {
   /** The evidence object without `location`; `{}` when absent or unreadable. */
   readonly evidence: Readonly<Record<string, unknown>>;
   readonly location: { readonly uri: string; readonly line: number } | null;
+  /** Every trace line the flag concerns, when it lists several (a silent agent's episodes). */
+  readonly locations?: readonly { readonly uri: string; readonly line: number }[];
 }
 
 /** A line the indexer could not read (`line` 1-based; 0 = the file as a whole). */
@@ -197,7 +199,7 @@ export class BrowseRepository {
 }
 
 function toFlag(row: FlagRow): BrowseFlag {
-  const { location, ...evidence } = parseEvidence(row.evidence_json);
+  const { location, locations, ...evidence } = parseEvidence(row.evidence_json);
   const range = /^(-?\d+)\.\.(-?\d+)$/.exec(row.scope_id);
   return {
     flagId: row.flag_id,
@@ -209,6 +211,7 @@ function toFlag(row: FlagRow): BrowseFlag {
     score: row.score,
     evidence,
     location: toLocation(location),
+    locations: Array.isArray(locations) ? locations.flatMap((l) => toLocation(l) ?? []) : [],
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CreditAgent, CreditEpisode } from '../core/creditInput';
+import type { CreditAgent, CreditEpisode, LoggedCounterfactual } from '../core/creditInput';
 import type { Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 
@@ -39,7 +39,7 @@ export class CreditInputRepository {
   private readonly pageStmt: Statement<EpisodeRow>;
   private readonly rosterStmt: Statement<RosterRow>;
   private readonly coalitionStmt: Statement<{ episode_id: number; values_json: string }>;
-  private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; value: number }>;
+  private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; intervention: string; replayed: number | null; value: number }>;
   private readonly routingStmt: Statement<{ episode_id: number; selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null }>;
   private readonly labelStmt: Statement<{ episode_id: number; kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
   private readonly countStmt: Statement<{ n: number }>;
@@ -62,7 +62,7 @@ export class CreditInputRepository {
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
     this.coalitionStmt = db.prepare(`SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`);
     this.counterfactualStmt = db.prepare(`
-      SELECT episode_id, agents, value FROM counterfactual WHERE ${range} AND source = 'logged' AND intervention = 'remove'`);
+      SELECT episode_id, agents, intervention, replayed, value FROM counterfactual WHERE ${range} AND source = 'logged' ORDER BY cf_id`);
     this.routingStmt = db.prepare(`SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`);
     this.labelStmt = db.prepare(`
       SELECT l.episode_id, l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
@@ -122,13 +122,16 @@ export class CreditInputRepository {
     return page.map((row) => {
       const roster = rosters.get(row.episode_id) ?? [];
       const agents: CreditAgent[] = roster.map((r) => ({ agentId: r.agent_id, name: r.name }));
-      const bit = new Map(agents.map((a, i) => [a.agentId, 1 << i]));
-      const full = (1 << agents.length) - 1;
+      const bit = new Map(agents.map((a, i) => [a.agentId, 1n << BigInt(i)]));
+      const full = (1n << BigInt(agents.length)) - 1n;
       const logged = coalitionMasks(coalitions.get(row.episode_id), bit);
+      const counterfactuals: LoggedCounterfactual[] = [];
       for (const cf of removals.get(row.episode_id) ?? []) {
         const removed = maskOf(cf.agents, bit);
         if (removed === undefined) continue;
-        if (!logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
+        counterfactuals.push({ removed, intervention: cf.intervention, replayed: cf.replayed === null ? null : cf.replayed === 1, value: cf.value });
+        // Only removal (⊥) is the coalition game's default; other interventions are other games.
+        if (cf.intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
       }
       if (row.outcome !== null && agents.length > 0 && !logged.has(full)) logged.set(full, row.outcome);
       const decision = routing.get(row.episode_id);
@@ -147,6 +150,7 @@ export class CreditInputRepository {
         length: row.byte_length,
         line: row.line,
         loggedCoalitions: logged,
+        loggedCounterfactuals: counterfactuals,
         messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
         labels: (labels.get(row.episode_id) ?? []).map((l) => ({ kind: l.kind, agent: l.agent, messageSeq: l.message_seq, value: l.value, reason: l.reason })),
         ...(decision ? { routing: routingIndices(decision, agents) } : {}),
@@ -161,9 +165,9 @@ function clampStep(step: number): number {
 
 
 /** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
-function maskOf(ids: string, bit: ReadonlyMap<number, number>): number | undefined {
-  if (ids === '') return 0;
-  let mask = 0;
+function maskOf(ids: string, bit: ReadonlyMap<number, bigint>): bigint | undefined {
+  if (ids === '') return 0n;
+  let mask = 0n;
   for (const id of ids.split(',')) {
     const b = bit.get(Number(id));
     if (b === undefined) return undefined;
@@ -172,8 +176,8 @@ function maskOf(ids: string, bit: ReadonlyMap<number, number>): number | undefin
   return mask;
 }
 
-function coalitionMasks(json: string | undefined, bit: ReadonlyMap<number, number>): Map<number, number> {
-  const masks = new Map<number, number>();
+function coalitionMasks(json: string | undefined, bit: ReadonlyMap<number, bigint>): Map<bigint, number> {
+  const masks = new Map<bigint, number>();
   if (json === undefined) return masks;
   for (const [ids, value] of Object.entries(JSON.parse(json) as Record<string, number>)) {
     const mask = maskOf(ids, bit);

@@ -18,12 +18,42 @@ export interface CreditOutputRow {
   readonly advantage: number | null;
   readonly approximate: number;
   readonly source: string | null;
+  /** exact | estimated | approximate. */
+  readonly status: string;
+  readonly intervention: string | null;
 }
 
 /** A failed episode of a credit pass. */
 export interface CreditFailure {
   readonly episodeId: number;
   readonly reason: string;
+  /** `not-identifiable` when the data cannot answer (with a remedy); `failed` otherwise (default). */
+  readonly status?: 'failed' | 'not-identifiable';
+  readonly remedy?: string;
+}
+
+/** An episode a parameter set could not compute, with its file and line, as reports print it. */
+export interface CreditProblemRow {
+  readonly episode_id: number;
+  readonly external_id: string;
+  readonly train_step: number | null;
+  readonly group_id: string | null;
+  readonly outcome: number | null;
+  readonly method: string;
+  readonly status: string;
+  readonly reason: string;
+  readonly remedy: string | null;
+}
+
+/** A stored calibration of an evaluator on a run. */
+export interface StoredCalibration {
+  readonly evaluator: string;
+  readonly sampled: number;
+  readonly agreed: number;
+  readonly threshold: number;
+  readonly accepted: boolean;
+  readonly reason?: string;
+  readonly example?: unknown;
 }
 
 /**
@@ -31,7 +61,9 @@ export interface CreditFailure {
  * transaction, so a reader never sees a mix of old and new rows, nor a partial episode.
  */
 export class CreditRepository {
-  private readonly cachedStmt: Statement<{ intervention: string; value: number }>;
+  private readonly cachedStmt: Statement<{ intervention: string; value: number; replayed: number }>;
+  private readonly problemStmt: Statement<CreditProblemRow>;
+  private readonly calibrationStmt: Statement;
   private readonly cacheStmt: Statement;
   private readonly clearStmt: Statement;
   private readonly clearErrorStmt: Statement;
@@ -43,19 +75,27 @@ export class CreditRepository {
   private readonly outputStmt: Statement<CreditOutputRow>;
 
   constructor(private readonly db: Db) {
-    this.cachedStmt = db.prepare('SELECT intervention, value FROM evaluation WHERE episode_id = ? AND evaluator = ?');
+    this.cachedStmt = db.prepare('SELECT intervention, value, replayed FROM evaluation WHERE episode_id = ? AND evaluator = ?');
     this.cacheStmt = db.prepare(`
-      INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT DO UPDATE SET value = excluded.value, computed_at = excluded.computed_at`);
+      INSERT INTO evaluation (episode_id, evaluator, intervention, value, replayed, computed_at) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET value = excluded.value, replayed = excluded.replayed, computed_at = excluded.computed_at`);
+    this.problemStmt = db.prepare(`
+      SELECT x.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, x.method, x.status, x.reason, x.remedy
+      FROM credit_error x JOIN episode e ON e.episode_id = x.episode_id
+      WHERE x.run_id = ? AND x.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? ORDER BY x.episode_id`);
+    this.calibrationStmt = db.prepare(`
+      INSERT INTO calibration (run_id, evaluator, sampled, agreed, threshold, accepted, reason, example_json, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET sampled = excluded.sampled, agreed = excluded.agreed, threshold = excluded.threshold, accepted = excluded.accepted,
+        reason = excluded.reason, example_json = excluded.example_json, computed_at = excluded.computed_at`);
     this.clearStmt = db.prepare('DELETE FROM credit WHERE episode_id = ? AND method = ? AND params_hash = ?');
     this.clearErrorStmt = db.prepare('DELETE FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?');
     this.insertStmt = db.prepare(`
       INSERT INTO credit (run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, stderr, n, ci_low, ci_high,
-        advantage, approximate, source, params_hash, params_json, computed_at)
-      VALUES (?, ?, 'episode', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        advantage, approximate, source, status, intervention, params_hash, params_json, computed_at)
+      VALUES (?, ?, 'episode', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.errorStmt = db.prepare(`
-      INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, computed_at) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT DO UPDATE SET reason = excluded.reason, computed_at = excluded.computed_at`);
+      INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET reason = excluded.reason, status = excluded.status, remedy = excluded.remedy, computed_at = excluded.computed_at`);
     this.groupRowsStmt = db.prepare(`
       SELECT c.credit_id, e.group_id, c.agent_id, c.value FROM credit c JOIN episode e ON e.episode_id = c.episode_id
       WHERE c.run_id = ? AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL AND e.group_id IS NOT NULL
@@ -69,7 +109,7 @@ export class CreditRepository {
     this.advantageStmt = db.prepare('UPDATE credit SET advantage = ? WHERE credit_id = ?');
     this.outputStmt = db.prepare(`
       SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
-        c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source
+        c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source, c.status, c.intervention
       FROM credit c JOIN episode e ON e.episode_id = c.episode_id JOIN agent a ON a.agent_id = c.agent_id
       WHERE c.run_id = ? AND c.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
       ORDER BY c.episode_id, c.method, c.message_seq IS NOT NULL, c.message_seq, c.agent_id`);
@@ -78,6 +118,15 @@ export class CreditRepository {
   /** Stored rows of one parameter set of a run (all its methods) in a step range, in episode order. */
   outputRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15): IterableIterator<CreditOutputRow> {
     return this.outputStmt.iterate(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep));
+  }
+
+  /** Episodes of one parameter set of a run that failed or are not identifiable, in a step range. */
+  problemRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15): CreditProblemRow[] {
+    return this.problemStmt.all(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep));
+  }
+
+  storeCalibration(runId: number, c: StoredCalibration): void {
+    this.calibrationStmt.run(runId, c.evaluator, c.sampled, c.agreed, c.threshold, c.accepted ? 1 : 0, c.reason ?? null, c.example === undefined ? null : JSON.stringify(c.example), new Date().toISOString());
   }
 
   /**
@@ -104,14 +153,14 @@ export class CreditRepository {
   }
 
   /** Cached evaluator results of one episode, by intervention key. */
-  cachedEvaluations(episodeId: number, evaluator: string): Map<string, number> {
-    return new Map(this.cachedStmt.all(episodeId, evaluator).map((r) => [r.intervention, r.value]));
+  cachedEvaluations(episodeId: number, evaluator: string): Map<string, { value: number; replayed: boolean }> {
+    return new Map(this.cachedStmt.all(episodeId, evaluator).map((r) => [r.intervention, { value: r.value, replayed: r.replayed === 1 }]));
   }
 
-  storeEvaluations(rows: readonly { episodeId: number; evaluator: string; intervention: string; value: number }[]): void {
+  storeEvaluations(rows: readonly { episodeId: number; evaluator: string; intervention: string; value: number; replayed: boolean }[]): void {
     const now = new Date().toISOString();
     this.db.transaction(() => {
-      for (const r of rows) this.cacheStmt.run(r.episodeId, r.evaluator, r.intervention, r.value, now);
+      for (const r of rows) this.cacheStmt.run(r.episodeId, r.evaluator, r.intervention, r.value, r.replayed ? 1 : 0, now);
     })();
   }
 
@@ -131,10 +180,10 @@ export class CreditRepository {
       for (const r of rows) {
         this.insertStmt.run(
           runId, r.episodeId, String(r.episodeId), r.agentId, r.messageSeq, params.method, r.value, r.stderr, r.n, r.ciLow, r.ciHigh,
-          r.advantage, r.approximate ? 1 : 0, r.source, params.hash, json, now,
+          r.advantage, r.status === 'approximate' ? 1 : 0, r.source, r.status, r.intervention, params.hash, json, now,
         );
       }
-      for (const f of failures) this.errorStmt.run(runId, f.episodeId, params.method, params.hash, f.reason, now);
+      for (const f of failures) this.errorStmt.run(runId, f.episodeId, params.method, params.hash, f.reason, f.status ?? 'failed', f.remedy ?? null, now);
     })();
   }
 }

@@ -4,9 +4,10 @@ import { credit0002 } from './migrations/0002_credit';
 import { lookup0003 } from './migrations/0003_lookup';
 import { views0004 } from './migrations/0004_views';
 import { import0005 } from './migrations/0005_import';
+import { provenance0006 } from './migrations/0006_provenance';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
-export const migrations: readonly string[] = [init0001, credit0002, lookup0003, views0004, import0005];
+export const migrations: readonly string[] = [init0001, credit0002, lookup0003, views0004, import0005, provenance0006];
 
 /** The schema version this build writes. */
 export const schemaVersion = migrations.length;

@@ -4,6 +4,7 @@ import { runAudit } from '../../engine/audit/auditJob';
 import { auditSarif } from '../../engine/report/auditSarif';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
 import { auditJson, formatAudit } from '../../engine/report/formatAudit';
+import { parseEvaluator } from './creditCommand';
 
 export interface AuditCommandOptions {
   readonly root: string;
@@ -14,6 +15,10 @@ export interface AuditCommandOptions {
   readonly failOn?: string;
   /** `key=value,…` overrides of the thresholds (epsilon, minEpisodesPerWindow, alpha, dominantShare, …). */
   readonly thresholds?: string;
+  /** `--evaluator NAME[:k=v]` or `none`; `--evaluator-cmd`: where missing counterfactuals come from. */
+  readonly evaluator?: string;
+  readonly evaluatorCmd?: string;
+  readonly calibration?: number;
 }
 
 /** Exit code when a flag named by `--fail-on` is raised (distinct from fatal errors). */
@@ -30,7 +35,16 @@ export async function auditCommand(options: AuditCommandOptions, io: CliIo): Pro
   const failOn = parseKinds(options.failOn);
   const thresholds = parseAuditThresholds(parseSettings(options.thresholds));
   if (!thresholds.ok) throw new UsageError(`--threshold: ${thresholds.error}`);
-  const result = await runAudit({ root: options.root, method, thresholds: thresholds.value, ...(options.db ? { dbPath: options.db } : {}), ...(options.run ? { run: options.run } : {}) });
+  const evaluator = parseEvaluator(options);
+  const result = await runAudit({
+    root: options.root,
+    method,
+    thresholds: thresholds.value,
+    ...(options.db ? { dbPath: options.db } : {}),
+    ...(options.run ? { run: options.run } : {}),
+    ...(evaluator ? { evaluator } : {}),
+    ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
+  });
   if (options.output === 'json') {
     const runs = result.runs.map(auditJson);
     io.out(JSON.stringify(runs.length === 1 ? runs[0] : { runs }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2));

@@ -4,7 +4,7 @@ import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engi
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
 import { parseStepRange } from '../../core/stepRange';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
-import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../../engine/report/formatCredit';
+import { calibrationLine, csvHeader, csvLine, csvProblemLine, episodesJson, formatCreditReport } from '../../engine/report/formatCredit';
 import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
 import { ProgressBar } from '../progressBar';
 
@@ -22,6 +22,10 @@ export interface CreditCommandOptions {
   readonly useLogged: boolean;
   readonly output: 'text' | 'json' | 'csv';
   readonly messages: boolean;
+  /** Monte-Carlo seed (shapley-mc). */
+  readonly seed?: number;
+  /** Required agreement of an evaluator with the logged rewards. */
+  readonly calibration?: number;
 }
 
 /**
@@ -46,6 +50,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
   const onRunStored = (run: RunCreditResult, rows: IterableIterator<CreditOutputRow>): void => {
     if (options.output === 'csv') {
       for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
+      for (const f of run.failures) io.out(csvProblemLine(run.run.name, run.params.method, f));
     } else if (options.output === 'json') {
       const episodes = [...episodesJson(rows)].map((e) => (options.messages ? e : { ...e, messages: undefined }));
       runsJson.push({ ...runJson(run), episodes });
@@ -62,6 +67,8 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(options.useLogged ? {} : { useLogged: false }),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      ...(options.seed !== undefined ? { monteCarlo: { seed: options.seed } } : {}),
+      ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
     },
     { onEpisode, onRunStored, onProgress },
   );
@@ -74,7 +81,8 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
     for (const line of formatCreditReport(options.root, method, result)) io.out(line);
     if (firstErrors.length > 0) io.out(formatFirstErrors(firstErrors));
   }
-  for (const run of result.runs) for (const f of run.failures.slice(0, 20)) io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
+  // Not-identifiable episodes are summarised in the report (with the remedy); failures are listed.
+  for (const run of result.runs) for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20)) io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
   return computed > 0 ? exitCodes.ok : exitCodes.fatal;
 }
@@ -88,9 +96,11 @@ function runJson(run: RunCreditResult) {
     params: run.params.params,
     evaluator: run.evaluator ?? null,
     computed: run.computed,
-    failed: run.failures.length,
-    agents: run.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.mean, ci: a.ci, early: a.early, late: a.late })),
-    failures: run.failures.map((f) => ({ where: f.where, reason: f.reason })),
+    notIdentifiable: run.unidentified,
+    failed: run.failures.length - run.unidentified,
+    agents: run.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.mean, ci: a.ci, early: a.early, late: a.late, status: a.status })),
+    failures: run.failures.map((f) => ({ episode: f.episode, step: f.step, where: f.where, status: f.status ?? 'failed', reason: f.reason, ...(f.remedy ? { remedy: f.remedy } : {}) })),
+    ...(run.calibration ? { calibration: { ...run.calibration, summary: calibrationLine(run.calibration) } } : {}),
     ...(run.budget ? { budget: run.budget } : {}),
   };
 }
@@ -101,7 +111,7 @@ function parseMethod(name: string): CreditMethodName {
 }
 
 /** `--evaluator final-answer[:key=value,…]` or `--evaluator-cmd "CMD"` (not both); `none` disables. */
-function parseEvaluator(options: CreditCommandOptions): EvaluatorChoice | undefined {
+export function parseEvaluator(options: Pick<CreditCommandOptions, 'evaluator' | 'evaluatorCmd' | 'timeoutMs' | 'concurrency'>): EvaluatorChoice | undefined {
   if (options.evaluator && options.evaluatorCmd) throw new UsageError('give --evaluator or --evaluator-cmd, not both');
   if (options.evaluatorCmd) {
     return {

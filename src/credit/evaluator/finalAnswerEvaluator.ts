@@ -38,8 +38,10 @@ const evaluatorVersion = 1;
  * `v(∅) = 0`. A negative or fractional mask is a programmer error (RangeError). NaN (unscorable) for a non-empty coalition when the ground truth is missing or empty,
  * or when `aggregation` is `selected` and the episode records no selected expert.
  */
-export function finalAnswerReward(episode: EvaluatorEpisode, presentMask: number, options: FinalAnswerOptions): number {
-  if (!Number.isSafeInteger(presentMask) || presentMask < 0) throw new RangeError(`presentMask must be a non-negative integer, got ${presentMask}`);
+export function finalAnswerReward(episode: EvaluatorEpisode, presentMask: number | bigint, options: FinalAnswerOptions): number {
+  if (typeof presentMask === 'bigint' ? presentMask < 0n : !Number.isSafeInteger(presentMask) || presentMask < 0) {
+    throw new RangeError(`presentMask must be a non-negative integer, got ${presentMask}`);
+  }
   if (!hasPresentAgent(episode.agents.length, presentMask)) return 0;
   const gold = goldAnswer(episode.groundTruth, options);
   if (gold === undefined) return NaN;
@@ -51,7 +53,7 @@ export function finalAnswerReward(episode: EvaluatorEpisode, presentMask: number
  * The team's normalised final answer when only the agents in `presentMask` act (the answer that
  * {@link finalAnswerReward} compares with the gold), or undefined when there is none.
  */
-export function coalitionAnswer(episode: EvaluatorEpisode, presentMask: number, options: FinalAnswerOptions): string | undefined {
+export function coalitionAnswer(episode: EvaluatorEpisode, presentMask: number | bigint, options: FinalAnswerOptions): string | undefined {
   const answers = episode.messages
     .filter((m) => isPresent(presentMask, m.agent))
     .map((m) => ({ agent: m.agent, answer: extractAnswer(m.content, options.extraction, options) }));
@@ -88,12 +90,13 @@ function aggregationRule(aggregation: FinalAnswerAggregation, selected: number |
   }
 }
 
-// Arithmetic rather than `>>`, so masks of up to 53 agents work.
-function isPresent(mask: number, agent: number): boolean {
-  return agent >= 0 && Math.floor(mask / 2 ** agent) % 2 === 1;
+// Arithmetic rather than `>>` on numbers (up to 53 agents); bigint masks for any team size.
+function isPresent(mask: number | bigint, agent: number): boolean {
+  if (agent < 0) return false;
+  return typeof mask === 'bigint' ? ((mask >> BigInt(agent)) & 1n) === 1n : Math.floor(mask / 2 ** agent) % 2 === 1;
 }
 
-function hasPresentAgent(agents: number, mask: number): boolean {
+function hasPresentAgent(agents: number, mask: number | bigint): boolean {
   for (let i = 0; i < agents; i++) if (isPresent(mask, i)) return true;
   return false;
 }

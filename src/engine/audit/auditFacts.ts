@@ -5,8 +5,17 @@ export interface AgentFacts {
   readonly messages: number;
   /** Logged token count, else characters / 4 (a rough token estimate, only for shares). */
   readonly tokens: number;
-  /** Marginal contribution (LOO or Shapley) from the credit pass; null when it could not be computed. */
+  /**
+   * Marginal contribution (LOO or Shapley) from the credit pass, only when it can support a verdict
+   * (exact or estimated); null otherwise, with the reason in `creditStatus`.
+   */
   readonly credit: number | null;
+  /** exact | estimated | approximate, or none (no credit row: failed or not identifiable). */
+  readonly creditStatus: string;
+  /** llm, tool, human, … (docs/trace-format.md §2.2). */
+  readonly kind: string;
+  /** True when the agent is trained (never a human, tool, environment, user simulator or system prompt). */
+  readonly trainable: boolean;
   /** Content-free messages and messages copying a partner (null when the text was not read). */
   readonly emptyMessages: number | null;
   readonly copiedMessages: number | null;

@@ -9,6 +9,8 @@ import type { CreditOutputRow } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
 import type { EvaluatorChoice } from '../credit/chooseEvaluator';
 import { runCreditJob } from '../credit/creditJob';
+import type { CalibrationOptions } from '../credit/calibration';
+import { isTrainedAgent } from '../../core/episode';
 import { NoIndexError } from '../indexJob';
 import { findIndexLocation } from '../indexLocation';
 import type { AgentFacts, EpisodeFacts } from './auditFacts';
@@ -26,6 +28,8 @@ export interface AuditOptions {
   readonly readText?: boolean;
   /** Checked while credit is computed; a cancelled audit stores no flags (the previous ones stay). */
   readonly isCancelled?: () => boolean;
+  /** Calibration of the evaluator against the logged rewards (see the credit job). */
+  readonly calibration?: CalibrationOptions;
 }
 
 export interface AuditResult {
@@ -46,21 +50,32 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const location = findIndexLocation(options.root, options.dbPath);
   if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
   const method = options.method ?? 'loo';
-  const credit = new Map<number, Map<string, number>>();
+  const credit = new Map<number, Map<string, StoredCredit>>();
   const problems = new Map<string, string>();
   const collect = (rows: Iterable<CreditOutputRow>): void => {
     for (const r of rows) {
       if (r.message_seq !== null || r.method !== method || r.value === null) continue;
-      const byAgent = credit.get(r.episode_id) ?? new Map<string, number>();
-      byAgent.set(r.agent, r.value);
+      const byAgent = credit.get(r.episode_id) ?? new Map<string, StoredCredit>();
+      byAgent.set(r.agent, { value: r.value, status: r.status });
       credit.set(r.episode_id, byAgent);
     }
   };
   const creditRun = await runCreditJob(
-    { root: options.root, method, ...(options.dbPath ? { dbPath: options.dbPath } : {}), ...(options.run ? { run: options.run } : {}), ...(options.evaluator ? { evaluator: options.evaluator } : {}) },
+    {
+      root: options.root,
+      method,
+      ...(options.dbPath ? { dbPath: options.dbPath } : {}),
+      ...(options.run ? { run: options.run } : {}),
+      ...(options.evaluator ? { evaluator: options.evaluator } : {}),
+      ...(options.calibration ? { calibration: options.calibration } : {}),
+    },
     { onRunStored: (_result, rows) => collect(rows), ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}) },
   ).catch((error: unknown) => ({ runs: [], error: error instanceof Error ? error.message : String(error) }));
-  for (const r of creditRun.runs) if (r.computed === 0) problems.set(r.run.name, r.failures[0]?.reason ?? 'no episode has the data');
+  for (const r of creditRun.runs) {
+    const first = r.failures[0];
+    if (first) problems.set(r.run.name, `${first.reason}${first.remedy ? `; what would answer it: ${first.remedy}` : ''}`);
+    else if (r.computed === 0) problems.set(r.run.name, 'no episode has the data');
+  }
   const generalProblem = 'error' in creditRun ? creditRun.error : undefined;
   // Verdicts on a partly computed run would be wrong: a cancelled audit changes nothing.
   if (options.isCancelled?.()) return { runs: [], elapsedMs: Date.now() - started, cancelled: true };
@@ -83,7 +98,16 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   }
 }
 
-async function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number> | undefined, root: string | undefined, thresholds: AuditThresholds): Promise<EpisodeFacts> {
+/** A stored credit value of one agent with its status. */
+interface StoredCredit {
+  readonly value: number;
+  readonly status: string;
+}
+
+/** Only exact or estimated credit supports a verdict (docs/credit-provenance.md). */
+const supportsVerdict = (status: string): boolean => status === 'exact' || status === 'estimated';
+
+async function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, StoredCredit> | undefined, root: string | undefined, thresholds: AuditThresholds): Promise<EpisodeFacts> {
   const activity = root === undefined ? undefined : await textActivity(root, e, thresholds);
   return {
     externalId: e.externalId,
@@ -96,12 +120,19 @@ async function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, number>
       declared: a.declared,
       messages: a.messages,
       tokens: a.tokens ?? Math.round(a.chars / 4),
-      credit: credit?.get(a.name) ?? null,
+      credit: verdictCredit(credit?.get(a.name)),
+      creditStatus: credit?.get(a.name)?.status ?? 'none',
+      kind: a.kind,
+      trainable: isTrainedAgent(a.kind, a.trainable),
       emptyMessages: activity?.[i]?.emptyMessages ?? null,
       copiedMessages: activity?.[i]?.copiedMessages ?? null,
       finalAnswerFirst: activity?.[i]?.finalAnswerFirst ?? null,
     })),
   };
+}
+
+function verdictCredit(stored: StoredCredit | undefined): number | null {
+  return stored && supportsVerdict(stored.status) ? stored.value : null;
 }
 
 /** Emptiness, copying and output share from the message text; undefined when the line cannot be read. */

@@ -10,13 +10,23 @@ interface Hit {
   readonly evidence: Readonly<Record<string, unknown>>;
 }
 
+/** The window flags of a run, and the verdicts that could not be reached in some window. */
+export interface WindowFlagsResult {
+  readonly flags: AuditFlag[];
+  readonly unreachable: string[];
+}
+
 /**
  * `idle`, `free-rider` and `dominant` over windows of consecutive training steps holding at least
  * `minEpisodesPerWindow` episodes (credit-methods.md §5.2–5.3). Agents that never speak in a window
  * are left to the `silent` flag: they consume no budget. Adjacent flagged windows merge into one
- * flag whose evidence lists every window.
+ * flag whose evidence lists every window. An idle verdict needs the documented minimum of episodes
+ * with identifiable credit in the window, and outcome variance: when every episode of the window
+ * has the same outcome with and without the agent (a team that always fails, or always succeeds
+ * whatever is removed), a zero marginal contribution cannot tell an idler from an agent that
+ * cannot change that outcome, so the verdict is "cannot judge" (listed in `unreachable`).
  */
-export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly string[], thresholds: AuditThresholds): AuditFlag[] {
+export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly string[], thresholds: AuditThresholds): WindowFlagsResult {
   const steps = [...new Set(episodes.map((e) => e.step))].sort((a, b) => a - b);
   const counts = steps.map((step) => ({ step, episodes: 0 }));
   const index = new Map(steps.map((s, i) => [s, i]));
@@ -28,10 +38,15 @@ export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly 
     if (list) list.push(hit);
     else hits.set(key, [hit]);
   };
+  const unreachable: string[] = [];
   for (const window of stepWindows(counts, thresholds.minEpisodesPerWindow)) {
     const inWindow = episodes.filter((e) => e.step >= window.from && e.step <= window.to);
     agents.forEach((agent) => {
       const verdict = agentVerdict(inWindow, agent, thresholds);
+      if (verdict && 'cannotJudge' in verdict) {
+        unreachable.push(`idle and free-rider for ${agent} at steps ${window.from}–${window.to}: cannot judge: ${verdict.cannotJudge}`);
+        return;
+      }
       if (!verdict || (verdict.verdict !== 'idle' && verdict.verdict !== 'free-rider')) return;
       // A team that mostly fails shares no reward worth the name: its idle agents are only idle.
       const kind = verdict.evidence.meanReward >= thresholds.freeRiderMinReward ? 'free-rider' : 'idle';
@@ -39,10 +54,10 @@ export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly 
     });
     for (const [agent, share] of dominantAgents(inWindow, agents, thresholds)) add('dominant', agent, { window, evidence: { from: window.from, to: window.to, creditShare: share } });
   }
-  return [...hits].map(([key, list]) => toFlag(key, list, steps, episodes));
+  return { flags: [...hits].map(([key, list]) => toFlag(key, list, steps, episodes)), unreachable };
 }
 
-function agentVerdict(episodes: readonly EpisodeFacts[], agent: string, thresholds: AuditThresholds) {
+function agentVerdict(episodes: readonly EpisodeFacts[], agent: string, thresholds: AuditThresholds): ReturnType<typeof windowVerdict> | { cannotJudge: string } | undefined {
   const credit: number[] = [];
   const rewards: number[] = [];
   let spoke = 0;
@@ -54,8 +69,16 @@ function agentVerdict(episodes: readonly EpisodeFacts[], agent: string, threshol
     if (a.messages > 0) spoke++;
   }
   if (credit.length === 0 || spoke === 0) return undefined;
+  const minEpisodes = thresholds.minEpisodesPerWindow;
+  if (credit.length < minEpisodes) {
+    return { cannotJudge: `${credit.length} episode(s) with identifiable credit, fewer than the ${minEpisodes} a verdict needs (minEpisodesPerWindow)` };
+  }
   const without = credit.map((c, i) => (rewards[i] ?? 0) - c);
-  return windowVerdict(credit, rewards, without, { ...(thresholds.epsilon !== undefined ? { epsilon: thresholds.epsilon } : {}), minEpisodes: Math.min(20, thresholds.minEpisodesPerWindow) });
+  const outcomes = new Set([...rewards, ...without]);
+  if (outcomes.size === 1) {
+    return { cannotJudge: `every one of the ${credit.length} episodes has outcome ${[...outcomes][0]} with and without it, so a zero contribution cannot be told from an agent that cannot change the outcome; episodes with varied outcomes (or counterfactuals that change them) would answer it` };
+  }
+  return windowVerdict(credit, rewards, without, { ...(thresholds.epsilon !== undefined ? { epsilon: thresholds.epsilon } : {}), minEpisodes });
 }
 
 /** Agents whose share of the window's positive mean credit reaches the dominance threshold. */

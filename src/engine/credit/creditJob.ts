@@ -7,7 +7,9 @@ import { findIndexLocation } from '../indexLocation';
 import { NoIndexError } from '../indexJob';
 import { interventionKey, type Evaluator } from '../evaluators/evaluator';
 import { budgetedLoo, type BudgetReport } from './budgetedLoo';
-import { CoalitionValues, type NewEvaluation, type ValueCounters } from './coalitionValues';
+import { CoalitionValues, type CachedEvaluation, type NewEvaluation, type ValueCounters } from './coalitionValues';
+import { calibrateEvaluator, calibrationDistrust, type CalibrationOptions, type CalibrationResult } from './calibration';
+import { NotIdentifiableError, type ComputedStatus, type Unidentified } from '../../core/provenance';
 import { coalitionMethods, perMessageMethods, type CreditMethodName } from './creditMethod';
 import { creditParams } from './creditParams';
 import { agentSummaries, type AgentSummary } from './creditSummary';
@@ -37,6 +39,8 @@ export interface CreditJobOptions {
    * credit rows are left as they are, and runs holding none of them are skipped.
    */
   readonly episodes?: readonly number[];
+  /** How an evaluator is calibrated against the logged rewards before its values are used. */
+  readonly calibration?: CalibrationOptions;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -51,10 +55,18 @@ export interface RunCreditResult {
   readonly params: CreditParams;
   readonly evaluator: string | undefined;
   readonly computed: number;
-  readonly failures: readonly (CreditFailure & { readonly where: string })[];
+  /** Episodes that failed or are not identifiable (see `status`), with their file and line. */
+  readonly failures: readonly RunFailure[];
+  /** Episodes the data could not answer (a subset of `failures`). */
+  readonly unidentified: number;
   readonly agents: readonly AgentSummary[];
   readonly budget?: BudgetReport;
+  /** The evaluator's calibration on this run, when one was needed. */
+  readonly calibration?: CalibrationResult;
 }
+
+/** A failed or not-identifiable episode of a run, with where it is. */
+export type RunFailure = CreditFailure & { readonly where: string; readonly episode: string; readonly step: number | null };
 
 export interface CreditJobResult {
   readonly runs: readonly RunCreditResult[];
@@ -129,14 +141,25 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     evaluator: evaluator?.fingerprint ?? null,
     // The default action d_i defines the game (credit-methods.md §2): logged values carry their own
-    // intervention in the index; the built-in evaluator removes the agent's messages (⊥).
-    ...(needsEvaluator ? { intervention: evaluator ? (evaluator.replays ? 'evaluator-defined' : 'remove, no replay') : 'logged' } : {}),
+    // intervention in the index; evaluators are asked for removals (⊥).
+    ...(needsEvaluator ? { intervention: evaluator ? 'remove' : 'logged' } : {}),
     ...(options.useLogged === false ? { useLogged: false } : {}),
     ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
   });
   const [from, to] = options.steps ?? [-Infinity, Infinity];
   const episodes = (): Generator<CreditEpisode> => ctx.input.episodes(run.runId, from, to, undefined, options.episodes);
-  const state = new RunState(run, params, ctx, ctx.input.countEpisodes(run.runId, from, to, options.episodes));
+  const total = ctx.input.countEpisodes(run.runId, from, to, options.episodes);
+  const state = new RunState(run, params, ctx, total);
+  // Calibrated once, on first need, over the whole run (not only the episodes being recomputed).
+  let calibration: Promise<CalibrationResult> | undefined;
+  state.trust = async (): Promise<Unidentified | undefined> => {
+    if (!evaluator) return undefined;
+    calibration ??= calibrateEvaluator(evaluator, ctx.input.episodes(run.runId), ctx.input.countEpisodes(run.runId), state.calibrationIo(evaluator), options.calibration).then((result) => {
+      ctx.output.storeCalibration(run.runId, result);
+      return result;
+    });
+    return calibrationDistrust(await calibration);
+  };
   let budget: BudgetReport | undefined;
   try {
     const compute = (episode: CreditEpisode) => state.compute(episode, evaluator, monteCarlo);
@@ -166,22 +189,26 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     evaluator: evaluator?.fingerprint,
     computed: state.computed,
     failures: state.failures,
+    unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
     agents: agentSummaries(state.agentValues),
     ...(budget ? { budget } : {}),
+    ...(calibration ? { calibration: await calibration } : {}),
   };
 }
 
 /** Accumulates rows, failures and new evaluations of a run and writes them in batches. */
 class RunState {
   computed = 0;
-  readonly failures: (CreditFailure & { where: string })[] = [];
+  readonly failures: RunFailure[] = [];
   readonly methods = new Set<string>();
-  /** Agent name → [step, value] of every agent-level value of the primary method. */
-  readonly agentValues = new Map<string, [number, number][]>();
+  /** Agent name → [step, value, status] of every agent-level value of the primary method. */
+  readonly agentValues = new Map<string, [number, number, ComputedStatus][]>();
   private rows = new Map<string, CreditRow[]>();
   private pendingFailures: CreditFailure[] = [];
   private fresh: NewEvaluation[] = [];
   private sinceWrite = 0;
+  /** Whether the run's evaluator may be trusted (set by the run, see creditForRun). */
+  trust: () => Promise<Unidentified | undefined> = () => Promise.resolve(undefined);
 
   constructor(
     private readonly run: CreditRun,
@@ -192,20 +219,28 @@ class RunState {
 
   /** Computes one episode; returns its agent-level rows of the primary method, or undefined when it failed. */
   async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<CreditRow[] | undefined> {
-    const cache = (): ReadonlyMap<string, number> => (evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map());
-    const useLogged = this.ctx.options.useLogged ?? true;
-    const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, cache, evaluator, this.ctx.counters, this.fresh, useLogged);
-    const last = episode.messageAuthors[episode.messageAuthors.length - 1];
-    const sequential = this.run.mechanism === 'pipeline' || this.run.mechanism === 'debate' || this.run.mechanism === null;
+    const loadCache = (): ReadonlyMap<string, CachedEvaluation> => (evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map());
+    const sources = {
+      loadCache,
+      evaluator,
+      counters: this.ctx.counters,
+      fresh: this.fresh,
+      useLogged: this.ctx.options.useLogged ?? true,
+      // Agents of a pipeline or a debate read earlier messages; an unknown mechanism is assumed to.
+      sequential: this.run.mechanism !== 'vote' && this.run.mechanism !== 'routed',
+      trust: () => this.trust(),
+    };
+    const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, sources);
     let primary: CreditRow[] | undefined;
     try {
-      const result = await episodeCredit({ episode, method: this.ctx.options.method, values: make('agents'), messageValues: make('messages'), monteCarlo, lastSpeaker: sequential ? last : undefined });
+      const result = await episodeCredit({ episode, method: this.ctx.options.method, values: make('agents'), messageValues: make('messages'), monteCarlo });
       this.accept(episode, result.rows, result.messages);
       primary = result.rows.get(this.params.method)?.filter((r) => r.messageSeq === null);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.failures.push({ episodeId: episode.episodeId, reason, where: `${episode.uri}:${episode.line}` });
-      this.pendingFailures.push({ episodeId: episode.episodeId, reason });
+      const failure: CreditFailure = error instanceof NotIdentifiableError ? { episodeId: episode.episodeId, reason, status: 'not-identifiable', remedy: error.remedy } : { episodeId: episode.episodeId, reason };
+      this.failures.push({ ...failure, where: `${episode.uri}:${episode.line}`, episode: episode.externalId, step: episode.step });
+      this.pendingFailures.push(failure);
     }
     if (++this.sinceWrite >= writeEvery) this.flush();
     return primary;
@@ -214,13 +249,18 @@ class RunState {
   /** Evaluator calls an exact leave-one-out of `episode` would need (logged and cached values are free). */
   missingLooValues(episode: CreditEpisode, evaluator: Evaluator | undefined): number {
     const n = episode.agents.length;
-    const full = (1 << n) - 1;
+    const full = (1n << BigInt(n)) - 1n;
     const useLogged = this.ctx.options.useLogged ?? true;
-    const masks = [full, ...Array.from({ length: n }, (_, i) => full & ~(1 << i))];
+    const masks = [full, ...Array.from({ length: n }, (_, i) => full & ~(1n << BigInt(i)))];
     const unlogged = masks.filter((mask) => !(useLogged && episode.loggedCoalitions.has(mask)));
     if (unlogged.length === 0 || !evaluator) return unlogged.length;
     const cache = this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint);
     return unlogged.filter((mask) => !cache.has(interventionKey(episode, 'agents', mask))).length;
+  }
+
+  /** Where calibration finds cached values and leaves new ones. */
+  calibrationIo(evaluator: Evaluator) {
+    return { cache: (episodeId: number) => this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint), fresh: this.fresh, counters: this.ctx.counters };
   }
 
   flush(): void {
@@ -246,7 +286,7 @@ class RunState {
       if (row.messageSeq !== null) continue;
       const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);
       const list = this.agentValues.get(name) ?? [];
-      list.push([episode.step ?? 0, row.value]);
+      list.push([episode.step ?? 0, row.value, row.status]);
       this.agentValues.set(name, list);
     }
     this.ctx.hooks.onEpisode?.({ episode, rows, ...(messages ? { messages } : {}) });

@@ -1,9 +1,10 @@
-import type { CreditEpisode, CreditRow } from '../../core/creditInput';
+import type { CreditEpisode, CreditRow, LoggedCounterfactual } from '../../core/creditInput';
+import { joinSources, NotIdentifiableError, remedies } from '../../core/provenance';
 import { coalitionTable } from '../../credit/game/coalitionGame';
-import { leaveOneOutFrom } from '../../credit/game/leaveOneOut';
 import { shapleyValues } from '../../credit/game/shapleyValues';
 import { routingEstimates } from '../../credit/signals/routingEstimates';
-import type { CoalitionValues } from './coalitionValues';
+import type { CoalitionValues, ValueInfo } from './coalitionValues';
+import { agentRows, provenanceOf } from './creditRows';
 import { maxExactAgents, type CreditMethodName } from './creditMethod';
 import { messageCredit, type MessageCreditResult } from './messageCredit';
 import { monteCarloCredit, type MonteCarloSettings } from './monteCarloCredit';
@@ -18,8 +19,6 @@ export interface EpisodeCreditInput {
   readonly values: () => CoalitionValues;
   readonly messageValues: () => CoalitionValues;
   readonly monteCarlo: MonteCarloSettings;
-  /** Last speaker's roster index: removing any other agent without a replay is approximate. */
-  readonly lastSpeaker: number | undefined;
 }
 
 export interface EpisodeCreditOutput {
@@ -28,14 +27,17 @@ export interface EpisodeCreditOutput {
   readonly messages?: MessageCreditResult;
 }
 
-/** Computes one method's credit for one episode; throws an Error whose message says why it cannot. */
+/**
+ * Computes one method's credit for one episode. Throws a {@link NotIdentifiableError} when the
+ * data cannot answer (with the remedy), or an Error saying what failed.
+ */
 export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeCreditOutput> {
   const { episode, method } = input;
   const n = episode.agents.length;
   if (n === 0) throw new Error('the episode has no agents');
   switch (method) {
     case 'shared':
-      return single(method, agentRows(episode, Float64Array.from(episode.agents, () => requireReward(episode)), 'logged'));
+      return single(method, agentRows(episode, Float64Array.from(episode.agents, () => requireReward(episode)), { source: 'logged', status: 'exact' }));
     case 'routing':
       return routingCredit(episode);
     case 'loo':
@@ -57,61 +59,80 @@ function single(method: string, rows: CreditRow[]): EpisodeCreditOutput {
 }
 
 function requireReward(episode: CreditEpisode): number {
-  if (episode.reward === null) throw new Error('the episode logs no team reward');
+  if (episode.reward === null) throw new NotIdentifiableError('the episode logs no team reward', remedies.reward);
   return episode.reward;
 }
 
-/** One row per agent, in roster order. */
-export function agentRows(episode: CreditEpisode, values: ArrayLike<number>, source: CreditRow['source'], extra: Partial<CreditRow>[] = []): CreditRow[] {
-  return episode.agents.map((agent, i) => ({
-    episodeId: episode.episodeId,
-    agentId: agent.agentId,
-    messageSeq: null,
-    value: values[i] ?? Number.NaN,
-    stderr: null,
-    ciLow: null,
-    ciHigh: null,
-    n: null,
-    approximate: false,
-    source,
-    advantage: null,
-    ...extra[i],
-  }));
-}
+/** Other interventions a leave-one-out may use when no removal is logged, in order of preference. */
+const looInterventions = ['empty', 'placeholder', 'resample_self', 'resample_ref', 'replace_text'];
 
+/**
+ * Leave-one-out `v(N) − v(N∖{i})` (credit-methods.md §3.3) for any team size. `v(N∖{i})` is the
+ * logged removal, else another logged intervention on agent i alone (the row names which), else a
+ * cached or evaluated removal. Each row's status and sources are those of its two values.
+ */
 async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const values = input.values();
-  const n = input.episode.agents.length;
-  const full = (1 << n) - 1;
-  const without = Array.from({ length: n }, (_, i) => full & ~(1 << i));
-  await values.require([full, ...without]);
-  const credit = leaveOneOutFrom(values.value(full), without.map((mask) => values.value(mask)));
-  // Removing an agent whose output later agents read, without re-generating them, is approximate.
-  const approximate = without.map((mask, i) => values.unreplayed.has(mask) && input.lastSpeaker !== undefined && i !== input.lastSpeaker);
-  return agentRows(input.episode, credit, values.source(), approximate.map((a) => ({ approximate: a })));
+  const episode = input.episode;
+  const full = values.full;
+  const alternatives = episode.agents.map((_, i) => alternativeCounterfactual(episode, values, i));
+  const without = episode.agents.map((_, i) => full & ~(1n << BigInt(i)));
+  await values.require([full, ...without.filter((_, i) => alternatives[i] === undefined)]);
+  const factual = values.info(full);
+  const credit = new Float64Array(episode.agents.length);
+  const extra = without.map((mask, i): Partial<CreditRow> => {
+    const alternative = alternatives[i];
+    const counterfactual: ValueInfo = alternative
+      ? { value: alternative.value, source: 'logged', exact: alternative.replayed !== false || values.checkedExactly(mask) }
+      : values.info(mask);
+    credit[i] = factual.value - counterfactual.value;
+    return { ...provenanceOf([factual, counterfactual]), intervention: alternative?.intervention ?? 'remove' };
+  });
+  return agentRows(episode, credit, { source: '', status: 'exact' }, extra);
+}
+
+/** A logged non-removal counterfactual of agent i alone, when no removal of i is logged. */
+function alternativeCounterfactual(episode: CreditEpisode, values: CoalitionValues, i: number): LoggedCounterfactual | undefined {
+  const bit = 1n << BigInt(i);
+  if (episode.loggedCoalitions.has(values.full & ~bit)) return undefined;
+  const own = episode.loggedCounterfactuals.filter((cf) => cf.removed === bit);
+  for (const kind of looInterventions) {
+    const found = own.find((cf) => cf.intervention === kind);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const n = input.episode.agents.length;
-  if (n > maxExactAgents) throw new Error(`exact Shapley needs 2^${n} coalitions; use shapley-mc for more than ${maxExactAgents} agents`);
+  if (n > maxExactAgents) {
+    throw new Error(`exact Shapley needs all 2^${n} coalitions and is refused above ${maxExactAgents} agents; use shapley-mc (Monte-Carlo, with intervals) for this episode`);
+  }
   const values = input.values();
-  const masks = Array.from({ length: 1 << n }, (_, mask) => mask);
+  const masks = Array.from({ length: 1 << n }, (_, mask) => BigInt(mask));
   await values.require(masks);
-  const phi = shapleyValues(coalitionTable(n, (mask) => values.value(mask)));
-  const approximate = values.unreplayed.size > 0 && input.lastSpeaker !== undefined && n > 1;
-  return agentRows(input.episode, phi, values.source(), input.episode.agents.map(() => ({ approximate })));
+  const phi = shapleyValues(coalitionTable(n, (mask) => values.value(BigInt(mask))));
+  return agentRows(input.episode, phi, provenanceOf(masks.map((m) => values.info(m))));
 }
 
+/**
+ * Routing credit from the logged decision (credit-methods.md §3.4–3.5): the IPW marginal
+ * contribution and the standalone IPW estimate are single-decision estimates (`estimated`);
+ * winner-take-all is exactly what the selected expert received (`exact`).
+ */
 function routingCredit(episode: CreditEpisode): EpisodeCreditOutput {
   const routing = episode.routing;
-  if (!routing) throw new Error('routing credit needs the logged router probabilities of all experts and the selected one; this episode has none');
+  if (!routing) {
+    throw new NotIdentifiableError("routing credit needs the router's logged probabilities of every expert and the selected one; this episode logs no routing decision", remedies.routing);
+  }
   const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs);
-  if (!estimate.ok) throw new Error(estimate.error);
+  if (!estimate.ok) throw new NotIdentifiableError(estimate.error, remedies.routing);
+  const logged = joinSources(['logged']);
   return {
     rows: new Map([
-      ['routing', agentRows(episode, estimate.value.mc, 'logged')],
-      ['wta', agentRows(episode, estimate.value.wta, 'logged')],
-      ['routing-ipw', agentRows(episode, estimate.value.ipw, 'logged')],
+      ['routing', agentRows(episode, estimate.value.mc, { source: logged, status: 'estimated' })],
+      ['wta', agentRows(episode, estimate.value.wta, { source: logged, status: 'exact' })],
+      ['routing-ipw', agentRows(episode, estimate.value.ipw, { source: logged, status: 'estimated' })],
     ]),
   };
 }

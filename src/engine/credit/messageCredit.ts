@@ -4,6 +4,8 @@ import { owenValues } from '../../credit/game/owenValues';
 import { prefixValueCredit } from '../../credit/game/prefixValueCredit';
 import type { CoalitionValues } from './coalitionValues';
 import { maxOwenMessages } from './creditMethod';
+import { isConserved } from '../../credit/game/conservation';
+import { provenanceOf, type RowProvenance } from './creditRows';
 
 /** Per-message credit of one episode, with the first error of a failed episode (prefix only). */
 export interface MessageCreditResult {
@@ -11,45 +13,57 @@ export interface MessageCreditResult {
   readonly firstError?: FirstErrorResult;
 }
 
-/** Messages addressable by one bitmask. */
-const maxMaskMessages = 30;
 /** Drop in prefix value that counts as an error (credit-methods.md §3.13, E11). */
 const firstErrorDelta = 0.25;
 
 /**
  * Per-message credit that conserves the episode's credit (credit-methods.md §3.12): `prefix`
- * gives message t the change in value its addition makes, V(h_t) − V(h_{t−1}) (summing to
- * V(h_T) − V(h_0)); `owen` gives Owen values with messages grouped by author, so each agent's
- * messages sum to its Shapley value. Agent rows are the sums of their messages.
+ * gives message t the change in value its addition makes, V(h_t) − V(h_{t−1}) (m + 1 values, any
+ * length; summing to V(h_T) − V(h_0)); `owen` gives Owen values with messages grouped by author, so
+ * each agent's messages sum to its Shapley value (exact up to {@link maxOwenMessages} messages).
+ * Agent rows are the sums of their messages. The full transcript's value is the logged reward when
+ * there is one (and a message subset that keeps whole agents takes the logged coalition value), so
+ * the credit conserves the logged reward; the sum is checked, and an episode whose credit does not
+ * add up fails with the reason rather than being stored.
  */
 export async function messageCredit(values: CoalitionValues, method: 'prefix' | 'owen'): Promise<MessageCreditResult> {
   const episode = values.episode;
   const authors = values.episode.messageAuthors;
   const t = authors.length;
-  if (t > maxMaskMessages || (method === 'owen' && t > maxOwenMessages)) {
-    throw new Error(`${method} credit is limited to ${method === 'owen' ? maxOwenMessages : maxMaskMessages} messages; this episode has ${t}`);
+  if (method === 'owen' && t > maxOwenMessages) {
+    throw new Error(`exact Owen values need 2^${t} message subsets and are limited to ${maxOwenMessages} messages; this episode has ${t} (use prefix credit, or owen on shorter episodes)`);
   }
   let credit: Float64Array;
   let error: FirstErrorResult | undefined;
+  let used: bigint[];
   if (method === 'prefix') {
-    const prefixes = Array.from({ length: t + 1 }, (_, k) => (k === 0 ? 0 : 2 ** k - 1));
-    await values.require(prefixes);
-    const v = prefixes.map((mask) => values.value(mask));
+    used = Array.from({ length: t + 1 }, (_, k) => (1n << BigInt(k)) - 1n);
+    await values.require(used);
+    const v = used.map((mask) => values.value(mask));
     credit = prefixValueCredit(v);
     if ((episode.reward ?? 0) <= 0) error = firstError(v, firstErrorDelta);
   } else {
     const unions = episode.agents.map((_, agent) => authors.flatMap((author, seq) => (author === agent ? [seq] : [])));
-    await values.require(Array.from({ length: 2 ** t }, (_, mask) => mask));
-    credit = owenValues(unions, t, (mask) => values.value(mask));
+    used = Array.from({ length: 2 ** t }, (_, mask) => BigInt(mask));
+    await values.require(used);
+    credit = owenValues(unions, t, (mask) => values.value(BigInt(mask)));
   }
-  return { rows: rowsOf(values, authors, credit, method === 'prefix'), ...(error ? { firstError: error } : {}) };
+  checkConservation(credit, values.value(values.full) - values.value(0n), method);
+  const provenance = provenanceOf(used.map((m) => values.info(m)));
+  return { rows: rowsOf(values, authors, credit, provenance), ...(error ? { firstError: error } : {}) };
+}
+
+function checkConservation(credit: Float64Array, total: number, method: string): void {
+  if (!isConserved(credit, total, 1e-6)) {
+    const sum = credit.reduce((s, c) => s + c, 0);
+    throw new Error(`${method} credit does not conserve: the messages sum to ${sum} but v(all) − v(none) = ${total} (a NaN value, or an evaluator that is not deterministic)`);
+  }
 }
 
 /** Message and agent rows: one per message, then each agent's sum. */
-function rowsOf(values: CoalitionValues, authors: readonly number[], credit: Float64Array, approximate: boolean): CreditRow[] {
+function rowsOf(values: CoalitionValues, authors: readonly number[], credit: Float64Array, provenance: RowProvenance): CreditRow[] {
   const episode = values.episode;
-  const source = values.source();
-  const base = { stderr: null, ciLow: null, ciHigh: null, n: null, approximate, source, advantage: null } as const;
+  const base = { stderr: null, ciLow: null, ciHigh: null, n: null, ...provenance, intervention: null, advantage: null } as const;
   const sums = new Float64Array(episode.agents.length);
   const rows: CreditRow[] = authors.map((author, seq) => {
     sums[author] = (sums[author] ?? 0) + (credit[seq] ?? 0);

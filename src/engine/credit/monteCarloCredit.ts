@@ -3,7 +3,7 @@ import { mulberry32 } from '../../core/mulberry32';
 import { shapleyMonteCarlo } from '../../credit/game/shapleyMonteCarlo';
 import { shuffle } from '../../credit/game/shuffle';
 import type { CoalitionValues } from './coalitionValues';
-import { agentRows } from './episodeCredit';
+import { agentRows, provenanceOf } from './creditRows';
 
 export interface MonteCarloSettings {
   /** Permutations at most per episode. */
@@ -33,10 +33,11 @@ export async function monteCarloCredit(values: CoalitionValues, settings: MonteC
     );
     await values.require(chunk.flatMap(prefixMasks));
     permutations.push(...chunk);
-    const result = shapleyMonteCarlo(n, (mask) => values.value(mask), { permutations, targetStderr: settings.targetStderr, maxPermutations: permutations.length });
+    const result = shapleyMonteCarlo(n, (mask) => values.value(BigInt(mask)), { permutations, targetStderr: settings.targetStderr, maxPermutations: permutations.length });
     const tight = Array.from(result.stderr).every((se) => se <= settings.targetStderr);
     if ((tight && permutations.length >= 2) || permutations.length >= settings.maxPermutations || result.converged) {
-      return agentRows(values.episode, result.values, values.source(), Array.from(result.values, (_, i) => ({
+      const provenance = provenanceOf(permutations.flatMap(prefixMasks).map((m) => values.info(m)), result.converged && Array.from(result.stderr).every((se) => se === 0) ? 'exact' : 'estimated');
+      return agentRows(values.episode, result.values, provenance, Array.from(result.values, (_, i) => ({
         stderr: result.stderr[i] ?? null,
         ciLow: result.ciLow[i] ?? null,
         ciHigh: result.ciHigh[i] ?? null,
@@ -47,11 +48,11 @@ export async function monteCarloCredit(values: CoalitionValues, settings: MonteC
 }
 
 /** The coalitions walked by one permutation: ∅, {π1}, {π1, π2}, …, N. */
-function prefixMasks(permutation: readonly number[]): number[] {
-  const masks = [0];
-  let mask = 0;
+function prefixMasks(permutation: readonly number[]): bigint[] {
+  const masks = [0n];
+  let mask = 0n;
   for (const agent of permutation) {
-    mask |= 1 << agent;
+    mask |= 1n << BigInt(agent);
     masks.push(mask);
   }
   return masks;

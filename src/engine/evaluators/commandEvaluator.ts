@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readEpisode } from '../../ingest/readEpisode';
-import type { EvaluationRequest, Evaluator } from './evaluator';
+import { maskMembers, type EvaluationRequest, type Evaluator } from './evaluator';
 import { EvaluatorProcess } from './evaluatorProcess';
 
 export interface CommandEvaluatorOptions {
@@ -26,27 +26,22 @@ export function commandEvaluator(options: CommandEvaluatorOptions): Evaluator {
   const fingerprint = `command:${createHash('sha256').update(`${options.command}\u0000${options.version ?? ''}`).digest('hex').slice(0, 16)}`;
   return {
     fingerprint,
-    replays: true,
+    label: `the evaluator command "${options.command}"`,
     evaluate: async (request) => {
       const read = await readEpisode(options.root, request.episode);
       if (!read.ok) throw new Error(read.error);
       const coalitions = request.masks.map((mask) => members(request, mask));
-      const rewards = await process.request({ episode: read.value, kind: request.kind, coalitions });
-      if (rewards.length !== request.masks.length) {
-        throw new Error(`the evaluator returned ${rewards.length} rewards for ${request.masks.length} coalitions`);
+      const answer = await process.request({ episode: read.value, kind: request.kind, coalitions });
+      if (answer.rewards.length !== request.masks.length) {
+        throw new Error(`the evaluator returned ${answer.rewards.length} rewards for ${request.masks.length} coalitions`);
       }
-      return new Map(request.masks.map((mask, i) => [mask, rewards[i] ?? Number.NaN]));
+      return { rewards: new Map(request.masks.map((mask, i) => [mask, answer.rewards[i] ?? Number.NaN])), replayed: answer.replayed };
     },
     close: () => process.close(),
   };
 }
 
 /** The agent names (kind `agents`) or message indices (kind `messages`) present in a mask. */
-function members(request: EvaluationRequest, mask: number): (string | number)[] {
-  const present: (string | number)[] = [];
-  for (let i = 0; i < 31 && mask >> i !== 0; i++) {
-    if (((mask >> i) & 1) === 0) continue;
-    present.push(request.kind === 'agents' ? (request.episode.agents[i]?.name ?? `#${i}`) : i);
-  }
-  return present;
+function members(request: EvaluationRequest, mask: bigint): (string | number)[] {
+  return maskMembers(mask).map((i) => (request.kind === 'agents' ? (request.episode.agents[i]?.name ?? `#${i}`) : i));
 }

@@ -4,7 +4,16 @@ import type { CreditEpisode } from '../../core/creditInput';
 export interface EvaluationRequest {
   readonly episode: CreditEpisode;
   readonly kind: 'agents' | 'messages';
-  readonly masks: readonly number[];
+  /** Bit i = agent i (kind `agents`) or message i (kind `messages`) present. */
+  readonly masks: readonly bigint[];
+}
+
+/** The evaluator's answer to one request. */
+export interface EvaluationResult {
+  /** A reward per requested mask. */
+  readonly rewards: ReadonlyMap<bigint, number>;
+  /** True when downstream agents were re-generated after each intervention (a replay). */
+  readonly replayed: boolean;
 }
 
 /**
@@ -13,18 +22,27 @@ export interface EvaluationRequest {
  */
 export interface Evaluator {
   readonly fingerprint: string;
-  /** True when downstream agents are re-generated after an intervention (a replayer). */
-  readonly replays: boolean;
+  /** A short human name for messages: `the built-in final-answer checker`, `the command "…"`. */
+  readonly label: string;
+  /**
+   * Why this evaluator cannot score `episode` (a ground truth it does not understand, no ground
+   * truth, a format whose rewards come from elsewhere); undefined when it can.
+   */
+  cannotScore?(episode: CreditEpisode): string | undefined;
   /** Resolves with a reward per mask; rejects with an Error naming what went wrong for this episode. */
-  evaluate(request: EvaluationRequest): Promise<Map<number, number>>;
+  evaluate(request: EvaluationRequest): Promise<EvaluationResult>;
   close(): Promise<void>;
 }
 
+/** The members (roster or message indices) present in a mask, in increasing order. */
+export function maskMembers(mask: bigint): number[] {
+  const members: number[] = [];
+  for (let i = 0, rest = mask; rest !== 0n; i++, rest >>= 1n) if ((rest & 1n) === 1n) members.push(i);
+  return members;
+}
+
 /** The cache key of one intervention: kind and the sorted ids (agent ids or message seqs) present. */
-export function interventionKey(episode: CreditEpisode, kind: 'agents' | 'messages', mask: number): string {
-  const ids: number[] = [];
-  for (let i = 0; mask >> i !== 0 && i < 31; i++) {
-    if ((mask >> i) & 1) ids.push(kind === 'agents' ? (episode.agents[i]?.agentId ?? -1) : i);
-  }
+export function interventionKey(episode: CreditEpisode, kind: 'agents' | 'messages', mask: bigint): string {
+  const ids = maskMembers(mask).map((i) => (kind === 'agents' ? (episode.agents[i]?.agentId ?? -1) : i));
   return `${kind}:${ids.sort((a, b) => a - b).join(',')}`;
 }

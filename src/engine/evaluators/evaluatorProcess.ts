@@ -8,8 +8,14 @@ export interface EvaluatorPayload {
   readonly coalitions: readonly (readonly (string | number)[])[];
 }
 
+/** One response: a reward per coalition, and whether the evaluator says it re-generated downstream agents. */
+export interface EvaluatorAnswer {
+  readonly rewards: number[];
+  readonly replayed: boolean;
+}
+
 interface Pending {
-  readonly resolve: (rewards: number[]) => void;
+  readonly resolve: (answer: EvaluatorAnswer) => void;
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
 }
@@ -38,14 +44,14 @@ export class EvaluatorProcess {
     private readonly concurrency: number,
   ) {}
 
-  async request(payload: EvaluatorPayload): Promise<number[]> {
+  async request(payload: EvaluatorPayload): Promise<EvaluatorAnswer> {
     if (this.failures >= maxConsecutiveFailures) {
       throw new Error(`the evaluator command failed ${this.failures} times in a row and was given up${this.tail()}`);
     }
     while (this.pending.size >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     const child = this.ensureStarted();
     const id = this.nextId++;
-    return new Promise<number[]>((resolve, reject) => {
+    return new Promise<EvaluatorAnswer>((resolve, reject) => {
       const timer = setTimeout(() => this.timeOut(id), this.timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       child.stdin.write(`${JSON.stringify({ id, ...payload })}\n`);
@@ -83,7 +89,7 @@ export class EvaluatorProcess {
   }
 
   private onLine(line: string): void {
-    let message: { id?: unknown; rewards?: unknown; error?: unknown };
+    let message: { id?: unknown; rewards?: unknown; error?: unknown; replayed?: unknown };
     try {
       message = JSON.parse(line) as typeof message;
     } catch {
@@ -98,7 +104,8 @@ export class EvaluatorProcess {
       return pending.reject(new Error('the evaluator answered without a "rewards" array of finite numbers'));
     }
     this.failures = 0;
-    pending.resolve(rewards as number[]);
+    // Only an explicit `replayed: true` claims re-generation; anything else is a checker's score.
+    pending.resolve({ rewards: rewards as number[], replayed: message.replayed === true });
   }
 
   private timeOut(id: number): void {

@@ -1,20 +1,28 @@
-import type { CreditJobResult } from '../credit/creditJob';
+import type { CalibrationResult } from '../credit/calibration';
+import type { CreditJobResult, RunFailure } from '../credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
 
 const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
 
-/** The terminal report of a credit pass: per run, per agent mean, 95% interval and early → late. */
+/** The terminal report of a credit pass: per run, per agent mean, 95% interval, early → late and status. */
 export function formatCreditReport(root: string, method: string, result: CreditJobResult): string[] {
   const lines = [`Credit (${method}) of ${root}`];
   for (const run of result.runs) {
     const evaluator = run.evaluator ?? 'none (logged values only)';
-    lines.push(`  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.failures.length)} failed; evaluator ${evaluator}`);
-    lines.push(`    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} early → late`);
-    for (const a of run.agents) {
-      const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
-      lines.push(`    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${fixed(a.early)} → ${fixed(a.late)}`);
+    const failed = run.failures.length - run.unidentified;
+    lines.push(`  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.unidentified)} not identifiable, ${count(failed)} failed; evaluator ${evaluator}`);
+    const seed = (run.params.params['monteCarlo'] as { seed?: number } | undefined)?.seed;
+    if (seed !== undefined) lines.push(`    Monte-Carlo seed ${seed} (per episode: seed xor episode row id); rerun with --seed ${seed} to reproduce`);
+    if (run.calibration) lines.push(`    ${calibrationLine(run.calibration)}`);
+    if (run.agents.length > 0) {
+      lines.push(`    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'early → late'.padEnd(16)} status`);
+      for (const a of run.agents) {
+        const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
+        lines.push(`    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${`${fixed(a.early)} → ${fixed(a.late)}`.padEnd(16)} ${statusText(a.status)}`);
+      }
     }
+    lines.push(...problemLines(run.failures));
     if (run.budget) {
       const b = run.budget;
       lines.push(`    budget ${count(b.budget)} evaluator calls (planned ${count(Math.round(b.plannedCost))}): ${count(b.exactEpisodes)} of ${count(b.totalEpisodes)} episodes exact; run means (control variate):`);
@@ -28,11 +36,49 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
   return lines;
 }
 
-export const csvHeader = 'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source';
+/** One line on an evaluator's calibration against the logged rewards. */
+export function calibrationLine(c: CalibrationResult): string {
+  const scored = c.sampled > 0 ? `reproduces ${count(c.agreed)} of ${count(c.sampled)} sampled logged rewards (${(c.rate * 100).toFixed(1)}%, ${(c.threshold * 100).toFixed(0)}% required)` : 'scored no episode';
+  return `calibration: ${scored}: ${c.accepted ? 'accepted' : 'not accepted'}${c.reason ? ` (${c.reason})` : ''}`;
+}
+
+/** "exact", or the mix of statuses, e.g. "approximate 900, exact 100". */
+export function statusText(status: Readonly<Record<string, number>>): string {
+  const parts = Object.entries(status).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  if (parts.length === 1) return parts[0]?.[0] ?? '';
+  return parts.map(([s, n]) => `${s} ${count(n)}`).join(', ');
+}
+
+/** The reasons episodes were not identifiable or failed, most frequent first, with their remedy. */
+function problemLines(failures: readonly RunFailure[]): string[] {
+  const byReason = new Map<string, { n: number; first: RunFailure }>();
+  for (const f of failures) {
+    const key = `${f.status ?? 'failed'}\u0000${f.reason}`;
+    const entry = byReason.get(key);
+    if (entry) entry.n++;
+    else byReason.set(key, { n: 1, first: f });
+  }
+  const lines: string[] = [];
+  for (const { n, first } of [...byReason.values()].sort((a, b) => b.n - a.n).slice(0, 5)) {
+    const label = first.status === 'not-identifiable' ? 'not identifiable' : 'failed';
+    lines.push(`    ${label} (${count(n)} episode${n === 1 ? '' : 's'}, e.g. ${first.where}): ${first.reason}`);
+    if (first.remedy) lines.push(`      what would answer it: ${first.remedy}`);
+  }
+  if (byReason.size > 5) lines.push(`    … and ${count(byReason.size - 5)} other reasons (see --json)`);
+  return lines;
+}
+
+export const csvHeader = 'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source,status,intervention,reason,remedy';
 
 /** One stored credit row as CSV (the run's name first). */
 export function csvLine(run: string, r: CreditOutputRow): string {
-  const cells = [run, r.external_id, r.train_step, r.group_id, r.outcome, r.agent, r.message_seq, r.method, r.value, r.stderr, r.ci_low, r.ci_high, r.advantage, r.approximate, r.source];
+  const cells = [run, r.external_id, r.train_step, r.group_id, r.outcome, r.agent, r.message_seq, r.method, r.value, r.stderr, r.ci_low, r.ci_high, r.advantage, r.approximate, r.source, r.status, r.intervention, null, null];
+  return cells.map(csvCell).join(',');
+}
+
+/** An episode that failed or is not identifiable, as a CSV row without a value (agent left empty). */
+export function csvProblemLine(run: string, method: string, f: RunFailure): string {
+  const cells = [run, f.episode, f.step, null, null, null, null, method, null, null, null, null, null, null, null, f.status ?? 'failed', null, f.reason, f.remedy ?? null];
   return cells.map(csvCell).join(',');
 }
 
@@ -59,6 +105,8 @@ interface CreditValueJson {
   ci?: [number | null, number | null];
   approximate?: true;
   source: string | null;
+  status: string;
+  intervention?: string;
 }
 
 /** Groups stored rows (ordered by episode) into per-episode JSON objects. */
@@ -85,5 +133,7 @@ function valueJson(r: CreditOutputRow): CreditValueJson {
     ...(r.stderr !== null ? { stderr: r.stderr, ci: [r.ci_low, r.ci_high] as [number | null, number | null] } : {}),
     ...(r.approximate ? { approximate: true as const } : {}),
     source: r.source,
+    status: r.status,
+    ...(r.intervention !== null ? { intervention: r.intervention } : {}),
   };
 }

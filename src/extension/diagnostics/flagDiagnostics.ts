@@ -36,8 +36,16 @@ export interface TraceDiagnostic {
  */
 export function flagDiagnostics(flags: readonly BrowseFlag[], errors: readonly BrowseParseError[], severities: SeverityByKind = {}): TraceDiagnostic[] {
   const severity = (kind: string): DiagnosticLevel => severities[kind] ?? defaultSeverities[kind] ?? 'warning';
+  // A flag that concerns several trace lines (each episode a silent agent is silent in) is shown at each.
   const fromFlags = flags.flatMap((flag): TraceDiagnostic[] =>
-    flag.location ? [{ uri: flag.location.uri, line: Math.max(1, flag.location.line), severity: severity(flag.kind), message: flagMessage(flag), source: 'Credit Lens', code: flag.kind }] : [],
+    (flag.locations && flag.locations.length > 0 ? flag.locations : flag.location ? [flag.location] : []).map((at) => ({
+      uri: at.uri,
+      line: Math.max(1, at.line),
+      severity: severity(flag.kind),
+      message: flagMessage(flag),
+      source: 'Credit Lens',
+      code: flag.kind,
+    })),
   );
   const fromErrors = errors.map((error): TraceDiagnostic => ({
     uri: error.uri,
