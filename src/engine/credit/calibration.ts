@@ -63,18 +63,32 @@ export async function calibrateEvaluator(
   }
   let agreed = 0;
   let example: CalibrationResult['example'];
-  for (const episode of chosen.sample) {
-    const checked = await factualValue(evaluator, episode, io);
-    const logged = episode.reward as number;
-    if (Math.abs(checked - logged) <= agreementTolerance) agreed++;
-    else example ??= { episode: episode.externalId, where: `${episode.uri}:${episode.line}`, logged, checked };
+  const errors: Error[] = [];
+  const score = (episode: CreditEpisode): Promise<number> =>
+    factualValue(evaluator, episode, io).catch((error: unknown) => {
+      errors.push(error instanceof Error ? error : new Error(String(error)));
+      return NaN; // an episode the evaluator fails on counts as a disagreement
+    });
+  // A few requests in flight, so a command evaluator's concurrency is used.
+  for (let start = 0; start < chosen.sample.length; start += 8) {
+    const batch = chosen.sample.slice(start, start + 8);
+    const scores = await Promise.all(batch.map(score));
+    batch.forEach((episode, k) => {
+      const checked = scores[k] ?? NaN;
+      const logged = episode.reward as number;
+      if (Math.abs(checked - logged) <= agreementTolerance) agreed++;
+      else example ??= { episode: episode.externalId, where: `${episode.uri}:${episode.line}`, logged, checked };
+    });
   }
   const sampled = chosen.sample.length;
+  // An evaluator that fails on every sampled episode is broken, not miscalibrated: say what failed.
+  if (errors.length === sampled && errors[0]) throw errors[0];
   const rate = agreed / sampled;
   const outcomes = new Set(chosen.sample.map((e) => e.reward)).size;
   const result = { ...base, sampled, agreed, rate, ...(example ? { example } : {}) };
   if (threshold > 0 && rate < threshold) {
-    const e = example ? `; e.g. episode ${example.episode} (${example.where}) logs ${example.logged}, the evaluator scores ${example.checked}` : '';
+    const failed = errors.length > 0 ? `; ${errors.length} could not be scored (${errors[0]?.message ?? ''})` : '';
+    const e = failed + (example ? `; e.g. episode ${example.episode} (${example.where}) logs ${example.logged}, the evaluator scores ${example.checked}` : '');
     return { ...result, accepted: false, reason: `${evaluator.label} reproduces the logged reward of ${agreed} of ${sampled} sampled episodes (${percent(rate)}, below the ${percent(threshold)} required)${e}` };
   }
   if (threshold > 0 && outcomes < 2) {
@@ -117,16 +131,12 @@ async function factualValue(evaluator: Evaluator, episode: CreditEpisode, io: Ca
     io.counters.cached++;
     return cached.value;
   }
-  try {
-    const result = await evaluator.evaluate({ episode, kind: 'agents', masks: [full] });
-    const value = result.rewards.get(full);
-    if (value === undefined || !Number.isFinite(value)) return NaN;
-    io.counters.evaluated++;
-    io.fresh.push({ episodeId: episode.episodeId, intervention: key, value, replayed: result.replayed });
-    return value;
-  } catch {
-    return NaN; // an episode the evaluator fails on counts as a disagreement
-  }
+  const result = await evaluator.evaluate({ episode, kind: 'agents', masks: [full] });
+  const value = result.rewards.get(full);
+  if (value === undefined || !Number.isFinite(value)) return NaN;
+  io.counters.evaluated++;
+  io.fresh.push({ episodeId: episode.episodeId, intervention: key, value, replayed: result.replayed });
+  return value;
 }
 
 function percent(rate: number): string {

@@ -156,6 +156,7 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     if (!evaluator) return undefined;
     calibration ??= calibrateEvaluator(evaluator, ctx.input.episodes(run.runId), ctx.input.countEpisodes(run.runId), state.calibrationIo(evaluator), options.calibration).then((result) => {
       ctx.output.storeCalibration(run.runId, result);
+      state.storeFresh(); // so episodes find the factual values calibration just scored
       return result;
     });
     return calibrationDistrust(await calibration);
@@ -192,7 +193,7 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
     agents: agentSummaries(state.agentValues),
     ...(budget ? { budget } : {}),
-    ...(calibration ? { calibration: await calibration } : {}),
+    ...(calibration ? await calibration.then((c) => ({ calibration: c }), () => ({})) : {}),
   };
 }
 
@@ -263,13 +264,19 @@ class RunState {
     return { cache: (episodeId: number) => this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint), fresh: this.fresh, counters: this.ctx.counters };
   }
 
+  /** Writes the new evaluations so far to the cache. */
+  storeFresh(): void {
+    if (this.fresh.length === 0) return;
+    this.ctx.output.storeEvaluations(this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })));
+    this.fresh.length = 0;
+  }
+
   flush(): void {
     for (const [method, rows] of this.rows) this.ctx.output.writeCredit(this.run.runId, { ...this.params, method }, rows, method === this.params.method ? this.pendingFailures : []);
     if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0) this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures);
-    if (this.fresh.length > 0) this.ctx.output.storeEvaluations(this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })));
+    this.storeFresh();
     this.rows = new Map();
     this.pendingFailures = [];
-    this.fresh.length = 0;
     this.sinceWrite = 0;
     this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
   }

@@ -123,7 +123,7 @@ async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
 function routingCredit(episode: CreditEpisode): EpisodeCreditOutput {
   const routing = episode.routing;
   if (!routing) {
-    throw new NotIdentifiableError("routing credit needs the router's logged probabilities of every expert and the selected one; this episode logs no routing decision", remedies.routing);
+    throw new NotIdentifiableError("routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision", remedies.routing);
   }
   const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs);
   if (!estimate.ok) throw new NotIdentifiableError(estimate.error, remedies.routing);

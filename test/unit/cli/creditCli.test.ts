@@ -16,7 +16,9 @@ before(() => {
 test('credit-lens credit --method loo prints per-agent credit with early → late trends', () => {
   const result = run('credit', demo, '--method', 'loo', '--run', 'planner-solver-verifier');
   assert.equal(result.status, 0, result.stderr);
-  assert.match(result.stdout, /planner-solver-verifier \(pipeline\): 640 episodes computed, 0 failed/);
+  assert.match(result.stdout, /planner-solver-verifier \(pipeline\): 640 episodes computed, 0 not identifiable, 0 failed/);
+  // Logged counterfactuals: every value exact, from the log.
+  assert.match(result.stdout, /verifier\s+640 .*\sexact$/m);
   const verifier = /verifier\s+640\s+(-?[\d.]+)\s+\[[^\]]+\]\s+(-?[\d.]+) → (-?[\d.]+)/.exec(result.stdout);
   assert.ok(verifier, result.stdout);
   assert.ok(Number(verifier[2]) > 0.15 && Math.abs(Number(verifier[3])) < 0.02, result.stdout);
@@ -40,9 +42,12 @@ test('credit-lens credit --csv writes one row per episode and agent (and message
   const csv = run('credit', demo, '--method', 'routing', '--run', 'routed-experts', '--step', '1', '--csv');
   assert.equal(csv.status, 0, csv.stderr);
   const lines = csv.stdout.trim().split('\n');
-  assert.equal(lines[0], 'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source');
+  assert.equal(lines[0], 'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source,status,intervention,reason,remedy');
   const methods = new Set(lines.slice(1).map((l) => l.split(',')[7]));
   assert.deepEqual([...methods].sort(), ['routing', 'routing-ipw', 'wta']);
+  // IPW signals are single-decision estimates; winner-take-all is exactly what the winner got.
+  const statuses = new Set(lines.slice(1).map((l) => `${l.split(',')[7]}:${l.split(',')[14]}:${l.split(',')[15]}`));
+  assert.deepEqual([...statuses].sort(), ['routing-ipw:logged:estimated', 'routing:logged:estimated', 'wta:logged:exact']);
   assert.equal(lines.length - 1, 32 * 2 * 3);
 });
 

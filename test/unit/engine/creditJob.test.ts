@@ -79,7 +79,10 @@ test('credit with the built-in evaluator computes missing coalitions and caches 
     { agent: 'solver', content: '2 + 2 = 4. #### 4' },
     { agent: 'verifier', content: 'Looks good. #### 4' },
   ];
-  const lines = [0, 1, 2, 3].map((i) => episode(`e${i}`, { agents: ['planner', 'solver', 'verifier'].map((name) => ({ name, kind: 'llm' as const })), messages, groundTruth: '4', group: 'g', step: 1, sample: i }));
+  // Three successes and a failure (gold 5): the checker reproduces both outcomes, so it is calibrated.
+  const lines = [0, 1, 2, 3].map((i) =>
+    episode(`e${i}`, { agents: ['planner', 'solver', 'verifier'].map((name) => ({ name, kind: 'llm' as const })), messages, groundTruth: i === 3 ? '5' : '4', reward: i === 3 ? 0 : 1, group: 'g', step: 1, sample: i }),
+  );
   writeFileSync(join(root, 'a.jsonl'), jsonl(...lines));
   writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }));
   await runIndexJob({ root, search: false });
@@ -100,7 +103,8 @@ test('credit with a crashing or hanging evaluator command records per-episode er
   writeFileSync(join(root, 'a.jsonl'), jsonl(episode('ok-1', { agents }), episode('crash-1', { agents }), episode('hang-1', { agents }), episode('ok-2', { agents })));
   await runIndexJob({ root, search: false });
   const script = `"${process.execPath}" "${resolve('test/fixtures/evaluators/misbehaving.js')}"`;
-  const result = await runCreditJob({ root, method: 'shapley', concurrency: 1, evaluator: { kind: 'command', command: script, timeoutMs: 500 } });
+  // Calibration off (threshold 0): this test is about failures, not about agreement with the log.
+  const result = await runCreditJob({ root, method: 'shapley', concurrency: 1, evaluator: { kind: 'command', command: script, timeoutMs: 500 }, calibration: { threshold: 0 } });
   const run = result.runs[0];
   assert.equal(run?.computed, 2);
   assert.deepEqual(run?.failures.map((f) => f.where).sort(), ['a.jsonl:2', 'a.jsonl:3']);
@@ -129,8 +133,9 @@ test('per-message credit: prefix differences find the first error; Owen sums per
   const collect = async (method: CreditJobOptions['method']) => {
     const rows: { agent: string; seq: number | null; value: number }[] = [];
     let firstError: unknown;
+    // One episode: calibration off (threshold 0), this test is about the per-message arithmetic.
     await runCreditJob(
-      { root, method },
+      { root, method, calibration: { threshold: 0 } },
       {
         onRunStored: (_run, stored) => { for (const r of stored) rows.push({ agent: r.agent, seq: r.message_seq, value: r.value ?? Number.NaN }); },
         onEpisode: (report) => { firstError = report.messages?.firstError; },

@@ -15,7 +15,8 @@ test('EvaluatorProcess.request() pairs answers with requests by id, concurrently
       process.request(payload('c', [[]])),
       process.request(payload('d', [['planner', 'solver'], ['solver']])),
     ]);
-    assert.deepEqual(answers, [[1, 0], [0.5], [0], [1, 0.5]]);
+    assert.deepEqual(answers.map((a) => a.rewards), [[1, 0], [0.5], [0], [1, 0.5]]);
+    assert.ok(answers.every((a) => !a.replayed), 'no `replayed: true` in the answer: a checker, not a replay');
   } finally {
     await process.close();
   }
@@ -25,7 +26,7 @@ test('EvaluatorProcess settles a hanging request by timeout, restarts, and serve
   const process = new EvaluatorProcess(script('misbehaving.js'), '.', 300, 2);
   try {
     await assert.rejects(process.request(payload('hang-1')), /did not answer within 300 ms; it was restarted/);
-    assert.deepEqual(await process.request(payload('ok-1')), [1, 1]);
+    assert.deepEqual((await process.request(payload('ok-1'))).rewards, [1, 1]);
   } finally {
     await process.close();
   }
@@ -35,7 +36,17 @@ test('EvaluatorProcess reports a crash with the stderr tail and restarts on the 
   const process = new EvaluatorProcess(script('misbehaving.js'), '.', 5000, 2);
   try {
     await assert.rejects(process.request(payload('crash-1')), /exited with code 3.*fatal segfault simulation/);
-    assert.deepEqual(await process.request(payload('ok-2')), [1, 1]);
+    assert.deepEqual((await process.request(payload('ok-2'))).rewards, [1, 1]);
+  } finally {
+    await process.close();
+  }
+});
+
+test('EvaluatorProcess: an answer with `replayed: true` says downstream agents were re-generated', async () => {
+  const process = new EvaluatorProcess(script('misbehaving.js'), '.', 5000, 1);
+  try {
+    assert.deepEqual(await process.request(payload('replay-1')), { rewards: [1, 1], replayed: true });
+    assert.deepEqual(await process.request(payload('ok-4')), { rewards: [1, 1], replayed: false });
   } finally {
     await process.close();
   }

@@ -51,7 +51,7 @@ function facts(): EpisodeFacts[] {
       externalId: e.id, step: e.step, reward: e.reward ?? null, uri: '', line: 0,
       agents: e.agents.map((a, i) => ({
         name: a.name, declared: true, messages: e.messages.filter((m) => m.agent === a.name).length, tokens: 0, credit: values[i] ?? null,
-        emptyMessages: null, copiedMessages: null, finalAnswerFirst: null,
+        emptyMessages: null, creditStatus: 'exact', kind: 'llm', trainable: true, copiedMessages: null, finalAnswerFirst: null,
       })),
     }];
   });
@@ -111,7 +111,7 @@ test('overview() counts the flags of each agent covering each step and draws ste
 test('overview() status: not-computed or failed without rows; shared derived from the team reward', () => {
   const none = service.overview(f.teamRunId, 'shapley', 0.02);
   assert.deepEqual([none.status, none.steps, column(none.meanCredit, 1)], ['not-computed', [1, 2, 3], [null, null, null]]);
-  f.store.db.prepare("INSERT INTO credit_error VALUES (?, ?, 'shapley', 'h', 'no values', 'now')").run(f.teamRunId, f.id('t1a'));
+  f.store.db.prepare("INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, computed_at) VALUES (?, ?, 'shapley', 'h', 'no values', 'now')").run(f.teamRunId, f.id('t1a'));
   assert.equal(service.overview(f.teamRunId, 'shapley', 0.02).status, 'failed');
   const shared = service.overview(f.teamRunId, 'shared', 0.02);
   assert.equal(shared.status, 'computed');

@@ -149,16 +149,16 @@ test('credit() status: not-computed when values are logged or an evaluator is co
   assert.deepEqual(status('t1b', 'loo', false), ['no-evaluator', 3, 2, false]);
   assert.deepEqual(status('t1b', 'shapley-mc', true), ['not-computed', 3, 2, false]);
   assert.deepEqual(status('t1a', 'prefix', false), ['no-evaluator', 3, 4, false], 'logged agent coalitions do not give message values');
-  f.store.db.prepare("INSERT INTO evaluation VALUES (?, 'fp', 'messages:0', 0.5, 'now')").run(f.id('t1a'));
+  f.store.db.prepare("INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', 'messages:0', 0.5, 'now')").run(f.id('t1a'));
   assert.deepEqual(status('t1a', 'prefix', false), ['not-computed', 3, 4, false]);
-  f.store.db.prepare("INSERT INTO evaluation VALUES (?, 'fp', 'agents:1', 0.5, 'now')").run(f.id('t1b'));
+  f.store.db.prepare("INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', 'agents:1', 0.5, 'now')").run(f.id('t1b'));
   assert.deepEqual(status('t1b', 'loo', false), ['not-computed', 3, 2, false]);
   assert.deepEqual(status('t1a', 'routing', true), ['no-evaluator', 3, 4, false]);
   assert.match(service.credit(f.id('t1a'), 'routing', true).reason ?? '', /router/);
 });
 
 test('credit() status failed when the latest result is an error; older errors do not hide newer values', () => {
-  const error = f.store.db.prepare("INSERT INTO credit_error VALUES (?, ?, 'loo', ?, 'the evaluator crashed', ?)");
+  const error = f.store.db.prepare("INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, computed_at) VALUES (?, ?, 'loo', ?, 'the evaluator crashed', ?)");
   error.run(f.teamRunId, f.id('t2a'), 'h2', '2026-03-01T00:00:00.000Z');
   insertCredit(f, agentCredit('t2a', [1, 0, 0], { at: '2026-02-01T00:00:00.000Z' }));
   const failed = service.credit(f.id('t2a'), 'loo', true);

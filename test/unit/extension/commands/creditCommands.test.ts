@@ -182,7 +182,7 @@ test('runAudit: thresholds from settings, formatted lines logged, onAudited call
 });
 
 const row = (episode: number, agent: string, value: number): CreditOutputRow =>
-  ({ episode_id: episode, external_id: `e${episode}`, train_step: 1, group_id: 'g', outcome: 1, agent, message_seq: null, method: 'loo', value, stderr: null, ci_low: null, ci_high: null, advantage: null, approximate: 0, source: 'evaluated' });
+  ({ episode_id: episode, external_id: `e${episode}`, train_step: 1, group_id: 'g', outcome: 1, agent, message_seq: null, method: 'loo', value, stderr: null, ci_low: null, ci_high: null, advantage: null, approximate: 0, source: 'checked', status: 'exact', intervention: 'remove' });
 
 const formatters = {
   csvHeader: 'run,episode,agent,value',

@@ -116,9 +116,9 @@ describe('ccpoMapper.detect', () => {
 
 /** The engine's view of an imported episode: logged v(S) by roster bitmask, as the index assembles it. */
 function creditEpisode(e: Episode, episodeId: number): CreditEpisode {
-  const bit = new Map(e.agents.map((a, i) => [a.name, 1 << i]));
-  const mask = (agents: readonly string[]): number => agents.reduce((m, name) => m | (bit.get(name) ?? 0), 0);
-  const full = (1 << e.agents.length) - 1;
+  const bit = new Map(e.agents.map((a, i) => [a.name, 1n << BigInt(i)]));
+  const mask = (agents: readonly string[]): bigint => agents.reduce((m, name) => m | (bit.get(name) ?? 0n), 0n);
+  const full = (1n << BigInt(e.agents.length)) - 1n;
   const logged = new Map((e.coalitions ?? []).map((c) => [mask(c.agents), c.value]));
   for (const cf of e.counterfactuals ?? []) if (cf.intervention === 'remove' && !logged.has(full & ~mask(cf.agents))) logged.set(full & ~mask(cf.agents), cf.reward);
   if (e.reward !== undefined && !logged.has(full)) logged.set(full, e.reward);
@@ -136,6 +136,7 @@ function creditEpisode(e: Episode, episodeId: number): CreditEpisode {
     length: 0,
     line: episodeId,
     loggedCoalitions: logged,
+    loggedCounterfactuals: (e.counterfactuals ?? []).map((cf) => ({ removed: mask(cf.agents), intervention: cf.intervention, replayed: cf.replayed ?? null, value: cf.reward })),
     messageAuthors: e.messages.map((m) => e.agents.findIndex((a) => a.name === m.agent)),
     labels: [],
   };
@@ -144,8 +145,9 @@ function creditEpisode(e: Episode, episodeId: number): CreditEpisode {
 /** One credit method over one episode with no evaluator configured: every value must be logged. */
 async function creditWithoutEvaluator(episode: CreditEpisode, method: 'loo' | 'shapley', counters: ValueCounters): Promise<number[]> {
   const fresh: NewEvaluation[] = [];
-  const values = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, () => new Map(), undefined, counters, fresh);
-  const result = await episodeCredit({ episode, method, values: values('agents'), messageValues: values('messages'), monteCarlo: defaultMonteCarlo, lastSpeaker: 1 });
+  const sources = { loadCache: () => new Map(), evaluator: undefined, counters, fresh, useLogged: true, sequential: true, trust: () => Promise.resolve(undefined) };
+  const values = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, sources);
+  const result = await episodeCredit({ episode, method, values: values('agents'), messageValues: values('messages'), monteCarlo: defaultMonteCarlo });
   return (result.rows.get(method) ?? []).map((r) => r.value);
 }
 

@@ -100,7 +100,7 @@ describe('whoAndWhenMapper: roster and speakers', () => {
         messages: episode.messages.filter((m) => m.agent === a.name).length,
         tokens: 0,
         credit: null,
-        emptyMessages: null,
+        emptyMessages: null, creditStatus: 'exact', kind: 'llm', trainable: true,
         copiedMessages: null,
         finalAnswerFirst: null,
       })),
