@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
 import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
 import { creditCommand, type CreditCommandOptions } from './commands/creditCommand';
+import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
+import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
@@ -19,13 +21,16 @@ Usage:
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
-                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
+                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--timeout MS] [--concurrency N] [--advantage NAME]
+                    [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
       counterfactual / coalition values are used first; missing ones come from the evaluator
       (built-in final-answer by default; a run.json evaluator command is never run implicitly).
       --budget N (loo): spend about N evaluator calls, estimate the rest with a control variate.
       --no-logged: ignore logged counterfactuals and evaluate every coalition.
+      --advantage NAME: the trainer's GRPO advantage convention (\`--advantage help\` lists them);
+      default: run.json "advantage", else the trace format or framework, else verl.
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
                    [--fail-on KINDS] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
@@ -69,6 +74,7 @@ const optionSpec = {
   threshold: { type: 'string' },
   csv: { type: 'boolean', default: false },
   messages: { type: 'boolean', default: false },
+  advantage: { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -93,6 +99,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'credit':
+        if (values.advantage === 'help') return listAdvantageConventions(io);
         return await creditCommand(creditOptions(requireDir(rest), values), io);
       case 'audit':
         return await auditCommand(auditOptions(requireDir(rest), values), io);
@@ -121,6 +128,7 @@ function demoOptions(values: { out?: string | undefined; episodes?: string | und
 type ParsedValues = ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>>['values'];
 
 function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
+  if (values.advantage !== undefined && !findAdvantageConvention(values.advantage)) throw new UsageError(unknownConventionMessage(values.advantage, '--advantage'));
   if (!values.method) throw new UsageError('--method is required (shared, loo, shapley, shapley-mc, routing, prefix, owen)');
   if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
   const timeout = values.timeout === undefined ? undefined : positiveInteger(values.timeout, '--timeout');
@@ -140,7 +148,15 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(values.run ? { run: values.run } : {}),
     ...(timeout ? { timeoutMs: timeout } : {}),
     ...(concurrency ? { concurrency } : {}),
+    ...(values.advantage !== undefined ? { advantage: values.advantage } : {}),
   };
+}
+
+/** `--advantage help`: the GRPO advantage conventions, one per line, with their source. */
+function listAdvantageConventions(io: CliIo): number {
+  for (const c of allAdvantageConventions()) io.out(`${c.name.padEnd(10)} ${c.summary.padEnd(42)} ${c.source}`);
+  io.out(`Without --advantage: run.json "advantage", else the trace format or framework, else ${defaultAdvantageConvention}.`);
+  return exitCodes.ok;
 }
 
 function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {

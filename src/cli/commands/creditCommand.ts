@@ -22,6 +22,8 @@ export interface CreditCommandOptions {
   readonly useLogged: boolean;
   readonly output: 'text' | 'json' | 'csv';
   readonly messages: boolean;
+  /** A GRPO advantage convention name (checked by the caller). */
+  readonly advantage?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(options.useLogged ? {} : { useLogged: false }),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      ...(options.advantage !== undefined ? { advantage: options.advantage } : {}),
     },
     { onEpisode, onRunStored, onProgress },
   );
@@ -92,7 +95,12 @@ function runJson(run: RunCreditResult) {
     agents: run.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.mean, ci: a.ci, early: a.early, late: a.late })),
     failures: run.failures.map((f) => ({ where: f.where, reason: f.reason })),
     ...(run.budget ? { budget: run.budget } : {}),
+    advantage: advantageJson(run),
   };
+}
+
+function advantageJson({ advantage: { convention, source, description } }: RunCreditResult) {
+  return { name: convention.name, source, summary: convention.summary, description, code: convention.source };
 }
 
 function parseMethod(name: string): CreditMethodName {

@@ -1,6 +1,7 @@
 import type { CreditJobResult } from '../credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
+import { describeAdvantageChoice } from '../credit/advantageConvention';
 
 const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
 
@@ -10,6 +11,7 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
   for (const run of result.runs) {
     const evaluator = run.evaluator ?? 'none (logged values only)';
     lines.push(`  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.failures.length)} failed; evaluator ${evaluator}`);
+    lines.push(`    advantages: ${describeAdvantageChoice(run.advantage)}`);
     lines.push(`    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} early → late`);
     for (const a of run.agents) {
       const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
