@@ -117,7 +117,7 @@ async function longEpisodeTimings(): Promise<ViewTiming[]> {
 async function longEpisodeTiming(store: IndexStore, root: string, episodeId: number, messages: number): Promise<ViewTiming[]> {
   const roster = store.db.prepare<{ agent_id: number; run_id: number }>('SELECT ea.agent_id, e.run_id FROM episode_agent ea JOIN episode e USING (episode_id) WHERE episode_id = ? ORDER BY ordinal').all(episodeId);
   const runId = roster[0]?.run_id ?? 1;
-  const row = (agentId: number, messageSeq: number | null, value: number) => ({ episodeId, agentId, messageSeq, value, stderr: null, ciLow: null, ciHigh: null, n: null, approximate: false, source: 'logged' as const, advantage: null });
+  const row = (agentId: number, messageSeq: number | null, value: number) => ({ episodeId, agentId, messageSeq, value, stderr: null, ciLow: null, ciHigh: null, n: null, status: 'exact' as const, source: 'logged', intervention: null, advantage: null });
   const credit = new CreditRepository(store.db);
   credit.writeCredit(runId, { method: 'loo', params: {}, hash: 'bench' }, roster.map((a, i) => row(a.agent_id, null, i / 10)), []);
   credit.writeCredit(runId, { method: 'prefix', params: {}, hash: 'bench' }, Array.from({ length: messages }, (_, seq) => row(roster[seq % roster.length]?.agent_id ?? 0, seq, 1 / messages)), []);

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
 import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
 import { creditCommand, type CreditCommandOptions } from './commands/creditCommand';
+import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
+import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
@@ -19,7 +21,7 @@ Usage:
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
-                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--seed N] [--calibration X]
+                    [--run NAME] [--step A..B] [--budget N] [--no-logged] [--seed N] [--calibration X] [--advantage NAME]
                     [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
@@ -33,6 +35,8 @@ Usage:
       Every value says where it came from (logged, replayed, checked, cached, estimated) and
       whether it is exact, estimated or approximate; episodes the data cannot answer are
       reported as not identifiable, with what would answer them.
+      --advantage NAME: the trainer's GRPO advantage convention (\`--advantage help\` lists them);
+      default: run.json "advantage", else the trace format or framework, else verl.
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
                    [--evaluator NAME | --evaluator-cmd "CMD" | --evaluator none] [--fail-on KINDS] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
@@ -77,6 +81,7 @@ const optionSpec = {
   csv: { type: 'boolean', default: false },
   messages: { type: 'boolean', default: false },
   calibration: { type: 'string' },
+  advantage: { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -101,6 +106,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'credit':
+        if (values.advantage === 'help') return listAdvantageConventions(io);
         return await creditCommand(creditOptions(requireDir(rest), values), io);
       case 'audit':
         return await auditCommand(auditOptions(requireDir(rest), values), io);
@@ -129,6 +135,7 @@ function demoOptions(values: { out?: string | undefined; episodes?: string | und
 type ParsedValues = ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>>['values'];
 
 function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
+  if (values.advantage !== undefined && !findAdvantageConvention(values.advantage)) throw new UsageError(unknownConventionMessage(values.advantage, '--advantage'));
   if (!values.method) throw new UsageError('--method is required (shared, loo, shapley, shapley-mc, routing, prefix, owen)');
   if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
   const timeout = values.timeout === undefined ? undefined : positiveInteger(values.timeout, '--timeout');
@@ -150,6 +157,7 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(concurrency ? { concurrency } : {}),
     ...(values.seed !== undefined ? { seed: positiveInteger(values.seed, '--seed') } : {}),
     ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
+    ...(values.advantage !== undefined ? { advantage: values.advantage } : {}),
   };
 }
 
@@ -157,6 +165,13 @@ function fraction(text: string, name: string): number {
   const x = Number(text);
   if (text.trim() === '' || !(x >= 0 && x <= 1)) throw new UsageError(`${name} must be a number in [0, 1], got "${text}"`);
   return x;
+}
+
+/** `--advantage help`: the GRPO advantage conventions, one per line, with their source. */
+function listAdvantageConventions(io: CliIo): number {
+  for (const c of allAdvantageConventions()) io.out(`${c.name.padEnd(10)} ${c.summary.padEnd(42)} ${c.source}`);
+  io.out(`Without --advantage: run.json "advantage", else the trace format or framework, else ${defaultAdvantageConvention}.`);
+  return exitCodes.ok;
 }
 
 function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {

@@ -25,6 +25,11 @@ export interface RunManifest {
    * `credit_lens_jsonl`), instead of detecting each file's format by content.
    */
   readonly traceFormat?: string;
+  /**
+   * The GRPO advantage convention of the run's trainer (`verl`, `trl`, `openrlhf`, `drmas`, `c3`,
+   * `dr-grpo`; `credit-lens credit --advantage help` lists them). Without it, the producer decides.
+   */
+  readonly advantage?: string;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 

@@ -26,6 +26,8 @@ export interface CreditCommandOptions {
   readonly seed?: number;
   /** Required agreement of an evaluator with the logged rewards. */
   readonly calibration?: number;
+  /** A GRPO advantage convention name (checked by the caller). */
+  readonly advantage?: string;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
       ...(options.seed !== undefined ? { monteCarlo: { seed: options.seed } } : {}),
       ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
+      ...(options.advantage !== undefined ? { advantage: options.advantage } : {}),
     },
     { onEpisode, onRunStored, onProgress },
   );
@@ -102,7 +105,12 @@ function runJson(run: RunCreditResult) {
     failures: run.failures.map((f) => ({ episode: f.episode, step: f.step, where: f.where, status: f.status ?? 'failed', reason: f.reason, ...(f.remedy ? { remedy: f.remedy } : {}) })),
     ...(run.calibration ? { calibration: { ...run.calibration, summary: calibrationLine(run.calibration) } } : {}),
     ...(run.budget ? { budget: run.budget } : {}),
+    advantage: advantageJson(run),
   };
+}
+
+function advantageJson({ advantage: { convention, source, description } }: RunCreditResult) {
+  return { name: convention.name, source, summary: convention.summary, description, code: convention.source };
 }
 
 function parseMethod(name: string): CreditMethodName {

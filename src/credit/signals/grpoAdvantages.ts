@@ -6,6 +6,16 @@ export interface GrpoAdvantageOptions {
   readonly eps?: number;
   /** Only subtract the group mean, without dividing by the std (Dr.GRPO-style, CCPO). Default false. */
   readonly centerOnly?: boolean;
+  /**
+   * Where `eps` goes: `'outside'` (default) `(x − mean)/(std + eps)`; `'inside'` the square root,
+   * `(x − mean)/sqrt(var + eps)` (C3's MAGRPO).
+   */
+  readonly epsPlacement?: 'outside' | 'inside';
+  /**
+   * A group of one value: `'zero'` (default) gives advantage 0; `'unit'` uses mean 0 and std 1
+   * as verl does, so the advantage is `x/(1 + eps)` (`x` with `centerOnly`).
+   */
+  readonly singleton?: 'zero' | 'unit';
 }
 
 /**
@@ -18,20 +28,30 @@ export interface GrpoAdvantageOptions {
  * NaN values are skipped when computing the group statistics and get a NaN advantage. A group whose
  * remaining values are all equal (std = 0, including a group of one) gets 0 for every rollout, for
  * any `eps`, including `eps = 0` where the formula would give 0/0 (§3.15: "groups with std = 0 get
- * A = 0"). With `ddof = 1` a group of one value also gets 0. Empty input gives an empty array.
+ * A = 0"). With `ddof = 1` a group of one value also gets 0, unless `singleton: 'unit'` (verl).
+ * The trainers' named conventions are in `advantageConventions.ts`. Empty input gives an empty array.
  */
 export function grpoAdvantages(values: ArrayLike<number>, options: GrpoAdvantageOptions = {}): Float64Array {
-  const { ddof = 0, eps = 1e-6, centerOnly = false } = options;
   const n = values.length;
   const advantages = new Float64Array(n);
-  const { count, mean, sumSquares, allEqual } = groupMoments(values);
-  const scale = centerOnly ? 1 : Math.sqrt(sumSquares / (count - ddof)) + eps;
+  const moments = groupMoments(values);
+  const unitSingleton = moments.count === 1 && options.singleton === 'unit';
+  const mean = unitSingleton ? 0 : moments.mean;
+  const scale = unitSingleton ? (options.centerOnly ? 1 : 1 + (options.eps ?? 1e-6)) : groupScale(moments, options);
   for (let g = 0; g < n; g++) {
     const x = values[g] ?? NaN;
     if (Number.isNaN(x)) advantages[g] = NaN;
-    else if (!allEqual) advantages[g] = (x - mean) / scale;
+    else if (unitSingleton || !moments.allEqual) advantages[g] = (x - mean) / scale;
   }
   return advantages;
+}
+
+/** The divisor of a group with at least two distinct values: 1, `std + eps` or `sqrt(var + eps)`. */
+function groupScale(moments: Moments, options: GrpoAdvantageOptions): number {
+  const { ddof = 0, eps = 1e-6, centerOnly = false, epsPlacement = 'outside' } = options;
+  if (centerOnly) return 1;
+  const variance = moments.sumSquares / (moments.count - ddof);
+  return epsPlacement === 'inside' ? Math.sqrt(variance + eps) : Math.sqrt(variance) + eps;
 }
 
 interface Moments {

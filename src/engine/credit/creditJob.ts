@@ -1,5 +1,5 @@
 import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
-import { grpoAdvantages } from '../../credit/signals/grpoAdvantages';
+import { advantagesFor } from '../../credit/signals/advantageConventions';
 import { CreditInputRepository, type CreditRun } from '../../store/creditInputRepository';
 import { CreditRepository, type CreditFailure, type CreditOutputRow } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
@@ -17,6 +17,8 @@ import { episodeCredit } from './episodeCredit';
 import type { MessageCreditResult } from './messageCredit';
 import { defaultMonteCarlo, type MonteCarloSettings } from './monteCarloCredit';
 import { chooseEvaluator, type EvaluatorChoice } from './chooseEvaluator';
+import { chooseAdvantageConvention, type AdvantageChoice } from './advantageConvention';
+import { RunProducerRepository } from '../../store/runProducerRepository';
 
 export interface CreditJobOptions {
   readonly root: string;
@@ -41,6 +43,8 @@ export interface CreditJobOptions {
   readonly episodes?: readonly number[];
   /** How an evaluator is calibrated against the logged rewards before its values are used. */
   readonly calibration?: CalibrationOptions;
+  /** The GRPO advantage convention (a name from advantageConventions.ts) instead of the run's own. */
+  readonly advantage?: string;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -63,6 +67,8 @@ export interface RunCreditResult {
   readonly budget?: BudgetReport;
   /** The evaluator's calibration on this run, when one was needed. */
   readonly calibration?: CalibrationResult;
+  /** The convention the group advantages were computed with, and where it came from. */
+  readonly advantage: AdvantageChoice;
 }
 
 /** A failed or not-identifiable episode of a run, with where it is. */
@@ -107,7 +113,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     for (const run of selected) {
       if (hooks.isCancelled?.()) break;
       if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes) === 0) continue;
-      const result = await creditForRun(run, { options, hooks, input, output, counters });
+      const result = await creditForRun(run, { options, hooks, input, output, counters, producers: new RunProducerRepository(store.db) });
       if (hooks.onRunStored) {
         const rows = output.outputRows(run.runId, result.params.hash, from, to);
         try {
@@ -130,14 +136,18 @@ interface RunContext {
   readonly input: CreditInputRepository;
   readonly output: CreditRepository;
   readonly counters: ValueCounters;
+  readonly producers: RunProducerRepository;
 }
 
 async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditResult> {
   const { options } = ctx;
+  // Chosen first: an unknown convention fails before an evaluator is started.
+  const advantage = chooseAdvantageConvention(run.name, ctx.producers.producer(run.runId), options.advantage);
   const needsEvaluator = coalitionMethods.has(options.method) || perMessageMethods.has(options.method);
   const evaluator = needsEvaluator ? chooseEvaluator(run, options.root, options.evaluator) : undefined;
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
   const params = creditParams(options.method, {
+    advantage: advantage.convention.name,
     ...(options.budget !== undefined ? { budget: options.budget } : {}),
     evaluator: evaluator?.fingerprint ?? null,
     // The default action d_i defines the game (credit-methods.md §2): logged values carry their own
@@ -180,7 +190,7 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
       });
     }
     state.flush();
-    for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => grpoAdvantages(v), options.episodes);
+    for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => advantagesFor(advantage.convention, v), options.episodes);
   } finally {
     await evaluator?.close();
   }
@@ -194,6 +204,7 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     agents: agentSummaries(state.agentValues),
     ...(budget ? { budget } : {}),
     ...(calibration ? await calibration.then((c) => ({ calibration: c }), () => ({})) : {}),
+    advantage,
   };
 }
 

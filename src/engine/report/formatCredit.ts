@@ -2,6 +2,7 @@ import type { CalibrationResult } from '../credit/calibration';
 import type { CreditJobResult, RunFailure } from '../credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
+import { describeAdvantageChoice } from '../credit/advantageConvention';
 
 const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
 
@@ -15,6 +16,7 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
     const seed = (run.params.params['monteCarlo'] as { seed?: number } | undefined)?.seed;
     if (seed !== undefined) lines.push(`    Monte-Carlo seed ${seed} (per episode: seed xor episode row id); rerun with --seed ${seed} to reproduce`);
     if (run.calibration) lines.push(`    ${calibrationLine(run.calibration)}`);
+    lines.push(`    advantages: ${describeAdvantageChoice(run.advantage)}`);
     if (run.agents.length > 0) {
       lines.push(`    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'early → late'.padEnd(16)} status`);
       for (const a of run.agents) {

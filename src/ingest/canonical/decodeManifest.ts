@@ -46,6 +46,7 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
   const framework = optionalString(obj, 'framework', '');
   const algorithm = optionalString(obj, 'algorithm', '');
   const traceFormat = optionalString(obj, 'traceFormat', '');
+  const advantage = optionalString(obj, 'advantage', '');
   const metadata = optionalObject(obj, 'metadata', '');
   return {
     ...manifest,
@@ -54,6 +55,7 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
     ...(framework !== undefined ? { framework } : {}),
     ...(algorithm !== undefined ? { algorithm } : {}),
     ...(traceFormat !== undefined ? { traceFormat } : {}),
+    ...(advantage !== undefined ? { advantage } : {}),
     ...(metadata ? { metadata } : {}),
   };
 }

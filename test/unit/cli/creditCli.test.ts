@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { before, test } from 'node:test';
 import { runCli as run } from '../../builders/cliRunner';
@@ -63,4 +63,43 @@ test('credit-lens credit exits 1 when nothing could be computed, 2 on bad usage,
   const failed = run('credit', root, '--method', 'loo', '--evaluator-cmd', script, '--concurrency', '1');
   assert.equal(failed.status, 1);
   assert.match(failed.stderr, /a\.jsonl:1: .*the evaluator exited with code 3/);
+});
+
+test('credit-lens credit --advantage trl changes the group advantages and prints the convention; the default comes from the framework', () => {
+  const args = ['credit', demo, '--method', 'shared', '--run', 'planner-solver-verifier', '--step', '1', '--json'];
+  const byDefault = JSON.parse(run(...args).stdout);
+  const trl = run(...args, '--advantage', 'trl');
+  assert.equal(trl.status, 0, trl.stderr);
+  const json = JSON.parse(trl.stdout);
+  assert.deepEqual([byDefault.runs[0].advantage.name, byDefault.runs[0].advantage.source], ['verl', 'producer']);
+  assert.deepEqual([json.runs[0].advantage.name, json.runs[0].advantage.source, json.runs[0].params.advantage], ['trl', 'flag', 'trl']);
+  const advantages = (j: { runs: { episodes: { credit: { shared: { solver: { advantage: number } } } }[] }[] }) => j.runs[0]!.episodes.map((e) => e.credit.shared.solver.advantage);
+  const [a, b] = [advantages(byDefault), advantages(json)];
+  assert.ok(a.some((x, i) => x !== 0 && x !== b[i]), 'advantages differ');
+  const text = run('credit', demo, '--method', 'shared', '--run', 'planner-solver-verifier', '--step', '1', '--advantage', 'trl');
+  assert.match(text.stdout, /advantages: trl \(sample std, eps 1e-4; from --advantage\)/);
+});
+
+test('credit-lens credit on a verl-format run defaults to the verl convention; --advantage help lists them; unknown names are usage errors', () => {
+  const root = tempFolder();
+  cpSync(resolve('test/fixtures/importers/verl/rollout'), join(root, 'rollout'), { recursive: true });
+  assert.equal(run('index', root).status, 0);
+  const text = run('credit', root, '--method', 'shared');
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /advantages: verl \(sample std, eps 1e-6; from the producer verl\)/);
+  const help = run('credit', root, '--advantage', 'help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^c3 +population std, eps 1e-8 inside the sqrt +EIT-EAST-Lab\/C3@/m);
+  const bad = run('credit', root, '--method', 'shared', '--advantage', 'ppo');
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown advantage convention "ppo" in --advantage \(known: verl, trl/);
+});
+
+test('credit-lens credit takes the convention from run.json "advantage" over the producer', () => {
+  const root = tempFolder();
+  cpSync(resolve('test/fixtures/importers/verl/rollout'), join(root, 'rollout'), { recursive: true });
+  writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', name: 'r', advantage: 'magrpo' }));
+  assert.equal(run('index', root).status, 0);
+  const json = JSON.parse(run('credit', root, '--method', 'shared', '--json').stdout);
+  assert.deepEqual([json.runs[0].advantage.name, json.runs[0].advantage.source], ['c3', 'run.json']);
 });

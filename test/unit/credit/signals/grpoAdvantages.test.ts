@@ -63,4 +63,14 @@ describe('grpoAdvantages', () => {
     assertClose(grpoAdvantages([10.2, 10.9, 10.4, 10.7], { eps: 0 }), Array.from(a), 1e-12);
     assertClose(a.reduce((s, x) => s + x, 0), 0, 1e-12);
   });
+
+  it('grpoAdvantages(values, {epsPlacement: "inside"}) divides by sqrt(var + eps) (C3 MAGRPO)', () => {
+    assertClose(grpoAdvantages(dReasoner, { ddof: 0, eps: 0.0625, epsPlacement: 'inside' }), [-0.5, 0.5, -0.5, 0.5].map((d) => d / Math.sqrt(0.3125)), 1e-15);
+  });
+
+  it('grpoAdvantages(values, {singleton: "unit"}) gives a group of one mean 0 and std 1 (verl)', () => {
+    assertClose(grpoAdvantages([0.8], { ddof: 1, eps: 1e-6, singleton: 'unit' }), [0.8 / (1 + 1e-6)], 1e-15);
+    assertClose(grpoAdvantages([0.8, NaN], { centerOnly: true, singleton: 'unit' }), [0.8, NaN], 1e-15);
+    assert.deepEqual(grpoAdvantages([0.8], { ddof: 1, singleton: 'zero' }), new Float64Array(1));
+  });
 });

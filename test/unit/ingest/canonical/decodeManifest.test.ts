@@ -135,6 +135,7 @@ describe('decodeManifest: fixtures', () => {
       framework: 'openrlhf',
       algorithm: 'grpo',
       traceFormat: 'credit_lens_jsonl',
+      advantage: 'openrlhf',
     });
   });
 });
