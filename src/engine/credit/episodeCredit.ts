@@ -6,7 +6,7 @@ import { routingEstimates } from '../../credit/signals/routingEstimates';
 import type { CoalitionValues } from './coalitionValues';
 import { maxExactAgents, type CreditMethodName } from './creditMethod';
 import { messageCredit, type MessageCreditResult } from './messageCredit';
-import { monteCarloCredit, type MonteCarloSettings } from './monteCarloCredit';
+import { monteCarloCredit, numberMaskValues, type MonteCarloSettings } from './monteCarloCredit';
 
 /** Credit rows of one episode, by method name (a routing pass also yields `wta` and `routing-ipw`). */
 export type EpisodeCreditRows = Map<string, CreditRow[]>;
@@ -43,13 +43,19 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
     case 'shapley':
       return single(method, await shapleyCredit(input));
     case 'shapley-mc':
-      return single(method, await monteCarloCredit(input.values(), input.monteCarlo));
+      return single(method, await monteCarloRows(input));
     case 'prefix':
     case 'owen': {
       const result = await messageCredit(input.messageValues(), method);
       return { rows: new Map([[method, result.rows]]), messages: result };
     }
   }
+}
+
+async function monteCarloRows(input: EpisodeCreditInput): Promise<CreditRow[]> {
+  const values = input.values();
+  const r = await monteCarloCredit(numberMaskValues(values), input.monteCarlo);
+  return agentRows(input.episode, r.values, values.source(), Array.from(r.values, (_, i) => ({ stderr: r.stderr[i] ?? null, ciLow: r.ciLow[i] ?? null, ciHigh: r.ciHigh[i] ?? null, n: r.permutations })));
 }
 
 function single(method: string, rows: CreditRow[]): EpisodeCreditOutput {
