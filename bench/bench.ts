@@ -6,6 +6,7 @@ import { barePass } from './barePass';
 import { creditPass, type CreditPass } from './creditBench';
 import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
+import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
@@ -45,6 +46,10 @@ async function main(): Promise<void> {
     process.stdout.write(`${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`);
     return;
   }
+  if (process.argv[2] === 'mc-coverage') {
+    process.stdout.write(`${formatCoverage(await monteCarloCoverage())}\n`);
+    return;
+  }
   if (process.argv[2] === 'validation') {
     process.stdout.write(`${formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))}\n`);
     return;
@@ -58,9 +63,11 @@ async function main(): Promise<void> {
   if (credit.length > 0) process.stdout.write(`${formatCreditPasses(last?.name ?? '', credit)}\n\n`);
   const convergence = monteCarloConvergence();
   process.stdout.write(`${formatConvergence(convergence)}\n\n`);
+  const coverage = await monteCarloCoverage();
+  process.stdout.write(`${formatCoverage(coverage)}\n\n`);
   const validation = await auditValidation(join(dataRoot, 'validation'), indexAndAudit);
   process.stdout.write(`${formatValidation(validation)}\n`);
-  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify({ results, credit, convergence, validation }, null, 2));
+  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify({ results, credit, convergence, coverage, validation }, null, 2));
 }
 
 /** Credit passes on the indexed dataset: logged values, then the built-in evaluator twice (cold, then cached). */

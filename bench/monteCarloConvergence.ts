@@ -38,7 +38,7 @@ export function monteCarloConvergence(games = 200, agents = 8, counts = [4, 8, 1
     let covered = 0;
     let evaluations = 0;
     tables.forEach((table, g) => {
-      const result = shapleyMonteCarlo(agents, (mask) => table.values[mask] ?? 0, { maxPermutations: m, minPermutations: m, targetStderr: 0, random: mulberry32(g + 1) });
+      const result = shapleyMonteCarlo(agents, (mask) => table.values[Number(mask)] ?? 0, { maxPermutations: m, minPermutations: m, targetStderr: 0, rotation: false, random: mulberry32(g + 1) });
       evaluations += result.evaluations;
       for (let i = 0; i < agents; i++) {
         const error = Math.abs((result.values[i] ?? 0) - (exact[g]?.[i] ?? 0));

@@ -1,6 +1,8 @@
 /**
  * Running mean and variance of per-agent marginal contributions over sampled permutations (Welford's
- * algorithm), for the Monte-Carlo Shapley standard errors of credit-methods.md §3.8.
+ * algorithm), for the Monte-Carlo Shapley standard errors of credit-methods.md §3.8. A sample is
+ * whatever the design's sampling unit is: one permutation, an antithetic pair mean or a rotation
+ * block mean.
  */
 export class MarginalMoments {
   /** Number of samples added. */
@@ -26,23 +28,22 @@ export class MarginalMoments {
     }
   }
 
+  /** Sample variance of agent `i`'s samples (ddof = 1); NaN with fewer than two samples. */
+  variance(i: number): number {
+    if (this.count < 2) return NaN;
+    return (this.squares[i] as number) / (this.count - 1);
+  }
+
+  /** True when agent `i` has at least two samples and all of them are equal (sum of squares 0). */
+  tied(i: number): boolean {
+    return this.count >= 2 && this.squares[i] === 0;
+  }
+
   /**
    * Standard error of the mean of agent `i`: `sd / sqrt(count)` with the sample standard deviation
    * (ddof = 1). NaN with fewer than two samples.
    */
   stderr(i: number): number {
-    if (this.count < 2) return NaN;
-    return Math.sqrt((this.squares[i] as number) / (this.count - 1) / this.count);
-  }
-
-  /** Largest standard error over agents; NaN if any is NaN, 0 when there are no agents. */
-  maxStderr(): number {
-    let max = 0;
-    for (let i = 0; i < this.mean.length; i++) {
-      const se = this.stderr(i);
-      if (!(se <= max)) max = se;
-      if (Number.isNaN(max)) return NaN;
-    }
-    return max;
+    return Math.sqrt(this.variance(i) / this.count);
   }
 }

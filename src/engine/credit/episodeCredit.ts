@@ -45,13 +45,26 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
     case 'shapley':
       return single(method, await shapleyCredit(input));
     case 'shapley-mc':
-      return single(method, await monteCarloCredit(input.values(), input.monteCarlo));
+      return single(method, await monteCarloRows(input));
     case 'prefix':
     case 'owen': {
       const result = await messageCredit(input.messageValues(), method);
       return { rows: new Map([[method, result.rows]]), messages: result };
     }
   }
+}
+
+/**
+ * Monte-Carlo Shapley rows (credit-methods.md §3.8): `estimated` with their intervals, `exact` when
+ * every coalition was seen, `approximate` when a value used removed an agent others read.
+ */
+async function monteCarloRows(input: EpisodeCreditInput): Promise<CreditRow[]> {
+  const values = input.values();
+  const r = await monteCarloCredit(values, input.monteCarlo);
+  const exact = r.converged && r.stderr.every((se) => se === 0);
+  const status = !values.allExact() ? 'approximate' : exact ? 'exact' : 'estimated';
+  const source = joinSources([...values.sourcesUsed(), ...(exact ? [] : (['estimated'] as const))]);
+  return agentRows(input.episode, r.values, { source, status }, Array.from(r.values, (_, i) => ({ stderr: r.stderr[i] ?? null, ciLow: r.ciLow[i] ?? null, ciHigh: r.ciHigh[i] ?? null, n: r.permutations })));
 }
 
 function single(method: string, rows: CreditRow[]): EpisodeCreditOutput {

@@ -1,59 +1,83 @@
-import type { CreditRow } from '../../core/creditInput';
 import { mulberry32 } from '../../core/mulberry32';
-import { shapleyMonteCarlo } from '../../credit/game/shapleyMonteCarlo';
-import { shuffle } from '../../credit/game/shuffle';
-import type { CoalitionValues } from './coalitionValues';
-import { agentRows, provenanceOf } from './creditRows';
+import { drawUnit, unitSize } from '../../credit/game/permutationDesign';
+import { prefixMasks } from '../../credit/game/permutationMarginals';
+import { exactMonteCarlo, isEnumerated, monteCarloPlan, shouldStop, type MonteCarloPlan } from '../../credit/game/shapleyMonteCarlo';
+import { ShapleySampler } from '../../credit/game/shapleySampler';
 
 export interface MonteCarloSettings {
   /** Permutations at most per episode. */
   readonly maxPermutations: number;
   /** Stop once every agent's standard error is below this (credit-methods.md §3.8). */
   readonly targetStderr: number;
-  /** Permutations sampled between evaluator round trips. */
+  /** Permutations sampled between evaluator round trips (rounded down to whole units, at least one). */
   readonly chunk: number;
+  /** Base seed; episode `e` draws from `mulberry32(seed ^ e)`, so a run is reproducible. */
   readonly seed: number;
 }
 
 export const defaultMonteCarlo: MonteCarloSettings = { maxPermutations: 200, targetStderr: 0.02, chunk: 16, seed: 1 };
 
 /**
- * Monte-Carlo permutation Shapley with 95% confidence intervals. Evaluators may be asynchronous, so
- * permutations are drawn in chunks: the coalitions a chunk needs are resolved in one request, then
- * the estimate is recomputed over all permutations so far, until it is tight enough or the budget
- * of permutations is spent.
+ * The coalition values one episode's estimate reads: resolved in batches, then read synchronously.
+ * Masks are `bigint` (bit i = roster agent i), so any team size works.
  */
-export async function monteCarloCredit(values: CoalitionValues, settings: MonteCarloSettings): Promise<CreditRow[]> {
-  const n = values.episode.agents.length;
-  const random = mulberry32(settings.seed ^ values.episode.episodeId);
-  const permutations: number[][] = [];
-  for (;;) {
-    const chunk = Array.from({ length: Math.min(settings.chunk, settings.maxPermutations - permutations.length) }, () =>
-      Array.from(shuffle(Int32Array.from({ length: n }, (_, i) => i), random)),
-    );
-    await values.require(chunk.flatMap(prefixMasks));
-    permutations.push(...chunk);
-    const result = shapleyMonteCarlo(n, (mask) => values.value(BigInt(mask)), { permutations, targetStderr: settings.targetStderr, maxPermutations: permutations.length });
-    const tight = Array.from(result.stderr).every((se) => se <= settings.targetStderr);
-    if ((tight && permutations.length >= 2) || permutations.length >= settings.maxPermutations || result.converged) {
-      const provenance = provenanceOf(permutations.flatMap(prefixMasks).map((m) => values.info(m)), result.converged && Array.from(result.stderr).every((se) => se === 0) ? 'exact' : 'estimated');
-      return agentRows(values.episode, result.values, provenance, Array.from(result.values, (_, i) => ({
-        stderr: result.stderr[i] ?? null,
-        ciLow: result.ciLow[i] ?? null,
-        ciHigh: result.ciHigh[i] ?? null,
-        n: result.permutations,
-      })));
-    }
-  }
+export interface MaskValues {
+  readonly episode: { readonly episodeId: number; readonly agents: readonly unknown[] };
+  /** Resolves every mask (logged, cached or evaluated in one request). */
+  require(masks: Iterable<bigint>): Promise<void>;
+  /** v(S) of a mask resolved by {@link require}. */
+  value(mask: bigint): number;
 }
 
-/** The coalitions walked by one permutation: ∅, {π1}, {π1, π2}, …, N. */
-function prefixMasks(permutation: readonly number[]): bigint[] {
-  const masks = [0n];
-  let mask = 0n;
-  for (const agent of permutation) {
-    mask |= 1n << BigInt(agent);
-    masks.push(mask);
+/** One episode's Monte-Carlo Shapley estimate; arrays are indexed by roster agent. */
+export interface MonteCarloEpisodeEstimate {
+  readonly values: Float64Array;
+  /** Standard errors; 0 only when every coalition was evaluated (exact values). */
+  readonly stderr: Float64Array;
+  /** 95% t interval. */
+  readonly ciLow: Float64Array;
+  readonly ciHigh: Float64Array;
+  /** Permutations walked. */
+  readonly permutations: number;
+  /** Distinct coalitions required. */
+  readonly evaluations: number;
+  /** The settings' base seed and the episode's own seed (`seed ^ episodeId`). */
+  readonly seed: number;
+  readonly episodeSeed: number;
+  /** Every standard error below the target, or exact. */
+  readonly converged: boolean;
+}
+
+/**
+ * Monte-Carlo permutation Shapley with 95% confidence intervals (credit-methods.md §3.8), by
+ * rotation blocks: a random order and its n − 1 cyclic shifts, so each agent arrives once at every
+ * position per block; see {@link ShapleySampler} for the estimate and its standard error. Evaluators
+ * may be asynchronous, so units are drawn in chunks: the coalitions a chunk needs are resolved in
+ * one request, then added, until every SE is below the target (after at least two units), the
+ * budget is spent, or all 2^n coalitions are known (then the values are exact).
+ */
+export async function monteCarloCredit(values: MaskValues, settings: MonteCarloSettings): Promise<MonteCarloEpisodeEstimate> {
+  const n = values.episode.agents.length;
+  const episodeSeed = (settings.seed ^ values.episode.episodeId) >>> 0;
+  const plan = monteCarloPlan(n, { maxPermutations: settings.maxPermutations, targetStderr: settings.targetStderr });
+  const sampler = new ShapleySampler(n, plan.design);
+  const required = new Set<bigint>();
+  const random = mulberry32(episodeSeed);
+  const base = Int32Array.from({ length: n }, (_, i) => i);
+  const perChunk = Math.max(1, Math.floor(settings.chunk / unitSize(plan.design, n)));
+  let exact = n === 0;
+  while (!exact && sampler.units < plan.maxUnits && !shouldStop(sampler, plan)) {
+    const units = Array.from({ length: Math.min(perChunk, plan.maxUnits - sampler.units) }, () => drawUnit(plan.design, base, random));
+    const masks = units.flat().flatMap(prefixMasks);
+    await values.require(masks);
+    for (const mask of masks) required.add(mask);
+    for (const orders of units) sampler.addUnit(orders, (mask) => values.value(mask));
+    exact = isEnumerated(n, required.size);
   }
-  return masks;
+  return estimate(n, values, plan, sampler, exact, required.size, { seed: settings.seed, episodeSeed });
+}
+
+function estimate(n: number, values: MaskValues, plan: MonteCarloPlan, sampler: ShapleySampler, exact: boolean, evaluations: number, seeds: { seed: number; episodeSeed: number }): MonteCarloEpisodeEstimate {
+  if (exact) return { ...exactMonteCarlo(n, (mask) => values.value(mask), sampler.permutations, evaluations), ...seeds };
+  return { ...sampler.estimate(plan.confidence), permutations: sampler.permutations, evaluations, converged: shouldStop(sampler, plan), ...seeds };
 }

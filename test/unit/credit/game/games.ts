@@ -33,6 +33,11 @@ export function valueOf(table: CoalitionTable): (mask: number) => number {
   return (mask) => table.values[mask]!;
 }
 
+/** `valueOf` for estimators that take `bigint` coalition masks (Monte-Carlo Shapley). */
+export function bigValueOf(table: CoalitionTable): (mask: bigint) => number {
+  return (mask) => table.values[Number(mask)]!;
+}
+
 /** The test's own seeded uniform source on [0, 1) (mulberry32). */
 export const seeded = mulberry32;
 

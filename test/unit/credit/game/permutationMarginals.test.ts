@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { permutationMarginals } from '../../../../src/credit/game/permutationMarginals';
-import { allPermutations, assertClose, orderOf, randomGames, sum, valueOf } from './games';
+import { allPermutations, assertClose, bigValueOf, orderOf, randomGames, sum } from './games';
 import { e1 } from './oracles';
 
 /** credit-methods.md §8 E1: per-permutation marginals (P, S, V). */
@@ -17,12 +17,12 @@ const e1Marginals: readonly [string, number[]][] = [
 describe('permutationMarginals', () => {
   for (const [order, expected] of e1Marginals) {
     it(`permutationMarginals(${order}, v) matches E1 (credit-methods.md §8)`, () => {
-      assertClose(permutationMarginals(orderOf('PSV', order), valueOf(e1.game)), expected, 1e-12, order);
+      assertClose(permutationMarginals(orderOf('PSV', order), bigValueOf(e1.game)), expected, 1e-12, order);
     });
   }
 
   it("permutationMarginals(order, v) over all six E1 orders gives P's variance 17/225 and SE 0.027487 at M = 100", () => {
-    const marginalsOfP = allPermutations(3).map((order) => permutationMarginals(order, valueOf(e1.game))[0]!);
+    const marginalsOfP = allPermutations(3).map((order) => permutationMarginals(order, bigValueOf(e1.game))[0]!);
     assert.equal(marginalsOfP.length, 6);
     const mean = sum(marginalsOfP) / 6;
     const variance = sum(marginalsOfP.map((m) => (m - mean) ** 2)) / 6;
@@ -35,7 +35,7 @@ describe('permutationMarginals', () => {
     for (const game of randomGames(50, 41)) {
       let calls = 0;
       const order = Array.from({ length: game.n }, (_, i) => game.n - 1 - i);
-      const marginals = permutationMarginals(order, (mask) => (calls++, game.values[mask]!));
+      const marginals = permutationMarginals(order, (mask) => (calls++, game.values[Number(mask)]!));
       assert.equal(calls, game.n + 1);
       assert.ok(Math.abs(sum(marginals) - (game.values[(1 << game.n) - 1]! - game.values[0]!)) < 1e-12);
     }
@@ -43,7 +43,7 @@ describe('permutationMarginals', () => {
 
   it('permutationMarginals(order, v, out) writes into out, and an empty order gives an empty array', () => {
     const out = new Float64Array(3);
-    assert.equal(permutationMarginals([2, 1, 0], valueOf(e1.game), out), out);
+    assert.equal(permutationMarginals([2, 1, 0], bigValueOf(e1.game), out), out);
     assertClose(out, [3 / 5, 2 / 5, 0], 1e-12);
     assert.equal(permutationMarginals([], () => 1).length, 0);
   });
