@@ -119,7 +119,7 @@ function alternativeCounterfactual(episode: CreditEpisode, values: CoalitionValu
 async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const n = input.episode.agents.length;
   if (n > maxExactAgents) {
-    throw new Error(`exact Shapley needs all 2^${n} coalitions and is refused above ${maxExactAgents} agents; use shapley-mc (Monte-Carlo, with intervals) for this episode`);
+    throw new Error(`exact Shapley needs all 2^${n} coalitions and is refused above ${maxExactAgents} agents: use shapley-mc for more than ${maxExactAgents} agents (Monte-Carlo, with intervals)`);
   }
   const values = input.values();
   const masks = Array.from({ length: 1 << n }, (_, mask) => BigInt(mask));
