@@ -24,7 +24,7 @@ const deterministic =
  * `behaviourProbs` (μ); otherwise μ = p.
  *
  * Errors (bad data, not exceptions): probabilities missing, NaN, outside [0, 1] or not summing to 1
- * within `1e-6·n`; a behaviour distribution over a different number of experts; `selected` out of
+ * within `routingProbabilityTolerance` (core/routingTolerance.ts, the indexer's); a behaviour distribution over a different number of experts; `selected` out of
  * range; a non-finite reward; and positivity failures: a deterministic router (some probability
  * exactly 1), `μ_sel = 0`, or `μ_k = 0` where `p_k > 0`. Near-deterministic routers are accepted, but
  * their `p/(1−p)` and `1/μ` factors make the estimates extremely noisy.

@@ -1,10 +1,11 @@
 import { err, ok, type Result } from '../../core/result';
+import { routingProbabilityTolerance, sumsToOne } from '../../core/routingTolerance';
 
 /**
  * Checks one logged router distribution over `n` experts (credit-methods.md §3.4, §6.1: the
  * probabilities of **all** experts at decision time). Returns a copy as a Float64Array, or an error
  * naming the first problem: an empty distribution, a missing / NaN / infinite entry, an entry outside
- * [0, 1], or a sum farther than `1e-6·n` from 1. `label` names the distribution in the message
+ * [0, 1], or a sum farther than {@link routingProbabilityTolerance} from 1 (the indexer's tolerance). `label` names the distribution in the message
  * ("router", "behaviour router").
  */
 export function routingProbabilities(probs: ArrayLike<number>, label: string): Result<Float64Array> {
@@ -19,6 +20,6 @@ export function routingProbabilities(probs: ArrayLike<number>, label: string): R
     checked[k] = p;
     sum += p;
   }
-  if (Math.abs(sum - 1) > 1e-6 * n) return err(`${label} probabilities sum to ${Number(sum.toPrecision(12))}, not 1 (tolerance ${1e-6 * n})`);
+  if (!sumsToOne(sum)) return err(`${label} probabilities sum to ${Number(sum.toPrecision(12))}, not 1 (tolerance ${routingProbabilityTolerance})`);
   return ok(checked);
 }

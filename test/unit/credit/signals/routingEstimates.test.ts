@@ -115,8 +115,10 @@ describe('routingEstimates errors', () => {
     assert.ok(failure([0.5, 0.5], 0, 1, [0, 1]).startsWith(message));
   });
 
-  it('routingEstimates(probs, sel, R) accepts sums within 1e-6·n of 1', () => {
-    assert.ok(routingEstimates([0.7 + 1e-7, 0.3], 0, 1).ok);
-    assert.ok(!routingEstimates([0.7 + 1e-5, 0.3], 0, 1).ok);
+  it('routingEstimates(probs, sel, R) accepts sums within routingProbabilityTolerance (0.001) of 1, as the indexer does', () => {
+    assert.ok(routingEstimates([0.7 + 1e-4, 0.3], 0, 1).ok);
+    assert.ok(routingEstimates([0.5, 0.499], 0, 1).ok);
+    assert.ok(routingEstimates([0.5, 0.501], 0, 1).ok);
+    assert.match(failure([0.5, 0.498], 0, 1), /router probabilities sum to 0\.998, not 1 \(tolerance 0\.001\)/);
   });
 });
