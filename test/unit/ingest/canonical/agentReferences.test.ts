@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Episode } from '../../../../src/core/episode';
@@ -115,6 +115,15 @@ describe('indexRunFolder: references to unknown agents are issues at file:line, 
       `rollouts.jsonl:7: routing.selected names "critic", ${roster}; the routing decision was not indexed`,
       `rollouts.jsonl:8: agentRewards names "critic", ${roster}; that reward was not indexed`,
     ]);
+  });
+
+  test('docs/trace-format.md quotes these warnings verbatim', async () => {
+    const doc = readFileSync(join(__dirname, '../../../../docs/trace-format.md'), 'utf8');
+    const quoted = [...doc.matchAll(/^\S+\.jsonl:\d+: (.+ names .+)$/gm)].map((m) => m[1] ?? '');
+    assert.ok(quoted.length >= 3);
+    const store = await indexFixture();
+    const real = new Set(rows<{ reason: string }>(store, 'SELECT reason FROM parse_error').map((r) => r.reason));
+    assert.deepEqual(quoted.filter((q) => !real.has(q)), []);
   });
 
   test('every line is indexed, with its valid references and no agent outside the roster', async () => {
