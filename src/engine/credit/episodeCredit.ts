@@ -105,7 +105,7 @@ async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
 function routingCredit(episode: CreditEpisode): EpisodeCreditOutput {
   const routing = episode.routing;
   if (!routing) throw new Error('routing credit needs the logged router probabilities of all experts and the selected one; this episode has none');
-  const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs);
+  const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs, episode.agents.map((a) => a.name));
   if (!estimate.ok) throw new Error(estimate.error);
   return {
     rows: new Map([
