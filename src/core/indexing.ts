@@ -25,7 +25,11 @@ export interface FileProgressState {
   readonly headHash: string;
 }
 
-/** A problem in a trace file, located precisely enough to jump to it. */
+/**
+ * A problem in a trace file, located precisely enough to jump to it: a line or record that was
+ * skipped, or a warning about one that was indexed without part of it (a reference to an agent
+ * outside the episode's roster); `reason` says which.
+ */
 export interface TraceIssue {
   /** Path relative to the indexed folder, with `/` separators. */
   readonly uri: string;

@@ -1,5 +1,6 @@
 import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
+import { checkAgentReferences } from './canonical/agentReferences';
 import { decodeEpisode } from './canonical/decodeEpisode';
 import { compactEpisode, RosterDetails } from './compactEpisode';
 import { canonicalFormat } from './importers/canonicalMapper';
@@ -76,8 +77,10 @@ export function parseLines(
     if (mapper) mapLine(mapper, line, request, details, episodes, issues);
     else {
       const outcome = decodeLine(line, request.uri, request.roster, details);
-      if (outcome.kind === 'episode') episodes.push(outcome.record);
-      else if (outcome.kind === 'issue') issues.push(outcome.issue);
+      if (outcome.kind === 'episode') {
+        episodes.push(outcome.record);
+        for (const warning of outcome.warnings) issues.push(warning);
+      } else if (outcome.kind === 'issue') issues.push(outcome.issue);
     }
     position = { offset: line.offset + line.length + 1, line: line.line };
     lines++;
@@ -115,18 +118,21 @@ function mapLine(mapper: FormatMapper, line: JsonlLine, request: ParseRequest, d
 }
 
 type LineOutcome =
-  | { readonly kind: 'episode'; readonly record: CompactEpisode }
+  /** `warnings`: references to agents outside the roster, left out of `record` (canonical/agentReferences.ts). */
+  | { readonly kind: 'episode'; readonly record: CompactEpisode; readonly warnings: readonly TraceIssue[] }
   | { readonly kind: 'issue'; readonly issue: TraceIssue }
   | { readonly kind: 'blank' };
 
-/** Parses and decodes one line; a bad line becomes an issue naming the file, line and reason. */
+/**
+ * Parses and decodes one line; a bad line becomes an issue naming the file, line and reason. A valid
+ * line that names agents outside its roster is indexed without those references, with a warning
+ * issue at the same line for each.
+ */
 export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentDecl[], details?: RosterDetails): LineOutcome {
   // `{` first is the common case; only other lines pay for the blank check.
   if (line.text.charCodeAt(0) !== 0x7b && line.text.trim() === '') return { kind: 'blank' };
-  const issue = (reason: string): LineOutcome => ({
-    kind: 'issue',
-    issue: { uri, line: line.line, offset: line.offset, reason, excerpt: line.text.slice(0, excerptLength) },
-  });
+  const at = (reason: string): TraceIssue => ({ uri, line: line.line, offset: line.offset, reason, excerpt: line.text.slice(0, excerptLength) });
+  const issue = (reason: string): LineOutcome => ({ kind: 'issue', issue: at(reason) });
   let json: unknown;
   try {
     json = JSON.parse(line.text);
@@ -135,5 +141,7 @@ export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentD
   }
   const decoded = decodeEpisode(json, roster);
   if (!decoded.ok) return issue(`invalid episode: ${decoded.error}`);
-  return { kind: 'episode', record: compactEpisode(decoded.value, { line: line.line, offset: line.offset, length: line.length }, details) };
+  const { episode, warnings } = checkAgentReferences(decoded.value);
+  const record = compactEpisode(episode, { line: line.line, offset: line.offset, length: line.length }, details);
+  return { kind: 'episode', record, warnings: warnings.map(at) };
 }

@@ -33,28 +33,36 @@ export class EpisodeWriter {
     this.labelStmt = db.prepare('INSERT INTO label (episode_id, agent_id, message_seq, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)');
   }
 
-  /** Inserts the episode; returns its id, or undefined when the run already has an episode with that id. */
+  /**
+   * Inserts the episode; returns its id, or undefined when the run already has an episode with that
+   * id. Every agent reference (final answer, rewards, advantages, routing, counterfactuals,
+   * coalitions, labels) is resolved within the episode's roster, never by creating an agent: the
+   * parser has already left out, with a warning, what names an agent outside it
+   * (ingest/canonical/agentReferences.ts); what still does here is skipped.
+   */
   insert(runId: number, sourceId: number, e: CompactEpisode): number | undefined {
     // Roster first, so agent ids follow the declared order.
     const rosterIds = e.roster.map((agent, i) => (i < e.declaredCount ? this.agents.declare(runId, agent) : this.agents.idOf(runId, agent.name)));
-    const finalAgent = e.finalAgent !== null ? this.agents.idOf(runId, e.finalAgent) : null;
+    const roster = new Map<string, number>();
+    e.roster.forEach((agent, i) => roster.set(agent.name, rosterIds[i] as number));
+    const finalAgent = e.finalAgent !== null ? (roster.get(e.finalAgent) ?? null) : null;
     const result = this.episodeStmt.run(
       runId, sourceId, e.line, e.offset, e.length, e.id, e.task, e.group, e.sample, e.step, e.split, e.groundTruth, e.reward,
       e.finalAnswer, finalAgent, e.nMessages, e.nTokens, e.messagesJson, e.metadataJson, e.contentHash ?? null,
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);
-    this.insertRoster(runId, episodeId, e, rosterIds);
-    this.insertRouting(runId, episodeId, e);
-    this.insertInterventions(runId, episodeId, e);
-    this.insertLabels(runId, episodeId, e);
+    this.insertRoster(episodeId, e, rosterIds, roster);
+    this.insertRouting(episodeId, e, roster);
+    this.insertInterventions(episodeId, e, roster);
+    this.insertLabels(episodeId, e, roster);
     return episodeId;
   }
 
-  /** One roster row per agent that is declared, speaks, or has a logged reward or advantage. */
-  private insertRoster(runId: number, episodeId: number, e: CompactEpisode, rosterIds: readonly number[]): void {
-    const rewards = this.byAgentId(runId, e.extras.agentRewards);
-    const advantages = this.byAgentId(runId, e.extras.advantages);
+  /** One roster row per agent that is declared or speaks, with its logged reward and advantage. */
+  private insertRoster(episodeId: number, e: CompactEpisode, rosterIds: readonly number[], roster: Roster): void {
+    const rewards = byAgentId(e.extras.agentRewards, roster);
+    const advantages = byAgentId(e.extras.advantages, roster);
     const values: BindValue[] = [];
     const seen = new Set<number>();
     rosterIds.forEach((agentId, ordinal) => {
@@ -64,58 +72,66 @@ export class EpisodeWriter {
       const declared = ordinal < e.declaredCount ? 1 : 0;
       values.push(episodeId, agentId, ordinal, declared, messages, tokens, chars, rewards.get(agentId) ?? null, advantages.get(agentId) ?? null);
     });
-    let ordinal = rosterIds.length;
-    for (const agentId of new Set([...rewards.keys(), ...advantages.keys()])) {
-      if (seen.has(agentId)) continue;
-      values.push(episodeId, agentId, ordinal++, 0, 0, null, 0, rewards.get(agentId) ?? null, advantages.get(agentId) ?? null);
-    }
     if (values.length > 0) this.rosterRows.run(values, values.length / 9);
   }
 
-  private byAgentId(runId: number, values: Readonly<Record<string, number>> | undefined): Map<number, number> {
-    const map = new Map<number, number>();
-    if (values) for (const [name, value] of Object.entries(values)) map.set(this.agents.idOf(runId, name), value);
-    return map;
-  }
-
-  private insertRouting(runId: number, episodeId: number, e: CompactEpisode): void {
+  private insertRouting(episodeId: number, e: CompactEpisode, roster: Roster): void {
     const routing = e.extras.routing;
     if (!routing) return;
-    for (const name of Object.keys(routing.probs)) this.agents.idOf(runId, name);
+    const selected = roster.get(routing.selected);
+    const names = [...Object.keys(routing.probs), ...Object.keys(routing.behaviourProbs ?? {})];
+    if (selected === undefined || !names.every((name) => roster.has(name))) return;
     const behaviour = routing.behaviourProbs ? JSON.stringify(routing.behaviourProbs) : null;
-    this.routingStmt.run(episodeId, this.agents.idOf(runId, routing.selected), JSON.stringify(routing.probs), behaviour);
+    this.routingStmt.run(episodeId, selected, JSON.stringify(routing.probs), behaviour);
   }
 
-  private insertInterventions(runId: number, episodeId: number, e: CompactEpisode): void {
+  private insertInterventions(episodeId: number, e: CompactEpisode, roster: Roster): void {
     for (const cf of e.extras.counterfactuals ?? []) {
+      const key = coalitionKey(cf.agents, roster);
+      if (key === undefined) continue;
       const replayed = cf.replayed === undefined ? null : cf.replayed ? 1 : 0;
       const returns = cf.rewards ? JSON.stringify(cf.rewards) : null;
-      this.counterfactualStmt.run(
-        episodeId, this.coalitionKey(runId, cf.agents), cf.intervention, cf.replacement ?? null, replayed, cf.rewards?.length ?? 1, returns, cf.reward, cf.evaluator ?? null,
-      );
+      this.counterfactualStmt.run(episodeId, key, cf.intervention, cf.replacement ?? null, replayed, cf.rewards?.length ?? 1, returns, cf.reward, cf.evaluator ?? null);
     }
-    const coalitions = e.extras.coalitions;
-    if (!coalitions || coalitions.length === 0) return;
     const values: Record<string, number> = {};
     const counts: Record<string, number> = {};
-    for (const c of coalitions) {
-      const key = this.coalitionKey(runId, c.agents);
+    for (const c of e.extras.coalitions ?? []) {
+      const key = coalitionKey(c.agents, roster);
+      if (key === undefined) continue;
       values[key] = c.value;
       if (c.n !== undefined) counts[key] = c.n;
     }
+    if (Object.keys(values).length === 0) return;
     this.coalitionStmt.run(episodeId, JSON.stringify(values), Object.keys(counts).length > 0 ? JSON.stringify(counts) : null);
   }
 
-  private insertLabels(runId: number, episodeId: number, e: CompactEpisode): void {
+  private insertLabels(episodeId: number, e: CompactEpisode, roster: Roster): void {
     for (const l of e.extras.labels ?? []) {
-      const agentId = l.agent !== undefined ? this.agents.idOf(runId, l.agent) : null;
+      const agentId = l.agent !== undefined ? (roster.get(l.agent) ?? null) : null;
       this.labelStmt.run(episodeId, agentId, l.message ?? null, l.kind, l.value ?? null, l.reason ?? null, l.annotator ?? null);
     }
   }
+}
 
-  /** Agent ids of a coalition, sorted numerically and comma-joined (`''` is the empty coalition). */
-  private coalitionKey(runId: number, names: readonly string[]): string {
-    const ids = [...new Set(names.map((name) => this.agents.idOf(runId, name)))];
-    return ids.sort((a, b) => a - b).join(',');
+/** Agent ids of an episode's roster by name. */
+type Roster = ReadonlyMap<string, number>;
+
+function byAgentId(values: Readonly<Record<string, number>> | undefined, roster: Roster): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const [name, value] of Object.entries(values ?? {})) {
+    const agentId = roster.get(name);
+    if (agentId !== undefined) map.set(agentId, value);
   }
+  return map;
+}
+
+/** Agent ids of a coalition, sorted numerically and comma-joined (`''` is the empty coalition); undefined when one is outside the roster. */
+function coalitionKey(names: readonly string[], roster: Roster): string | undefined {
+  const ids = new Set<number>();
+  for (const name of names) {
+    const id = roster.get(name);
+    if (id === undefined) return undefined;
+    ids.add(id);
+  }
+  return [...ids].sort((a, b) => a - b).join(',');
 }

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../../core/result';
-import { routingProbabilities } from './routingProbabilities';
+import { expertName, routingProbabilities } from './routingProbabilities';
 
 /** Per-expert estimates from one logged routing decision, indexed like the router's probabilities. */
 export interface RoutingEstimate {
@@ -21,10 +21,11 @@ const deterministic =
  * oracle E5): the router chose expert `selected` (0-based) with probabilities `probs` over **all**
  * experts, and only that response was scored, with reward `reward` (any finite number, e.g. 0/1).
  * When the decision was logged by a different (behaviour) router, pass its probabilities as
- * `behaviourProbs` (μ); otherwise μ = p.
+ * `behaviourProbs` (μ); otherwise μ = p. `experts`, when given, names the experts (in the order of
+ * `probs`) in error texts, which otherwise give their indices.
  *
  * Errors (bad data, not exceptions): probabilities missing, NaN, outside [0, 1] or not summing to 1
- * within `1e-6·n`; a behaviour distribution over a different number of experts; `selected` out of
+ * within `routingProbabilityTolerance` (core/routingTolerance.ts, the indexer's); a behaviour distribution over a different number of experts; `selected` out of
  * range; a non-finite reward; and positivity failures: a deterministic router (some probability
  * exactly 1), `μ_sel = 0`, or `μ_k = 0` where `p_k > 0`. Near-deterministic routers are accepted, but
  * their `p/(1−p)` and `1/μ` factors make the estimates extremely noisy.
@@ -34,28 +35,35 @@ export function routingEstimates(
   selected: number,
   reward: number,
   behaviourProbs?: ArrayLike<number>,
+  experts?: readonly string[],
 ): Result<RoutingEstimate> {
-  const p = routingProbabilities(probs, 'router');
+  const p = routingProbabilities(probs, 'router', experts);
   if (!p.ok) return p;
-  const mu = behaviourProbs === undefined ? p : routingProbabilities(behaviourProbs, 'behaviour router');
+  const mu = behaviourProbs === undefined ? p : routingProbabilities(behaviourProbs, 'behaviour router', experts);
   if (!mu.ok) return mu;
   const n = p.value.length;
   if (mu.value.length !== n) return err(`behaviour router has ${mu.value.length} experts, the router ${n}`);
-  if (!Number.isInteger(selected) || selected < 0 || selected >= n) return err(`selected expert ${selected} is not in 0..${n - 1}`);
+  if (!Number.isInteger(selected) || selected < 0 || selected >= n) return err(selectedOutOfRange(selected, n, experts));
   if (!Number.isFinite(reward)) return err(`reward ${reward} is not a finite number`);
-  const problem = positivityProblem(p.value, mu.value, selected);
+  const problem = positivityProblem(p.value, mu.value, selected, experts);
   if (problem !== undefined) return err(problem);
   return ok(estimates(p.value, mu.value, selected, reward));
 }
 
-function positivityProblem(p: Float64Array, mu: Float64Array, selected: number): string | undefined {
+function selectedOutOfRange(selected: number, n: number, experts: readonly string[] | undefined): string {
+  if (experts === undefined) return `selected expert ${selected} is not in 0..${n - 1}`;
+  return `the selected expert is not one of the episode's agents (${experts.join(', ')})`;
+}
+
+function positivityProblem(p: Float64Array, mu: Float64Array, selected: number, experts: readonly string[] | undefined): string | undefined {
+  const name = (k: number): string => expertName(k, experts);
   for (let k = 0; k < p.length; k++) {
-    if (p[k] === 1 || mu[k] === 1) return `${deterministic} (expert ${k} has probability 1)`;
+    if (p[k] === 1 || mu[k] === 1) return `${deterministic} (expert ${name(k)} has probability 1)`;
   }
-  if (mu[selected] === 0) return `positivity fails: the logged expert ${selected} has behaviour probability 0`;
+  if (mu[selected] === 0) return `positivity fails: the logged expert ${name(selected)} has behaviour probability 0`;
   for (let k = 0; k < p.length; k++) {
     if ((p[k] ?? 0) > 0 && mu[k] === 0) {
-      return `positivity fails: expert ${k} has router probability ${String(p[k])} but behaviour probability 0`;
+      return `positivity fails: expert ${name(k)} has router probability ${String(p[k])} but behaviour probability 0`;
     }
   }
   return undefined;

@@ -138,7 +138,7 @@ function routingCredit(episode: CreditEpisode): EpisodeCreditOutput {
   if (!routing) {
     throw new NotIdentifiableError("routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision", remedies.routing);
   }
-  const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs);
+  const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs, episode.agents.map((a) => a.name));
   if (!estimate.ok) throw new NotIdentifiableError(estimate.error, remedies.routing);
   const logged = joinSources(['logged']);
   return {

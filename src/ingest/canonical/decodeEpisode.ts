@@ -12,6 +12,7 @@ import type {
 } from '../../core/episode';
 import { checkFormatVersion } from '../../core/formatVersion';
 import { err, ok, type Result } from '../../core/result';
+import { sumsToOne } from '../../core/routingTolerance';
 import {
   DecodeError,
   fieldPath,
@@ -159,7 +160,7 @@ function checkProbabilities(probs: Record<string, number>, path: string): void {
     if (p < 0 || p > 1) throw new DecodeError(fieldPath(path, name), `probability ${p} is outside [0, 1]`);
     total += p;
   }
-  if (Math.abs(total - 1) > 1e-3) throw new DecodeError(path, `probabilities sum to ${total}, expected 1`);
+  if (!sumsToOne(total)) throw new DecodeError(path, `probabilities sum to ${total}, expected 1`);
 }
 
 function decodeCounterfactual(value: unknown, path: string): Counterfactual {

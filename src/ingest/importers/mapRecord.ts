@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Episode } from '../../core/episode';
 import type { CompactEpisode, TraceIssue } from '../../core/indexing';
+import { checkAgentReferences } from '../canonical/agentReferences';
 import { decodeEpisode } from '../canonical/decodeEpisode';
 import { compactEpisode, type RosterDetails } from '../compactEpisode';
 import { canonicalMapper } from './canonicalMapper';
@@ -52,7 +53,8 @@ export interface RecordPlace {
 /**
  * Maps one record and reduces its episodes to what the index stores, each with the record's
  * locator (and a content hash when the mapper drops repeated rows). Errors become issues at the
- * record's line.
+ * record's line, and so do references to agents outside an episode's roster, which are left out
+ * (canonical/agentReferences.ts; prefixed with the episode's id when the record has several).
  */
 export function importRecord(
   mapper: FormatMapper,
@@ -70,10 +72,13 @@ export function importRecord(
     ...(place.excerpt !== undefined ? { excerpt: place.excerpt } : {}),
   });
   const compact: CompactEpisode[] = [];
-  for (const episode of episodes) {
+  for (const decoded of episodes) {
+    const { episode, warnings } = checkAgentReferences(decoded);
+    const which = episodes.length > 1 ? `episode "${episode.id}": ` : '';
+    for (const warning of warnings) errors.push(which + warning);
     try {
       const reduced = compactEpisode(episode, place.locator, details);
-      compact.push(mapper.dedupeRepeats ? { ...reduced, contentHash: contentHash(episode) } : reduced);
+      compact.push(mapper.dedupeRepeats ? { ...reduced, contentHash: contentHash(decoded) } : reduced);
     } catch (error) {
       errors.push(`cannot index episode "${episode.id}": ${messageOf(error)}`);
     }

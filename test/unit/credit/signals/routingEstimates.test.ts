@@ -115,8 +115,18 @@ describe('routingEstimates errors', () => {
     assert.ok(failure([0.5, 0.5], 0, 1, [0, 1]).startsWith(message));
   });
 
-  it('routingEstimates(probs, sel, R) accepts sums within 1e-6·n of 1', () => {
-    assert.ok(routingEstimates([0.7 + 1e-7, 0.3], 0, 1).ok);
-    assert.ok(!routingEstimates([0.7 + 1e-5, 0.3], 0, 1).ok);
+  it('routingEstimates(..., experts) names the experts in its errors, not their indices', () => {
+    const experts = ['router', 'math', 'code'];
+    assert.match(failure([0, 1, 0], 1, 1, undefined, experts), /\(expert "math" has probability 1\)$/);
+    assert.match(failure([0, 0.5, 0.5], 2, 1, [0, 1 - 1e-9, 1e-9 - 1e-9], experts), /positivity fails: the logged expert "code" has behaviour probability 0/);
+    assert.match(failure([0, 0.5, 0.5], -1, 1, undefined, experts), /^the selected expert is not one of the episode's agents \(router, math, code\)$/);
+    assert.match(failure([0, 1.5, -0.5], 1, 1, undefined, experts), /^router probability of expert "math" is 1\.5, outside \[0, 1\]$/);
+  });
+
+  it('routingEstimates(probs, sel, R) accepts sums within routingProbabilityTolerance (0.001) of 1, as the indexer does', () => {
+    assert.ok(routingEstimates([0.7 + 1e-4, 0.3], 0, 1).ok);
+    assert.ok(routingEstimates([0.5, 0.499], 0, 1).ok);
+    assert.ok(routingEstimates([0.5, 0.501], 0, 1).ok);
+    assert.match(failure([0.5, 0.498], 0, 1), /router probabilities sum to 0\.998, not 1 \(tolerance 0\.001\)/);
   });
 });
