@@ -47,8 +47,9 @@ test('credit-lens credit --method routing accepts probabilities at the index tol
   assert.match(indexed.stdout, /a\.jsonl:2: routing\.probs names "law", who is not in the roster \(router, math, code\); the routing decision was not indexed/);
   const credit = run('credit', root, '--method', 'routing', '--csv');
   assert.doesNotMatch(credit.stderr, /sum to/);
-  assert.match(credit.stderr, /a\.jsonl:2: .*this episode has none/);
-  assert.match(credit.stderr, /a\.jsonl:3: .*\(expert "code" has probability 1\)/);
+  // Not identifiable, with the reason and the remedy, as a CSV row without a value.
+  assert.match(credit.stdout, /,unknown,.*,not-identifiable,,routing credit needs the logged router probabilities .*this episode logs no routing decision,"?log the router's probabilities/);
+  assert.match(credit.stdout, /,deterministic,.*,not-identifiable,,.*\(expert ""code"" has probability 1\)/);
   const rows = credit.stdout.trim().split('\n').slice(1);
   assert.ok(rows.some((r) => r.includes(',boundary,') && r.includes(',code,')), credit.stdout);
 });
