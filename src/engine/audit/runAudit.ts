@@ -53,7 +53,7 @@ function contextNotes(episodes: readonly EpisodeFacts[], agents: readonly string
     .filter((agent) => !trained.includes(agent))
     .map((agent) => {
       const kind = episodes.flatMap((e) => e.agents.filter((a) => a.name === agent)).find(() => true)?.kind ?? 'unknown';
-      return `idle, free-rider, dominant and decoupling for ${agent}: it is a ${kindName(kind)}, not a trained agent; reported as context, never flagged`;
+      return `idle, free-rider, dominant and decoupling for ${agent}: it is ${kindName(kind)}, not a trained agent; reported as context, never flagged`;
     });
 }
 
@@ -75,13 +75,13 @@ function missingCredit(episodes: readonly EpisodeFacts[], trained: readonly stri
 }
 
 const kindNames: Readonly<Record<string, string>> = {
-  human: 'human',
-  tool: 'tool',
-  env: 'environment',
-  user_sim: 'user simulator',
-  system: 'system prompt',
+  human: 'a human',
+  tool: 'a tool',
+  env: 'an environment',
+  user_sim: 'a user simulator',
+  system: 'a system prompt',
 };
 
 function kindName(kind: string): string {
-  return kindNames[kind] ?? `${kind} agent marked not trainable`;
+  return kindNames[kind] ?? `an agent of kind ${kind} marked not trainable`;
 }

@@ -53,7 +53,7 @@ export function auditJson(report: RunAudit) {
     run: report.run,
     method: report.method,
     agents: report.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.meanCredit, ci: a.ci, creditShare: a.creditShare, tokenShare: a.tokenShare, emptyRate: a.emptyRate, copyRate: a.copyRate, finalAnswerShare: a.finalAnswerShare, flags: a.flags })),
-    flags: report.flags.map((f) => ({ kind: f.kind, agent: f.agent ?? null, scope: f.scope, steps: f.steps ?? null, episode: f.episode ?? null, location: f.location ?? null, evidence: f.evidence })),
+    flags: report.flags.map((f) => ({ kind: f.kind, agent: f.agent ?? null, scope: f.scope, steps: f.steps ?? null, episode: f.episode ?? null, location: f.location ?? null, ...(f.locations ? { locations: f.locations } : {}), evidence: f.evidence })),
     trends: report.trends,
     unreachable: report.unreachable,
   };
