@@ -52,7 +52,7 @@ function contextNotes(episodes: readonly EpisodeFacts[], agents: readonly string
   return agents
     .filter((agent) => !trained.includes(agent))
     .map((agent) => {
-      const kind = episodes.flatMap((e) => e.agents.filter((a) => a.name === agent)).find(() => true)?.kind ?? 'unknown';
+      const kind = episodes.flatMap((e) => e.agents.filter((a) => a.name === agent))[0]?.kind ?? 'unknown';
       return `idle, free-rider, dominant and decoupling for ${agent}: it is ${kindName(kind)}, not a trained agent; reported as context, never flagged`;
     });
 }
