@@ -85,6 +85,8 @@ export interface EpisodeViewData {
   readonly evaluator: EvaluatorView;
   /** Method to show when the webview has none saved (the `creditLens.credit.defaultMethod` setting). */
   readonly defaultMethod: ViewMethod;
+  /** True when the episode logs a routing decision (the Routing method is offered only then). */
+  readonly routingLogged?: boolean;
   /** Trace file relative to the indexed folder, and the 1-based line of the episode. */
   readonly location: { readonly uri: string; readonly line: number };
   /** Set when the trace line could not be read back: messages are then unavailable. */
@@ -130,6 +132,8 @@ export interface AgentCreditView {
   readonly n: number | null;
   /** GRPO group-relative advantage of the value. */
   readonly advantage: number | null;
+  /** exact | estimated | approximate (docs/credit-provenance.md); null without a value. */
+  readonly status?: string | null;
 }
 
 export interface GetCreditParams {
@@ -143,9 +147,13 @@ export interface EpisodeCreditView {
   readonly status: CreditStatus;
   /** Why the status is not `computed` (a failure reason, or what is missing). */
   readonly reason: string | null;
+  /** What would answer a `not-identifiable` episode (log counterfactuals, configure a replay evaluator, …). */
+  readonly remedy?: string | null;
+  /** The weakest status of the values shown: exact | estimated | approximate; null when none are. */
+  readonly valueStatus?: string | null;
   /** Some values rest on a removal without a replay (credit-methods.md: LOO under a pipeline). */
   readonly approximate: boolean;
-  /** Where the coalition values came from: logged | evaluated | mixed. */
+  /** Where the values came from: logged, replayed, checked, cached, estimated, joined by `+`. */
   readonly source: string | null;
   readonly computedAt: string | null;
   /** The team reward, for comparison with every agent's bar. */

@@ -47,7 +47,9 @@ export type CreditStatus =
   /** The method needs coalition values that are neither logged nor computable: no evaluator configured. */
   | 'no-evaluator'
   /** The last pass failed on this episode; `reason` says why. */
-  | 'failed';
+  | 'failed'
+  /** The data cannot answer: `reason` says why and `remedy` what would (docs/credit-provenance.md). */
+  | 'not-identifiable';
 
 export function isNonNegativeInt(value: unknown): value is number {
   return Number.isSafeInteger(value) && (value as number) >= 0;

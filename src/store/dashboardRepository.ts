@@ -1,5 +1,16 @@
 import type { BindValue, Db, Statement } from './database';
 
+/** What one parameter set's charts draw and leave out (the protocol's CreditCoverage). */
+export interface CreditCoverage {
+  readonly episodes: number;
+  readonly drawn: number;
+  readonly approximate: number;
+  readonly notIdentifiable: number;
+  readonly failed: number;
+  readonly reason: string | null;
+  readonly remedy: string | null;
+}
+
 /** A run of the index as the Run Dashboard lists it. */
 export interface DashboardRunRow {
   readonly runId: number;
@@ -106,6 +117,7 @@ const creditByStepSql = `
       FROM episode e CROSS JOIN credit c
       WHERE e.run_id = :run AND e.train_step IS NOT NULL
         AND c.method = :method AND c.params_hash = :hash AND c.episode_id = e.episode_id AND c.message_seq IS NULL AND c.value IS NOT NULL
+        AND c.status IN ('exact', 'estimated')
       ORDER BY e.train_step, c.agent_id)
     GROUP BY step, agent_id
     UNION ALL
@@ -113,10 +125,24 @@ const creditByStepSql = `
     FROM episode_agent ea CROSS JOIN episode e CROSS JOIN credit c
     WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL
       AND c.method = :method AND c.params_hash = :hash AND c.episode_id = ea.episode_id AND c.agent_id = ea.agent_id
-      AND c.message_seq IS NULL AND c.value IS NOT NULL
+      AND c.message_seq IS NULL AND c.value IS NOT NULL AND c.status IN ('exact', 'estimated')
     GROUP BY e.train_step, ea.agent_id)
   SELECT step, agent_id, sum(total) / sum(n) AS mean, sum(spoke) AS spoke, sum(idle) AS idle
   FROM parts GROUP BY step, agent_id HAVING sum(n) > 0 ORDER BY step, agent_id`;
+
+// How much of a parameter set the charts can draw (only exact or estimated credit), and why not the rest.
+const coverageSql = `
+  SELECT
+    (SELECT count(*) FROM episode WHERE run_id = :run) AS episodes,
+    (SELECT count(DISTINCT episode_id) FROM credit WHERE run_id = :run AND method = :method AND params_hash = :hash
+      AND message_seq IS NULL AND status IN ('exact', 'estimated')) AS drawn,
+    (SELECT count(DISTINCT episode_id) FROM credit WHERE run_id = :run AND method = :method AND params_hash = :hash
+      AND message_seq IS NULL AND status = 'approximate') AS approximate,
+    (SELECT count(*) FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status = 'not-identifiable') AS unidentified,
+    (SELECT count(*) FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status <> 'not-identifiable') AS failed`;
+const topReasonSql = `
+  SELECT reason, remedy, count(*) AS n FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status = 'not-identifiable'
+  GROUP BY reason, remedy ORDER BY n DESC LIMIT 1`;
 
 // The same for the "shared" signal derived from the logged team reward (every roster agent gets R).
 const sharedByStepSql = `
@@ -212,7 +238,9 @@ export class DashboardRepository {
   private readonly latestParamsStmt: Statement<{ params_hash: string }>;
   private readonly creditByStepStmt: Statement<{ step: number; agent_id: number; mean: number; spoke: number; idle: number }>;
   private readonly sharedByStepStmt: Statement<{ step: number; agent_id: number; mean: number; spoke: number; idle: number }>;
-  private readonly failureStmt: Statement<{ reason: string }>;
+  private readonly failureStmt: Statement<{ reason: string; status: string; params_hash: string }>;
+  private readonly coverageStmt: Statement<{ episodes: number; drawn: number; approximate: number; unidentified: number; failed: number }>;
+  private readonly topReasonStmt: Statement<{ reason: string; remedy: string | null }>;
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
   private readonly countStmt: Statement<{ n: number }>;
@@ -226,7 +254,9 @@ export class DashboardRepository {
     this.latestParamsStmt = db.prepare(latestParamsSql);
     this.creditByStepStmt = db.prepare(creditByStepSql);
     this.sharedByStepStmt = db.prepare(sharedByStepSql);
-    this.failureStmt = db.prepare('SELECT reason FROM credit_error WHERE run_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.failureStmt = db.prepare('SELECT reason, status, params_hash FROM credit_error WHERE run_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.coverageStmt = db.prepare(coverageSql);
+    this.topReasonStmt = db.prepare(topReasonSql);
     this.episodeFlagStepsStmt = db.prepare(`
       SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
@@ -267,9 +297,26 @@ export class DashboardRepository {
     return this.sharedByStepStmt.all({ run: runId, epsilon }).map(toStepAgent);
   }
 
-  /** The reason of the run's latest failure under `method`, if any. */
-  latestFailure(runId: number, method: string): string | undefined {
-    return this.failureStmt.get(runId, method)?.reason;
+  /** The run's latest failed or not-identifiable episode under `method`, if any. */
+  latestFailure(runId: number, method: string): { reason: string; status: string; paramsHash: string } | undefined {
+    const row = this.failureStmt.get(runId, method);
+    return row ? { reason: row.reason, status: row.status, paramsHash: row.params_hash } : undefined;
+  }
+
+  /** What the charts of one parameter set draw and leave out (docs/credit-provenance.md). */
+  coverage(runId: number, method: string, paramsHash: string): CreditCoverage {
+    const params = { run: runId, method, hash: paramsHash };
+    const c = this.coverageStmt.get(params);
+    const top = this.topReasonStmt.get(params);
+    return {
+      episodes: c?.episodes ?? 0,
+      drawn: c?.drawn ?? 0,
+      approximate: c?.approximate ?? 0,
+      notIdentifiable: c?.unidentified ?? 0,
+      failed: c?.failed ?? 0,
+      reason: top?.reason ?? null,
+      remedy: top?.remedy ?? null,
+    };
   }
 
   /** The training step of the episode each episode-scope flag names, by flag id (null: the episode logs no step). */

@@ -60,6 +60,8 @@ export interface EpisodeCreditRow {
   readonly advantage: number | null;
   readonly approximate: boolean;
   readonly source: string | null;
+  /** exact | estimated | approximate. */
+  readonly status: string;
   readonly computedAt: string;
 }
 
@@ -109,7 +111,7 @@ const headerSql = `
 
 // Credit of the parameter set computed last for this episode and method (ties: the row written last).
 const creditSql = `
-  SELECT agent_id, message_seq, value, ci_low, ci_high, n, advantage, approximate, source, computed_at
+  SELECT agent_id, message_seq, value, ci_low, ci_high, n, advantage, approximate, source, status, computed_at
   FROM credit WHERE episode_id = :episode AND method = :method AND params_hash = (
     SELECT params_hash FROM credit WHERE episode_id = :episode AND method = :method ORDER BY computed_at DESC, credit_id DESC LIMIT 1)
   ORDER BY message_seq IS NOT NULL, message_seq, agent_id`;
@@ -161,7 +163,7 @@ interface RosterRow {
 
 interface CreditRowData {
   agent_id: number; message_seq: number | null; value: number | null; ci_low: number | null; ci_high: number | null; n: number | null;
-  advantage: number | null; approximate: number; source: string | null; computed_at: string;
+  advantage: number | null; approximate: number; source: string | null; status: string; computed_at: string;
 }
 
 /**
@@ -175,7 +177,7 @@ export class EpisodeViewRepository {
   private readonly labelsStmt: Statement<{ kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
   private readonly authorsStmt: Statement<{ messages_json: string }>;
   private readonly creditStmt: Statement<CreditRowData>;
-  private readonly errorStmt: Statement<{ reason: string; computed_at: string }>;
+  private readonly errorStmt: Statement<{ reason: string; computed_at: string; status: string; remedy: string | null }>;
   private readonly evidenceStmt: Statement<{ coalitions: number; counterfactuals: number; agent_evaluations: number; message_evaluations: number; routing: number }>;
   private readonly counterfactualsStmt: Statement<StoredCounterfactual>;
   private readonly coalitionsStmt: Statement<{ source: string; values_json: string; counts_json: string | null }>;
@@ -194,7 +196,7 @@ export class EpisodeViewRepository {
       WHERE l.episode_id = ? ORDER BY l.message_seq IS NULL, l.message_seq, l.label_id`);
     this.authorsStmt = db.prepare('SELECT messages_json FROM episode WHERE episode_id = ?');
     this.creditStmt = db.prepare(creditSql);
-    this.errorStmt = db.prepare('SELECT reason, computed_at FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.errorStmt = db.prepare('SELECT reason, computed_at, status, remedy FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
     this.evidenceStmt = db.prepare(evidenceSql);
     this.counterfactualsStmt = db.prepare('SELECT agents, intervention, value, evaluator, n, source FROM counterfactual WHERE episode_id = ? ORDER BY cf_id');
     this.coalitionsStmt = db.prepare('SELECT source, values_json, counts_json FROM coalition_value WHERE episode_id = ? ORDER BY source');
@@ -250,14 +252,14 @@ export class EpisodeViewRepository {
   credit(episodeId: number, method: string): EpisodeCreditRow[] {
     return this.creditStmt.all({ episode: episodeId, method }).map((r) => ({
       agentId: r.agent_id, messageSeq: r.message_seq, value: r.value, ciLow: r.ci_low, ciHigh: r.ci_high, n: r.n, advantage: r.advantage,
-      approximate: r.approximate !== 0, source: r.source, computedAt: r.computed_at,
+      approximate: r.approximate !== 0, source: r.source, status: r.status, computedAt: r.computed_at,
     }));
   }
 
   /** The most recent failure of this method on the episode, if any (of any parameter set). */
-  latestError(episodeId: number, method: string): { reason: string; computedAt: string } | undefined {
+  latestError(episodeId: number, method: string): { reason: string; computedAt: string; status: string; remedy: string | null } | undefined {
     const row = this.errorStmt.get(episodeId, method);
-    return row ? { reason: row.reason, computedAt: row.computed_at } : undefined;
+    return row ? { reason: row.reason, computedAt: row.computed_at, status: row.status, remedy: row.remedy } : undefined;
   }
 
   evidence(episodeId: number): CoalitionEvidence {

@@ -95,6 +95,23 @@ test('switching the method asks for a new overview and redraws; a method without
   await close(o);
 });
 
+test('the charts say in words what they leave out: not-identifiable episodes are counted, with the reason and the remedy', async () => {
+  const o = await open();
+  const { page } = o.h;
+  const methods = await page.locator('#method-select option').allInnerTexts();
+  const routing = methods.find((m) => /routing/i.test(m));
+  assert.ok(routing, methods.join(', '));
+  await choose(page, '#method-select', routing);
+  const notice = page.locator('.notice.coverage');
+  await notice.waitFor();
+  const text = await notice.innerText();
+  assert.match(text, /Charts are drawn from [\d,]+ of [\d,]+ episodes with exact or estimated/);
+  assert.match(text, /[\d,]+ not identifiable: routing credit needs the logged router probabilities/);
+  assert.match(text, /What would answer it: log the router's probabilities/);
+  assert.equal(await page.locator('#figure-share').isHidden(), false, 'the identifiable part is still drawn');
+  await close(o);
+});
+
 test('the stacked / lines toggle redraws the credit share and is saved', async () => {
   const o = await open();
   const { page } = o.h;

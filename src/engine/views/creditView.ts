@@ -1,5 +1,6 @@
 import type { CoalitionEvidence, EpisodeCreditRow, RosterAgent } from '../../store/episodeViewRepository';
 import { coalitionMethods, perMessageMethods } from '../credit/creditMethod';
+import { joinSources, splitSources, weakerStatus, type ComputedStatus } from '../../core/provenance';
 import type { AgentCreditView, CreditStatus, EpisodeCreditView, ViewMethod } from './viewTypes';
 
 /** What the credit view of one episode and method is built from. */
@@ -13,7 +14,7 @@ export interface CreditViewInput {
   readonly authors: readonly number[];
   /** Rows of the parameter set computed last (agent rows and per-message rows). */
   readonly rows: readonly EpisodeCreditRow[];
-  readonly error: { readonly reason: string; readonly computedAt: string } | undefined;
+  readonly error: { readonly reason: string; readonly computedAt: string; readonly status?: string; readonly remedy?: string | null } | undefined;
   readonly evidence: CoalitionEvidence;
 }
 
@@ -28,13 +29,16 @@ export interface CreditViewInput {
 export function episodeCreditView(input: CreditViewInput): EpisodeCreditView {
   const { rows, error, method } = input;
   const latest = rows.reduce<string | null>((max, r) => (max === null || r.computedAt > max ? r.computedAt : max), null);
-  if (error && (latest === null || error.computedAt > latest)) return emptyView(input, 'failed', error.reason, error.computedAt);
+  if (error && (latest === null || error.computedAt > latest)) {
+    if (error.status === 'not-identifiable') return { ...emptyView(input, 'not-identifiable', error.reason, error.computedAt), remedy: error.remedy ?? null };
+    return emptyView(input, 'failed', error.reason, error.computedAt);
+  }
   if (rows.length > 0) return storedView(input, latest);
   if (method === 'shared') {
     const reward = input.reward;
     if (reward === null) return emptyView(input, 'not-computed', 'the episode logs no team reward', null);
-    const agents = input.roster.map((a) => agentView(a.name, { value: reward }));
-    return { ...base(input, 'computed', null, null), source: 'logged', agents, messageCredit: spread(input, new Map(input.roster.map((a) => [a.agentId, reward]))) };
+    const agents = input.roster.map((a) => agentView(a.name, { value: reward, status: 'exact' }));
+    return { ...base(input, 'computed', null, null), source: 'logged', valueStatus: 'exact', agents, messageCredit: spread(input, new Map(input.roster.map((a) => [a.agentId, reward]))) };
   }
   const missing = missingValues(input);
   return emptyView(input, missing ? 'no-evaluator' : 'not-computed', missing ?? `not computed yet under ${method}; recompute to compute it`, null);
@@ -43,13 +47,14 @@ export function episodeCreditView(input: CreditViewInput): EpisodeCreditView {
 function storedView(input: CreditViewInput, computedAt: string | null): EpisodeCreditView {
   const agentRows = new Map(input.rows.filter((r) => r.messageSeq === null).map((r) => [r.agentId, r]));
   const agents = input.roster.map((a) => agentView(a.name, agentRows.get(a.agentId) ?? {}));
-  const sources = new Set(input.rows.flatMap((r) => (r.source === null ? [] : [r.source])));
+  const sources = new Set(input.rows.flatMap((r) => splitSources(r.source)));
   const perMessage = input.rows.some((r) => r.messageSeq !== null);
   const values = new Map([...agentRows].map(([id, r]) => [id, r.value]));
   return {
     ...base(input, 'computed', null, computedAt),
     approximate: input.rows.some((r) => r.approximate),
-    source: sources.size === 0 ? null : sources.size === 1 ? [...sources][0] ?? null : 'mixed',
+    source: sources.size === 0 ? null : joinSources(sources),
+    valueStatus: input.rows.reduce<ComputedStatus | null>((worst, r) => (worst === null ? asStatus(r.status) : weakerStatus(worst, asStatus(r.status))), null),
     agents,
     messageCredit: perMessage ? messageValues(input) : spread(input, values),
     messageCreditKind: perMessage ? 'per-message' : 'spread',
@@ -58,7 +63,7 @@ function storedView(input: CreditViewInput, computedAt: string | null): EpisodeC
 
 function base(input: CreditViewInput, status: CreditStatus, reason: string | null, computedAt: string | null): EpisodeCreditView {
   return {
-    method: input.method, status, reason, approximate: false, source: null, computedAt, shared: input.reward,
+    method: input.method, status, reason, remedy: null, valueStatus: null, approximate: false, source: null, computedAt, shared: input.reward,
     agents: [], messageCredit: [], messageCreditKind: 'spread',
   };
 }
@@ -68,8 +73,12 @@ function emptyView(input: CreditViewInput, status: CreditStatus, reason: string,
   return { ...base(input, status, reason, computedAt), agents: input.roster.map((a) => agentView(a.name, {})), messageCredit: input.authors.map(() => null) };
 }
 
-function agentView(agent: string, row: Partial<Pick<EpisodeCreditRow, 'value' | 'ciLow' | 'ciHigh' | 'n' | 'advantage'>>): AgentCreditView {
-  return { agent, value: row.value ?? null, ciLow: row.ciLow ?? null, ciHigh: row.ciHigh ?? null, n: row.n ?? null, advantage: row.advantage ?? null };
+function agentView(agent: string, row: Partial<Pick<EpisodeCreditRow, 'value' | 'ciLow' | 'ciHigh' | 'n' | 'advantage' | 'status'>>): AgentCreditView {
+  return { agent, value: row.value ?? null, ciLow: row.ciLow ?? null, ciHigh: row.ciHigh ?? null, n: row.n ?? null, advantage: row.advantage ?? null, status: row.value === undefined || row.value === null ? null : (row.status ?? null) };
+}
+
+function asStatus(status: string): ComputedStatus {
+  return status === 'estimated' || status === 'approximate' ? status : 'exact';
 }
 
 function messageValues(input: CreditViewInput): (number | null)[] {

@@ -1,8 +1,12 @@
 import { BrowseRepository } from '../../store/browseRepository';
 import type { Db } from '../../store/database';
-import { DashboardRepository, type StepAgentCredit } from '../../store/dashboardRepository';
+import { DashboardRepository, type CreditCoverage, type StepAgentCredit } from '../../store/dashboardRepository';
 import { runOverview } from './runOverview';
 import type { CreditStatus, DashboardRun, EpisodePage, EpisodeQuery, RunOverview, ViewMethod } from './viewTypes';
+
+function emptyCoverage(episodes: number): CreditCoverage {
+  return { episodes, drawn: 0, approximate: 0, notIdentifiable: 0, failed: 0, reason: null, remedy: null };
+}
 
 /**
  * The data of the Run Dashboard for one indexed folder: its runs, a run's per-step overview under
@@ -30,18 +34,25 @@ export class DashboardViewService {
    */
   overview(runId: number, method: ViewMethod, epsilon: number): RunOverview {
     const hash = this.repo.latestParams(runId, method);
+    const failure = hash === undefined ? this.repo.latestFailure(runId, method) : undefined;
     let credit: StepAgentCredit[] = [];
     let status: CreditStatus = 'not-computed';
+    let coverage = emptyCoverage(this.repo.steps(runId).reduce((n, s) => n + s.episodes, 0));
     if (hash !== undefined) {
       credit = this.repo.creditByStep(runId, method, hash, epsilon);
-      status = 'computed';
+      coverage = this.repo.coverage(runId, method, hash);
+      // Only exact or estimated credit is drawn; a run with none of it is not "computed".
+      status = coverage.drawn > 0 ? 'computed' : coverage.notIdentifiable > 0 || coverage.approximate > 0 ? 'not-identifiable' : 'failed';
     } else if (method === 'shared') {
       credit = this.repo.sharedByStep(runId, epsilon);
       status = credit.length > 0 ? 'computed' : 'not-computed';
-    } else if (this.repo.latestFailure(runId, method) !== undefined) {
-      status = 'failed';
+      if (credit.length > 0) coverage = { ...coverage, drawn: coverage.episodes };
+    } else if (failure !== undefined) {
+      status = failure.status === 'not-identifiable' ? 'not-identifiable' : 'failed';
+      coverage = this.repo.coverage(runId, method, failure.paramsHash);
     }
     return runOverview({
+      coverage,
       runId,
       method,
       status,

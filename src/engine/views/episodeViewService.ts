@@ -66,6 +66,7 @@ export class EpisodeViewService {
       }),
       evaluator: context.evaluator,
       defaultMethod: context.defaultMethod,
+      routingLogged: this.repo.evidence(episodeId).routing,
       location: { uri: header.uri, line: header.line },
       readError: this.readError(header),
     };

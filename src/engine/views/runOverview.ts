@@ -2,7 +2,7 @@ import { creditShares } from '../../credit/audit/creditShare';
 import type { BrowseFlag } from '../../store/browseRepository';
 import type { DashboardStep, StepAgentCredit } from '../../store/dashboardRepository';
 import { flagView } from './flagView';
-import type { CreditStatus, FlagWindow, Matrix, RunOverview, ViewMethod } from './viewTypes';
+import type { CreditCoverage, CreditStatus, FlagWindow, Matrix, RunOverview, ViewMethod } from './viewTypes';
 
 /** What a run overview is assembled from (aggregated in SQL, see DashboardRepository). */
 export interface RunOverviewInput {
@@ -10,6 +10,8 @@ export interface RunOverviewInput {
   readonly method: ViewMethod;
   readonly status: CreditStatus;
   readonly epsilon: number;
+  /** What the charts draw and leave out. */
+  readonly coverage: CreditCoverage;
   /** The run's agents in roster order. */
   readonly agents: readonly { readonly agentId: number; readonly name: string }[];
   readonly steps: readonly DashboardStep[];
@@ -42,6 +44,7 @@ export function runOverview(input: RunOverviewInput): RunOverview {
     runId: input.runId,
     method: input.method,
     status: input.status,
+    coverage: input.coverage,
     steps: cols,
     teamReward: steps.map((s) => s.meanReward),
     episodes: steps.map((s) => s.episodes),

@@ -15,6 +15,7 @@ export type {
   MessageWindow,
 } from '../../protocol/episodePanel';
 export type {
+  CreditCoverage,
   DashboardRun,
   EpisodeFilter,
   EpisodePage,

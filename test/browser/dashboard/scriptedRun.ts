@@ -65,10 +65,21 @@ function overviewFor(agents: readonly string[], steps: readonly number[], method
   const status = method === 'shapley-mc' ? 'not-computed' : method === 'owen' ? 'no-evaluator' : 'computed';
   const empty = status !== 'computed';
   const flags = method === 'shared' || empty ? [] : flagsOf(last, to);
+  // Routing in the scripted run: a third of the episodes log no routing decision, so they are counted, not drawn.
+  const unidentified = method === 'routing' ? Math.round((333 * n) / 3) : 0;
   return {
     runId,
     method,
     status,
+    coverage: {
+      episodes: 333 * n,
+      drawn: empty ? 0 : 333 * n - unidentified,
+      approximate: 0,
+      notIdentifiable: unidentified,
+      failed: 0,
+      reason: unidentified > 0 ? 'routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision' : null,
+      remedy: unidentified > 0 ? "log the router's probabilities of every expert and the selected one (routing.probs, routing.selected)" : null,
+    },
     steps,
     teamReward: reward,
     episodes: steps.map(() => 333),

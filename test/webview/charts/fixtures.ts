@@ -13,6 +13,7 @@ export function smallOverview(): RunOverview {
     runId: 1,
     method: 'loo',
     status: 'computed',
+    coverage: { episodes: 24, drawn: 24, approximate: 0, notIdentifiable: 0, failed: 0, reason: null, remedy: null },
     steps,
     teamReward: [0.7, 0.72, 0.75, 0.8, 0.85, 0.9],
     episodes: [4, 4, 4, 4, 4, 4],

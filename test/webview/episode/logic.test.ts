@@ -94,6 +94,16 @@ describe('creditNotices', () => {
     assert.deepEqual(keys(credit({}), { error: 'timeout' }), ['error']);
   });
 
+  test('not identifiable says why and what would answer it, without offering a recompute that cannot help', () => {
+    const [notice] = creditNotices(
+      { method: 'loo', credit: credit({ status: 'not-identifiable', reason: 'the built-in final-answer checker cannot score this episode', remedy: 'configure a replay evaluator' }), loading: false, error: null },
+      evaluator,
+    );
+    assert.deepEqual([notice?.key, notice?.title], ['not-identifiable', 'Not identifiable']);
+    assert.equal(notice?.text, 'the built-in final-answer checker cannot score this episode. What would answer it: configure a replay evaluator.');
+    assert.equal(notice?.offerRecompute, false);
+  });
+
   test('no evaluator explains why, falling back to the evaluator’s reason, and points to logged values', () => {
     const [notice] = creditNotices({ method: 'loo', credit: credit({ status: 'no-evaluator' }), loading: false, error: null }, evaluator);
     assert.match(notice?.text ?? '', /^Restricted Mode .*logged values/);
@@ -102,6 +112,7 @@ describe('creditNotices', () => {
 
   test('provenance and the evaluator line', () => {
     assert.equal(creditProvenance(credit({})), 'values logged · computed 2026-01-01 · n = 50');
+    assert.equal(creditProvenance(credit({ valueStatus: 'approximate', source: 'logged+checked' })), 'approximate · values logged+checked · computed 2026-01-01 · n = 50');
     assert.equal(creditProvenance(credit({ status: 'failed' })), '');
     assert.deepEqual(evaluatorLine(evaluator), { text: 'No evaluator configured: Restricted Mode. Recompute uses logged values only.', warning: true });
     assert.equal(evaluatorLine({ configured: true, description: 'command ./eval.sh', reason: null }).text, 'Evaluator: command ./eval.sh');

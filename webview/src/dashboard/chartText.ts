@@ -1,5 +1,7 @@
 import type { FlagView } from '../../../src/protocol/viewData';
 import type { CreditStatus } from '../../../src/protocol/viewData';
+import type { CreditCoverage } from '../../../src/protocol/dashboardPanel';
+import { formatInt } from './format';
 import { windowClass, type WindowMark } from '../charts/windowModel';
 import { h } from '../dom';
 import { button } from './controls';
@@ -9,16 +11,35 @@ const statusText: Readonly<Record<Exclude<CreditStatus, 'computed'>, (method: st
   'no-evaluator': (m) =>
     `${m} needs coalition values that are neither logged nor computable: no evaluator is configured. Configure creditLens.evaluator.* (or pick another method), then recompute.`,
   failed: (m) => `The last ${m} pass failed. Check the Credit Lens log, then recompute.`,
+  'not-identifiable': (m) => `${m} credit is not identifiable for this run: no chart is drawn from it.`,
 };
 
-/** The notice above the charts when the method's credit is not there, with a Recompute button. */
-export function creditNotice(status: CreditStatus, methodLabel: string, recompute: () => void): HTMLElement[] {
-  if (status === 'computed') return [];
+/**
+ * The notice above the charts: when the method's credit is not there (with a Recompute button), and
+ * what the charts leave out (approximate and not-identifiable episodes are never drawn), in words.
+ */
+export function creditNotice(status: CreditStatus, coverage: CreditCoverage, methodLabel: string, recompute: () => void): HTMLElement[] {
+  const left = coverageText(coverage, methodLabel);
+  if (status === 'computed') return left.length === 0 ? [] : [h('div', 'notice coverage', ...left.map((t) => h('p', undefined, t)))];
   const action = button('Recompute credit', recompute, 'primary');
   action.id = 'notice-recompute';
-  const notice = h('div', `notice status-${status}`, h('p', undefined, statusText[status](methodLabel)), action);
+  const notice = h('div', `notice status-${status}`, h('p', undefined, statusText[status](methodLabel)), ...left.map((t) => h('p', undefined, t)), action);
   notice.setAttribute('role', 'status');
   return [notice];
+}
+
+/** What the charts are drawn from and what they leave out, as sentences (none when nothing is left out). */
+export function coverageText(c: CreditCoverage, methodLabel: string): string[] {
+  const lines: string[] = [];
+  if (c.notIdentifiable === 0 && c.approximate === 0 && c.failed === 0) return lines;
+  lines.push(`Charts are drawn from ${formatInt(c.drawn)} of ${formatInt(c.episodes)} episodes with exact or estimated ${methodLabel} credit.`);
+  if (c.notIdentifiable > 0) {
+    lines.push(`${formatInt(c.notIdentifiable)} not identifiable${c.reason ? `: ${c.reason}` : ''}.`);
+    if (c.remedy) lines.push(`What would answer it: ${c.remedy}.`);
+  }
+  if (c.approximate > 0) lines.push(`${formatInt(c.approximate)} approximate (an agent whose output later agents read was removed without re-generating them): not drawn.`);
+  if (c.failed > 0) lines.push(`${formatInt(c.failed)} failed (see the Credit Lens log).`);
+  return lines;
 }
 
 /** The flag windows as a list under the credit-share chart: swatch, "kind · agent (steps)", and the flag's summary. */

@@ -67,7 +67,7 @@ export class ChartsPanel {
   update(input: ChartsInput): void {
     this.input = input;
     this.element.classList.remove('empty');
-    replaceChildren(this.status, ...creditNotice(input.overview.status, input.methodLabel, () => this.actions.recompute()));
+    replaceChildren(this.status, ...creditNotice(input.overview.status, input.overview.coverage, input.methodLabel, () => this.actions.recompute()));
     this.render();
   }
 

@@ -25,7 +25,9 @@ function renderBar(bar: AgentBar, model: AgentBarsModel): HTMLElement {
   const c = bar.credit;
   const meta = bar.messages === 0 ? 'silent' : `${formatInt(bar.messages)} messages`;
   const value = h('span', 'agent-value', formatCredit(c?.value ?? null));
-  const details = [formatInterval(c?.ciLow ?? null, c?.ciHigh ?? null), c?.n == null ? '' : `n = ${formatInt(c.n)}`, c?.advantage == null ? '' : `advantage ${formatCredit(c.advantage)}`].filter(Boolean).join(' · ');
+  // Exact values need no word; estimated and approximate ones say so beside the number.
+  const status = c?.status && c.status !== 'exact' ? c.status : '';
+  const details = [status, formatInterval(c?.ciLow ?? null, c?.ciHigh ?? null), c?.n == null ? '' : `n = ${formatInt(c.n)}`, c?.advantage == null ? '' : `advantage ${formatCredit(c.advantage)}`].filter(Boolean).join(' · ');
   const label = h('div', 'agent-bar-label', h('span', 'agent-name', bar.agent), h('span', 'agent-meta', bar.declared ? meta : `${meta}, undeclared`), value);
   const track = h('div', 'bar-track', positioned('bar-zero', model.zeroAt));
   track.setAttribute('aria-hidden', 'true');
@@ -37,6 +39,7 @@ function renderBar(bar: AgentBar, model: AgentBarsModel): HTMLElement {
   }
   if (bar.interval) track.append(positioned('bar-ci', bar.interval.left, bar.interval.width));
   const item = h('li', 'agent-bar', label, track);
+  if (status) item.dataset['status'] = status;
   if (details) item.append(h('div', 'agent-details', details));
   item.dataset['agent'] = bar.agent;
   return item;

@@ -114,6 +114,7 @@ export class EpisodeApp {
       this.refresh(data, this.ui);
     }
     this.list?.setLabels(labelsBySeq(data.labels));
+    this.toolbar?.offerRouting(data.routingLogged ?? true);
     this.loadCredit();
     this.save();
     this.announce(`Episode ${data.externalId}: ${String(data.messageCount)} messages`);

@@ -8,7 +8,7 @@ import { formatInt, methodLabels } from './format';
 export interface Notice {
   /** CSS flavour and urgency. */
   readonly level: 'info' | 'warning' | 'error';
-  /** Stable key for styling and tests: loading | error | not-computed | no-evaluator | failed | approximate. */
+  /** Stable key for styling and tests: loading | error | not-computed | no-evaluator | failed | not-identifiable | approximate. */
   readonly key: string;
   readonly title: string;
   readonly text: string;
@@ -43,11 +43,17 @@ export function creditNotices(state: CreditState, evaluator: EvaluatorView): Not
     case 'failed':
       notices.push(notice('error', 'failed', 'Credit computation failed', credit.reason ?? 'The last credit pass failed on this episode.', true));
       break;
+    case 'not-identifiable': {
+      const remedy = credit.remedy ? ` What would answer it: ${credit.remedy}.` : '';
+      const reason = credit.reason ?? `The data cannot answer ${label} for this episode.`;
+      notices.push(notice('warning', 'not-identifiable', 'Not identifiable', `${reason}${/[.!?]$/.test(reason) ? '' : '.'}${remedy}`, false));
+      break;
+    }
     case 'computed':
       break;
   }
   if (credit.approximate) {
-    notices.push(notice('warning', 'approximate', 'Approximate', 'Some values rest on removing an agent without replaying the episode (leave-one-out under a pipeline): read them as estimates.', false));
+    notices.push(notice('warning', 'approximate', 'Approximate', 'Some values remove an agent whose output later agents read, without re-generating them: the downstream text still carries what was removed. No verdict is drawn from them; a replay evaluator or logged counterfactuals would make them exact.', false));
   }
   return notices;
 }
@@ -56,6 +62,7 @@ export function creditNotices(state: CreditState, evaluator: EvaluatorView): Not
 export function creditProvenance(credit: EpisodeCreditView | null): string {
   if (!credit || credit.status !== 'computed') return '';
   const parts: string[] = [];
+  if (credit.valueStatus) parts.push(credit.valueStatus);
   if (credit.source !== null) parts.push(`values ${credit.source}`);
   if (credit.computedAt !== null) parts.push(`computed ${credit.computedAt}`);
   const samples = credit.agents.map((a) => a.n).filter((n): n is number => n !== null);

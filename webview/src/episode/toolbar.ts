@@ -64,6 +64,13 @@ export class Toolbar {
     this.element = h('div', 'toolbar', methodGroup, navGroup, findGroup, keys);
   }
 
+  /** Offers the Routing method only when the episode logs a routing decision (keeps it while chosen). */
+  offerRouting(logged: boolean): void {
+    for (const option of this.dropdown.querySelectorAll('[value="routing"]')) {
+      (option as HTMLElement).hidden = !logged && this.dropdown.value !== 'routing';
+    }
+  }
+
   setMethod(method: ViewMethod): void {
     if (this.dropdown.value !== method) this.dropdown.value = method;
   }

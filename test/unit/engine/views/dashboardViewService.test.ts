@@ -121,6 +121,21 @@ test('overview() status: not-computed or failed without rows; shared derived fro
   assert.deepEqual(column(shared.creditShare, 3), [0.25, 0.25, 0.5]);
 });
 
+test('overview() draws only exact or estimated credit and counts what it leaves out, with the reason and the remedy', () => {
+  insertCredit(f, [...agentCredit('t1a', [0.2, 0.6, 0.2], { method: 'owen', hash: 'o1' }), ...agentCredit('t2a', [0.9, 0.1, 0], { method: 'owen', hash: 'o1', approximate: true })]);
+  const unidentified = f.store.db.prepare(`
+    INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at) VALUES (?, ?, 'owen', 'o1', ?, 'not-identifiable', ?, 'now')`);
+  for (const id of ['t1b', 't3b']) unidentified.run(f.teamRunId, f.id(id), 'the checker cannot score this episode', 'log counterfactuals');
+  const o = service.overview(f.teamRunId, 'owen', 0.02);
+  assert.equal(o.status, 'computed');
+  assert.deepEqual(o.coverage, { episodes: o.coverage.episodes, drawn: 1, approximate: 1, notIdentifiable: 2, failed: 0, reason: 'the checker cannot score this episode', remedy: 'log counterfactuals' });
+  assert.deepEqual(column(o.meanCredit, 2), [null, null, null], 'the approximate episode of step 2 is not drawn');
+  assert.deepEqual(column(o.meanCredit, 1), [0.2, 0.6, 0.2]);
+  // Nothing drawable at all: the status says not identifiable, not computed.
+  insertCredit(f, agentCredit('t1a', [0.5, 0.5, 0], { method: 'prefix', hash: 'p1', approximate: true }));
+  assert.equal(service.overview(f.teamRunId, 'prefix', 0.02).status, 'not-identifiable');
+});
+
 const page = (filter: EpisodeFilter = {}, key: EpisodeSortKey = 'step', descending = false, offset = 0, limit = 50, runId = f.teamRunId) =>
   service.episodes({ runId, filter, sort: { key, descending }, offset, limit } satisfies EpisodeQuery);
 const ids = (p: ReturnType<typeof page>): string[] => p.rows.map((r) => r.externalId);

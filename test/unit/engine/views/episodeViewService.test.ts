@@ -109,7 +109,7 @@ test('credit() takes the parameter set computed last and returns every roster ag
   const credit = service.credit(f.id('t1a'), 'loo', false);
   assert.equal(credit.status, 'computed');
   assert.deepEqual(credit.agents.map((a) => [a.agent, a.value, a.n]), [['planner', 0.6, 8], ['solver', 0.3, 8], ['verifier', 0.1, null]]);
-  assert.deepEqual([credit.approximate, credit.source, credit.computedAt, credit.shared, credit.reason], [true, 'mixed', '2026-02-01T00:00:00.000Z', 1, null]);
+  assert.deepEqual([credit.approximate, credit.source, credit.computedAt, credit.shared, credit.reason], [true, 'logged+checked', '2026-02-01T00:00:00.000Z', 1, null]);
 });
 
 test('credit() spreads each agent over its messages: the messages sum to the agents total', () => {
@@ -167,6 +167,19 @@ test('credit() status failed when the latest result is an error; older errors do
   error.run(f.teamRunId, f.id('t2b'), 'h2', '2026-01-01T00:00:00.000Z');
   insertCredit(f, agentCredit('t2b', [1, 0, 0], { at: '2026-02-01T00:00:00.000Z' }));
   assert.equal(service.credit(f.id('t2b'), 'loo', true).status, 'computed');
+});
+
+test('credit() not-identifiable carries the reason and the remedy; computed credit carries each value’s status and sources', () => {
+  f.store.db.prepare(`
+    INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at)
+    VALUES (?, ?, 'shapley', 'h3', 'the checker cannot score this episode', 'not-identifiable', 'configure a replay evaluator', '2026-04-01')`).run(f.teamRunId, f.id('t1b'));
+  const none = service.credit(f.id('t1b'), 'shapley', true);
+  assert.deepEqual([none.status, none.reason, none.remedy], ['not-identifiable', 'the checker cannot score this episode', 'configure a replay evaluator']);
+  assert.deepEqual(none.agents.map((a) => a.value), [null, null, null]);
+  insertCredit(f, agentCredit('t3b', [0.5, 0, 0.5], { method: 'shapley', approximate: true, source: 'logged+checked' }));
+  const approximate = service.credit(f.id('t3b'), 'shapley', true);
+  assert.deepEqual([approximate.valueStatus, approximate.source], ['approximate', 'logged+checked']);
+  assert.ok(approximate.agents.every((a) => a.value === null ? a.status === null : a.status === 'approximate'));
 });
 
 test('credit() derives shared from the logged team reward when nothing is stored', () => {

@@ -93,13 +93,13 @@ export interface CreditSeed {
 
 export function insertCredit(f: ViewFixture, rows: readonly CreditSeed[]): void {
   const stmt = f.store.db.prepare(`
-    INSERT INTO credit (run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, n, approximate, source, params_hash, computed_at)
-    VALUES (?, ?, 'episode', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    INSERT INTO credit (run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, n, approximate, status, source, params_hash, computed_at)
+    VALUES (?, ?, 'episode', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const r of rows) {
     const episodeId = f.id(r.episode);
     stmt.run(
       f.teamRunId, episodeId, String(episodeId), f.agentId(r.agent), r.seq ?? null, r.method ?? 'loo', r.value, r.n ?? null, r.approximate ? 1 : 0,
-      r.source ?? 'logged', r.hash ?? 'h1', r.at ?? '2026-01-01T00:00:00.000Z',
+      r.approximate ? 'approximate' : 'exact', r.source ?? 'logged', r.hash ?? 'h1', r.at ?? '2026-01-01T00:00:00.000Z',
     );
   }
 }
