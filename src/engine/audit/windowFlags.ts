@@ -50,7 +50,7 @@ export function windowFlags(episodes: readonly EpisodeFacts[], agents: readonly 
       if (!verdict || (verdict.verdict !== 'idle' && verdict.verdict !== 'free-rider')) return;
       // A team that mostly fails shares no reward worth the name: its idle agents are only idle.
       const kind = verdict.evidence.meanReward >= thresholds.freeRiderMinReward ? 'free-rider' : 'idle';
-      add(kind, agent, { window, evidence: windowJson(window, verdict.evidence) });
+      add(kind, agent, { window, evidence: { ...windowJson(window, verdict.evidence), creditStatus: statusCounts(inWindow, agent) } });
     });
     for (const [agent, share] of dominantAgents(inWindow, agents, thresholds)) add('dominant', agent, { window, evidence: { from: window.from, to: window.to, creditShare: share } });
   }
@@ -79,6 +79,13 @@ function agentVerdict(episodes: readonly EpisodeFacts[], agent: string, threshol
     return { cannotJudge: `every one of the ${credit.length} episodes has outcome ${[...outcomes][0]} with and without it, so a zero contribution cannot be told from an agent that cannot change the outcome; episodes with varied outcomes (or counterfactuals that change them) would answer it` };
   }
   return windowVerdict(credit, rewards, without, { ...(thresholds.epsilon !== undefined ? { epsilon: thresholds.epsilon } : {}), minEpisodes });
+}
+
+/** How many of the agent's values in the window are exact or estimated (the only kinds a verdict uses). */
+function statusCounts(episodes: readonly EpisodeFacts[], agent: string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of episodes) for (const a of e.agents) if (a.name === agent && a.credit !== null) counts[a.creditStatus] = (counts[a.creditStatus] ?? 0) + 1;
+  return counts;
 }
 
 /** Agents whose share of the window's positive mean credit reaches the dominance threshold. */

@@ -1,6 +1,6 @@
 import type { CreditEpisode } from '../../core/creditInput';
 import { NotIdentifiableError, remedies, type Unidentified, type ValueSource } from '../../core/provenance';
-import { interventionKey, type Evaluator } from '../evaluators/evaluator';
+import { interventionKey, maskMembers, type Evaluator } from '../evaluators/evaluator';
 
 /** How one pass obtained its coalition values; the hit rate is `cached / (cached + evaluated)`. */
 export interface ValueCounters {
@@ -115,7 +115,7 @@ export class CoalitionValues {
   /** The value of a resolved mask with its source and exactness. */
   info(mask: bigint): ValueInfo {
     const info = this.known.get(mask);
-    if (info === undefined) throw new Error(`coalition ${mask} was not resolved before use`);
+    if (info === undefined) throw new Error(`${this.describe(mask)} was not resolved before use`);
     return info;
   }
 
@@ -145,6 +145,13 @@ export class CoalitionValues {
       if (isSet(mask, author)) lastPresent = seq;
     });
     return authors.every((author, seq) => seq > lastPresent || isSet(mask, author));
+  }
+
+  /** A mask in words: the agents present by name, or the message positions kept. */
+  describe(mask: bigint): string {
+    const members = maskMembers(mask);
+    if (this.kind === 'messages') return `the messages ${members.map((i) => `#${i}`).join(', ') || '(none)'}`;
+    return `the coalition {${members.map((i) => this.episode.agents[i]?.name ?? `#${i}`).join(', ')}}`;
   }
 
   /** True when the trace says its value of `mask` kept the downstream text (a `remove` counterfactual with `replayed: false`). */
@@ -208,7 +215,7 @@ export class CoalitionValues {
     for (const mask of masks) {
       const value = result.rewards.get(mask);
       const key = interventionKey(this.episode, this.kind, mask);
-      if (value === undefined || !Number.isFinite(value)) throw new Error(`${evaluator.label} returned no valid reward for ${key}`);
+      if (value === undefined || !Number.isFinite(value)) throw new Error(`${evaluator.label} returned no valid reward for ${this.describe(mask)}`);
       this.known.set(mask, { value, source: result.replayed ? 'replayed' : 'checked', exact: result.replayed || this.checkedExactly(mask) });
       this.sources.counters.evaluated++;
       this.sources.fresh.push({ episodeId: this.episode.episodeId, intervention: key, value, replayed: result.replayed });

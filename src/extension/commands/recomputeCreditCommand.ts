@@ -202,7 +202,8 @@ async function recompute(folder: vscode.Uri, config: CreditLensConfig, request: 
 
 function report(root: string, method: CreditMethodName, result: CreditJobResult, cancelled: boolean, deps: RecomputeCreditDeps): void {
   for (const line of deps.formatCreditReport(root, method, result)) deps.log.info(line);
-  for (const run of result.runs) for (const f of run.failures.slice(0, 20)) deps.log.warn(`${f.where}: ${run.run.name || '(root)'}: ${f.reason}`);
+  // Not-identifiable episodes are summarised by the report (reason and remedy); failures are listed.
+  for (const run of result.runs) for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20)) deps.log.warn(`${f.where}: ${run.run.name || '(root)'}: ${f.reason}`);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
   const text = creditHeadline(method, result, cancelled);
   const show = computed === 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
@@ -219,7 +220,8 @@ function report(root: string, method: CreditMethodName, result: CreditJobResult,
  */
 export function creditHeadline(method: CreditMethodName, result: CreditJobResult, cancelled = false): string {
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
-  const failed = result.runs.reduce((sum, r) => sum + r.failures.length, 0);
+  const unidentified = result.runs.reduce((sum, r) => sum + r.unidentified, 0);
+  const failed = result.runs.reduce((sum, r) => sum + r.failures.length, 0) - unidentified;
   const moved = result.runs
     .flatMap((r) => r.agents)
     .filter((a) => Number.isFinite(a.early) && Number.isFinite(a.late))
@@ -227,6 +229,7 @@ export function creditHeadline(method: CreditMethodName, result: CreditJobResult
   const parts = [
     `${methodLabels[method]} credit${cancelled ? ' (cancelled)' : ''}: ${plural(computed, 'episode')}`,
     ...(moved ? [`${moved.agent} ${moved.early.toFixed(3)} → ${moved.late.toFixed(3)}`] : []),
+    ...(unidentified > 0 ? [`${plural(unidentified, 'episode')} not identifiable (see the log for why and what would answer it)`] : []),
     ...(failed > 0 ? [`${plural(failed, 'episode')} failed`] : []),
   ];
   return parts.join('; ');

@@ -11,6 +11,9 @@ ALTER TABLE credit ADD COLUMN intervention TEXT;                      -- leave-o
 UPDATE credit SET status = CASE WHEN approximate = 1 THEN 'approximate' WHEN stderr IS NOT NULL THEN 'estimated' ELSE 'exact' END;
 UPDATE credit SET source = 'checked' WHERE source = 'evaluated';
 UPDATE credit SET source = 'logged+checked' WHERE source = 'mixed';
+-- The dashboard draws only exact or estimated credit: keep its covering index covering.
+DROP INDEX credit_agent_value;
+CREATE INDEX credit_agent_value ON credit(method, params_hash, episode_id, agent_id, value, status, message_seq) WHERE message_seq IS NULL;
 
 ALTER TABLE credit_error ADD COLUMN status TEXT NOT NULL DEFAULT 'failed'; -- failed | not-identifiable
 ALTER TABLE credit_error ADD COLUMN remedy TEXT;

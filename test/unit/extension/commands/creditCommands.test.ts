@@ -12,7 +12,7 @@ import { showLogCommand } from '../../../../src/extension/commands/showLogComman
 import type { CreditOutputRow } from '../../../../src/store/creditRepository';
 import { fake, Uri as FakeUri, type FakeLogOutputChannel } from '../../fakes/vscode';
 
-const creditResult = (computed = 1280, failures = 0): CreditJobResult =>
+const creditResult = (computed = 1280, failures = 0, unidentified = 0): CreditJobResult =>
   ({
     runs: [
       {
@@ -20,7 +20,11 @@ const creditResult = (computed = 1280, failures = 0): CreditJobResult =>
         params: { method: 'loo', params: {}, hash: 'h' },
         evaluator: 'final-answer',
         computed,
-        failures: Array.from({ length: failures }, (_, i) => ({ episodeId: i, reason: 'boom', where: `r.jsonl:${i + 1}` })),
+        failures: [
+          ...Array.from({ length: failures }, (_, i) => ({ episodeId: i, reason: 'boom', where: `r.jsonl:${i + 1}` })),
+          ...Array.from({ length: unidentified }, (_, i) => ({ episodeId: 100 + i, reason: 'no router', status: 'not-identifiable', remedy: 'log it', where: `r.jsonl:${i + 100}` })),
+        ],
+        unidentified,
         agents: [
           { agent: 'planner', episodes: computed, mean: 0.3, ci: [0.2, 0.4], early: 0.3, late: 0.31 },
           { agent: 'verifier', episodes: computed, mean: 0.1, ci: [0, 0.2], early: 0.259, late: 0 },
@@ -151,6 +155,10 @@ test('recompute: a fatal error is an actionable error message', async () => {
 
 test('creditHeadline counts failures', () => {
   assert.equal(creditHeadline('loo', creditResult(3, 2)), 'LOO credit: 3 episodes; verifier 0.259 → 0.000; 2 episodes failed');
+  assert.equal(
+    creditHeadline('loo', creditResult(3, 1, 4)),
+    'LOO credit: 3 episodes; verifier 0.259 → 0.000; 4 episodes not identifiable (see the log for why and what would answer it); 1 episode failed',
+  );
 });
 
 const auditResult: AuditResult = {
