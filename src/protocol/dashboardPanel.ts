@@ -33,6 +33,8 @@ export interface DashboardRun {
   readonly agents: readonly string[];
   readonly steps: { readonly min: number | null; readonly max: number | null; readonly count: number };
   readonly flags: number;
+  /** True when some episode of the run logs a routing decision (the Routing method is offered only then). */
+  readonly routingLogged?: boolean;
 }
 
 export interface DashboardRunsData {

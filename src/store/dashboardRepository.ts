@@ -22,6 +22,8 @@ export interface DashboardRunRow {
   /** Smallest and largest training step and the number of distinct steps (episodes without a step left out). */
   readonly steps: { readonly min: number | null; readonly max: number | null; readonly count: number };
   readonly flags: number;
+  /** Some episode of the run logs a routing decision. */
+  readonly routingLogged: boolean;
 }
 
 /** One training step: its episodes and their mean logged team reward (null when none logs one). */
@@ -88,6 +90,7 @@ const runsSql = `
     (SELECT max(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS max_step,
     (SELECT count(DISTINCT e.train_step) FROM episode e WHERE e.run_id = r.run_id) AS step_count,
     (SELECT count(*) FROM flag f WHERE f.run_id = r.run_id) AS flags,
+    EXISTS (SELECT 1 FROM episode e JOIN routing ro ON ro.episode_id = e.episode_id WHERE e.run_id = r.run_id) AS routing,
     (SELECT json_group_array(name) FROM (
        SELECT a.name FROM agent a WHERE a.run_id = r.run_id AND EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id)
        ORDER BY a.agent_id)) AS agents
@@ -232,7 +235,7 @@ export const dashboardQueries = { runs: runsSql, steps: stepsSql, latestParams: 
  * episode table's filtered, sorted pages. Every statement is prepared once.
  */
 export class DashboardRepository {
-  private readonly runsStmt: Statement<{ run_id: number; name: string; mechanism: string | null; episodes: number; min_step: number | null; max_step: number | null; step_count: number; flags: number; agents: string }>;
+  private readonly runsStmt: Statement<{ run_id: number; name: string; mechanism: string | null; episodes: number; min_step: number | null; max_step: number | null; step_count: number; flags: number; routing: number; agents: string }>;
   private readonly agentsStmt: Statement<{ agent_id: number; name: string }>;
   private readonly stepsStmt: Statement<{ step: number; episodes: number; mean_reward: number | null }>;
   private readonly latestParamsStmt: Statement<{ params_hash: string }>;
@@ -268,7 +271,7 @@ export class DashboardRepository {
   runs(): DashboardRunRow[] {
     return this.runsStmt.all().map((r) => ({
       runId: r.run_id, name: r.name, mechanism: r.mechanism, episodes: r.episodes, agents: JSON.parse(r.agents) as string[],
-      steps: { min: r.min_step, max: r.max_step, count: r.step_count }, flags: r.flags,
+      steps: { min: r.min_step, max: r.max_step, count: r.step_count }, flags: r.flags, routingLogged: r.routing === 1,
     }));
   }
 

@@ -68,6 +68,8 @@ export class Toolbar {
     else if (this.runs.value !== selected) this.runs.value = selected;
     this.runsSignature = signature;
     if (state.method && this.method.value !== state.method) this.method.value = state.method;
+    // Routing is offered only for a run that logs a router (kept while it is the chosen method).
+    for (const option of this.method.querySelectorAll('[value="routing"]')) (option as HTMLElement).hidden = run?.routingLogged === false && state.method !== 'routing';
     for (const mode of ['stacked', 'lines'] as const) {
       const pressed = state.chart === mode;
       this.modes[mode].setAttribute('aria-pressed', String(pressed));

@@ -63,11 +63,11 @@ function column(m: { rows: readonly string[]; cols: readonly number[]; values: r
   return m.rows.map((_, r) => m.values[r * m.cols.length + c] ?? null);
 }
 
-test('runs() lists runs by root with roster agents, step range and flag count', () => {
+test('runs() lists runs by root with roster agents, step range, flag count and whether a router is logged', () => {
   seedFlags();
   assert.deepEqual(service.runs(), [
-    { runId: f.soloRunId, name: 'solo', mechanism: 'pipeline', episodes: 1, agents: ['alone'], steps: { min: 1, max: 1, count: 1 }, flags: 0 },
-    { runId: f.teamRunId, name: 'team', mechanism: 'pipeline', episodes: 7, agents: [...agents], steps: { min: 1, max: 3, count: 3 }, flags: 4 },
+    { runId: f.soloRunId, name: 'solo', mechanism: 'pipeline', episodes: 1, agents: ['alone'], steps: { min: 1, max: 1, count: 1 }, flags: 0, routingLogged: false },
+    { runId: f.teamRunId, name: 'team', mechanism: 'pipeline', episodes: 7, agents: [...agents], steps: { min: 1, max: 3, count: 3 }, flags: 4, routingLogged: false },
   ]);
 });
 
