@@ -28,7 +28,7 @@ export class IndexStore implements IndexSink {
   readonly summary: SummaryRepository;
   private readonly agents: AgentIds;
   private readonly episodes: EpisodeWriter;
-  private readonly firstSeenStmt: Statement<{ uri: string; line: number; source_id: number; content_hash: string | null }>;
+  private readonly firstSeenStmt: Statement<{ uri: string; line: number }>;
 
   constructor(readonly db: Db) {
     this.sources = new SourceRepository(db);
@@ -37,7 +37,7 @@ export class IndexStore implements IndexSink {
     this.agents = new AgentIds(db);
     this.episodes = new EpisodeWriter(db, this.agents);
     this.firstSeenStmt = db.prepare(`
-      SELECT s.uri, e.line, e.source_id, e.content_hash FROM episode e JOIN source s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.external_id = ?`);
+      SELECT s.uri, e.line FROM episode e JOIN source s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.external_id = ?`);
   }
 
   static open(file: string, options: OpenOptions = {}): IndexStore {
@@ -88,21 +88,54 @@ export class IndexStore implements IndexSink {
 
   private writeBatchRows(batch: EpisodeBatch): { duplicates: readonly TraceIssue[]; repeats: number } {
     const duplicates: TraceIssue[] = [];
-    let repeats = 0;
-    for (const record of batch.episodes) {
+    const skip = this.rollingRepeats(batch);
+    for (const [i, record] of batch.episodes.entries()) {
+      if (i < skip) continue;
       if (this.episodes.insert(batch.runId, batch.sourceId, record) !== undefined) continue;
       const first = this.firstSeenStmt.get(batch.runId, record.id);
-      if (first && record.contentHash !== undefined && first.content_hash === record.contentHash) {
-        repeats++;
-        this.sources.addRepeat(batch.sourceId, first.source_id);
-        continue;
-      }
       const where = first ? ` (first seen at ${first.uri}:${first.line})` : '';
       const what = batch.format === canonicalSourceFormat ? 'line' : 'record';
       duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.id}"${where}; ${what} skipped` });
     }
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);
-    return { duplicates, repeats };
+    return { duplicates, repeats: skip };
   }
+
+  /**
+   * How many leading episodes of the batch repeat rows of the previous file (rolling-buffer
+   * importers, whose episodes carry a content hash): the rows of this source so far are aligned
+   * with the previous file in the folder ({@link rollingOverlap}); the batch's rows inside the
+   * overlap are repeats, recorded against that file. Every row's hash is kept for the next file.
+   */
+  private rollingRepeats(batch: EpisodeBatch): number {
+    const hashes = batch.episodes.map((e) => e.contentHash);
+    if (hashes.length === 0 || hashes.some((h) => h === undefined)) return 0;
+    const before = this.sources.rowHashes(batch.sourceId);
+    const rows = [...before, ...(hashes as string[])];
+    this.sources.setRowHashes(batch.sourceId, rows);
+    const previous = this.sources.previousInFolder(batch.runId, batch.format, batch.uri);
+    if (!previous) return 0;
+    const skip = Math.max(0, Math.min(rollingOverlap(previous.hashes, rows), rows.length) - before.length);
+    if (skip > 0) this.sources.addRepeat(batch.sourceId, previous.sourceId);
+    return skip;
+  }
+}
+
+/**
+ * The number of leading rows of `current` that are the trailing rows of `previous` re-dumped: the
+ * largest k such that `previous`'s last k rows start with `current`'s rows (all of them when
+ * `current` is shorter than k, as when a file is written in several batches). A rolling buffer
+ * (TRL's `_logs` deques) keeps its oldest rows first, so a repeat is always a suffix of the
+ * previous dump moved to the front; equal rows elsewhere are distinct rollouts.
+ */
+export function rollingOverlap(previous: readonly string[], current: readonly string[]): number {
+  for (let k = previous.length; k > 0; k--) {
+    const start = previous.length - k;
+    const n = Math.min(k, current.length);
+    let same = true;
+    for (let j = 0; j < n && same; j++) same = previous[start + j] === current[j];
+    if (same) return k;
+  }
+  return 0;
 }

@@ -30,6 +30,9 @@ export class SourceRepository {
   private readonly addRepeatStmt: Statement;
   private readonly rereadRepeatersStmt: Statement;
   private readonly deleteRepeatsStmt: Statement;
+  private readonly rowHashesStmt: Statement<{ row_hashes_json: string | null }>;
+  private readonly setRowHashesStmt: Statement;
+  private readonly previousSourcesStmt: Statement<{ source_id: number; row_hashes_json: string | null }>;
 
   constructor(private readonly db: Db) {
     this.upsertRunStmt = db.prepare(`
@@ -51,6 +54,12 @@ export class SourceRepository {
     this.rereadRepeatersStmt = db.prepare(`
       UPDATE source SET mtime_ms = -1 WHERE source_id IN (SELECT source_id FROM source_repeat WHERE first_source_id = ?) AND source_id != ?`);
     this.deleteRepeatsStmt = db.prepare('DELETE FROM source_repeat WHERE source_id = ? OR first_source_id = ?');
+    this.rowHashesStmt = db.prepare('SELECT row_hashes_json FROM source WHERE source_id = ?');
+    this.setRowHashesStmt = db.prepare('UPDATE source SET row_hashes_json = ? WHERE source_id = ?');
+    this.previousSourcesStmt = db.prepare(`
+      SELECT source_id, row_hashes_json FROM source
+      WHERE run_id = @run AND format = @format AND uri < @uri AND substr(uri, 1, length(@folder)) = @folder AND instr(substr(uri, length(@folder) + 1), '/') = 0
+      ORDER BY uri DESC LIMIT 1`);
     this.deleteSearchStmt = db.prepare(`
       DELETE FROM message_fts WHERE rowid IN (
         SELECT e.episode_id * ${maxMessagesPerEpisode} + j.key FROM episode e, json_each(e.messages_json) j
@@ -117,6 +126,26 @@ export class SourceRepository {
     if (firstSourceId !== sourceId) this.addRepeatStmt.run(sourceId, firstSourceId);
   }
 
+  /** The content hashes of the rows read so far from a source (rolling-buffer importers); [] when none. */
+  rowHashes(sourceId: number): string[] {
+    return parseHashes(this.rowHashesStmt.get(sourceId)?.row_hashes_json ?? null);
+  }
+
+  /** Must run inside the caller's transaction. */
+  setRowHashes(sourceId: number, hashes: readonly string[]): void {
+    this.setRowHashesStmt.run(JSON.stringify(hashes), sourceId);
+  }
+
+  /**
+   * The source just before `uri` in path order in the same folder, run and format (the previous
+   * `completions_{step:05d}.parquet`), with its row hashes; undefined when there is none.
+   */
+  previousInFolder(runId: number, format: string, uri: string): { sourceId: number; hashes: string[] } | undefined {
+    const row = this.previousSourcesStmt.get({ run: runId, format, uri, folder: folderOf(uri) });
+    if (!row) return undefined;
+    return { sourceId: row.source_id, hashes: parseHashes(row.row_hashes_json) };
+  }
+
   /** Must run inside the caller's transaction. */
   insertIssues(sourceId: number, issues: readonly TraceIssue[]): void {
     for (const issue of issues) this.insertErrorStmt.run(sourceId, issue.line, issue.offset, issue.reason, issue.excerpt ?? null);
@@ -147,6 +176,21 @@ export class SourceRepository {
     this.deleteSearchStmt.run(sourceId);
     this.deleteEpisodesStmt.run(sourceId);
     this.deleteErrorsStmt.run(sourceId);
+    this.setRowHashesStmt.run(null, sourceId);
+  }
+}
+
+function folderOf(uri: string): string {
+  return uri.slice(0, uri.lastIndexOf('/') + 1);
+}
+
+function parseHashes(json: string | null): string[] {
+  if (json === null) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((h): h is string => typeof h === 'string') : [];
+  } catch {
+    return [];
   }
 }
 

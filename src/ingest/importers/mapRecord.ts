@@ -88,10 +88,10 @@ export function importRecord(
 
 /**
  * A hash of what an episode says (task, prompt, messages, final answer, ground truth, rewards,
- * advantages), to recognise a row repeated across files. Where and when it was logged (step, group,
- * sample, split, metadata) is left out: TRL stamps a repeated row with the later step.
+ * advantages, metadata), to align a rolling buffer re-dumped across files. When it was logged
+ * (step, group, sample, split) is left out: TRL stamps a repeated row with the later step.
  */
 export function contentHash(e: Episode): string {
-  const said = [e.task, e.prompt, e.messages, e.final, e.groundTruth, e.reward, e.agentRewards, e.advantages];
+  const said = [e.task, e.prompt, e.messages, e.final, e.groundTruth, e.reward, e.agentRewards, e.advantages, e.metadata];
   return createHash('sha1').update(JSON.stringify(said)).digest('hex');
 }

@@ -87,10 +87,10 @@ export interface FormatMapper {
    */
   readonly wholeFile?: boolean;
   /**
-   * Skip, without an issue, a record whose episode id was already indexed in the run with identical
-   * content (the same task, prompt, messages, final answer, ground truth, rewards and advantages;
-   * step, group, sample, split and metadata may differ: TRL logs repeat rows across files, stamped
-   * with the later step). Ids must then come from the content, not from the file or position.
+   * The files re-dump a rolling buffer (TRL's `_logs` deques): the leading rows of a file that are
+   * the trailing rows of the previous file in its folder (path order), row for row with identical
+   * content (step, group, sample and split may differ), are skipped and counted as repeats, not
+   * issues. Equal rows anywhere else are distinct episodes, so ids must come from the position.
    */
   readonly dedupeRepeats?: boolean;
   /** How sure (0..1) the content is this format. ≥ 0.5 is a match; the highest score wins. */

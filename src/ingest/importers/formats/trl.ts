@@ -18,10 +18,12 @@ import { kindOf, optional } from './common/rlVerlRecord';
  * - `advantage` → `advantages[policy]`; other columns → `metadata.metrics` / `metadata.fields`;
  * - `step` is the `step` column, else the file name's number.
  *
- * TRL stamps every row of its rolling buffer with the *current* step, so with
- * `steps_per_generation > 1` the same rows recur in consecutive files (§7): the id is a hash of
- * (prompt, completion, advantage), TRL's dedupe key, without the step, and `dedupeRepeats` lets the
- * indexer skip the repeats. The first file read (the lowest step) keeps the row.
+ * TRL stamps every row of its rolling buffer (`_logs`, deques of `generation_batch_size`) with the
+ * *current* step, so with `num_iterations` or `steps_per_generation > 1` the same rows recur in
+ * consecutive files (§7). The id is the row's place (`trl-completions_00010-3`): equal rows in a
+ * file are distinct rollouts (identical short answers are routine in a GRPO group), and
+ * `dedupeRepeats` lets the indexer skip, and count, the leading rows of a file that re-dump the
+ * previous file's trailing rows. The first file (the lowest step) keeps the row.
  */
 export const trlMapper: FormatMapper = {
   format: 'trl',
@@ -63,7 +65,7 @@ function trlEpisode(row: unknown, context: RecordContext): Result<Episode> {
   const task = shortHash(prompt);
   return ok(
     definedFields({
-      id: `trl-${shortHash(prompt, JSON.stringify(jsonSafe(row['completion'])), String(advantage ?? ''))}`,
+      id: `trl-${context.fileName.replace(/\.parquet$/i, '')}-${context.index}`,
       ...optional('step', step),
       group: step === undefined ? task : `s${step}-${task}`,
       task,
@@ -105,27 +107,32 @@ interface Columns {
   readonly fields: Record<string, unknown>;
 }
 
-/** Sorts the non-reserved columns into reward functions, other numbers, and other values. */
+/**
+ * Sorts the non-reserved columns into reward functions, other numbers, and other values. TRL's
+ * `log()` writes `step, prompt, completion, *rewards, *extra, advantage`: the reward columns are
+ * the numeric (or NaN/null: a function that returned None) columns after `completion`, up to the
+ * first `log_extra` column that is not a number; numeric columns after it are metrics.
+ */
 function rewardColumns(row: JsonRecord): Columns {
-  const numeric: Record<string, number> = {};
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (reservedColumns.has(key) || value === null || value === undefined) continue;
-    const n = typeof value === 'string' ? undefined : numberOf(value);
-    if (n !== undefined) numeric[key] = n;
-    else if (jsonSafe(value) !== undefined) fields[key] = jsonSafe(value);
-  }
-  const named = Object.keys(numeric).filter((k) => /reward/i.test(k));
-  const isReward = (key: string): boolean => named.length === 0 || named.includes(key);
   const rewards: Record<string, number> = {};
   const metrics: Record<string, number> = {};
-  for (const [key, n] of Object.entries(numeric)) (isReward(key) ? rewards : metrics)[key] = n;
+  const fields: Record<string, unknown> = {};
+  let inRewards = true;
+  for (const [key, value] of Object.entries(row)) {
+    if (reservedColumns.has(key)) continue;
+    const missing = value === null || value === undefined || (typeof value === 'number' && Number.isNaN(value));
+    const n = typeof value === 'string' ? undefined : numberOf(value);
+    if (n === undefined && !missing) inRewards = false;
+    if (n !== undefined) (inRewards ? rewards : metrics)[key] = n;
+    else if (!missing && jsonSafe(value) !== undefined) fields[key] = jsonSafe(value);
+  }
   return { rewards, metrics, fields };
 }
 
-function sumOf(values: Readonly<Record<string, number>>): number | undefined {
-  const list = Object.values(values);
-  return list.length === 0 ? undefined : list.reduce((a, b) => a + b, 0);
+/** TRL's `(rewards_per_func * reward_weights).nansum()`: weights default to 1; undefined when every function returned None. */
+function sumOf(values: Readonly<Record<string, number>>, weights: Readonly<Record<string, number>> = {}): number | undefined {
+  const entries = Object.entries(values);
+  return entries.length === 0 ? undefined : entries.reduce((a, [key, n]) => a + (weights[key] ?? 1) * n, 0);
 }
 
 function metadataOf(columns: Columns): Record<string, unknown> | undefined {

@@ -53,11 +53,24 @@ describe('trlMapper.toEpisodes', () => {
     assert.deepEqual(step10[3]?.metadata?.['rewards'], { accuracy_reward: 1 });
   });
 
-  test('gives rows repeated in the next file the same id, so dedupeRepeats skips them', () => {
+  test('names each row by its place, so equal rows are distinct episodes and the indexer aligns re-dumped rows (dedupeRepeats)', () => {
     assert.equal(trlMapper.dedupeRepeats, true);
-    assert.equal(step11[0]?.id, step10[2]?.id);
-    assert.equal(step11[1]?.id, step10[3]?.id);
-    assert.equal(new Set([...step10, ...step11].map((e) => e.id)).size, 5);
+    assert.equal(step10[2]?.id, 'trl-completions_00010-2');
+    assert.equal(step11[0]?.id, 'trl-completions_00011-0');
+    assert.equal(new Set([...step10, ...step11].map((e) => e.id)).size, 7);
+    const same = { step: 1, prompt: 'p', completion: '4', accuracy_reward: 1, advantage: 0 };
+    const ids = [0, 1].map((i) => {
+      const result = trlMapper.toEpisodes(same, context('00001', i));
+      return result.ok ? result.value[0]?.id : undefined;
+    });
+    assert.notEqual(ids[0], ids[1]);
+  });
+
+  test('weights nothing it cannot see: a numeric log_extra column after a text one is a metric; NaN rewards are skipped (nansum)', () => {
+    const result = trlMapper.toEpisodes({ step: 1, prompt: 'p', completion: 'c', accuracy_reward: 1, format_reward: Number.NaN, judge_note: 'x', num_tokens: 3, advantage: 0 }, context('00001', 0));
+    assert.ok(result.ok);
+    assert.equal(result.value[0]?.reward, 1);
+    assert.deepEqual(result.value[0]?.metadata, { rewards: { accuracy_reward: 1 }, metrics: { num_tokens: 3 }, fields: { judge_note: 'x' } });
   });
 
   test('reads a string step and maps a conversational completion to policy and tool messages', () => {
