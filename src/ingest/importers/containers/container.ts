@@ -80,11 +80,17 @@ export async function sampleRecords(kind: ContainerKind, path: string, selection
   if (kind === 'parquet') return { records: await parquetSample(path, sampleSize) };
   if (kind === 'json' && selection.json === 'root') return rootSample(path);
   const records: unknown[] = [];
+  let firstEntryIssue: string | undefined;
   const source = kind === 'jsonl' ? jsonlRecords(path, 64 << 10) : kind === 'json' ? jsonRecords(path, jsonSelection(selection)) : zipRecords(path, selection);
   for (const item of source) {
     if (item.kind === 'record') records.push(item.record);
     else if (item.locator.line === 0) throw new Error(item.reason);
+    else if (/: cannot read this entry of /.test(item.reason)) firstEntryIssue ??= item.reason;
     if (records.length >= sampleSize) break;
+  }
+  // An archive none of whose record entries can be read says why, not "no importer recognises it".
+  if (kind === 'zip' && records.length === 0 && firstEntryIssue !== undefined) {
+    throw new Error(`cannot read the zip archive's records: ${firstEntryIssue}`);
   }
   if (kind === 'json') return { records, root: smallJsonRoot(path, maxSampleRoot) };
   if (kind === 'zip') return { records, root: zipRoot(path, selection) };

@@ -1,16 +1,25 @@
 import { statSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { decompress as zstdDecompress } from 'fzstd';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type Compressors, type FileMetaData } from 'hyparquet';
 import { err, ok, type Result } from '../../../core/result';
 import type { RecordLocator } from '../types';
 import { fileIssue, messageOf, type ContainerItem, type LocatedRecord } from './containerItem';
 
 // Parquet rows through hyparquet (pure JS). Snappy is built in; gzip and brotli come from node:zlib;
-// zstd and lz4 files are reported as unreadable (hyparquet-compressors would add them).
+// zstd from fzstd (pure JS, what hyparquet-compressors uses too); lz4 files are reported as unreadable.
 const compressors: Compressors = {
   GZIP: (input) => gunzipSync(input),
   BROTLI: (input) => brotliDecompressSync(input),
+  ZSTD: (input, outputLength) => zstdPage(input, outputLength),
 };
+
+/** A zstd page, which must decompress to the length its page header records (else it is damaged). */
+function zstdPage(input: Uint8Array, outputLength: number): Uint8Array {
+  const out = zstdDecompress(input);
+  if (out.length !== outputLength) throw new Error(`a zstd page decompressed to ${out.length} bytes, ${outputLength} recorded`);
+  return out;
+}
 
 interface OpenFile {
   readonly file: AsyncBuffer;

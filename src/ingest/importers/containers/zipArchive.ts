@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
+import { decompress as zstdDecompress } from 'fzstd';
 
 /** One file of a zip archive, from its central directory. */
 export interface ZipEntry {
@@ -16,6 +17,53 @@ export interface ZipEntry {
 /** A zip archive that cannot be read (not a zip, truncated, zip64, encrypted, unknown compression). */
 export class ZipError extends Error {}
 
+/** One entry that cannot be read (the rest of the archive can): its name and what is wrong. */
+export class ZipEntryError extends ZipError {
+  constructor(
+    readonly entry: string,
+    readonly detail: string,
+  ) {
+    super(`${entry}: ${detail}`);
+  }
+}
+
+/** The compression methods read: stored, deflate and zstd (Inspect ≥ 0.3.206 writes zstd). */
+export const zipMethods = { stored: 0, deflate: 8, zstd: 93 } as const;
+
+/** Names of the other methods of the zip specification (APPNOTE 4.4.5), for error messages. */
+const otherMethodNames: Readonly<Record<number, string>> = {
+  1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 18: 'IBM TERSE', 19: 'IBM LZ77',
+  20: 'zstd (deprecated id)', 95: 'xz', 96: 'JPEG', 97: 'WavPack', 98: 'PPMd', 99: 'AES encryption',
+};
+
+/** `method 14 (LZMA)`, or `method 42` for a method with no known name. */
+export function methodLabel(method: number): string {
+  const name = otherMethodNames[method];
+  return name === undefined ? `method ${method}` : `method ${method} (${name})`;
+}
+
+/**
+ * The uncompressed bytes of one entry's data: stored, deflate (node:zlib) or zstd (fzstd, pure
+ * JS, multi-frame). Throws a {@link ZipEntryError} naming the entry and the method when the method
+ * is not one of these, and naming the entry when its data does not decompress.
+ */
+export function decompressEntry(name: string, method: number, raw: Buffer): Buffer {
+  if (method === zipMethods.stored) return raw;
+  try {
+    if (method === zipMethods.deflate) return inflateRawSync(raw);
+    if (method === zipMethods.zstd) return zstdBuffer(raw);
+  } catch (error) {
+    const kind = method === zipMethods.zstd ? 'zstd' : 'deflate';
+    throw new ZipEntryError(name, `the ${kind} data is damaged (${error instanceof Error ? error.message : String(error)})`);
+  }
+  throw new ZipEntryError(name, `compression ${methodLabel(method)} is not supported (only stored, deflate and zstd)`);
+}
+
+function zstdBuffer(raw: Buffer): Buffer {
+  const out = zstdDecompress(raw);
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+}
+
 const eocdSignature = 0x06054b50;
 const zip64LocatorSignature = 0x07064b50;
 const centralSignature = 0x02014b50;
@@ -25,8 +73,8 @@ const maxComment = 0xffff;
 
 /**
  * A zip archive opened for reading entry by entry: the central directory is read once, and each
- * entry is read and inflated alone (stored and deflate; node:zlib), so memory is bounded by the
- * largest entry. Zip64 archives are refused with a clear error. Close it when done.
+ * entry is read and decompressed alone (stored, deflate, zstd: {@link decompressEntry}), so memory
+ * is bounded by the largest entry. Zip64 archives are refused with a clear error. Close it when done.
  */
 export class ZipArchive {
   readonly entries: readonly ZipEntry[];
@@ -42,9 +90,13 @@ export class ZipArchive {
     }
   }
 
-  /** The uncompressed bytes of an entry of the central directory. */
+  /** The uncompressed bytes of an entry of the central directory, checked against its recorded size. */
   read(entry: ZipEntry): Buffer {
-    return this.readAt(entry.localOffset, entry.compressedSize).data;
+    const { data } = this.readAt(entry.localOffset, entry.compressedSize);
+    if (data.length !== entry.uncompressedSize) {
+      throw new ZipEntryError(entry.name, `the entry is damaged (${data.length} bytes after decompression, ${entry.uncompressedSize} recorded)`);
+    }
+    return data;
   }
 
   /** The entry whose local header is at `localOffset`, with `compressedSize` bytes of data: its name and uncompressed bytes. */
@@ -58,9 +110,7 @@ export class ZipArchive {
     const extraLength = header.readUInt16LE(28);
     const name = readExactly(this.fd, localOffset + 30, nameLength).toString('utf8');
     const raw = readExactly(this.fd, localOffset + 30 + nameLength + extraLength, compressedSize);
-    if (method === 0) return { name, data: raw };
-    if (method === 8) return { name, data: inflateRawSync(raw) };
-    throw new ZipError(`${name}: compression method ${method} is not supported (only stored and deflate)`);
+    return { name, data: decompressEntry(name, method, raw) };
   }
 
   close(): void {

@@ -1,8 +1,9 @@
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { err, ok, type Result } from '../../../core/result';
 import type { RecordLocator } from '../types';
 import { excerptOf, fileIssue, messageOf, type ContainerItem, type LocatedRecord, type RecordSelection } from './containerItem';
-import { ZipArchive, type ZipEntry } from './zipArchive';
+import { ZipArchive, ZipEntryError, type ZipEntry } from './zipArchive';
 
 export const defaultZipHeader = 'header.json';
 /** Header entries larger than this are not parsed (the header is metadata, not data). */
@@ -24,24 +25,30 @@ export function* zipRecords(path: string, selection: RecordSelection): Generator
     return;
   }
   try {
-    const header = zipHeader(archive, selection);
+    const read = readZipHeader(archive, selection, maxHeaderBytes);
+    const issue = headerIssue(read, basename(path));
+    if (issue) yield issue;
+    const header = read.header;
     const isRecord = recordMatcher(selection);
     for (const entry of archive.entries) {
       if (!isRecord(entry.name)) continue;
       const locator: RecordLocator = { line: entry.index + 1, offset: entry.localOffset, length: entry.compressedSize };
-      yield entryItem(() => archive.read(entry), entry.name, locator, header ?? {});
+      yield entryItem(() => archive.read(entry), { name: entry.name, file: basename(path) }, locator, header ?? {});
     }
   } finally {
     archive.close();
   }
 }
 
-function entryItem(read: () => Buffer, name: string, locator: RecordLocator, header: Readonly<Record<string, unknown>>): ContainerItem {
+/** The record of one entry, or an issue naming the entry and the archive (a bad entry stops nothing else). */
+function entryItem(read: () => Buffer, where: { name: string; file: string }, locator: RecordLocator, header: Readonly<Record<string, unknown>>): ContainerItem {
+  const { name } = where;
   let text: string;
   try {
     text = read().toString('utf8').replace(/^\uFEFF/, '');
   } catch (error) {
-    return { kind: 'issue', locator, reason: `${name}: cannot read the zip entry: ${messageOf(error)}` };
+    const detail = error instanceof ZipEntryError ? error.detail : messageOf(error);
+    return { kind: 'issue', locator, reason: `${name}: cannot read this entry of ${where.file}: ${detail}` };
   }
   try {
     return { kind: 'record', record: JSON.parse(text), locator, index: locator.line - 1, header: { ...header, entry: name }, excerpt: excerptOf(text) };
@@ -57,17 +64,42 @@ function recordMatcher(selection: RecordSelection): (name: string) => boolean {
   return (name) => (pattern ? pattern.test(name) : name.endsWith('.json') && name !== headerName);
 }
 
-/** The parsed header entry as an object; undefined when absent, too large or not a JSON object. */
-export function zipHeader(archive: ZipArchive, selection: RecordSelection, limit = maxHeaderBytes): Readonly<Record<string, unknown>> | undefined {
+/** The header entry read: its object, or why it could not be used (absent and too large are neither). */
+interface HeaderRead {
+  readonly entry?: ZipEntry;
+  readonly header?: Readonly<Record<string, unknown>>;
+  readonly problem?: string;
+}
+
+function readZipHeader(archive: ZipArchive, selection: RecordSelection, limit: number): HeaderRead {
   const name = selection.zipHeader ?? defaultZipHeader;
   const entry = archive.entries.find((e: ZipEntry) => e.name === name);
-  if (!entry || entry.uncompressedSize > limit) return undefined;
+  if (!entry || entry.uncompressedSize > limit) return {};
+  let text: string;
   try {
-    const value: unknown = JSON.parse(archive.read(entry).toString('utf8').replace(/^\uFEFF/, ''));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+    text = archive.read(entry).toString('utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    return { entry, problem: `cannot read this entry: ${error instanceof ZipEntryError ? error.detail : messageOf(error)}` };
   }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { entry, header: value as Record<string, unknown> };
+    return { entry, problem: 'the header is not a JSON object' };
+  } catch (error) {
+    return { entry, problem: `invalid JSON: ${messageOf(error)}` };
+  }
+}
+
+/** The parsed header entry as an object; undefined when absent, too large, unreadable or not a JSON object. */
+export function zipHeader(archive: ZipArchive, selection: RecordSelection, limit = maxHeaderBytes): Readonly<Record<string, unknown>> | undefined {
+  return readZipHeader(archive, selection, limit).header;
+}
+
+/** An issue at the header entry when it is there but cannot be used (its records are still read, without it). */
+function headerIssue(read: HeaderRead, file: string): ContainerItem | undefined {
+  if (!read.entry || read.problem === undefined) return undefined;
+  const locator: RecordLocator = { line: read.entry.index + 1, offset: read.entry.localOffset, length: read.entry.compressedSize };
+  return { kind: 'issue', locator, reason: `${read.entry.name} (the header of ${file}): ${read.problem}; its records are read without it` };
 }
 
 /** The header parsed last, so that reading an archive's records one by one parses it once. */

@@ -1,10 +1,15 @@
 import { deflateRawSync } from 'node:zlib';
 
-/** One file to put in a test archive: stored (method 0) or deflated (method 8, the default). */
+/**
+ * One file to put in a test archive: stored (method 0) or deflated (method 8, the default); any
+ * other method number is written with the data as given (already compressed, or deliberately not).
+ */
 export interface ZipInput {
   readonly name: string;
   readonly data: string | Buffer;
-  readonly method?: 0 | 8;
+  readonly method?: number;
+  /** The uncompressed size to record, when `data` is already compressed (default: data's length). */
+  readonly size?: number;
 }
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
@@ -35,7 +40,7 @@ export function zipArchive(inputs: readonly ZipInput[], options: { zip64Locator?
     local.writeUInt16LE(method, 8);
     local.writeUInt32LE(crc32(raw), 14);
     local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
+    local.writeUInt32LE(input.size ?? raw.length, 22);
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -44,7 +49,7 @@ export function zipArchive(inputs: readonly ZipInput[], options: { zip64Locator?
     central.writeUInt16LE(method, 10);
     central.writeUInt32LE(crc32(raw), 16);
     central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
+    central.writeUInt32LE(input.size ?? raw.length, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
