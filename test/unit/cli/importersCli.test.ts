@@ -76,3 +76,17 @@ test('export --otlp writes the index as OTLP/JSON spans that the otel importer r
   assert.equal(run('export', root, '--otlp', '--out', join(root, 'missing', 'x.jsonl')).status, 1, 'a bad path is an error, not a crash');
   assert.equal(run('export', root).status, 2, '--otlp is required');
 });
+
+test('TRL completions written by pandas.to_parquet (pyarrow, snappy) as TRL logs them: 48 rollouts per generation, re-dumps counted as repeats', () => {
+  const root = join(tempFolder(), 'trl-run');
+  cpSync('test/fixtures/importers/trl/grpo-parquet', root, { recursive: true });
+  const indexed = run('index', root, '--json');
+  assert.equal(indexed.status, 0, indexed.stderr);
+  const json = JSON.parse(indexed.stdout) as { pass: { episodes: number; repeats?: number; errors: number }; summary: { episodes: number; errorCount?: number } };
+  assert.equal(json.summary.episodes, 96, '2 generations × 48 rollouts; identical short answers inside a group are distinct rollouts');
+  assert.match(run('index', root).stdout + run('info', root).stdout, /96 episodes/);
+  const text = run('credit', root, '--method', 'shared', '--json');
+  const rewards = (JSON.parse(text.stdout) as { runs: { episodes: { reward: number | null }[] }[] }).runs[0]?.episodes.map((e) => e.reward) ?? [];
+  assert.equal(rewards.length, 96);
+  assert.ok(rewards.every((r) => r === null || (r >= 0 && r <= 2)), 'the reward is the nansum of the reward columns');
+});
