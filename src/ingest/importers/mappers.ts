@@ -1,3 +1,4 @@
+import { atifMapper } from './formats/atif/atif';
 import { c3BucketsMapper, c3Mapper } from './formats/c3';
 import { ccpoMapper } from './formats/ccpo';
 import { inspectMapper } from './formats/inspect';
@@ -23,6 +24,7 @@ export const formatMappers: readonly FormatMapper[] = [
   whoAndWhenMapper,
   tauBenchMapper,
   rllmMapper,
+  atifMapper,
   inspectMapper,
   otelMapper,
 ];

@@ -32,3 +32,9 @@ test('credit-lens index reads rLLM training and eval episodes without a mapping 
   for (const s of sources) assert.deepEqual([s.format, s.errors], ['rllm', 0], s.file);
   assert.deepEqual(sources.find((s) => s.file === 'rllm/eval/meta.json'), { file: 'rllm/eval/meta.json', format: 'rllm', episodes: 0, errors: 0 });
 });
+
+test('credit-lens index reads a Harbor ATIF run without a mapping file: one episode, sub-agents as agents, the continuation joined', () => {
+  const sources = indexFixture('atif');
+  for (const s of sources.filter((x) => x.file.endsWith('.json'))) assert.deepEqual([s.format, s.errors], ['atif', 0], s.file);
+  assert.deepEqual(sources.filter((s) => s.episodes > 0).map((s) => [s.file, s.episodes]), [['atif/run-1/trajectory.json', 1]]);
+});
