@@ -38,3 +38,8 @@ test('credit-lens index reads a Harbor ATIF run without a mapping file: one epis
   for (const s of sources.filter((x) => x.file.endsWith('.json'))) assert.deepEqual([s.format, s.errors], ['atif', 0], s.file);
   assert.deepEqual(sources.filter((s) => s.episodes > 0).map((s) => [s.file, s.episodes]), [['atif/run-1/trajectory.json', 1]]);
 });
+
+test('a mapping file reads a wandb table (MARTI): array rows named by the root "columns"', () => {
+  const sources = indexFixture('mapping/marti');
+  assert.deepEqual(sources, [{ file: 'mapping/marti/samples_10.table.json', format: 'marti-wandb', episodes: 3, errors: 0 }]);
+});
