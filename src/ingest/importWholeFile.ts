@@ -4,6 +4,7 @@ import { headHash } from './fileChange';
 import { incompleteMtime, type FileContext, type WholeFileWork } from './indexFile';
 import { selectionOf, streamRecords } from './importers/containers/container';
 import { excerptOf, messageOf, type ContainerRecord } from './importers/containers/containerItem';
+import { withLinkedFiles } from './importers/linkedFiles';
 import { importRecord } from './importers/mapRecord';
 import type { RecordContext, RecordLocator } from './importers/types';
 
@@ -54,6 +55,8 @@ export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx:
     roster: run.roster,
     ...(item.header ? { header: item.header } : {}),
   });
+  // The indexed folder (file.path is it joined with file.uri), where linked files are read from.
+  const indexedFolder = file.path.slice(0, file.path.length - file.uri.length);
   const whole: ContainerRecord[] = [];
   let cancelled = false;
   let failed = false;
@@ -69,7 +72,7 @@ export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx:
       if (item.kind === 'issue') issues.push(issueOf(file.uri, item.locator, item.reason, item.excerpt));
       else if (mapper.wholeFile) whole.push(item);
       else {
-        const imported = importRecord(mapper, item.record, context(item), { uri: file.uri, locator: item.locator, ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}) });
+        const imported = importRecord(mapper, item.record, withLinkedFiles(mapper, item.record, context(item), indexedFolder), { uri: file.uri, locator: item.locator, ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}) });
         episodes.push(...imported.episodes);
         for (const issue of imported.issues) issues.push(issue.excerpt === undefined ? { ...issue, excerpt: excerptOfValue(item.record) } : issue);
       }

@@ -1,7 +1,9 @@
+import { atifMapper } from './formats/atif/atif';
 import { c3BucketsMapper, c3Mapper } from './formats/c3';
 import { ccpoMapper } from './formats/ccpo';
 import { inspectMapper } from './formats/inspect';
 import { otelMapper } from './formats/otel';
+import { rllmMapper } from './formats/rllm/rllm';
 import { tauBenchMapper } from './formats/tauBench';
 import { trlMapper } from './formats/trl';
 import { verlMapper } from './formats/verl';
@@ -21,6 +23,8 @@ export const formatMappers: readonly FormatMapper[] = [
   trlMapper,
   whoAndWhenMapper,
   tauBenchMapper,
+  rllmMapper,
+  atifMapper,
   inspectMapper,
   otelMapper,
 ];

@@ -5,6 +5,7 @@ import { err, ok, type Result } from '../../core/result';
 import { decodeManifest } from '../canonical/decodeManifest';
 import { containerOf, recordAt, selectionOf, streamRecords } from './containers/container';
 import type { ContainerRecord } from './containers/containerItem';
+import { withLinkedFiles } from './linkedFiles';
 import { mappingsAbove } from './mappingFiles';
 import { mapRecord } from './mapRecord';
 import { findImporter } from './registry';
@@ -83,7 +84,8 @@ async function mapAgain({ root, path, at, mapper, container }: Reading): Promise
   const read = await recordAt(container, path, selectionOf(mapper), at);
   if (!read.ok) return read;
   const { record, index, header } = read.value;
-  return episodesOf(mapRecord(mapper, record, { ...base, index, line: at.line, ...(header ? { header } : {}) }));
+  const context: RecordContext = { ...base, index, line: at.line, ...(header ? { header } : {}) };
+  return episodesOf(mapRecord(mapper, record, withLinkedFiles(mapper, record, context, root)));
 }
 
 function episodesOf(mapped: { episodes: Episode[]; errors: string[] }): Result<Episode[]> {

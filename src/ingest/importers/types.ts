@@ -49,7 +49,16 @@ export interface RecordContext {
    * before the records array (those up to 1 MiB in all), e.g. an Inspect log's `eval` and `plan`.
    */
   readonly header?: Readonly<Record<string, unknown>>;
+  /**
+   * The files the record links to ({@link FormatMapper.linkedFiles}), read by the indexer (the
+   * mapper stays pure), keyed by their path relative to the indexed folder, `/`-separated; each the
+   * parsed JSON document or why it could not be read. Absent when the mapper links no files.
+   */
+  readonly linked?: Readonly<Record<string, LinkedFile>>;
 }
+
+/** A linked file as the indexer read it: its parsed JSON, or why not (missing, too large, not JSON, outside the folder). */
+export type LinkedFile = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
 /** The first records of a file, for format detection by content. */
 export interface DetectionSample {
@@ -93,6 +102,14 @@ export interface FormatMapper {
    * issues. Equal rows anywhere else are distinct episodes, so ids must come from the position.
    */
   readonly dedupeRepeats?: boolean;
+  /**
+   * For the 'json' container: other files an episode is made of (Harbor ATIF continuation and
+   * sub-agent trajectories), as paths relative to the file of `record` (`context.uri`). The indexer
+   * reads them, then asks again of each file it read (so chains and nested references are
+   * followed, each file once, at most 64 files), and passes them all in {@link RecordContext.linked}
+   * when indexing and when reading the episode back. A path outside the indexed folder is not read.
+   */
+  readonly linkedFiles?: (record: unknown, context: RecordContext) => readonly string[];
   /** How sure (0..1) the content is this format. ≥ 0.5 is a match; the highest score wins. */
   detect(sample: DetectionSample): number;
   /**

@@ -35,14 +35,34 @@ export function mapperFromSpec(spec: unknown, source = 'mapping.json'): Result<F
 function detectMapped(spec: MappingSpec, mapper: FormatMapper, sample: DetectionSample): number {
   if (sample.container !== spec.container || sample.records.length === 0) return 0;
   if (spec.fileNames && !spec.fileNames.some((p) => globMatches(p, sample.fileName))) return 0;
-  const context = (index: number): RecordContext => ({ uri: sample.fileName, fileName: sample.fileName, index, line: index + 1, roster: [] });
+  const header = isRecord(sample.root) ? sample.root : undefined;
+  const context = (index: number): RecordContext => ({ uri: sample.fileName, fileName: sample.fileName, index, line: index + 1, roster: [], ...(header ? { header } : {}) });
   return sample.records.filter((r, i) => mapper.toEpisodes(r, context(i)).ok).length / sample.records.length;
 }
 
 /** Raised while mapping one record; becomes the record's error. */
 class MapError extends Error {}
 
-function mapRecord(spec: MappingSpec, record: unknown, context: RecordContext): Result<Episode[]> {
+/**
+ * A row `[v0, v1, …]` of a table whose column names the root property `spec.columns` lists (a
+ * wandb table, `{"columns": [...], "data": [[…], …]}`) as `{column0: v0, …}`; other records as they are.
+ */
+function rowObject(spec: MappingSpec, record: unknown, context: RecordContext): Result<unknown> {
+  if (spec.columns === undefined) return ok(record);
+  const names = context.header?.[spec.columns];
+  if (!Array.isArray(names)) return err(`columns: the root property "${spec.columns}" is not a list of column names (it must come before the rows)`);
+  if (!Array.isArray(record)) return err(`columns: expected the row to be a list, got ${kindOf(record)}`);
+  const row: Record<string, unknown> = {};
+  names.forEach((name, i) => {
+    if (typeof name === 'string' && i < record.length) row[name] = record[i] as unknown;
+  });
+  return ok(row);
+}
+
+function mapRecord(spec: MappingSpec, raw: unknown, context: RecordContext): Result<Episode[]> {
+  const row = rowObject(spec, raw, context);
+  if (!row.ok) return row;
+  const record = row.value;
   const objects = spec.episodes ? selectAll(spec.episodes, record) : [record];
   const episodes: Episode[] = [];
   for (let i = 0; i < objects.length; i++) {
@@ -112,6 +132,8 @@ function optionalItems(path: JsonPath, obj: unknown, at: string): unknown[] | un
   }
   const list = selectOne(path, obj);
   if (list === undefined || list === null) return undefined;
+  // `"$"`: the episode object is its own single message (a table row with one sample per agent).
+  if (path.steps.length === 0 && !Array.isArray(list)) return [list];
   if (!Array.isArray(list)) throw new MapError(`${at}: ${path.text}: expected a list, got ${kindOf(list)}`);
   return list as unknown[];
 }

@@ -24,6 +24,8 @@ export interface MappingSpec {
   readonly container: 'jsonl' | 'json';
   readonly records?: 'root' | 'array' | { readonly property: string };
   readonly fileNames?: readonly string[];
+  /** The root property naming the columns of array rows (a wandb table's `columns`): each row `[v0, v1, …]` is read as `{column0: v0, …}`. */
+  readonly columns?: string;
   /** Selects the episode objects inside a record (default `$`: the record is the episode). */
   readonly episodes?: JsonPath;
   readonly episode: Readonly<Partial<Record<EpisodeField, FieldSource>>>;
@@ -41,7 +43,7 @@ class SpecError extends Error {
   }
 }
 
-const topFields = ['$schema', 'version', 'format', 'label', 'container', 'records', 'fileNames', 'episodes', 'episode', 'messages', 'agents'];
+const topFields = ['$schema', 'version', 'format', 'label', 'container', 'records', 'columns', 'fileNames', 'episodes', 'episode', 'messages', 'agents'];
 
 /**
  * Validates a parsed mapping file. Errors name the file and the field:
@@ -72,6 +74,7 @@ function readSpec(value: unknown): MappingSpec {
     container,
     records: records(spec['records'], container),
     fileNames: fileNames(spec['fileNames']),
+    columns: columnsOf(spec['columns'], spec['records']),
     episodes: spec['episodes'] === undefined ? undefined : path(spec['episodes'], 'episodes', true),
     episode: fieldMap(episode, episodeFields, 'episode'),
     metadata: episode['metadata'] === undefined ? undefined : metadataMap(episode['metadata']),
@@ -93,6 +96,13 @@ function records(value: unknown, container: string): MappingSpec['records'] {
   if (value === 'root' || value === 'array') return value;
   if (isRecord(value) && typeof value['property'] === 'string' && value['property'] !== '' && Object.keys(value).length === 1) return { property: value['property'] };
   throw new SpecError('records', `expected "root", "array" or {"property": "name"}, got ${JSON.stringify(value)}`);
+}
+
+function columnsOf(value: unknown, recordsValue: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '') throw new SpecError('columns', 'expected the name of the root property that lists the column names, e.g. "columns"');
+  if (!isRecord(recordsValue) || typeof recordsValue['property'] !== 'string') throw new SpecError('columns', 'needs "records": {"property": "data"} (the rows) in a "json" container');
+  return value;
 }
 
 function fileNames(value: unknown): string[] | undefined {
