@@ -3,6 +3,7 @@ import { exitCodes, UsageError, type CliIo } from './cliIo';
 import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
 import { creditCommand, type CreditCommandOptions } from './commands/creditCommand';
 import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
+import { parseSplitChoice, type SplitChoice } from '../core/split';
 import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
 import { indexCommand } from './commands/indexCommand';
@@ -22,7 +23,7 @@ Usage:
       Print the summary of an existing index without reading the traces.
   credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
                     [--run NAME] [--step A..B] [--budget N] [--no-logged] [--seed N] [--calibration X] [--advantage NAME]
-                    [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
+                    [--split train|validation|all] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
       counterfactual / coalition values are used first; missing ones come from the evaluator
@@ -37,7 +38,10 @@ Usage:
       reported as not identifiable, with what would answer them.
       --advantage NAME: the trainer's GRPO advantage convention (\`--advantage help\` lists them);
       default: run.json "advantage", else the trace format or framework, else verl.
+      --split train|validation|all: which episodes (default train: validation dumps, e.g. verl's
+      validation_data_dir or run.json "splits", are left out).
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
+                   [--split train|validation|all]
                    [--evaluator NAME | --evaluator-cmd "CMD" | --evaluator none] [--fail-on KINDS] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
       --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
@@ -82,6 +86,7 @@ const optionSpec = {
   messages: { type: 'boolean', default: false },
   calibration: { type: 'string' },
   advantage: { type: 'string' },
+  split: { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -158,7 +163,15 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(values.seed !== undefined ? { seed: positiveInteger(values.seed, '--seed') } : {}),
     ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
     ...(values.advantage !== undefined ? { advantage: values.advantage } : {}),
+    ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
   };
+}
+
+/** `--split train|validation|all`. */
+function splitOption(text: string): SplitChoice {
+  const parsed = parseSplitChoice(text);
+  if (!parsed.ok) throw new UsageError(`--split: ${parsed.error}`);
+  return parsed.value;
 }
 
 function fraction(text: string, name: string): number {
@@ -187,6 +200,7 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
     ...(values.evaluator ? { evaluator: values.evaluator } : {}),
     ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
     ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
+    ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
   };
 }
 

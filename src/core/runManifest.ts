@@ -1,4 +1,5 @@
 import type { AgentDecl } from './episode';
+import type { RunSplits } from './split';
 
 /** How the team's agents combine into one answer. */
 export type Mechanism = 'pipeline' | 'vote' | 'routed' | 'debate';
@@ -30,6 +31,11 @@ export interface RunManifest {
    * `dr-grpo`; `credit-lens credit --advantage help` lists them). Without it, the producer decides.
    */
   readonly advantage?: string;
+  /**
+   * Which folders (relative to the run folder) hold training and which validation dumps, e.g.
+   * `{ "validation": ["val_generations/"] }`; overrides what an importer guesses from folder names.
+   */
+  readonly splits?: RunSplits;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 

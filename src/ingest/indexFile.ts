@@ -1,3 +1,4 @@
+import type { RunSplits } from '../core/split';
 import { basename } from 'node:path';
 import type { AgentDecl } from '../core/episode';
 import type { IndexSink, StoredFileState } from '../core/indexing';
@@ -36,6 +37,8 @@ export function importersFor(uri: string, ctx: Pick<FileContext, 'mappers' | 'ma
 export interface RunTarget {
   readonly runId: number;
   readonly roster: readonly AgentDecl[];
+  /** run.json `splits`. */
+  readonly splits?: RunSplits;
   /** The importer forced for the run's files (`--format`, or run.json's `traceFormat`). */
   readonly forced?: FormatMapper;
 }
@@ -131,7 +134,7 @@ function lineWork(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileC
   ctx.tally.bytesDone += start.offset;
   const mapping = ctx.mappings.find((m) => m.mapper === mapper);
   return {
-    request: { path: file.path, uri: file.uri, format: mapper.format, start, roster: run.roster, batchSize: ctx.batchSize, ...(mapping ? { mappingSpec: mapping.spec } : {}) },
+    request: { path: file.path, uri: file.uri, format: mapper.format, start, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), batchSize: ctx.batchSize, ...(mapping ? { mappingSpec: mapping.spec } : {}) },
     write: batchWriter(file, run.runId, sink, ctx, { sourceId, format: mapper.format }),
   };
 }

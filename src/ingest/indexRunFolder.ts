@@ -124,7 +124,7 @@ function registerRuns(
       continue;
     }
     const forced = formats.forced ?? forcedByRun;
-    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [], ...(forced ? { forced } : {}) });
+    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [], ...(run.manifest?.splits ? { splits: run.manifest.splits } : {}), ...(forced ? { forced } : {}) });
   }
   return ids;
 }

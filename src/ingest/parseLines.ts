@@ -1,3 +1,4 @@
+import type { RunSplits } from '../core/split';
 import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
 import { checkAgentReferences } from './canonical/agentReferences';
@@ -37,6 +38,8 @@ export interface ParseRequest {
   readonly mappingSpec?: unknown;
   readonly start: ReadPosition;
   readonly roster: readonly AgentDecl[];
+  /** run.json `splits`, for the record context. */
+  readonly splits?: RunSplits;
   readonly batchSize: number;
 }
 
@@ -111,7 +114,7 @@ function mapLine(mapper: FormatMapper, line: JsonlLine, request: ParseRequest, d
     return;
   }
   const fileName = request.uri.slice(request.uri.lastIndexOf('/') + 1);
-  const context = { uri: request.uri, fileName, index: line.line - 1, line: line.line, roster: request.roster };
+  const context = { uri: request.uri, fileName, index: line.line - 1, line: line.line, roster: request.roster, ...(request.splits ? { splits: request.splits } : {}) };
   const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details);
   for (const e of imported.episodes) episodes.push(e);
   for (const i of imported.issues) issues.push(i);

@@ -1,5 +1,7 @@
 import type { AuditFlag } from '../core/auditReport';
 import type { Db, Statement } from './database';
+import { splitCondition, splitParam } from './splitFilter';
+import type { SplitChoice } from '../core/split';
 import { groupByEpisode } from './groupByEpisode';
 
 /** What the audit needs of one episode: outcome, location, roster activity. */
@@ -67,7 +69,7 @@ export class AuditRepository {
     this.pageStmt = db.prepare(`
       SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, s.format, e.line, e.byte_offset, e.byte_length
       FROM episode e JOIN source s ON s.source_id = e.source_id
-      WHERE e.run_id = ? AND e.episode_id > ? ORDER BY e.episode_id LIMIT ?`);
+      WHERE e.run_id = ? AND e.episode_id > ? AND ${splitCondition('e')} ORDER BY e.episode_id LIMIT ?`);
     this.rosterStmt = db.prepare(`
       SELECT ea.episode_id, ea.agent_id, a.name, a.kind, a.trainable, ea.declared, ea.n_messages, ea.n_tokens, ea.n_chars
       FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id BETWEEN ? AND ? ORDER BY ea.episode_id, ea.ordinal`);
@@ -77,11 +79,11 @@ export class AuditRepository {
       INSERT INTO flag (run_id, scope_kind, scope_id, agent_id, kind, score, evidence_json, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   }
 
-  /** Every episode of a run in id order, a page at a time. */
-  *episodes(runId: number, pageSize = 2000): Generator<AuditEpisode> {
+  /** Every episode of a run in the split (default all, see core/split.ts) in id order, a page at a time. */
+  *episodes(runId: number, pageSize = 2000, split: SplitChoice = 'all'): Generator<AuditEpisode> {
     let after = 0;
     for (;;) {
-      const page = this.pageStmt.all(runId, after, pageSize);
+      const page = this.pageStmt.all(runId, after, splitParam(split), pageSize);
       if (page.length === 0) return;
       const first = page[0]?.episode_id ?? 0;
       const last = page[page.length - 1]?.episode_id ?? 0;

@@ -1,6 +1,8 @@
 import type { CreditAgent, CreditEpisode, LoggedCounterfactual } from '../core/creditInput';
 import type { Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
+import { splitCondition, splitParam } from './splitFilter';
+import type { SplitChoice } from '../core/split';
 
 interface EpisodeRow {
   episode_id: number;
@@ -54,7 +56,7 @@ export class CreditInputRepository {
       SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
         e.messages_json
       FROM episode e JOIN source s ON s.source_id = e.source_id
-      WHERE e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
+      WHERE e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
       ORDER BY e.episode_id LIMIT ?`);
     const range = 'episode_id BETWEEN ? AND ?';
     this.rosterStmt = db.prepare(`
@@ -67,25 +69,26 @@ export class CreditInputRepository {
     this.labelStmt = db.prepare(`
       SELECT l.episode_id, l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.${range} ORDER BY l.label_id`);
-    this.countStmt = db.prepare('SELECT count(*) AS n FROM episode WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?');
+    this.countStmt = db.prepare(`SELECT count(*) AS n FROM episode e WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}`);
     // The same two over a set of episode ids (a JSON array), for recomputing chosen episodes.
     this.pageInStmt = db.prepare(`
       SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
         e.messages_json
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.episode_id IN (SELECT value FROM json_each(?)) AND e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
+        AND ${splitCondition('e')}
       ORDER BY e.episode_id LIMIT ?`);
     this.countInStmt = db.prepare(`
-      SELECT count(*) AS n FROM episode
-      WHERE episode_id IN (SELECT value FROM json_each(?)) AND run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?`);
+      SELECT count(*) AS n FROM episode e
+      WHERE episode_id IN (SELECT value FROM json_each(?)) AND run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}`);
   }
 
   /**
    * How many episodes {@link episodes} will yield for the same arguments. With `ids`, only those
-   * episodes (row ids) are counted.
+   * episodes (row ids) are counted; `split` (default all) keeps training or validation episodes.
    */
-  countEpisodes(runId: number, fromStep = -Infinity, toStep = Infinity, ids?: readonly number[]): number {
-    const steps = [clampStep(fromStep), clampStep(toStep)] as const;
+  countEpisodes(runId: number, fromStep = -Infinity, toStep = Infinity, ids?: readonly number[], split: SplitChoice = 'all'): number {
+    const steps = [clampStep(fromStep), clampStep(toStep), splitParam(split)] as const;
     return (ids ? this.countInStmt.get(JSON.stringify(ids), runId, ...steps) : this.countStmt.get(runId, ...steps))?.n ?? 0;
   }
 
@@ -95,11 +98,12 @@ export class CreditInputRepository {
 
   /**
    * Episodes of a run with `train_step` in [fromStep, toStep] (no step counts as 0), in id order.
-   * With `ids`, only those episodes (row ids; ids of other runs are left out).
+   * With `ids`, only those episodes (row ids; ids of other runs are left out); `split` (default all)
+   * keeps training or validation episodes (core/split.ts).
    */
-  *episodes(runId: number, fromStep = -Infinity, toStep = Infinity, pageSize = 2000, ids?: readonly number[]): Generator<CreditEpisode> {
+  *episodes(runId: number, fromStep = -Infinity, toStep = Infinity, pageSize = 2000, ids?: readonly number[], split: SplitChoice = 'all'): Generator<CreditEpisode> {
     const idsJson = ids ? JSON.stringify(ids) : undefined;
-    const steps = [clampStep(fromStep), clampStep(toStep)] as const;
+    const steps = [clampStep(fromStep), clampStep(toStep), splitParam(split)] as const;
     let after = 0;
     for (;;) {
       // Chosen episodes are read one at a time: assemble() reads rosters and values by id range,

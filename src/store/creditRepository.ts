@@ -1,5 +1,7 @@
 import type { CreditParams, CreditRow } from '../core/creditInput';
 import type { Db, Statement } from './database';
+import { splitCondition, splitParam } from './splitFilter';
+import type { SplitChoice } from '../core/split';
 
 /** A stored credit value with its episode and agent, as the CLI and exports print it. */
 export interface CreditOutputRow {
@@ -111,13 +113,13 @@ export class CreditRepository {
       SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
         c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source, c.status, c.intervention
       FROM credit c JOIN episode e ON e.episode_id = c.episode_id JOIN agent a ON a.agent_id = c.agent_id
-      WHERE c.run_id = ? AND c.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
+      WHERE c.run_id = ? AND c.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
       ORDER BY c.episode_id, c.method, c.message_seq IS NOT NULL, c.message_seq, c.agent_id`);
   }
 
-  /** Stored rows of one parameter set of a run (all its methods) in a step range, in episode order. */
-  outputRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15): IterableIterator<CreditOutputRow> {
-    return this.outputStmt.iterate(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep));
+  /** Stored rows of one parameter set of a run (all its methods) in a step range and split (default all), in episode order. */
+  outputRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15, split: SplitChoice = 'all'): IterableIterator<CreditOutputRow> {
+    return this.outputStmt.iterate(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep), splitParam(split));
   }
 
   /** Episodes of one parameter set of a run that failed or are not identifiable, in a step range. */

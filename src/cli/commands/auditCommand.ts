@@ -1,3 +1,4 @@
+import type { SplitChoice } from '../../core/split';
 import { flagKinds, type FlagKind } from '../../core/auditReport';
 import { parseAuditThresholds } from '../../credit/audit/auditThresholds';
 import { runAudit } from '../../engine/audit/auditJob';
@@ -19,6 +20,8 @@ export interface AuditCommandOptions {
   readonly evaluator?: string;
   readonly evaluatorCmd?: string;
   readonly calibration?: number;
+  /** Training (default), validation or all episodes. */
+  readonly split?: SplitChoice;
 }
 
 /** Exit code when a flag named by `--fail-on` is raised (distinct from fatal errors). */
@@ -44,6 +47,7 @@ export async function auditCommand(options: AuditCommandOptions, io: CliIo): Pro
     ...(options.run ? { run: options.run } : {}),
     ...(evaluator ? { evaluator } : {}),
     ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
+    ...(options.split ? { split: options.split } : {}),
   });
   if (options.output === 'json') {
     const runs = result.runs.map(auditJson);

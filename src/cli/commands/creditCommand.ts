@@ -1,3 +1,4 @@
+import type { SplitChoice } from '../../core/split';
 import { runCreditJob, type EpisodeCreditReport, type RunCreditResult } from '../../engine/credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
@@ -28,6 +29,8 @@ export interface CreditCommandOptions {
   readonly calibration?: number;
   /** A GRPO advantage convention name (checked by the caller). */
   readonly advantage?: string;
+  /** Training (default), validation or all episodes. */
+  readonly split?: SplitChoice;
 }
 
 /**
@@ -72,6 +75,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.seed !== undefined ? { monteCarlo: { seed: options.seed } } : {}),
       ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
       ...(options.advantage !== undefined ? { advantage: options.advantage } : {}),
+      ...(options.split ? { split: options.split } : {}),
     },
     { onEpisode, onRunStored, onProgress },
   );

@@ -15,6 +15,7 @@ import { NoIndexError } from '../indexJob';
 import { findIndexLocation } from '../indexLocation';
 import type { AgentFacts, EpisodeFacts } from './auditFacts';
 import { buildRunAudit } from './runAudit';
+import { defaultSplit, type SplitChoice } from '../../core/split';
 
 export interface AuditOptions {
   readonly root: string;
@@ -30,6 +31,8 @@ export interface AuditOptions {
   readonly isCancelled?: () => boolean;
   /** Calibration of the evaluator against the logged rewards (see the credit job). */
   readonly calibration?: CalibrationOptions;
+  /** Training episodes (the default), validation episodes or all (core/split.ts). */
+  readonly split?: SplitChoice;
 }
 
 export interface AuditResult {
@@ -50,6 +53,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const location = findIndexLocation(options.root, options.dbPath);
   if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
   const method = options.method ?? 'loo';
+  const split = options.split ?? defaultSplit;
   const credit = new Map<number, Map<string, StoredCredit>>();
   const problems = new Map<string, string>();
   const collect = (rows: Iterable<CreditOutputRow>): void => {
@@ -64,6 +68,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     {
       root: options.root,
       method,
+      split,
       ...(options.dbPath ? { dbPath: options.dbPath } : {}),
       ...(options.run ? { run: options.run } : {}),
       ...(options.evaluator ? { evaluator: options.evaluator } : {}),
@@ -87,7 +92,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     for (const run of runs) {
       const thresholds = options.thresholds ?? defaultAuditThresholds;
       const facts: EpisodeFacts[] = [];
-      for (const e of audits.episodes(run.runId)) facts.push(await episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root, thresholds));
+      for (const e of audits.episodes(run.runId, undefined, split)) facts.push(await episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root, thresholds));
       const report = buildRunAudit(run.name, method, facts, thresholds, problems.get(run.name) ?? generalProblem);
       audits.replaceFlags(run.runId, report.flags);
       reports.push(report);

@@ -19,6 +19,7 @@ import { defaultMonteCarlo, type MonteCarloSettings } from './monteCarloCredit';
 import { chooseEvaluator, type EvaluatorChoice } from './chooseEvaluator';
 import { chooseAdvantageConvention, type AdvantageChoice } from './advantageConvention';
 import { RunProducerRepository } from '../../store/runProducerRepository';
+import { defaultSplit, type SplitChoice } from '../../core/split';
 
 export interface CreditJobOptions {
   readonly root: string;
@@ -45,6 +46,8 @@ export interface CreditJobOptions {
   readonly calibration?: CalibrationOptions;
   /** The GRPO advantage convention (a name from advantageConventions.ts) instead of the run's own. */
   readonly advantage?: string;
+  /** Training episodes (the default), validation episodes or all (core/split.ts): validation dumps never pool with training. */
+  readonly split?: SplitChoice;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -110,12 +113,13 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     const selected = input.runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
     if (options.run !== undefined && selected.length === 0) throw new Error(`no run named "${options.run}" in ${options.root}`);
     const [from, to] = options.steps ?? [-Infinity, Infinity];
+    const split = options.split ?? defaultSplit;
     for (const run of selected) {
       if (hooks.isCancelled?.()) break;
-      if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes) === 0) continue;
+      if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes, split) === 0) continue;
       const result = await creditForRun(run, { options, hooks, input, output, counters, producers: new RunProducerRepository(store.db) });
       if (hooks.onRunStored) {
-        const rows = output.outputRows(run.runId, result.params.hash, from, to);
+        const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
         try {
           hooks.onRunStored(result, rows);
         } finally {
@@ -157,14 +161,15 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
   });
   const [from, to] = options.steps ?? [-Infinity, Infinity];
-  const episodes = (): Generator<CreditEpisode> => ctx.input.episodes(run.runId, from, to, undefined, options.episodes);
-  const total = ctx.input.countEpisodes(run.runId, from, to, options.episodes);
+  const split = options.split ?? defaultSplit;
+  const episodes = (): Generator<CreditEpisode> => ctx.input.episodes(run.runId, from, to, undefined, options.episodes, split);
+  const total = ctx.input.countEpisodes(run.runId, from, to, options.episodes, split);
   const state = new RunState(run, params, ctx, total);
   // Calibrated once, on first need, over the whole run (not only the episodes being recomputed).
   let calibration: Promise<CalibrationResult> | undefined;
   state.trust = async (): Promise<Unidentified | undefined> => {
     if (!evaluator) return undefined;
-    calibration ??= calibrateEvaluator(evaluator, ctx.input.episodes(run.runId), ctx.input.countEpisodes(run.runId), state.calibrationIo(evaluator), options.calibration).then((result) => {
+    calibration ??= calibrateEvaluator(evaluator, ctx.input.episodes(run.runId, undefined, undefined, undefined, undefined, split), ctx.input.countEpisodes(run.runId, undefined, undefined, undefined, split), state.calibrationIo(evaluator), options.calibration).then((result) => {
       ctx.output.storeCalibration(run.runId, result);
       state.storeFresh(); // so episodes find the factual values calibration just scored
       return result;

@@ -1,6 +1,7 @@
 import { checkFormatVersion } from '../../core/formatVersion';
 import { err, ok, type Result } from '../../core/result';
 import type { EvaluatorConfig, Mechanism, RunManifest } from '../../core/runManifest';
+import type { RunSplits } from '../../core/split';
 import { decodeAgent } from './decodeEpisode';
 import {
   DecodeError,
@@ -48,6 +49,7 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
   const traceFormat = optionalString(obj, 'traceFormat', '');
   const advantage = optionalString(obj, 'advantage', '');
   const metadata = optionalObject(obj, 'metadata', '');
+  const splits = decodeSplits(obj);
   return {
     ...manifest,
     ...(agents ? { agents } : {}),
@@ -56,8 +58,24 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
     ...(algorithm !== undefined ? { algorithm } : {}),
     ...(traceFormat !== undefined ? { traceFormat } : {}),
     ...(advantage !== undefined ? { advantage } : {}),
+    ...(splits ? { splits } : {}),
     ...(metadata ? { metadata } : {}),
   };
+}
+
+/** `splits`: an object with optional `train` and `validation` arrays of non-empty folder paths. */
+function decodeSplits(obj: JsonObject): RunSplits | undefined {
+  const splits = optionalObject(obj, 'splits', '');
+  if (splits === undefined) return undefined;
+  for (const key of Object.keys(splits)) if (key !== 'train' && key !== 'validation') throw new DecodeError(`splits.${key}`, 'expected "train" or "validation"');
+  const folders = (key: 'train' | 'validation'): string[] | undefined =>
+    optionalArray(splits, key, 'splits')?.map((f, i) => {
+      if (typeof f !== 'string' || f.replace(/[/.]/g, '') === '') throw new DecodeError(`splits.${key}[${i}]`, 'expected a folder path such as "val_generations/"');
+      return f;
+    });
+  const train = folders('train');
+  const validation = folders('validation');
+  return { ...(train ? { train } : {}), ...(validation ? { validation } : {}) };
 }
 
 function decodeEvaluator(obj: JsonObject): EvaluatorConfig | undefined {

@@ -1,3 +1,4 @@
+import type { RunSplits } from '../../core/split';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, posix } from 'node:path';
 import type { AgentDecl, Episode } from '../../core/episode';
@@ -72,8 +73,8 @@ interface Reading {
 }
 
 async function mapAgain({ root, path, at, mapper, container }: Reading): Promise<Result<Episode[]>> {
-  const roster = runRoster(root, at.uri);
-  const base = { uri: at.uri, fileName: basename(at.uri), roster };
+  const { roster, splits } = runManifestOf(root, at.uri);
+  const base = { uri: at.uri, fileName: basename(at.uri), roster, ...(splits ? { splits } : {}) };
   if (mapper.wholeFile) {
     const records: ContainerRecord[] = [];
     for await (const item of streamRecords(container, path, selectionOf(mapper))) if (item.kind === 'record') records.push(item);
@@ -94,21 +95,22 @@ function episodesOf(mapped: { episodes: Episode[]; errors: string[] }): Result<E
 }
 
 /**
- * The declared roster of the run a trace file belongs to: the `agents` of the nearest run.json
- * above it (as the indexer assigns runs), or none.
+ * The declared roster and `splits` of the run a trace file belongs to: those of the nearest
+ * run.json above it (as the indexer assigns runs), or none.
  */
-function runRoster(root: string, uri: string): readonly AgentDecl[] {
+function runManifestOf(root: string, uri: string): { readonly roster: readonly AgentDecl[]; readonly splits?: RunSplits } {
   for (let dir = posix.dirname(uri); ; dir = posix.dirname(dir)) {
     const rel = dir === '.' ? '' : dir;
     const manifest = join(root, rel, 'run.json');
     if (existsSync(manifest)) {
       try {
         const decoded = decodeManifest(JSON.parse(readFileSync(manifest, 'utf8').replace(/^\uFEFF/, '')), basename(rel));
-        return decoded.ok ? (decoded.value.agents ?? []) : [];
+        if (!decoded.ok) return { roster: [] };
+        return { roster: decoded.value.agents ?? [], ...(decoded.value.splits ? { splits: decoded.value.splits } : {}) };
       } catch {
-        return [];
+        return { roster: [] };
       }
     }
-    if (rel === '') return [];
+    if (rel === '') return { roster: [] };
   }
 }

@@ -1,5 +1,6 @@
 import type { AgentDecl, Episode } from '../../core/episode';
 import type { Result } from '../../core/result';
+import type { RunSplits } from '../../core/split';
 
 // The contract between the indexer and the format importers (issue 7). A *container* is how records
 // are read from a file (streamed, never parsed whole); a *mapper* turns one record into canonical
@@ -42,6 +43,8 @@ export interface RecordContext {
   readonly line: number;
   /** The run manifest's declared roster (may be empty); the same when the record is read back. */
   readonly roster: readonly AgentDecl[];
+  /** The run manifest's `splits` (which folders hold training or validation dumps); the same when read back. */
+  readonly splits?: RunSplits;
   /**
    * File-level metadata a container provides. 'zip': the parsed header entry (see
    * {@link FormatMapper.zipHeader}; `{}` when absent or unreadable) plus the record's entry name as

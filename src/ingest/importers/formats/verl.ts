@@ -3,7 +3,7 @@ import { ok } from '../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../types';
 import { agentDecl, singlePolicy } from './common/rlAgents';
 import { hasCcpoMarkers } from './common/rlCcpoSections';
-import { definedFields, metricsAndFields, nonEmpty, shareOf } from './common/rlFields';
+import { definedFields, metricsAndFields, nonEmpty, numberOf, shareOf } from './common/rlFields';
 import { splitRoleText, type RoleSegment } from './common/rlRoleText';
 import { isVerlShaped, readVerlRecord, verlIdentity, verlStepFromFileName, type VerlRecord } from './common/rlVerlRecord';
 
@@ -43,13 +43,39 @@ function verlEpisode(v: VerlRecord, context: RecordContext): Episode {
   const { segments, split } = splitRoleText(v.output);
   const messages = segments.map((s, i) => turnMessage(s, policy.name, split ? i : undefined));
   const agents = [policy, ...environmentAgents(segments, context.roster)];
+  const identity = verlIdentity(v, context);
+  const reward = trainedReward(v, identity.split === 'validation');
+  // Only when it differs from the dumped score is the raw score kept, as `verifierScore`.
+  const derived = reward.value !== v.score;
+  const extras = derived ? { ...v.extras, verifierScore: v.score } : v.extras;
   return definedFields({
-    ...verlIdentity(v, context),
+    ...identity,
     agents,
     messages,
-    reward: v.score,
-    metadata: nonEmpty(definedFields({ ...metricsAndFields(v.extras), turnSplit: split ? 'role-words' : undefined })),
+    reward: reward.value,
+    metadata: nonEmpty(definedFields({ ...metricsAndFields(extras), turnSplit: split ? 'role-words' : undefined, rewardFrom: derived ? reward.from : undefined })),
   });
+}
+
+/** The reward a verl line was trained (or validated) on, and which keys it came from. */
+interface TrainedReward {
+  readonly value: number | undefined;
+  readonly from: 'score' | 'reward' | 'score+overlong_reward';
+}
+
+/**
+ * The reward verl used (producers.md "DAPO"): `_dump_generations` lets an extra key named `score`
+ * overwrite the summed reward, and DAPO's reward manager (`verl/workers/reward_manager/dapo.py`)
+ * logs the verifier's raw `score` that way, adding `overlong_reward` (when `overlong_buffer.log`)
+ * only to the reward tensor. `_validate` logs that tensor's sum as `reward`. So: `reward` in a
+ * validation dump, else `score + overlong_reward` when both are numbers, else `score`.
+ */
+function trainedReward(v: VerlRecord, validation: boolean): TrainedReward {
+  const logged = numberOf(v.extras['reward']);
+  if (validation && logged !== undefined) return { value: logged, from: 'reward' };
+  const overlong = numberOf(v.extras['overlong_reward']);
+  if (v.score !== undefined && overlong !== undefined) return { value: v.score + overlong, from: 'score+overlong_reward' };
+  return { value: v.score, from: 'score' };
 }
 
 /** The policy agent: a recipe's `agent_name` key when present, else the run's single agent or `policy`. */

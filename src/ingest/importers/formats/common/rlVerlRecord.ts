@@ -1,6 +1,7 @@
 import type { Episode } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { RecordContext } from '../../types';
+import { declaredSplit, type SplitKind } from '../../../../core/split';
 import { extraFields, integerOf, isRecord, jsonTextOf, numberOf, shortHash, type JsonRecord } from './rlFields';
 
 /** The fields every verl `_dump_generations` line has (trace-formats.md §2.1), read defensively. */
@@ -41,12 +42,13 @@ export function readVerlRecord(record: unknown, fileName: string): Result<VerlRe
  * record's place (`uri:line`, unique even when two samples are identical); the task is a hash of the
  * prompt; the GRPO group is `s{step}-{task}` (the same step and identical `input`), prefixed with
  * `val-` for validation dumps so they never join training groups. verl logs no sample index; a
- * `rollout_idx` or `sample_index` key (PettingLLMs-style patches) is used when present.
+ * `rollout_idx` or `sample_index` key (PettingLLMs-style patches) is used when present. The split
+ * is run.json's `splits` for the file's folder, else {@link splitFromUri}.
  */
 export function verlIdentity(v: VerlRecord, context: RecordContext): Pick<Episode, 'id' | 'step' | 'group' | 'sample' | 'task' | 'split' | 'prompt' | 'groundTruth'> {
   const task = shortHash(v.input);
-  const split = splitFromUri(context.uri);
-  const group = `${split === 'val' ? 'val-' : ''}${v.step !== undefined ? `s${v.step}-` : ''}${task}`;
+  const split = verlSplit(context);
+  const group = `${split === 'validation' ? 'val-' : ''}${v.step !== undefined ? `s${v.step}-` : ''}${task}`;
   const sample = integerOf(v.extras['rollout_idx']) ?? integerOf(v.extras['sample_index']);
   return {
     id: `${context.uri}:${context.line}`,
@@ -60,6 +62,32 @@ export function verlIdentity(v: VerlRecord, context: RecordContext): Pick<Episod
   };
 }
 
+/** The split of a verl dump file: run.json's `splits` first, then the name of the folder it sits in. */
+export function verlSplit(context: Pick<RecordContext, 'uri' | 'splits'>): SplitKind | undefined {
+  return declaredSplit(context.uri, context.splits) ?? splitFromUri(context.uri);
+}
+
+// verl writes `trainer.rollout_data_dir` and `trainer.validation_data_dir` dumps with the same
+// `{step}.jsonl` names; launch scripts name the folders `rollout`, `rollout_data`, `validation`,
+// `val_data`, `validation_data`, `val_generations`, … Only the folder a file sits in is looked at,
+// so a run folder such as `search-r1-retrieval-qwen7b/` never makes its `rollout/` a validation dump.
+const validationFolder = /^(?:val|valid|validation|eval|evaluation|test)(?:[_-]?(?:data|dumps?|generations?|rollouts?|outputs?|samples?|set))?$/;
+const trainFolder = /^(?:rollouts?|train|training)(?:[_-]?(?:data|dumps?|generations?|rollouts?|outputs?|samples?))?$/;
+
+/**
+ * `validation` for a file directly in a validation-dump folder (`validation/`, `val_data/`,
+ * `validation_data/`, `eval/`, …), `train` in a rollout-dump folder (`rollout/`, `rollout_data/`,
+ * `rollouts/`, `train/`, …), else undefined (which credit and audit count as training).
+ */
+export function splitFromUri(uri: string): SplitKind | undefined {
+  const folders = uri.split('/');
+  const parent = (folders.length > 1 ? folders[folders.length - 2] : undefined)?.toLowerCase();
+  if (parent === undefined) return undefined;
+  if (validationFolder.test(parent)) return 'validation';
+  if (trainFolder.test(parent)) return 'train';
+  return undefined;
+}
+
 /** True when `record` has verl's shape: text `input` and `output`, and a `score` or `step`. */
 export function isVerlShaped(record: unknown): record is JsonRecord {
   return isRecord(record) && typeof record['input'] === 'string' && typeof record['output'] === 'string' && ('score' in record || 'step' in record);
@@ -69,18 +97,6 @@ export function isVerlShaped(record: unknown): record is JsonRecord {
 export function verlStepFromFileName(fileName: string): number | undefined {
   const match = /^(\d+)\.(?:jsonl|ndjson)$/i.exec(fileName);
   return match?.[1] === undefined ? undefined : integerOf(match[1]);
-}
-
-/**
- * `val` for a file under a validation folder (`validation_data_dir`, `val/`, `eval/`), `train` under
- * a rollout folder (`rollout_data_dir`, `rollouts/`), else undefined: verl writes both dumps with
- * the same `{step}.jsonl` names, so only the folder tells them apart.
- */
-export function splitFromUri(uri: string): 'val' | 'train' | undefined {
-  const folders = uri.split('/').slice(0, -1).map((s) => s.toLowerCase());
-  if (folders.some((f) => f.includes('val'))) return 'val';
-  if (folders.some((f) => f.includes('rollout') || f.includes('train'))) return 'train';
-  return undefined;
 }
 
 /** `{ [key]: value }`, or nothing when the value is undefined (for spreading into episodes). */

@@ -72,7 +72,7 @@ describe('ccpoMapper.toEpisodes', () => {
     assert.equal(e?.counterfactuals?.[0]?.reward, 1);
     assert.equal(e?.messages[0]?.content, 'Try x = 3; the [Solver joint] step should check it.');
     assert.equal(e?.group, episodes[0]?.group, 'same step and prompt: one GRPO group');
-    assert.equal(e?.split, 'val');
+    assert.equal(e?.split, 'validation');
   });
 
   test('maps the SEPO layout ([Solver], no solo section) without a counterfactual', () => {

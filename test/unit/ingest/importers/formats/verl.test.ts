@@ -92,7 +92,7 @@ describe('verlMapper.toEpisodes', () => {
 
   test('prefixes validation groups so they never join training groups', () => {
     const [val] = mapFile('verl/validation/12.jsonl');
-    assert.equal(val?.split, 'val');
+    assert.equal(val?.split, 'validation');
     assert.equal(val?.group, `val-${episodes[0]?.group ?? ''}`);
     assert.deepEqual(val?.metadata, { metrics: { reward: 1, acc: 1 } });
   });
