@@ -147,15 +147,19 @@ function sampleReward(batch: Batch, j: number, own: JsonRecord): number | undefi
 export function rowAt(value: unknown, j: number, size: number): unknown[] | undefined {
   if (typeof value === 'number') return size === 1 ? [value] : undefined;
   if (Array.isArray(value)) {
-    if (Array.isArray(value[j]) && value.length === size) return value[j] as unknown[];
-    if (size === 1) return value;
-    const width = value.length / size;
-    return Number.isInteger(width) && width > 0 ? value.slice(j * width, (j + 1) * width) : undefined;
+    const list = value as readonly unknown[];
+    const nested = list[j];
+    if (Array.isArray(nested) && list.length === size) return nested as unknown[];
+    if (size === 1) return [...list];
+    const width = list.length / size;
+    return Number.isInteger(width) && width > 0 ? list.slice(j * width, (j + 1) * width) : undefined;
   }
   if (!isRecord(value) || value['__tensor__'] !== true || !Array.isArray(value['shape']) || !Array.isArray(value['head'])) return undefined;
-  const width = value['shape'].slice(1).reduce((a: number, d) => a * (integerOf(d) ?? Number.NaN), 1);
-  if (!Number.isInteger(width) || width <= 0 || (j + 1) * width > value['head'].length) return undefined;
-  return value['head'].slice(j * width, (j + 1) * width);
+  const shape = value['shape'] as readonly unknown[];
+  const head = value['head'] as readonly unknown[];
+  const width = shape.slice(1).reduce((a: number, d) => a * (integerOf(d) ?? Number.NaN), 1);
+  if (!Number.isInteger(width) || width <= 0 || (j + 1) * width > head.length) return undefined;
+  return head.slice(j * width, (j + 1) * width);
 }
 
 /** The mean of `row` over the positions `mask` marks (all positions without a matching mask). */
