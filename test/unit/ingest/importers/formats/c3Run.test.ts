@@ -62,3 +62,21 @@ describe('c3Mapper: a run folder written by C3 (generate_run.py)', () => {
     for (const e of evals) assert.deepEqual(e.agents.map((a) => a.name), ['reasoner', 'actor']);
   });
 });
+
+describe('c3Mapper: broken micro-batches', () => {
+  const map = (record: unknown) => c3Mapper.toEpisodes(record, { uri: 'r.jsonl', fileName: 'r.jsonl', index: 0, line: 1, roster: [] });
+
+  test('a sample without a role (and no role_id) is an error naming it, not a crash', () => {
+    assert.deepEqual(map({ kind: 'train_rollouts', experiences: [{ info: { role: ['actor', null], question_id: [0, 0] } }] }), {
+      ok: false,
+      error: 'experiences[0].info: missing "role" of sample 1',
+    });
+  });
+
+  test('misaligned or summarised columns are skipped, the leaves still read', () => {
+    const info = { role: ['actor', 'actor'], question_id: [0, 0], k_id: [0, 1], is_leaf: [1, 1], reward: { __seq__: true, len: 2 }, traj_role_outputs: { actor: ['a'] } };
+    const result = map({ kind: 'train_rollouts', global_step: 3, experiences: [{ info, rewards: [1, 0], advantages: { __tensor__: true, shape: [2, 40], head: [] } }] });
+    assert.ok(result.ok);
+    assert.deepEqual(result.value.map((e) => [e.id, e.reward, e.messages[0]?.content]), [['train-s3-0-k0', 1, ''], ['train-s3-0-k1', 0, '']]);
+  });
+});
