@@ -5,6 +5,7 @@ import type { RunManifest } from '../core/runManifest';
 import { decodeManifest } from './canonical/decodeManifest';
 import { containerExtensions } from './importers/containers/container';
 import { isMappingFileName } from './importers/mappingFiles';
+import { isSideFileName } from './importers/sideFiles';
 import { jsonErrorLine } from './jsonErrorLine';
 
 /** A trace file found in the folder. */
@@ -33,6 +34,8 @@ export interface ScannedFolder {
   readonly files: readonly ScannedFile[];
   /** Declarative mapping files (`mapping.json`, `*.mapping.json`), relative paths in path order. */
   readonly mappings: readonly string[];
+  /** Side files a format names (`FormatMapper.sideFiles`, e.g. C3's `budget_ledger.jsonl`): listed, never read. */
+  readonly others: readonly string[];
 }
 
 export const manifestFileName = 'run.json';
@@ -58,15 +61,17 @@ export function scanRunFolder(root: string): ScannedFolder {
   const runs: ScannedRun[] = [];
   const files: ScannedFile[] = [];
   const mappings: string[] = [];
-  walk(root, '', undefined, { runs, files, mappings }, basename(root));
+  const others: string[] = [];
+  walk(root, '', undefined, { runs, files, mappings, others }, basename(root));
   files.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { runs, files, mappings: mappings.sort() };
+  return { runs, files, mappings: mappings.sort(), others: others.sort() };
 }
 
 interface Found {
   readonly runs: ScannedRun[];
   readonly files: ScannedFile[];
   readonly mappings: string[];
+  readonly others: string[];
 }
 
 function walk(root: string, rel: string, parentRun: string | undefined, found: Found, rootName: string): void {
@@ -84,6 +89,8 @@ function walk(root: string, rel: string, parentRun: string | undefined, found: F
       walk(root, childRel, runRoot, found, rootName);
     } else if (entry.isFile() && isMappingFileName(entry.name)) {
       found.mappings.push(childRel);
+    } else if (entry.isFile() && isSideFileName(entry.name)) {
+      found.others.push(childRel);
     } else if (entry.isFile() && isTraceFileName(entry.name)) {
       const stat = statSync(join(root, childRel));
       if (runRoot === undefined) {

@@ -113,6 +113,13 @@ export interface FormatMapper {
    * when indexing and when reading the episode back. A path outside the indexed folder is not read.
    */
   readonly linkedFiles?: (record: unknown, context: RecordContext) => readonly string[];
+  /**
+   * Names (the file name, not the path) of the files this format's producer writes next to its
+   * traces that hold no episodes: configs, metrics, ledgers (C3's `run_config.json`,
+   * `budget_ledger.jsonl`, `*.metrics.jsonl`). The folder scan lists them as other files and never
+   * reads them, so they are neither imported nor reported as unrecognised.
+   */
+  readonly sideFiles?: readonly RegExp[];
   /** How sure (0..1) the content is this format. ≥ 0.5 is a match; the highest score wins. */
   detect(sample: DetectionSample): number;
   /**

@@ -8,6 +8,14 @@ import { definedFields, idOf, integerOf, isRecord, jsonSafe, jsonTextOf, numberO
 import { kindOf, optional } from './common/rlVerlRecord';
 
 /**
+ * Files C3 writes into a run folder that are not traces: `run_config.json`
+ * (`openrlhf/utils/run_metadata.py`, `init_run_artifacts`), `budget_ledger.jsonl`
+ * (`c3/utils/budget_ledger.py`), eval metrics `<eval dump>.metrics.jsonl` and `train_metrics.jsonl`
+ * (`ppo_trainer_plugins.py`, `_maybe_dump_eval_metrics_jsonl`, `_maybe_dump_train_metrics_jsonl`).
+ */
+export const c3SideFiles: readonly RegExp[] = [/^run_config\.json$/, /^budget_ledger\.jsonl$/, /\.metrics\.jsonl$/, /^train_metrics\.jsonl$/];
+
+/**
  * C3 (EIT-EAST-Lab) eval and train-rollout JSONL (trace-formats.md §2.5 items 1–2, §6): an eval
  * line (`eval_during_train.jsonl`, `eval_only.jsonl`) is one episode; a `kind: "train_rollouts"`
  * line is one episode per trajectory of its `experiences` (see `c3RolloutEpisodes`). Role names are
@@ -17,6 +25,7 @@ export const c3Mapper: FormatMapper = {
   format: 'c3',
   label: 'C3 eval / train-rollout dump',
   containers: ['jsonl'],
+  sideFiles: c3SideFiles,
   detect: (sample) => detectBy(sample, (r) => isC3Eval(r) || isC3Rollouts(r)),
   toEpisodes: (record, context) => {
     if (!isRecord(record)) return err(`expected a JSON object (a C3 eval or rollout line), got ${kindOf(record)}`);

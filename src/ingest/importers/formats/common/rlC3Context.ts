@@ -43,17 +43,30 @@ export function c3RoleName(raw: string, roster: readonly AgentDecl[]): string {
 }
 
 /**
- * A list of role names: a JSON array, a JSON array in a string (`"[\"reasoner\", \"actor\"]"`), or
- * comma-separated text. Non-name entries are dropped.
+ * A list of role names, read as C3 reads `roles_topo` (`experience_maker._parse_roles_topo`): a
+ * JSON array, a JSON array in a string (`"[\"reasoner\", \"actor\"]"`), a chain joined with `->`
+ * (`"reasoner->actor"`, how C3's rollout generator writes it) or comma-separated text. A list of
+ * strings is the roles themselves when they are plain names, else its first entry parsed (a
+ * micro-batch repeats `["reasoner->actor", …]` once per sample). Non-name entries are dropped.
  */
 export function c3RoleList(value: unknown): string[] {
-  let list: unknown = value;
-  if (typeof value === 'string') {
-    const trimmed = value.trim();
-    list = trimmed.startsWith('[') ? parseJson(trimmed) : trimmed.split(',').map((s) => s.trim());
+  if (typeof value === 'string') return roleText(value);
+  if (!Array.isArray(value)) return [];
+  const names = value.map(idOf).filter((s): s is string => s !== undefined && s.trim() !== '').map((s) => s.trim());
+  if (names.length === 0) return [];
+  const plain = names.every((s) => !s.includes('->') && !s.includes(',') && !s.startsWith('['));
+  if (names.length > 1 && plain) return names;
+  return roleText(names[0] ?? '');
+}
+
+function roleText(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    const parsed = parseJson(trimmed);
+    return Array.isArray(parsed) ? parsed.map(idOf).filter((s): s is string => s !== undefined && s !== '') : [];
   }
-  if (!Array.isArray(list)) return [];
-  return list.map(idOf).filter((s): s is string => s !== undefined && s !== '');
+  const separator = trimmed.includes('->') ? '->' : ',';
+  return trimmed.split(separator).map((s) => s.trim()).filter((s) => s !== '');
 }
 
 /** The roles in topological order, then any other role that spoke, as agent names without repeats. */
