@@ -6,7 +6,7 @@ import { decodeEpisode } from './canonical/decodeEpisode';
 import { compactEpisode, RosterDetails } from './compactEpisode';
 import { canonicalFormat } from './importers/canonicalMapper';
 import { importRecord } from './importers/mapRecord';
-import { mapperFromSpec } from './importers/formats/mapping';
+import { mapperFromSpec } from './importers/formats/mapping/mapping';
 import { formatMappers } from './importers/mappers';
 import { findImporter, importerList } from './importers/registry';
 import type { FormatMapper } from './importers/types';

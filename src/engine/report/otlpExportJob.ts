@@ -1,5 +1,5 @@
 import type { Episode } from '../../core/episode';
-import { episodesToOtlp, type OtlpCredit } from '../../ingest/importers/formats/otelExport';
+import { episodesToOtlp, type OtlpCredit } from '../../ingest/importers/formats/otel/otelExport';
 import { readEpisode } from '../../ingest/readEpisode';
 import { CreditInputRepository } from '../../store/creditInputRepository';
 import { openDatabase } from '../../store/database';

@@ -1,13 +1,13 @@
 import { atifMapper } from './formats/atif/atif';
-import { c3BucketsMapper, c3Mapper } from './formats/c3';
-import { ccpoMapper } from './formats/ccpo';
-import { inspectMapper } from './formats/inspect';
-import { otelMapper } from './formats/otel';
+import { c3BucketsMapper, c3Mapper } from './formats/c3/c3';
+import { ccpoMapper } from './formats/ccpo/ccpo';
+import { inspectMapper } from './formats/inspect/inspect';
+import { otelMapper } from './formats/otel/otel';
 import { rllmMapper } from './formats/rllm/rllm';
-import { tauBenchMapper } from './formats/tauBench';
-import { trlMapper } from './formats/trl';
-import { verlMapper } from './formats/verl';
-import { whoAndWhenMapper } from './formats/whoAndWhen';
+import { tauBenchMapper } from './formats/tau-bench/tauBench';
+import { trlMapper } from './formats/trl/trl';
+import { verlMapper } from './formats/verl/verl';
+import { whoAndWhenMapper } from './formats/who-and-when/whoAndWhen';
 import type { FormatMapper } from './types';
 
 /**

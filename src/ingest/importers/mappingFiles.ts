@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { err, ok, type Result } from '../../core/result';
 import { jsonErrorLine } from '../jsonErrorLine';
-import { mapperFromSpec } from './formats/mapping';
+import { mapperFromSpec } from './formats/mapping/mapping';
 import type { FormatMapper } from './types';
 
 /** A declarative mapping file (docs/mapping.md) read as an importer. */

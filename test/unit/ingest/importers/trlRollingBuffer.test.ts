@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { trlMapper } from '../../../../src/ingest/importers/formats/trl';
+import { trlMapper } from '../../../../src/ingest/importers/formats/trl/trl';
 import { importRecord } from '../../../../src/ingest/importers/mapRecord';
 import { IndexStore, rollingOverlap } from '../../../../src/store/indexStore';
 

@@ -6,7 +6,7 @@ import type { Episode } from '../../../../src/core/episode';
 import { recordAt, sampleRecords, selectionOf, streamRecords } from '../../../../src/ingest/importers/containers/container';
 import type { ContainerItem } from '../../../../src/ingest/importers/containers/containerItem';
 import { detectFormat } from '../../../../src/ingest/importers/detect';
-import { inspectMapper } from '../../../../src/ingest/importers/formats/inspect';
+import { inspectMapper } from '../../../../src/ingest/importers/formats/inspect/inspect';
 import { formatMappers } from '../../../../src/ingest/importers/mappers';
 import { importerList } from '../../../../src/ingest/importers/registry';
 import type { ContainerKind } from '../../../../src/ingest/importers/types';

@@ -3,7 +3,7 @@ import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, LinkedFile, RecordContext } from '../../types';
 import { resolveLink } from '../../linkedFiles';
 import { trainedLlm } from '../common/rlAgents';
-import { arrayField, definedOnly, fileStem, idText, isRecord, numberOf, recordField, stringOf, type JsonRecord } from '../common/traceJson';
+import { arrayField, definedOnly, fileStem, idText, isRecord, numberOf, recordField, stringOf, type JsonRecord } from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { atifSystem, atifTools, atifUser, stepMessages, subagentRefs } from './atifSteps';
 

@@ -1,5 +1,5 @@
 import type { Message } from '../../../../core/episode';
-import { arrayField, definedOnly, idText, integerOf, isRecord, recordField, stringOf, type JsonRecord } from '../common/traceJson';
+import { arrayField, definedOnly, idText, integerOf, isRecord, recordField, stringOf, type JsonRecord } from '../common/json';
 import { contentText, joinLines, toolCallText } from '../common/traceText';
 
 // ATIF steps → messages (Harbor's `Step` model as read by inspect_scout's

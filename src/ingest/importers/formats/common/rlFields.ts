@@ -4,35 +4,8 @@ import { createHash } from 'node:crypto';
 // are untrusted JSON (or parquet rows): every reader accepts `unknown` and returns `undefined` for
 // a value it cannot read, so the mapper decides whether that is an error.
 
-/** A parsed JSON object (or parquet row). */
-export type JsonRecord = Readonly<Record<string, unknown>>;
-
-/** True for a plain object (not an array, not null). */
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
-}
-
-/**
- * A finite number from the type drift dumps show (trace-formats.md §7): a number, a numeric string
- * (`"1.0"`, `" 2 "`), a boolean (`true` → 1) or a bigint (parquet INT64). Anything else is undefined.
- */
-export function numberOf(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string' && value.trim() !== '') {
-    const n = Number(value);
-    return Number.isFinite(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-/** An integer read like {@link numberOf} (`"12"`, `12.0`, `12n`); fractions are undefined. */
-export function integerOf(value: unknown): number | undefined {
-  if (typeof value === 'boolean') return undefined;
-  const n = numberOf(value);
-  return n !== undefined && Number.isSafeInteger(n) ? n : undefined;
-}
+export { integerOf, isRecord, scoreOf, type JsonRecord } from './json';
+import { isRecord, scoreOf, type JsonRecord } from './json';
 
 /** An id or a name: a non-empty string, or a finite number as its decimal text. */
 export function idOf(value: unknown): string | undefined {
@@ -58,8 +31,8 @@ export function jsonTextOf(value: unknown): string | undefined {
 
 /** The mean of a number or of an array of numbers (token-level values); undefined when none is numeric. */
 export function meanOf(value: unknown): number | undefined {
-  if (!Array.isArray(value)) return numberOf(value);
-  const values = value.map(numberOf).filter((n): n is number => n !== undefined);
+  if (!Array.isArray(value)) return scoreOf(value);
+  const values = value.map(scoreOf).filter((n): n is number => n !== undefined);
   return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
@@ -116,7 +89,7 @@ export function metricsAndFields(extras: JsonRecord): { metrics?: Record<string,
   const metrics: Record<string, number> = {};
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extras)) {
-    const n = typeof value === 'string' ? undefined : numberOf(value);
+    const n = typeof value === 'string' ? undefined : scoreOf(value);
     if (n !== undefined) metrics[key] = n;
     else {
       const safe = jsonSafe(value);

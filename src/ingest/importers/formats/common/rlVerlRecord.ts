@@ -2,7 +2,7 @@ import type { Episode } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { RecordContext } from '../../types';
 import { declaredSplit, type SplitKind } from '../../../../core/split';
-import { extraFields, integerOf, isRecord, jsonTextOf, numberOf, shortHash, type JsonRecord } from './rlFields';
+import { extraFields, integerOf, isRecord, jsonTextOf, scoreOf, shortHash, type JsonRecord } from './rlFields';
 
 /** The fields every verl `_dump_generations` line has (trace-formats.md §2.1), read defensively. */
 export interface VerlRecord {
@@ -31,7 +31,7 @@ export function readVerlRecord(record: unknown, fileName: string): Result<VerlRe
     input: record['input'] as string,
     output: record['output'] as string,
     ...optional('step', integerOf(record['step']) ?? verlStepFromFileName(fileName)),
-    ...optional('score', numberOf(record['score'])),
+    ...optional('score', scoreOf(record['score'])),
     ...optional('groundTruth', jsonTextOf(record['gts'])),
     extras: extraFields(record, verlKeys),
   });

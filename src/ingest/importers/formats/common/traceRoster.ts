@@ -1,5 +1,5 @@
 import type { AgentDecl } from '../../../../core/episode';
-import { definedOnly } from './traceJson';
+import { definedOnly } from './json';
 
 /**
  * An episode's roster under construction: declared agents first (the run manifest's, then the

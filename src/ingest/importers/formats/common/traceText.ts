@@ -1,4 +1,4 @@
-import { isRecord, jsonText } from './traceJson';
+import { isRecord, jsonText } from './json';
 
 // Message text from the content shapes the chat formats use: a plain string, null (an assistant
 // turn that only calls tools), or a list of typed parts (OpenAI / Inspect / OTel GenAI).

@@ -2,7 +2,7 @@ import type { AgentDecl, Episode, Message } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { trainedLlm } from '../common/rlAgents';
-import { arrayField, definedOnly, fileStem, idText, integerOf, isRecord, jsonText, numberOf, recordField, stringOf, type JsonRecord } from '../common/traceJson';
+import { arrayField, definedOnly, fileStem, idText, integerOf, isRecord, jsonText, numberOf, recordField, stringOf, type JsonRecord } from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { rllmPlace, rolloutIndex } from './rllmPath';
 import { rllmEnvironment, stepMessages, stepRewardSum } from './rllmSteps';

@@ -1,5 +1,5 @@
 import type { Message } from '../../../../core/episode';
-import { definedOnly, isRecord, jsonText, numberOf, stringOf, type JsonRecord } from '../common/traceJson';
+import { definedOnly, isRecord, jsonText, numberOf, stringOf, type JsonRecord } from '../common/json';
 import { contentText, joinLines } from '../common/traceText';
 
 // rLLM `Step` → messages (rllm/types.py `Step`; rllm/utils/episode_logger.py `log_episode`). In

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { AgentDecl, Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { c3BucketsMapper, c3Mapper } from '../../../../../src/ingest/importers/formats/c3';
+import { c3BucketsMapper, c3Mapper } from '../../../../../src/ingest/importers/formats/c3/c3';
 import type { FormatMapper, RecordContext } from '../../../../../src/ingest/importers/types';
 
 const fixtures = join(__dirname, '../../../../fixtures/importers');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { c3Mapper } from '../../../../../src/ingest/importers/formats/c3';
+import { c3Mapper } from '../../../../../src/ingest/importers/formats/c3/c3';
 
 /** The run folder written by generate_run.py, a transcription of C3's own writers. */
 const run = join(__dirname, '../../../../fixtures/importers/c3/run');

@@ -10,8 +10,8 @@ import { episodeCredit } from '../../../../../src/engine/credit/episodeCredit';
 import { defaultMonteCarlo } from '../../../../../src/engine/credit/monteCarloCredit';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
 import { decodeManifest } from '../../../../../src/ingest/canonical/decodeManifest';
-import { ccpoMapper } from '../../../../../src/ingest/importers/formats/ccpo';
-import { ccpoSections } from '../../../../../src/ingest/importers/formats/common/rlCcpoSections';
+import { ccpoMapper } from '../../../../../src/ingest/importers/formats/ccpo/ccpo';
+import { ccpoSections } from '../../../../../src/ingest/importers/formats/ccpo/rlCcpoSections';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const fixtures = join(__dirname, '../../../../fixtures/importers/ccpo');

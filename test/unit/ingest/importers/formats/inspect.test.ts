@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { inspectScoreValue } from '../../../../../src/ingest/importers/formats/common/traceInspectScores';
-import { inspectMapper } from '../../../../../src/ingest/importers/formats/inspect';
+import { inspectScoreValue } from '../../../../../src/ingest/importers/formats/inspect/traceInspectScores';
+import { inspectMapper } from '../../../../../src/ingest/importers/formats/inspect/inspect';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const dir = join(__dirname, '../../../../fixtures/importers/inspect');

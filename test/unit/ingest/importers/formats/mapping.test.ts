@@ -6,8 +6,8 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { AnySchemaObject } from 'ajv';
 import type { Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { globMatches, parsePath, selectAll } from '../../../../../src/ingest/importers/formats/common/rlPath';
-import { mapperFromSpec } from '../../../../../src/ingest/importers/formats/mapping';
+import { globMatches, parsePath, selectAll } from '../../../../../src/ingest/importers/formats/mapping/rlPath';
+import { mapperFromSpec } from '../../../../../src/ingest/importers/formats/mapping/mapping';
 import type { FormatMapper, RecordContext } from '../../../../../src/ingest/importers/types';
 
 const repoRoot = join(__dirname, '../../../../..');

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { inspectMapper } from '../../../../../src/ingest/importers/formats/inspect';
-import { otelMapper } from '../../../../../src/ingest/importers/formats/otel';
-import { episodesToOtlp } from '../../../../../src/ingest/importers/formats/otelExport';
-import { tauBenchMapper } from '../../../../../src/ingest/importers/formats/tauBench';
-import { whoAndWhenMapper } from '../../../../../src/ingest/importers/formats/whoAndWhen';
+import { inspectMapper } from '../../../../../src/ingest/importers/formats/inspect/inspect';
+import { otelMapper } from '../../../../../src/ingest/importers/formats/otel/otel';
+import { episodesToOtlp } from '../../../../../src/ingest/importers/formats/otel/otelExport';
+import { tauBenchMapper } from '../../../../../src/ingest/importers/formats/tau-bench/tauBench';
+import { whoAndWhenMapper } from '../../../../../src/ingest/importers/formats/who-and-when/whoAndWhen';
 import type { FormatMapper, RecordContext } from '../../../../../src/ingest/importers/types';
 
 const fixtures = join(__dirname, '../../../../fixtures');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { tauBenchMapper } from '../../../../../src/ingest/importers/formats/tauBench';
+import { tauBenchMapper } from '../../../../../src/ingest/importers/formats/tau-bench/tauBench';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const rows = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/importers/tau-bench/trajectories.json'), 'utf8')) as unknown[];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { AgentDecl, Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { trlMapper, trlStepFromFileName } from '../../../../../src/ingest/importers/formats/trl';
+import { trlMapper, trlStepFromFileName } from '../../../../../src/ingest/importers/formats/trl/trl';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const fixtures = join(__dirname, '../../../../fixtures/importers/trl');

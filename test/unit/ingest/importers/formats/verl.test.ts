@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { AgentDecl, Episode } from '../../../../../src/core/episode';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { ccpoMapper } from '../../../../../src/ingest/importers/formats/ccpo';
-import { splitRoleText } from '../../../../../src/ingest/importers/formats/common/rlRoleText';
-import { verlMapper } from '../../../../../src/ingest/importers/formats/verl';
+import { ccpoMapper } from '../../../../../src/ingest/importers/formats/ccpo/ccpo';
+import { splitRoleText } from '../../../../../src/ingest/importers/formats/verl/rlRoleText';
+import { verlMapper } from '../../../../../src/ingest/importers/formats/verl/verl';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const fixtures = join(__dirname, '../../../../fixtures/importers');

@@ -6,7 +6,7 @@ import type { Episode } from '../../../../../src/core/episode';
 import { declaredSplit, splitKind } from '../../../../../src/core/split';
 import { decodeManifest } from '../../../../../src/ingest/canonical/decodeManifest';
 import { splitFromUri, verlSplit } from '../../../../../src/ingest/importers/formats/common/rlVerlRecord';
-import { verlMapper } from '../../../../../src/ingest/importers/formats/verl';
+import { verlMapper } from '../../../../../src/ingest/importers/formats/verl/verl';
 
 // Fixtures written by generate.py, a transcription of verl's _dump_generations (see its README).
 const generated = join(__dirname, '../../../../fixtures/importers/verl/generated');

@@ -6,8 +6,8 @@ import type { Episode } from '../../../../../src/core/episode';
 import type { EpisodeFacts } from '../../../../../src/engine/audit/auditFacts';
 import { silentFlags } from '../../../../../src/engine/audit/silentFlags';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
-import { whoAndWhenSpeaker } from '../../../../../src/ingest/importers/formats/common/traceWhoAndWhen';
-import { whoAndWhenMapper } from '../../../../../src/ingest/importers/formats/whoAndWhen';
+import { whoAndWhenSpeaker } from '../../../../../src/ingest/importers/formats/who-and-when/traceWhoAndWhen';
+import { whoAndWhenMapper } from '../../../../../src/ingest/importers/formats/who-and-when/whoAndWhen';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const root = join(__dirname, '../../../../fixtures/importers/who-and-when');
