@@ -5,9 +5,10 @@ import { lookup0003 } from './migrations/0003_lookup';
 import { views0004 } from './migrations/0004_views';
 import { import0005 } from './migrations/0005_import';
 import { provenance0006 } from './migrations/0006_provenance';
+import { layout0007 } from './migrations/0007_layout';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
-export const migrations: readonly string[] = [init0001, credit0002, lookup0003, views0004, import0005, provenance0006];
+export const migrations: readonly string[] = [init0001, credit0002, lookup0003, views0004, import0005, provenance0006, layout0007];
 
 /** The schema version this build writes. */
 export const schemaVersion = migrations.length;
