@@ -152,7 +152,7 @@ function assignRuns(found: Found, rootName: string): { runs: ScannedRun[]; files
   return { runs: runs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0)), files, others };
 }
 
-function strip<T extends Unassigned & { runRoot: string }>(item: T): ScannedFile {
+function strip(item: Unassigned & { runRoot: string }): ScannedFile {
   return { uri: item.uri, path: item.path, size: item.size, mtimeMs: item.mtimeMs, runRoot: item.runRoot };
 }
 

@@ -69,7 +69,8 @@ export class SummaryRepository {
     const runs = this.runsStmt.all().map((row) => this.runSummary(row));
     const counts = this.countsStmt.get() ?? { files: 0, agents: 0, steps: 0, searchable: 0, errors: 0 };
     const errors: IssueSummary[] = this.errorsStmt.all(maxErrors);
-    const sources = this.sourcesStmt.all();
+    // `repeats` only where there are some, so the common source reads as before.
+    const sources: SourceSummary[] = this.sourcesStmt.all().map(({ repeats, ...s }) => (repeats > 0 ? { ...s, repeats } : s));
     return {
       files: counts.files,
       runs,
@@ -83,7 +84,7 @@ export class SummaryRepository {
       sources,
       formats: formatCounts(sources),
       otherFiles: this.othersStmt.all().map((r) => r.uri),
-      repeatedRows: sources.reduce((sum, s) => sum + s.repeats, 0),
+      repeatedRows: sources.reduce((sum, s) => sum + (s.repeats ?? 0), 0),
     };
   }
 
