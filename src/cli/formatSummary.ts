@@ -1,5 +1,5 @@
 import type { IndexTally } from '../core/indexProgress';
-import { formatIssue, type IndexSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
+import { formatIssue, inferredRunsLine, type IndexSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
 import { count, megabytes, plural, seconds } from '../engine/report/format';
 
 /** Sources listed one per line; the rest are counted (`--json` lists all). */
@@ -18,10 +18,21 @@ export function formatSummary(summary: IndexSummary): string[] {
   ];
   for (const issue of summary.errors) lines.push(`    ${formatIssue(issue)}`);
   if (summary.errorCount > summary.errors.length) lines.push(`    … and ${count(summary.errorCount - summary.errors.length)} more`);
-  lines.push(...formatSources(summary));
-  lines.push('  runs');
+  if (summary.repeatedRows) lines.push(`  repeats    ${count(summary.repeatedRows)} repeated rows skipped (the same row logged again; counted, not errors)`);
+  lines.push(...formatSources(summary), ...formatOthers(summary));
+  const inferred = inferredRunsLine(summary.runs);
+  lines.push(inferred ? `  runs       ${inferred}` : '  runs');
   for (const run of summary.runs) lines.push(...formatRun(run));
   return lines;
+}
+
+/** Side files: counted, the first listed (they are not read and are not errors). */
+function formatOthers(summary: IndexSummary): string[] {
+  const others = summary.otherFiles ?? [];
+  if (others.length === 0) return [];
+  const listed = others.slice(0, maxListedSources).map((o) => `    ${o}`);
+  const more = others.length > maxListedSources ? [`    … and ${count(others.length - maxListedSources)} more (--json lists all)`] : [];
+  return [`  other files ${count(others.length)} (configs, metrics, checkpoints: listed, not read)`, ...listed, ...more];
 }
 
 /** The formats line (files and episodes per importer), then each file with its format. */
@@ -39,16 +50,19 @@ function formatSources(summary: IndexSummary): string[] {
 
 function sourceCounts(source: SourceSummary): string {
   const errors = source.errors > 0 ? `, ${plural(source.errors, 'error')}` : '';
-  return ` (${plural(source.episodes, 'episode')}${errors})`;
+  const repeats = source.repeats ? `, ${plural(source.repeats, 'repeated row')} skipped` : '';
+  return ` (${plural(source.episodes, 'episode')}${errors}${repeats})`;
 }
 
 function formatRun(run: RunSummary): string[] {
   const steps = run.steps.min === null ? 'no steps' : `steps ${run.steps.min}–${run.steps.max}`;
   const reward = run.meanReward === null ? 'no reward' : `mean reward ${run.meanReward.toFixed(3)}`;
   const mechanism = run.mechanism ? ` (${run.mechanism})` : '';
-  const header = `    ${run.name || '(root)'}${mechanism}: ${plural(run.episodes, 'episode')}, ${plural(run.messages, 'message')}, ${steps}, ${reward}`;
+  const layout = run.layout ? ` [${run.layout} layout]` : '';
+  const header = `    ${run.name || '(root)'}${mechanism}${layout}: ${plural(run.episodes, 'episode')}, ${plural(run.messages, 'message')}, ${steps}, ${reward}`;
   const agents = run.agents.map((a) => `${a.name} [${a.kind}] ${count(a.episodes)} ep / ${count(a.messages)} msg`);
-  return [header, `      agents: ${agents.join('; ') || 'none'}`];
+  const note = run.layoutNote ? [`      note: ${run.layoutNote}`] : [];
+  return [header, `      agents: ${agents.join('; ') || 'none'}`, ...note];
 }
 
 /** One line on what this pass did. */

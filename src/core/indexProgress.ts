@@ -9,6 +9,8 @@ export interface IndexTally {
   filesAppended: number;
   filesReindexed: number;
   removedFiles: number;
+  /** Side files (configs, metrics, checkpoints) seen in this pass: listed, not read. */
+  otherFiles: number;
   bytesTotal: number;
   /** Bytes read in this pass (new or re-read). */
   bytesRead: number;
@@ -43,6 +45,7 @@ export function emptyTally(): IndexTally {
     filesAppended: 0,
     filesReindexed: 0,
     removedFiles: 0,
+    otherFiles: 0,
     bytesTotal: 0,
     bytesRead: 0,
     bytesDone: 0,

@@ -10,6 +10,10 @@ export interface RunSummary {
   readonly agents: readonly { readonly name: string; readonly kind: string; readonly episodes: number; readonly messages: number }[];
   readonly steps: { readonly count: number; readonly min: number | null; readonly max: number | null };
   readonly meanReward: number | null;
+  /** The producer whose folder layout made the folder a run (no run.json), e.g. `verl`; null otherwise. */
+  readonly layout?: string | null;
+  /** Where the layout is ambiguous: what was assumed, and the run.json that would say otherwise. */
+  readonly layoutNote?: string | null;
 }
 
 /** One trace file and the importer that read it. */
@@ -20,6 +24,8 @@ export interface SourceSummary {
   readonly format: string;
   readonly episodes: number;
   readonly errors: number;
+  /** Rows skipped as repeats of rows already indexed (counted, not errors). */
+  readonly repeats?: number;
 }
 
 /** How many files and episodes one importer read. */
@@ -53,6 +59,18 @@ export interface IndexSummary {
   readonly sources?: readonly SourceSummary[];
   /** Files and episodes per format, most files first. */
   readonly formats?: readonly FormatSummary[];
+  /** Side files and folders (configs, metrics, checkpoints; a folder ends with `/`), in path order: listed, not read. */
+  readonly otherFiles?: readonly string[];
+  /** Rows skipped, over all sources, as repeats of rows already indexed (the same generation logged at several steps). */
+  readonly repeatedRows?: number;
+}
+
+/** The runs made from the producers' layouts, as the summary says it: `2 runs inferred from the layout: a (verl), b (verl)`; undefined when none. */
+export function inferredRunsLine(runs: readonly RunSummary[]): string | undefined {
+  const inferred = runs.filter((r) => r.layout);
+  if (inferred.length === 0) return undefined;
+  const names = inferred.map((r) => `${r.name || '(root)'} (${r.layout ?? ''})`).join(', ');
+  return `${inferred.length} ${inferred.length === 1 ? 'run' : 'runs'} inferred from the layout: ${names}`;
 }
 
 /** Files and episodes per format, most files first (ties by name). */

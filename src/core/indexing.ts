@@ -104,6 +104,10 @@ export interface RunRecord {
   readonly root: string;
   readonly name: string;
   readonly manifest?: RunManifest;
+  /** The producer whose folder layout made the folder a run (no run.json), e.g. `verl`. */
+  readonly layout?: string;
+  /** Where the layout is ambiguous: what was assumed, and the run.json that would say otherwise. */
+  readonly layoutNote?: string;
 }
 
 /** Episodes whose message text still has to enter the full-text index. */

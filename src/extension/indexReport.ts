@@ -1,5 +1,5 @@
 import type { IndexProgress, IndexTally } from '../core/indexProgress';
-import { formatIssue, type IndexSummary, type RunSummary } from '../core/indexSummary';
+import { formatIssue, inferredRunsLine, type IndexSummary, type RunSummary } from '../core/indexSummary';
 
 // The words the extension shows about an indexing pass: notification, progress and log text.
 // Pure functions of the engine's tally and summary, so they are tested without VS Code.
@@ -75,7 +75,10 @@ export function formatSummaryLog(summary: IndexSummary): string[] {
   const lines = [
     `Index: ${plural(summary.files, 'file')}, ${plural(summary.episodes, 'episode')}, ${plural(summary.messages, 'message')}, ` +
       `${plural(summary.agents, 'agent')}, ${plural(summary.steps, 'step')}, ${count(summary.searchableEpisodes)} searchable`,
+    ...inferredRuns(summary),
     ...summary.runs.map(formatRunLog),
+    ...(summary.otherFiles?.length ? [`Other files (configs, metrics, checkpoints; not read): ${count(summary.otherFiles.length)}`] : []),
+    ...(summary.repeatedRows ? [`Repeated rows skipped (counted, not errors): ${count(summary.repeatedRows)}`] : []),
     `Errors: ${count(summary.errorCount)}`,
     ...summary.errors.map(formatIssue),
   ];
@@ -84,10 +87,16 @@ export function formatSummaryLog(summary: IndexSummary): string[] {
   return lines;
 }
 
+function inferredRuns(summary: IndexSummary): string[] {
+  const line = inferredRunsLine(summary.runs);
+  return line ? [`${line.charAt(0).toUpperCase()}${line.slice(1)}`] : [];
+}
+
 function formatRunLog(run: RunSummary): string {
   const mechanism = run.mechanism ? ` (${run.mechanism})` : '';
   const agents = run.agents.map((a) => `${a.name} ${count(a.episodes)} ep / ${count(a.messages)} msg`).join('; ') || 'no agents';
-  return `Run ${run.name || '(root)'}${mechanism}: ${plural(run.episodes, 'episode')}, ${plural(run.messages, 'message')}; ${agents}`;
+  const note = run.layoutNote ? ` (note: ${run.layoutNote})` : '';
+  return `Run ${run.name || '(root)'}${mechanism}: ${plural(run.episodes, 'episode')}, ${plural(run.messages, 'message')}; ${agents}${note}`;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AgentDecl } from '../core/episode';
 import type { IndexSink, StoredFileState } from '../core/indexing';
 import type { IndexTally } from '../core/indexProgress';
 import { headBytes, headHash, planFile } from './fileChange';
-import { containerOf } from './importers/containers/container';
+import { containerOf, sampleRecords } from './importers/containers/container';
 import { detectFormat, forcedFormat, type DetectedFormat } from './importers/detect';
 import { mappingsFor, type LoadedMapping } from './importers/mappingFiles';
 import { findImporter, importerList } from './importers/registry';
@@ -12,11 +12,14 @@ import type { ContainerKind, FormatMapper } from './importers/types';
 import type { ReadPosition } from './jsonlReader';
 import type { ParsedBatch, ParseRequest } from './parseLines';
 import type { ScannedFile } from './scanRunFolder';
+import { looksLikeSideRecords } from './sideFiles';
 
 /** Stored as the mtime of a file whose pass was interrupted, so it never looks up to date. */
 export const incompleteMtime = -1;
 /** source.format of a file no importer recognised (its issue says which were tried). */
 export const unknownFormat = 'unknown';
+/** source.format of a side file (config, metrics, checkpoint): listed as an other file, no episodes, no errors. */
+export const otherFileFormat = 'other_file';
 
 export interface FileContext {
   readonly tally: IndexTally;
@@ -69,7 +72,8 @@ export function readsLines(mapper: FormatMapper, container: ContainerKind): bool
  * importer recognised before, is detected again by content (or takes the run's forced format).
  * Line-read files follow {@link planFile}: unchanged, appended (read from the stored offset), or
  * emptied and read from the start. Other files are imported whole when their size or mtime
- * changed. A file no importer recognises gets one issue (`file:0`) and is skipped.
+ * changed. A file no importer recognises is an other file when its records look like config or
+ * metrics (sideFiles.ts), else it gets one issue (`file:0`) and is skipped.
  */
 export async function planFileImport(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext): Promise<PlannedFile | undefined> {
   const stored = sink.fileState(file.uri);
@@ -92,8 +96,14 @@ export async function planFileImport(file: ScannedFile, run: RunTarget, sink: In
   const name = basename(file.uri);
   const detected = run.forced ? forcedFormat(name, run.forced) : await detectFormat(file.path, name, importers);
   if (!detected.ok) {
-    if (stored?.format === unknownFormat && stored.runId === run.runId && wholeFilePlan(stored, file).kind === 'unchanged') countUnchanged(file, ctx);
-    else recordUnrecognised(file, run, sink, ctx, detected.error);
+    const unchanged = stored && stored.runId === run.runId && wholeFilePlan(stored, file).kind === 'unchanged';
+    if (unchanged && (stored.format === unknownFormat || stored.format === otherFileFormat)) {
+      countUnchanged(file, ctx);
+      if (stored.format === otherFileFormat) ctx.tally.otherFiles++;
+    } else if (!run.forced && (await hasSideContent(file.path, container))) {
+      recordOtherFile(file, run.runId, sink, ctx.tally);
+      ctx.tally.bytesDone += file.size;
+    } else recordUnrecognised(file, run, sink, ctx, detected.error);
     return undefined;
   }
   ctx.tally.filesReindexed++;
@@ -128,6 +138,27 @@ function recordUnrecognised(file: ScannedFile, run: RunTarget, sink: IndexSink, 
   ctx.tally.filesReindexed++;
   ctx.tally.issues++;
   ctx.tally.bytesDone += file.size;
+}
+
+/** True when the file's first records look like config or metrics rather than episodes (sideFiles.ts). */
+async function hasSideContent(path: string, container: ContainerKind): Promise<boolean> {
+  if (container !== 'jsonl' && container !== 'json') return false;
+  try {
+    return looksLikeSideRecords((await sampleRecords(container, path, { json: 'root' })).records);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Records a side file as a source of format {@link otherFileFormat}: no episodes, no issues; read
+ * again only when its size or mtime changes (or it moves to another run).
+ */
+export function recordOtherFile(file: ScannedFile, runId: number, sink: IndexSink, tally: IndexTally): void {
+  const stored = sink.fileState(file.uri);
+  tally.otherFiles++;
+  if (stored?.format === otherFileFormat && stored.runId === runId && stored.size === file.size && stored.mtimeMs === file.mtimeMs) return;
+  sink.resetSource(file.uri, runId, otherFileFormat, { size: file.size, mtimeMs: file.mtimeMs, indexedOffset: 0, lines: 0, headHash: '' });
 }
 
 function lineWork(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext, mapper: FormatMapper, start: ReadPosition, sourceId: number): FileWork {

@@ -8,7 +8,7 @@ import { loadMapping, type LoadedMapping, type MappingProblem } from './importer
 import { findImporter, importerList, unknownFormatMessage } from './importers/registry';
 import type { FormatMapper } from './importers/types';
 import { importWholeFile } from './importWholeFile';
-import { planFileImport, type FileContext, type FileWork, type RunTarget } from './indexFile';
+import { planFileImport, recordOtherFile, type FileContext, type FileWork, type RunTarget } from './indexFile';
 import { scanRunFolder, type ScannedFile, type ScannedRun } from './scanRunFolder';
 
 /** source.format of a mapping file that cannot be used (the source only holds its issue). */
@@ -34,7 +34,8 @@ export interface IndexOptions {
 }
 
 /**
- * Brings the index of a run folder up to date: finds runs and trace files, detects each new or
+ * Brings the index of a run folder up to date: finds runs (run.json folders, and experiments
+ * inferred from the producers' layouts) and trace files, lists side files as other files, detects each new or
  * changed file's format, reads only what changed since the last pass (appended lines; whole files
  * when truncated or rewritten, or when not JSONL), records bad records as issues while keeping every
  * valid one, forgets deleted files, then fills the full-text index. Every batch is committed
@@ -55,8 +56,13 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   const runIds = registerRuns(scanned.runs, sink, tally, { importers, ...(forced ? { forced } : {}) });
   tally.filesTotal = scanned.files.length;
   tally.bytesTotal = scanned.files.reduce((sum, f) => sum + f.size, 0);
-  tally.removedFiles = sink.removeSourcesExcept(new Set([...scanned.files.map((f) => f.uri), ...manifestUris(scanned.runs), ...problems.map((p) => p.uri)]));
+  const kept = [...scanned.files, ...scanned.others].map((f) => f.uri);
+  tally.removedFiles = sink.removeSourcesExcept(new Set([...kept, ...manifestUris(scanned.runs), ...problems.map((p) => p.uri)]));
   recordMappingProblems(problems, runIds, sink, tally);
+  for (const other of scanned.others) {
+    const run = runIds.get(other.runRoot);
+    if (run) recordOtherFile(other, run.runId, sink, tally);
+  }
   const report = throttle(options.onProgress, tally);
   const ctx: FileContext = { tally, report, batchSize: options.batchSize ?? 1000, mappers, mappings };
   const lineWork: FileWork[] = [];
@@ -117,7 +123,8 @@ function registerRuns(
       unknown && scanned.manifestUri !== undefined
         ? { ...scanned, manifestIssue: { uri: scanned.manifestUri, line: 0, offset: 0, reason: `invalid run manifest: traceFormat: ${unknownFormatMessage(declared, formats.importers)}` } }
         : scanned;
-    const runId = sink.upsertRun({ root: run.root, name: run.name, ...(run.manifest ? { manifest: run.manifest } : {}) });
+    const layout = { ...(run.layout ? { layout: run.layout } : {}), ...(run.layoutNote ? { layoutNote: run.layoutNote } : {}) };
+    const runId = sink.upsertRun({ root: run.root, name: run.name, ...(run.manifest ? { manifest: run.manifest } : {}), ...layout });
     if (run.manifestIssue) {
       recordManifestIssue(run.manifestIssue, runId, sink);
       tally.fatal.push(`${run.manifestIssue.uri}:${run.manifestIssue.line}: ${run.manifestIssue.reason}`);

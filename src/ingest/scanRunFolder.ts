@@ -5,8 +5,9 @@ import type { RunManifest } from '../core/runManifest';
 import { decodeManifest } from './canonical/decodeManifest';
 import { containerExtensions } from './importers/containers/container';
 import { isMappingFileName } from './importers/mappingFiles';
-import { isSideFileName } from './importers/sideFiles';
 import { jsonErrorLine } from './jsonErrorLine';
+import { experimentHolding, inferRuns, type FolderListing } from './runLayout';
+import { sideFileKind, type SideFileKind } from './sideFiles';
 
 /** A trace file found in the folder. */
 export interface ScannedFile {
@@ -15,8 +16,13 @@ export interface ScannedFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
-  /** The run the file belongs to (the nearest folder with a run.json, else the root). */
+  /** The run the file belongs to (the nearest folder with a run.json, else the experiment inferred from the layout, else the root). */
   readonly runRoot: string;
+}
+
+/** A side file (config, metrics, logger file, checkpoint): listed as an other file, never read. */
+export interface ScannedOther extends ScannedFile {
+  readonly kind: SideFileKind;
 }
 
 /** A run folder: the root, or a sub-folder with its own run.json. */
@@ -27,6 +33,10 @@ export interface ScannedRun {
   readonly manifestUri?: string;
   /** Set when run.json exists but cannot be used; the run's files are then not read. */
   readonly manifestIssue?: TraceIssue;
+  /** The producer whose layout made this folder a run (no run.json), e.g. `verl`. */
+  readonly layout?: string;
+  /** Where the layout is ambiguous: what was assumed, and the run.json that would say otherwise. */
+  readonly layoutNote?: string;
 }
 
 export interface ScannedFolder {
@@ -34,8 +44,8 @@ export interface ScannedFolder {
   readonly files: readonly ScannedFile[];
   /** Declarative mapping files (`mapping.json`, `*.mapping.json`), relative paths in path order. */
   readonly mappings: readonly string[];
-  /** Side files a format names (`FormatMapper.sideFiles`, e.g. C3's `budget_ledger.jsonl`): listed, never read. */
-  readonly others: readonly string[];
+  /** Side files and folders (see sideFiles.ts), in path order; a folder's uri ends with `/`. */
+  readonly others: readonly ScannedOther[];
 }
 
 export const manifestFileName = 'run.json';
@@ -55,51 +65,95 @@ const skippedFolders = new Set(['node_modules', '.credit-lens', '.git']);
 
 /**
  * Lists the runs and trace files under `root`. Hidden folders, `node_modules` and the index folder
- * are skipped. Files are sorted by path so every pass visits them in the same order.
+ * are skipped; side files and folders (configs, metrics, checkpoints) are listed apart. A folder
+ * with a run.json is a run with the files below it; the other files go to the experiment inferred
+ * from the producers' layouts (runLayout.ts), else to the root run. Files are sorted by path so
+ * every pass visits them in the same order.
  */
 export function scanRunFolder(root: string): ScannedFolder {
-  const runs: ScannedRun[] = [];
-  const files: ScannedFile[] = [];
-  const mappings: string[] = [];
-  const others: string[] = [];
-  walk(root, '', undefined, { runs, files, mappings, others }, basename(root));
-  files.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-  return { runs, files, mappings: mappings.sort(), others: others.sort() };
+  const found: Found = { runs: [], files: [], mappings: [], others: [], folders: [] };
+  walk(root, '', undefined, found, basename(root));
+  const byPath = (a: { uri: string }, b: { uri: string }): number => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0);
+  const { runs, files, others } = assignRuns(found, basename(root));
+  return { runs, files: files.sort(byPath), mappings: found.mappings.sort(), others: others.sort(byPath) };
+}
+
+/** A file before it has a run: `runRoot` is set only when a run.json claims it. */
+interface Unassigned extends Omit<ScannedFile, 'runRoot'> {
+  readonly runRoot: string | undefined;
+  readonly folder: string;
 }
 
 interface Found {
   readonly runs: ScannedRun[];
-  readonly files: ScannedFile[];
+  readonly files: Unassigned[];
   readonly mappings: string[];
-  readonly others: string[];
+  readonly others: (Unassigned & { readonly kind: SideFileKind })[];
+  /** Folders no run.json claims, for the layout rules. */
+  readonly folders: FolderListing[];
 }
 
 function walk(root: string, rel: string, parentRun: string | undefined, found: Found, rootName: string): void {
-  const { runs, files } = found;
   const dir = rel ? join(root, rel) : root;
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
   let runRoot = parentRun;
   if (entries.some((e) => e.isFile() && e.name === manifestFileName)) {
-    runs.push(readRun(root, rel, rel ? basename(rel) : rootName));
+    found.runs.push(readRun(root, rel, rel ? basename(rel) : rootName));
     runRoot = rel;
+  }
+  if (runRoot === undefined) {
+    const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    found.folders.push({ rel, name: rel ? basename(rel) : rootName, files: entries.filter((e) => e.isFile()).map((e) => e.name), folders });
   }
   for (const entry of entries) {
     const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+    const listed = (uri: string, size: number, mtimeMs: number): Unassigned => ({ uri, path: join(root, childRel), size, mtimeMs, runRoot, folder: rel });
+    const kind = sideFileKind(entry.name, entry.isDirectory());
     if (entry.isDirectory() && !entry.name.startsWith('.') && !skippedFolders.has(entry.name)) {
-      walk(root, childRel, runRoot, found, rootName);
+      if (kind) found.others.push({ ...listed(`${childRel}/`, 0, 0), kind });
+      else walk(root, childRel, runRoot, found, rootName);
     } else if (entry.isFile() && isMappingFileName(entry.name)) {
       found.mappings.push(childRel);
-    } else if (entry.isFile() && isSideFileName(entry.name)) {
-      found.others.push(childRel);
+    } else if (entry.isFile() && entry.name !== manifestFileName && kind) {
+      const stat = statSync(join(root, childRel));
+      found.others.push({ ...listed(childRel, stat.size, stat.mtimeMs), kind });
     } else if (entry.isFile() && isTraceFileName(entry.name)) {
       const stat = statSync(join(root, childRel));
-      if (runRoot === undefined) {
-        if (!runs.some((run) => run.root === '')) runs.push({ root: '', name: rootName });
-        runRoot = '';
-      }
-      files.push({ uri: childRel, path: join(root, childRel), size: stat.size, mtimeMs: stat.mtimeMs, runRoot });
+      found.files.push(listed(childRel, stat.size, stat.mtimeMs));
     }
   }
+}
+
+/**
+ * Gives every file its run: the run.json's that claims it, else the experiment the layout rules
+ * infer for its folder, else the root run (created when some file needs it). The root run gets a
+ * note when it holds files besides inferred runs: a run.json would say which run they belong to.
+ */
+function assignRuns(found: Found, rootName: string): { runs: ScannedRun[]; files: ScannedFile[]; others: ScannedOther[] } {
+  const inferred = inferRuns(found.folders);
+  const experiments = new Set(inferred.map((r) => r.root));
+  const runs = [...found.runs];
+  const used = new Set<string>();
+  const place = <T extends Unassigned>(item: T): T & { runRoot: string } => {
+    const runRoot = item.runRoot ?? experimentHolding(item.folder, experiments) ?? '';
+    used.add(runRoot);
+    return { ...item, runRoot };
+  };
+  const files = found.files.map((f) => strip(place(f)));
+  const others = found.others.map((o) => ({ ...strip(place(o)), kind: o.kind }));
+  for (const run of inferred) {
+    if (used.has(run.root) && !runs.some((r) => r.root === run.root)) runs.push({ root: run.root, name: run.root || rootName, layout: run.layout, ...(run.note ? { layoutNote: run.note } : {}) });
+  }
+  if (used.has('') && !runs.some((r) => r.root === '')) {
+    const loose = files.filter((f) => f.runRoot === '').length;
+    const note = inferred.length > 0 && loose > 0 ? `${loose} trace ${loose === 1 ? 'file is' : 'files are'} outside the runs inferred from the layout; add a run.json to a folder to make it a run` : undefined;
+    runs.push({ root: '', name: rootName, ...(note ? { layoutNote: note } : {}) });
+  }
+  return { runs: runs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0)), files, others };
+}
+
+function strip(item: Unassigned & { runRoot: string }): ScannedFile {
+  return { uri: item.uri, path: item.path, size: item.size, mtimeMs: item.mtimeMs, runRoot: item.runRoot };
 }
 
 function readRun(root: string, rel: string, folderName: string): ScannedRun {

@@ -97,6 +97,7 @@ export class IndexStore implements IndexSink {
       const what = batch.format === canonicalSourceFormat ? 'line' : 'record';
       duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.id}"${where}; ${what} skipped` });
     }
+    this.sources.countRepeats(batch.sourceId, skip);
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);
     return { duplicates, repeats: skip };

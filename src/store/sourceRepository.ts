@@ -28,6 +28,8 @@ export class SourceRepository {
   private readonly urisStmt: Statement<{ source_id: number; uri: string }>;
   private readonly deleteSourceStmt: Statement;
   private readonly addRepeatStmt: Statement;
+  private readonly addRepeatsStmt: Statement;
+  private readonly clearRepeatsStmt: Statement;
   private readonly rereadRepeatersStmt: Statement;
   private readonly deleteRepeatsStmt: Statement;
   private readonly rowHashesStmt: Statement<{ row_hashes_json: string | null }>;
@@ -36,9 +38,9 @@ export class SourceRepository {
 
   constructor(private readonly db: Db) {
     this.upsertRunStmt = db.prepare(`
-      INSERT INTO run (root, name, mechanism, framework, algorithm, format_version, evaluator_json, config_json)
-      VALUES (@root, @name, @mechanism, @framework, @algorithm, @format_version, @evaluator_json, @config_json)
-      ON CONFLICT (root) DO UPDATE SET name = excluded.name, mechanism = excluded.mechanism,
+      INSERT INTO run (root, name, mechanism, framework, algorithm, format_version, evaluator_json, config_json, layout, layout_note)
+      VALUES (@root, @name, @mechanism, @framework, @algorithm, @format_version, @evaluator_json, @config_json, @layout, @layout_note)
+      ON CONFLICT (root) DO UPDATE SET name = excluded.name, mechanism = excluded.mechanism, layout = excluded.layout, layout_note = excluded.layout_note,
         framework = excluded.framework, algorithm = excluded.algorithm, format_version = excluded.format_version,
         evaluator_json = excluded.evaluator_json, config_json = excluded.config_json
       RETURNING run_id`);
@@ -49,6 +51,8 @@ export class SourceRepository {
     this.updateStateStmt = db.prepare(`
       UPDATE source SET run_id = ?, format = ?, size = ?, mtime_ms = ?, indexed_offset = ?, lines = ?, head_hash = ?, imported_at = ?
       WHERE source_id = ?`);
+    this.addRepeatsStmt = db.prepare('UPDATE source SET repeats = repeats + ? WHERE source_id = ?');
+    this.clearRepeatsStmt = db.prepare('UPDATE source SET repeats = 0 WHERE source_id = ?');
     this.addRepeatStmt = db.prepare('INSERT OR IGNORE INTO source_repeat (source_id, first_source_id) VALUES (?, ?)');
     // mtime -1 never matches a file's, so the sources are read again from the start.
     this.rereadRepeatersStmt = db.prepare(`
@@ -82,6 +86,8 @@ export class SourceRepository {
       format_version: m?.version ?? null,
       evaluator_json: m?.evaluator ? JSON.stringify(m.evaluator) : null,
       config_json: m ? JSON.stringify(m) : null,
+      layout: run.layout ?? null,
+      layout_note: run.layoutNote ?? null,
     });
     if (!row) throw new Error(`could not register run "${run.root}"`);
     return row.run_id;
@@ -119,6 +125,11 @@ export class SourceRepository {
   /** Must run inside the caller's transaction. */
   updateState(sourceId: number, runId: number, format: string, s: FileProgressState): void {
     this.updateStateStmt.run(runId, format, s.size, s.mtimeMs, s.indexedOffset, s.lines, s.headHash, now(), sourceId);
+  }
+
+  /** Adds to the count of rows `sourceId` skipped as repeats. Must run inside the caller's transaction. */
+  countRepeats(sourceId: number, repeats: number): void {
+    if (repeats > 0) this.addRepeatsStmt.run(repeats, sourceId);
   }
 
   /** Records that `sourceId` skipped a repeat of a row of `firstSourceId`. Must run inside the caller's transaction. */
@@ -176,6 +187,7 @@ export class SourceRepository {
     this.deleteSearchStmt.run(sourceId);
     this.deleteEpisodesStmt.run(sourceId);
     this.deleteErrorsStmt.run(sourceId);
+    this.clearRepeatsStmt.run(sourceId);
     this.setRowHashesStmt.run(null, sourceId);
   }
 }

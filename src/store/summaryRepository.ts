@@ -12,7 +12,12 @@ interface RunRow {
   step_min: number | null;
   step_max: number | null;
   mean_reward: number | null;
+  layout: string | null;
+  layout_note: string | null;
 }
+
+/** source.format of what is not a trace file: manifests, mapping files, side files. */
+const notTraces = `('credit_lens_manifest', 'credit_lens_mapping', 'other_file')`;
 
 interface AgentRow {
   name: string;
@@ -27,22 +32,23 @@ export class SummaryRepository {
   private readonly agentsStmt: Statement<AgentRow>;
   private readonly countsStmt: Statement<{ files: number; agents: number; steps: number; searchable: number; errors: number }>;
   private readonly errorsStmt: Statement<{ file: string; line: number; reason: string }>;
-  private readonly sourcesStmt: Statement<SourceSummary>;
+  private readonly sourcesStmt: Statement<SourceSummary & { repeats: number }>;
+  private readonly othersStmt: Statement<{ uri: string }>;
 
   constructor(db: Db) {
     this.runsStmt = db.prepare(`
       SELECT r.run_id, r.name, r.root, r.mechanism, count(e.episode_id) AS episodes, sum(e.n_messages) AS messages,
         count(DISTINCT e.train_step) AS step_count, min(e.train_step) AS step_min, max(e.train_step) AS step_max,
-        avg(e.outcome) AS mean_reward
+        avg(e.outcome) AS mean_reward, r.layout, r.layout_note
       FROM run r LEFT JOIN episode e ON e.run_id = r.run_id
-      WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id)
+      WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id AND s.format != 'other_file')
       GROUP BY r.run_id ORDER BY r.root`);
     this.agentsStmt = db.prepare(`
       SELECT a.name, a.kind, count(ea.episode_id) AS episodes, sum(ea.n_messages) AS messages
       FROM agent a LEFT JOIN episode_agent ea ON ea.agent_id = a.agent_id
       WHERE a.run_id = ? GROUP BY a.agent_id ORDER BY a.agent_id`);
     this.countsStmt = db.prepare(`
-      SELECT (SELECT count(*) FROM source WHERE format NOT IN ('credit_lens_manifest', 'credit_lens_mapping')) AS files,
+      SELECT (SELECT count(*) FROM source WHERE format NOT IN ${notTraces}) AS files,
         (SELECT count(*) FROM agent a WHERE EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id)) AS agents,
         (SELECT count(*) FROM (SELECT DISTINCT run_id, train_step FROM episode WHERE train_step IS NOT NULL)) AS steps,
         (SELECT count(*) FROM episode WHERE search_indexed = 1) AS searchable,
@@ -53,8 +59,9 @@ export class SummaryRepository {
     this.sourcesStmt = db.prepare(`
       SELECT s.uri AS file, s.format,
         (SELECT count(*) FROM episode e WHERE e.source_id = s.source_id) AS episodes,
-        (SELECT count(*) FROM parse_error p WHERE p.source_id = s.source_id) AS errors
-      FROM source s WHERE s.format NOT IN ('credit_lens_manifest', 'credit_lens_mapping') ORDER BY s.uri`);
+        (SELECT count(*) FROM parse_error p WHERE p.source_id = s.source_id) AS errors, s.repeats
+      FROM source s WHERE s.format NOT IN ${notTraces} ORDER BY s.uri`);
+    this.othersStmt = db.prepare(`SELECT uri FROM source WHERE format = 'other_file' ORDER BY uri`);
   }
 
   /** The whole-index summary; `maxErrors` bounds the listed errors, not the count. */
@@ -62,7 +69,8 @@ export class SummaryRepository {
     const runs = this.runsStmt.all().map((row) => this.runSummary(row));
     const counts = this.countsStmt.get() ?? { files: 0, agents: 0, steps: 0, searchable: 0, errors: 0 };
     const errors: IssueSummary[] = this.errorsStmt.all(maxErrors);
-    const sources = this.sourcesStmt.all();
+    // `repeats` only where there are some, so the common source reads as before.
+    const sources: SourceSummary[] = this.sourcesStmt.all().map(({ repeats, ...s }) => (repeats > 0 ? { ...s, repeats } : s));
     return {
       files: counts.files,
       runs,
@@ -75,6 +83,8 @@ export class SummaryRepository {
       errors,
       sources,
       formats: formatCounts(sources),
+      otherFiles: this.othersStmt.all().map((r) => r.uri),
+      repeatedRows: sources.reduce((sum, s) => sum + (s.repeats ?? 0), 0),
     };
   }
 
@@ -88,6 +98,8 @@ export class SummaryRepository {
       agents: this.agentsStmt.all(row.run_id).map((a) => ({ name: a.name, kind: a.kind, episodes: a.episodes, messages: a.messages ?? 0 })),
       steps: { count: row.step_count, min: row.step_min, max: row.step_max },
       meanReward: row.mean_reward,
+      layout: row.layout,
+      layoutNote: row.layout_note,
     };
   }
 }

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from '../../core/result';
 import { canonicalMapper } from './canonicalMapper';
-import { containerOf, sampleRecords, selectionOf, type Sample } from './containers/container';
+import { containerOf, sampleRecords, selectionOf, wideSampleSize, type Sample } from './containers/container';
 import { messageOf } from './containers/containerItem';
 import type { ContainerKind, DetectionSample, FormatMapper } from './types';
 
@@ -17,40 +17,107 @@ export interface DetectedFormat {
  * Picks the importer of a trace file by content: the container comes from the file's extension;
  * every importer reading that container scores a sample of the file's first records (read once per
  * record selection), and the highest score of at least 0.5 wins, the earlier importer on a tie
- * (the canonical format comes first). An importer that throws scores 0. Fails with a reason that
- * names the importers tried when none matches or the file cannot be read.
+ * (the canonical format comes first). An importer that throws scores 0. When no importer matches
+ * the first records together (one misspelt field in the first lines), a wider sample is scored
+ * record by record and the importer that recognises the most records wins (see
+ * {@link voteByRecord}): the records it cannot map are then reported at their lines, the rest kept.
+ * Fails with a reason that names the importers tried when none matches or the file cannot be read.
  */
 export async function detectFormat(path: string, fileName: string, importers: readonly FormatMapper[]): Promise<Result<DetectedFormat>> {
   const container = containerOf(fileName);
   if (container === undefined) return err('not a trace file');
   const candidates = importers.filter((m) => m.containers.includes(container));
   if (candidates.length === 0) return err(`no importer reads ${extensionOf(fileName)} files`);
+  const read = { path, fileName, container };
+  const first = await scoreSamples(read, candidates);
+  if (!first.ok) return first;
+  const best = bestOf(candidates, first.value);
+  if (best) return ok({ mapper: best, container });
+  const voted = await voteByRecord(read, candidates);
+  if (!voted.ok) return voted;
+  if (voted.value) return ok({ mapper: voted.value, container });
+  return err(`no importer recognises this file (tried: ${candidates.map((m) => m.format).join(', ')})`);
+}
+
+interface FileToDetect {
+  readonly path: string;
+  readonly fileName: string;
+  readonly container: ContainerKind;
+}
+
+/**
+ * Importers' detect() is pure; the canonical one normalises records in place (decodeEpisode), so
+ * it scores last and nothing has to be copied.
+ */
+function scoringOrder(candidates: readonly FormatMapper[]): FormatMapper[] {
+  return [...candidates.filter((m) => m !== canonicalMapper), ...candidates.filter((m) => m === canonicalMapper)];
+}
+
+/** Each candidate's score of the file's first records; the records are read once per selection. */
+async function scoreSamples(file: FileToDetect, candidates: readonly FormatMapper[]): Promise<Result<Map<FormatMapper, number>>> {
   const samples = new Map<string, Sample>();
   const scores = new Map<FormatMapper, number>();
-  // Importers' detect() is pure; the canonical one normalises records in place (decodeEpisode),
-  // so it scores last and nothing has to be copied.
-  for (const mapper of [...candidates.filter((m) => m !== canonicalMapper), ...candidates.filter((m) => m === canonicalMapper)]) {
-    const selection = selectionOf(mapper);
-    const key = JSON.stringify({ json: selection.json, zip: selection.zipRecords?.source, header: selection.zipHeader });
-    let sample = samples.get(key);
-    if (!sample) {
-      try {
-        sample = await sampleRecords(container, path, selection);
-      } catch (error) {
-        const message = messageOf(error);
-        return err(message.startsWith('cannot read') ? message : `cannot read the file: ${message}`);
-      }
-      samples.set(key, sample);
-    }
-    scores.set(mapper, scoreOf(mapper, { fileName, container, records: sample.records, ...(sample.root !== undefined ? { root: sample.root } : {}) }));
+  for (const mapper of scoringOrder(candidates)) {
+    const sample = await cachedSample(file, mapper, samples);
+    if (!sample.ok) return sample;
+    scores.set(mapper, scoreOf(mapper, sampleOf(file, sample.value.records, sample.value.root)));
   }
+  return ok(scores);
+}
+
+/** The highest score of at least {@link minimumScore}, the earlier importer on a tie. */
+function bestOf(candidates: readonly FormatMapper[], scores: ReadonlyMap<FormatMapper, number>): FormatMapper | undefined {
   let best: FormatMapper | undefined;
   for (const mapper of candidates) {
     const score = scores.get(mapper) ?? 0;
     if (score >= minimumScore && (best === undefined || score > (scores.get(best) ?? 0))) best = mapper;
   }
-  if (best) return ok({ mapper: best, container });
-  return err(`no importer recognises this file (tried: ${candidates.map((m) => m.format).join(', ')})`);
+  return best;
+}
+
+/**
+ * Detection by the records that parse: up to {@link wideSampleSize} records are scored one at a
+ * time; the importer recognising the most of them wins (the earlier on a tie), provided it
+ * recognises at least two, or the only one of a one-record sample. Undefined when none does.
+ */
+async function voteByRecord(file: FileToDetect, candidates: readonly FormatMapper[]): Promise<Result<FormatMapper | undefined>> {
+  const samples = new Map<string, Sample>();
+  const votes = new Map<FormatMapper, number>();
+  let sampled = 0;
+  for (const mapper of scoringOrder(candidates)) {
+    const sample = await cachedSample(file, mapper, samples, wideSampleSize);
+    if (!sample.ok) return sample;
+    const { records, root } = sample.value;
+    sampled = Math.max(sampled, records.length);
+    votes.set(mapper, records.filter((record) => scoreOf(mapper, sampleOf(file, [record], root)) >= minimumScore).length);
+  }
+  const needed = Math.min(2, sampled);
+  let best: FormatMapper | undefined;
+  for (const mapper of candidates) {
+    const count = votes.get(mapper) ?? 0;
+    if (count > 0 && count >= needed && (best === undefined || count > (votes.get(best) ?? 0))) best = mapper;
+  }
+  return ok(best);
+}
+
+async function cachedSample(file: FileToDetect, mapper: FormatMapper, samples: Map<string, Sample>, size?: number): Promise<Result<Sample>> {
+  const selection = selectionOf(mapper);
+  // JSONL lines and Parquet rows are the records whatever the selection: one sample serves all.
+  const key = file.container === 'jsonl' || file.container === 'parquet' ? file.container : JSON.stringify({ json: selection.json, zip: selection.zipRecords?.source, header: selection.zipHeader });
+  const cached = samples.get(key);
+  if (cached) return ok(cached);
+  try {
+    const sample = await sampleRecords(file.container, file.path, selection, size);
+    samples.set(key, sample);
+    return ok(sample);
+  } catch (error) {
+    const message = messageOf(error);
+    return err(message.startsWith('cannot read') ? message : `cannot read the file: ${message}`);
+  }
+}
+
+function sampleOf(file: FileToDetect, records: readonly unknown[], root: unknown): DetectionSample {
+  return { fileName: file.fileName, container: file.container, records, ...(root !== undefined ? { root } : {}) };
 }
 
 /**

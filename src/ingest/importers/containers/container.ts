@@ -72,12 +72,19 @@ export interface Sample {
 
 /** Records taken for detection. */
 export const sampleSize = 5;
+/** Records taken when the first {@link sampleSize} do not identify the format (scored one by one). */
+export const wideSampleSize = 25;
+/** Once this many bytes of records are sampled, sampling stops (after at least one record). */
+export const maxSampleBytes = 8 << 20;
 const maxSampleRoot = 1 << 20;
 const maxRootRecord = 64 << 20;
 
-/** Reads the detection sample of a file for one selection; throws when the file cannot be read at all. */
-export async function sampleRecords(kind: ContainerKind, path: string, selection: RecordSelection): Promise<Sample> {
-  if (kind === 'parquet') return { records: await parquetSample(path, sampleSize) };
+/**
+ * Reads the detection sample of a file for one selection: up to `size` records, fewer when they
+ * pass {@link maxSampleBytes}; throws when the file cannot be read at all.
+ */
+export async function sampleRecords(kind: ContainerKind, path: string, selection: RecordSelection, size = sampleSize): Promise<Sample> {
+  if (kind === 'parquet') return { records: await parquetSample(path, size) };
   if (kind === 'json' && selection.json === 'root') return rootSample(path);
   const records: unknown[] = [];
   let firstEntryIssue: string | undefined;
@@ -86,7 +93,8 @@ export async function sampleRecords(kind: ContainerKind, path: string, selection
     if (item.kind === 'record') records.push(item.record);
     else if (item.locator.line === 0) throw new Error(item.reason);
     else if (/: cannot read this entry of /.test(item.reason)) firstEntryIssue ??= item.reason;
-    if (records.length >= sampleSize) break;
+    if (records.length >= size) break;
+    if (kind !== 'zip' && records.length > 0 && item.locator.offset + item.locator.length >= maxSampleBytes) break;
   }
   // An archive none of whose record entries can be read says why, not "no importer recognises it".
   if (kind === 'zip' && records.length === 0 && firstEntryIssue !== undefined) {

@@ -27,34 +27,75 @@ interface Line {
   readonly text: string;
 }
 
+/**
+ * Work done by {@link jsonlRecords} since the process started, in bytes: read from disk, searched
+ * for a newline, and copied to join a line that spans chunks. Each is linear in the bytes read
+ * whatever the line lengths (tests assert it; a 50 MB line must not cost 50 MB per chunk).
+ */
+export const jsonlWork = { bytesRead: 0, bytesSearched: 0, bytesCopied: 0 };
+
+/**
+ * The lines of a file, read `chunkSize` bytes at a time. The part of a line that spans chunks is
+ * kept as a list of chunk slices and joined once, when its newline arrives, and each chunk is
+ * searched for newlines once: the work is linear in the file size even for very long lines.
+ */
 function* jsonlLines(path: string, chunkSize: number): Generator<Line> {
   const fd = openSync(path, 'r');
   try {
-    let pending = Buffer.alloc(0);
-    let offset = 0;
-    let line = 0;
+    const state: PendingLine = { parts: [], bytes: 0, offset: 0, line: 0 };
     let position = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(chunkSize);
       const read = readSync(fd, chunk, 0, chunkSize, position);
       if (read === 0) return;
       position += read;
-      let data = pending.length > 0 ? Buffer.concat([pending, chunk.subarray(0, read)]) : chunk.subarray(0, read);
-      let from = 0;
-      for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, from)) {
-        const end = nl > from && data[nl - 1] === 0x0d ? nl - 1 : nl;
-        const text = data.toString('utf8', from, end);
-        line++;
-        yield { line, offset, length: nl - from, text: offset === 0 ? text.replace(/^\uFEFF/, '') : text };
-        offset += nl - from + 1;
-        from = nl + 1;
-      }
-      data = data.subarray(from);
-      pending = Buffer.from(data);
+      jsonlWork.bytesRead += read;
+      yield* linesOfChunk(chunk.subarray(0, read), state);
     }
   } finally {
     closeSync(fd);
   }
+}
+
+/** The start of a line not yet ended by a newline, as slices of the chunks it spans. */
+interface PendingLine {
+  parts: Buffer[];
+  bytes: number;
+  /** Byte offset of the pending line in the file. */
+  offset: number;
+  /** Lines completed so far. */
+  line: number;
+}
+
+/** The lines a chunk completes; its unterminated tail is added to `state`. */
+function* linesOfChunk(data: Buffer, state: PendingLine): Generator<Line> {
+  let from = 0;
+  for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, from)) {
+    jsonlWork.bytesSearched += nl + 1 - from;
+    const bytes = joinPending(state, data.subarray(from, nl));
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    const text = bytes.toString('utf8', 0, end);
+    state.line++;
+    yield { line: state.line, offset: state.offset, length: bytes.length, text: state.offset === 0 ? text.replace(/^\uFEFF/, '') : text };
+    state.offset += bytes.length + 1;
+    from = nl + 1;
+  }
+  jsonlWork.bytesSearched += data.length - from;
+  if (from < data.length) {
+    // The chunk buffer is not reused, so the slice can be kept without copying.
+    state.parts.push(data.subarray(from));
+    state.bytes += data.length - from;
+  }
+}
+
+/** The whole pending line ending with `last`, joined with one copy; `state` is emptied. */
+function joinPending(state: PendingLine, last: Buffer): Buffer {
+  if (state.parts.length === 0) return last;
+  const whole = Buffer.concat([...state.parts, last], state.bytes + last.length);
+  jsonlWork.bytesCopied += whole.length;
+  state.parts = [];
+  state.bytes = 0;
+  return whole;
 }
 
 /** Reads the record of one JSONL line back by its byte range. */

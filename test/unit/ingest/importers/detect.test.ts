@@ -48,7 +48,12 @@ test('detectFormat() passes the root of a small JSON document and the first five
   const seen: unknown[] = [];
   const spy: FormatMapper = { ...fakeTau, format: 'spy', detect: (s) => (seen.push(s), 0), toEpisodes: () => ok([]) };
   await detected('many.json', JSON.stringify(Array.from({ length: 8 }, (_, i) => ({ i }))), [spy]);
-  assert.deepEqual(seen, [{ fileName: 'many.json', container: 'json', records: [0, 1, 2, 3, 4].map((i) => ({ i })), root: Array.from({ length: 8 }, (_, i) => ({ i })) }]);
+  assert.deepEqual(seen[0], { fileName: 'many.json', container: 'json', records: [0, 1, 2, 3, 4].map((i) => ({ i })), root: Array.from({ length: 8 }, (_, i) => ({ i })) });
+  // No match: every record of the wider sample is then scored alone.
+  assert.deepEqual(
+    seen.slice(1).map((s) => (s as { records: unknown[] }).records),
+    Array.from({ length: 8 }, (_, i) => [{ i }]),
+  );
 });
 
 test('forcedFormat() accepts a file of a container the importer reads, and says why not otherwise', () => {

@@ -131,18 +131,19 @@ test('a record an importer rejects is an issue at its file and line; everything 
 
 test('a file no importer recognises is one issue naming the importers tried, kept until the file changes', async () => {
   const root = mixedFolder();
-  write(root, 'config.json', '{"lr": 0.001}');
+  // Not a side file: its record has an episode-like key (`turns`), so it is an error, not an other file.
+  write(root, 'odd.json', '{"turns": "none logged"}');
   const store = IndexStore.open(':memory:');
   await indexRunFolder(root, store, options);
-  assert.deepEqual(errors(store), ['config.json:0: no importer recognises this file (tried: fake-tau)']);
-  assert.ok(sources(store).includes('unknown  config.json 0'));
+  assert.deepEqual(errors(store), ['odd.json:0: no importer recognises this file (tried: fake-tau)']);
+  assert.ok(sources(store).includes('unknown  odd.json 0'));
   const again = await indexRunFolder(root, store, options);
   assert.equal(again.issues, 0);
   assert.equal(store.summary.summary().errorCount, 1);
-  write(root, 'config.json', JSON.stringify([{ ...tau[0], task_id: 5 }]));
+  write(root, 'odd.json', JSON.stringify([{ ...tau[0], task_id: 5 }]));
   await indexRunFolder(root, store, options);
   assert.deepEqual(errors(store), []);
-  assert.ok(sources(store).includes('fake-tau  config.json 1'));
+  assert.ok(sources(store).includes('fake-tau  odd.json 1'));
 });
 
 test('--format forces one importer for every file; a file of another container is an issue; unknown names are refused', async () => {
