@@ -16,7 +16,7 @@ before(() => {
 test('the scan lists C3 side files as other files, never as traces', () => {
   const scanned = scanRunFolder(c3Run);
   assert.deepEqual(scanned.files.map((f) => f.uri), ['eval_during_train.jsonl', 'train_rollouts.jsonl']);
-  assert.deepEqual(scanned.others, ['budget_ledger.jsonl', 'eval_during_train.jsonl.metrics.jsonl', 'run_config.json']);
+  assert.deepEqual(scanned.others.map((o) => o.uri), ['budget_ledger.jsonl', 'eval_during_train.jsonl.metrics.jsonl', 'run_config.json']);
 });
 
 test('a C3 run folder indexes every leaf trajectory and eval line with no error, and audit raises no silent flag', () => {
