@@ -90,3 +90,30 @@ test('TRL completions written by pandas.to_parquet (pyarrow, snappy) as TRL logs
   assert.equal(rewards.length, 96);
   assert.ok(rewards.every((r) => r === null || (r >= 0 && r <= 2)), 'the reward is the nansum of the reward columns');
 });
+
+test('credit-lens index on a folder mixing every format lists each source with its format and 0 errors', () => {
+  const root = join(tempFolder(), 'mixed');
+  const fixtures = 'test/fixtures/importers';
+  const copy = (from: string, to: string): void => cpSync(join(fixtures, from), join(root, to), { recursive: true });
+  copy('verl/generated/search-r1-retrieval-qwen7b', 'verl');
+  copy('trl/grpo-parquet', 'trl');
+  copy('c3/run', 'c3');
+  copy('inspect/research-zstd.eval', 'inspect/research.eval');
+  copy('rllm/train', 'rllm/train');
+  copy('rllm/eval', 'rllm/eval');
+  copy('atif/run-1', 'atif/run-1');
+  copy('who-and-when/Hand-Crafted', 'who-and-when');
+  copy('ccpo', 'ccpo');
+  copy('otel/genai-trace.json', 'otel/genai-trace.json');
+  // The tau-bench fixture holds two deliberately bad records; keep its valid, distinct ones.
+  const tau = (JSON.parse(readFileSync(join(fixtures, 'tau-bench/trajectories.json'), 'utf8')) as { task_id: number; trial?: number; traj?: unknown }[])
+    .filter((r, i, all) => r.traj !== undefined && all.findIndex((o) => o.task_id === r.task_id && o.trial === r.trial) === i);
+  writeFileSync(join(root, 'tau-bench.json'), JSON.stringify(tau));
+  const indexed = run('index', root, '--json');
+  assert.equal(indexed.status, 0, indexed.stderr);
+  const summary = (JSON.parse(indexed.stdout) as { summary: { errorCount: number; errors: unknown[]; sources: { file: string; format: string; errors: number }[] } }).summary;
+  assert.equal(summary.errorCount, 0, JSON.stringify(summary.errors));
+  const formats = new Set(summary.sources.map((s) => s.format));
+  for (const format of ['verl', 'trl', 'c3', 'inspect', 'rllm', 'atif', 'who-and-when', 'ccpo', 'otel', 'tau-bench']) assert.ok(formats.has(format), `${format} in ${[...formats].join(', ')}`);
+  assert.ok(summary.sources.every((s) => s.errors === 0));
+});
