@@ -45,3 +45,8 @@ test('a mapping file reads a wandb table (MARTI): array rows named by the root "
   const sources = indexFixture('mapping/marti');
   assert.deepEqual(sources, [{ file: 'mapping/marti/samples_10.table.json', format: 'marti-wandb', episodes: 3, errors: 0 }]);
 });
+
+test('a mapping file reads MAPoRL data.json: questions and models are object keys, one message per model per turn', () => {
+  const sources = indexFixture('mapping/maporl');
+  assert.deepEqual(sources, [{ file: 'mapping/maporl/data.json', format: 'maporl', episodes: 2, errors: 0 }]);
+});

@@ -3,7 +3,7 @@ import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { definedFields, idOf, integerOf, isRecord, jsonSafe, scoreOf, textOf } from '../common/rlFields';
 import { parseMappingSpec, type AgentField, type FieldSource, type MappingSpec, type MessageField } from './rlMappingSpec';
-import { globMatches, selectAll, selectOne, type JsonPath } from './rlPath';
+import { globMatches, selectEntries, selectIn, type JsonPath, type PathEntry, type PathScope } from './rlPath';
 import { kindOf } from '../common/rlVerlRecord';
 
 /**
@@ -47,7 +47,7 @@ class MapError extends Error {}
  * A row `[v0, v1, …]` of a table whose column names the root property `spec.columns` lists (a
  * wandb table, `{"columns": [...], "data": [[…], …]}`) as `{column0: v0, …}`; other records as they are.
  */
-function rowObject(spec: MappingSpec, record: unknown, context: RecordContext): Result<unknown> {
+export function rowObject(spec: MappingSpec, record: unknown, context: RecordContext): Result<unknown> {
   if (spec.columns === undefined) return ok(record);
   const names = context.header?.[spec.columns];
   if (!Array.isArray(names)) return err(`columns: the root property "${spec.columns}" is not a list of column names (it must come before the rows)`);
@@ -62,12 +62,13 @@ function rowObject(spec: MappingSpec, record: unknown, context: RecordContext): 
 function mapRecord(spec: MappingSpec, raw: unknown, context: RecordContext): Result<Episode[]> {
   const row = rowObject(spec, raw, context);
   if (!row.ok) return row;
-  const record = row.value;
-  const objects = spec.episodes ? selectAll(spec.episodes, record) : [record];
+  const recordScope: PathScope = { value: row.value, keys: [], file: context.uri };
+  const objects = spec.episodes ? selectEntries(spec.episodes, recordScope) : [{ value: row.value, keys: [] }];
   const episodes: Episode[] = [];
   for (let i = 0; i < objects.length; i++) {
     try {
-      episodes.push(mapEpisode(spec, objects[i], context, objects.length > 1 || spec.episodes?.multi === true ? i : undefined));
+      const scope = childScope(objects[i] as PathEntry, recordScope);
+      episodes.push(mapEpisode(spec, scope, context, objects.length > 1 || spec.episodes?.multi === true ? i : undefined));
     } catch (error) {
       if (!(error instanceof MapError)) throw error;
       return err(spec.episodes?.multi === true ? `episode ${i} (${spec.episodes.text}): ${error.message}` : error.message);
@@ -76,8 +77,13 @@ function mapRecord(spec: MappingSpec, raw: unknown, context: RecordContext): Res
   return ok(episodes);
 }
 
-function mapEpisode(spec: MappingSpec, obj: unknown, context: RecordContext, index: number | undefined): Episode {
-  if (!isRecord(obj)) throw new MapError(`expected the episode to be an object, got ${kindOf(obj)}`);
+/** The scope of a value a list path selected: its keys, the file, and `^` the scope it was selected in. */
+function childScope(entry: PathEntry, parent: PathScope): PathScope {
+  return { value: entry.value, keys: entry.keys, ...(parent.file !== undefined ? { file: parent.file } : {}), parent };
+}
+
+function mapEpisode(spec: MappingSpec, obj: PathScope, context: RecordContext, index: number | undefined): Episode {
+  if (!isRecord(obj.value)) throw new MapError(`expected the episode to be an object, got ${kindOf(obj.value)}`);
   const f = spec.episode;
   const id = read(f.id, obj, 'episode.id', idOf) ?? `${context.uri}:${context.line}${index === undefined ? '' : `#${index}`}`;
   const answer = read(f.final, obj, 'episode.final', textOf);
@@ -105,16 +111,24 @@ function mapEpisode(spec: MappingSpec, obj: unknown, context: RecordContext, ind
  * The value of a field: undefined when the spec does not map it, or it is missing or null in the
  * record; else `coerce` of it, an error naming the field and path when `coerce` cannot read it.
  */
-function read<T>(source: FieldSource | undefined, obj: unknown, at: string, coerce: (value: unknown) => T | undefined): T | undefined {
+function read<T>(source: FieldSource | undefined, obj: PathScope, at: string, coerce: (value: unknown) => T | undefined): T | undefined {
   if (source === undefined) return undefined;
-  const raw = 'path' in source ? selectOne(source.path, obj) : source.value;
+  const raw = 'path' in source ? matched(source.match, selectIn(source.path, obj)) : source.value;
   if (raw === undefined || raw === null) return undefined;
   const value = coerce(raw);
   if (value === undefined) throw new MapError(`${at}: ${'path' in source ? `${source.path.text}: ` : ''}cannot read ${describe(raw)}`);
   return value;
 }
 
-function required<T>(source: FieldSource | undefined, obj: unknown, at: string, coerce: (value: unknown) => T | undefined): T {
+/** With `match`: the first capture group (else the whole match) in the value's text; undefined when it does not match. */
+function matched(match: RegExp | undefined, raw: unknown): unknown {
+  if (match === undefined || raw === undefined || raw === null) return raw;
+  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+  const found = match.exec(String(raw));
+  return found ? (found[1] ?? found[0]) : undefined;
+}
+
+function required<T>(source: FieldSource | undefined, obj: PathScope, at: string, coerce: (value: unknown) => T | undefined): T {
   const value = read(source, obj, at, coerce);
   if (value === undefined) throw new MapError(`${at}: ${source && 'path' in source ? `${source.path.text} ` : ''}is missing`);
   return value;
@@ -124,27 +138,27 @@ function required<T>(source: FieldSource | undefined, obj: unknown, at: string, 
  * The items a list path selects: the elements of `$.turns`, or every value `$.turns[*]` selects.
  * Undefined when the list is missing (the part before the first wildcard selects nothing).
  */
-function optionalItems(path: JsonPath, obj: unknown, at: string): unknown[] | undefined {
+function optionalItems(path: JsonPath, obj: PathScope, at: string): PathScope[] | undefined {
   if (path.multi) {
     const firstWildcard = path.steps.findIndex((s) => s.kind === 'all');
-    const parent = selectOne({ text: path.text, steps: path.steps.slice(0, firstWildcard), multi: false }, obj);
-    return parent === undefined || parent === null ? undefined : selectAll(path, obj);
+    const parent = selectIn({ ...path, steps: path.steps.slice(0, firstWildcard), multi: false }, obj);
+    return parent === undefined || parent === null ? undefined : selectEntries(path, obj).map((e) => childScope(e, obj));
   }
-  const list = selectOne(path, obj);
+  const list = selectIn(path, obj);
   if (list === undefined || list === null) return undefined;
   // `"$"`: the episode object is its own single message (a table row with one sample per agent).
-  if (path.steps.length === 0 && !Array.isArray(list)) return [list];
+  if (path.steps.length === 0 && !Array.isArray(list)) return [childScope({ value: list, keys: [] }, obj)];
   if (!Array.isArray(list)) throw new MapError(`${at}: ${path.text}: expected a list, got ${kindOf(list)}`);
-  return list as unknown[];
+  return (list as unknown[]).map((value, i) => childScope({ value, keys: [i] }, obj));
 }
 
-function items(path: JsonPath, obj: unknown, at: string): unknown[] {
+function items(path: JsonPath, obj: PathScope, at: string): PathScope[] {
   const list = optionalItems(path, obj, at);
   if (list === undefined) throw new MapError(`${at}: ${path.text} is missing`);
   return list;
 }
 
-function messages(spec: MappingSpec['messages'], obj: unknown): Message[] {
+function messages(spec: MappingSpec['messages'], obj: PathScope): Message[] {
   const f: Readonly<Partial<Record<MessageField, FieldSource>>> = spec.fields;
   return items(spec.path, obj, 'messages').map((item, i) => {
     const at = `messages[${i}]`;
@@ -160,15 +174,15 @@ function messages(spec: MappingSpec['messages'], obj: unknown): Message[] {
 }
 
 /** A null content is `""`; a missing one is an error (the content path is probably wrong). */
-function contentOrMissing(source: FieldSource | undefined, item: unknown, at: string): string {
-  if (source && 'path' in source && selectOne(source.path, item) === null) return '';
+function contentOrMissing(source: FieldSource | undefined, item: PathScope, at: string): string {
+  if (source && 'path' in source && selectIn(source.path, item) === null) return '';
   return required(source, item, `${at}.content`, contentText);
 }
 
 const agentKinds: readonly AgentKind[] = ['llm', 'tool', 'env', 'human', 'user_sim', 'orchestrator', 'system', 'judge'];
 
 /** The declared roster; undefined (the run.json roster applies) when the record has no roster list. */
-function roster(spec: NonNullable<MappingSpec['agents']>, obj: unknown): AgentDecl[] | undefined {
+function roster(spec: NonNullable<MappingSpec['agents']>, obj: PathScope): AgentDecl[] | undefined {
   if ('names' in spec) return spec.names.map((name) => ({ name, kind: 'llm' }));
   const f: Readonly<Partial<Record<AgentField, FieldSource>>> = spec.fields;
   return optionalItems(spec.path, obj, 'agents')?.map((item, i) =>
@@ -182,7 +196,7 @@ function roster(spec: NonNullable<MappingSpec['agents']>, obj: unknown): AgentDe
   );
 }
 
-function metadata(map: Readonly<Record<string, FieldSource>>, obj: unknown): Record<string, unknown> | undefined {
+function metadata(map: Readonly<Record<string, FieldSource>>, obj: PathScope): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [key, source] of Object.entries(map)) {
     const value = read(source, obj, `episode.metadata.${key}`, jsonSafe);

@@ -7,7 +7,8 @@ import { kindOf } from '../common/rlVerlRecord';
 // schema/mapping.v1.schema.json), validated into a typed spec with readable errors.
 
 /** Where a field's value comes from: a path into the episode (or message, agent) object, or a constant. */
-export type FieldSource = { readonly path: JsonPath } | { readonly value: string | number | boolean };
+/** Where a field's value comes from: a path (with `match`, the first capture group of a regular expression applied to its text) or a constant. */
+export type FieldSource = { readonly path: JsonPath; readonly match?: RegExp } | { readonly value: string | number | boolean };
 
 export const episodeFields = ['id', 'step', 'group', 'sample', 'task', 'split', 'prompt', 'reward', 'groundTruth', 'final', 'finalAgent', 'agentRewards', 'advantages'] as const;
 export const messageFields = ['agent', 'content', 'role', 'turn', 'channel', 'tokenCount'] as const;
@@ -146,13 +147,30 @@ function fieldMap<K extends string>(obj: JsonRecord, keys: readonly K[], at: str
   return out;
 }
 
+const maxPatternLength = 200;
+
 function field(value: unknown, at: string): FieldSource {
   if (typeof value === 'string') return { path: path(value, at, false) };
+  if (isRecord(value) && 'match' in value) return matchField(value, at);
   if (isRecord(value) && Object.keys(value).length === 1 && 'const' in value) {
     const constant = value['const'];
     if (typeof constant === 'string' || typeof constant === 'boolean' || (typeof constant === 'number' && Number.isFinite(constant))) return { value: constant };
   }
-  throw new SpecError(at, `expected a path like "$.id" or {"const": value}, got ${kindOf(value)}`);
+  throw new SpecError(at, `expected a path like "$.id", {"path": "$file", "match": "step_(\\d+)"} or {"const": value}, got ${kindOf(value)}`);
+}
+
+/** `{"path": "$file", "match": "step_(\\d+)"}`: the path's text through a regular expression (its first capture group, else the whole match). */
+function matchField(value: JsonRecord, at: string): FieldSource {
+  allowOnly(value, ['path', 'match'], at);
+  const pattern = value['match'];
+  if (typeof pattern !== 'string' || pattern === '' || pattern.length > maxPatternLength) throw new SpecError(`${at}.match`, `expected a regular expression of at most ${maxPatternLength} characters, e.g. "step_(\\d+)"`);
+  let match: RegExp;
+  try {
+    match = new RegExp(pattern, 'u');
+  } catch (error) {
+    throw new SpecError(`${at}.match`, `not a regular expression: ${(error as Error).message}`);
+  }
+  return { path: path(value['path'], `${at}.path`, false), match };
 }
 
 function path(value: unknown, at: string, multiAllowed: boolean): JsonPath {

@@ -10,12 +10,39 @@ import { isRecord } from '../common/rlFields';
 /** One step of a parsed path. */
 export type PathStep = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'index'; readonly index: number } | { readonly kind: 'all' };
 
+/** A value a path can start from instead of `$` (docs/mapping.md §3.1). */
+export type PathVariable = 'key' | 'keys' | 'file' | 'fileStem';
+
 /** A parsed path: its text (for messages) and steps; `multi` when a wildcard can select several values. */
 export interface JsonPath {
   readonly text: string;
   readonly steps: readonly PathStep[];
   readonly multi: boolean;
+  /** `^…`: applied to the enclosing scope (a message's or roster entry's episode, an episode's record). */
+  readonly parent?: boolean;
+  /** `$key`, `$keys`, `$file`, `$fileStem`: starts from that value instead of the scope's value. */
+  readonly variable?: PathVariable;
 }
+
+/** An object key or array index under which a wildcard found a value. */
+export type EntryKey = string | number;
+
+/** What a path is applied to: a value, the keys its wildcards found it under, the file, the enclosing scope. */
+export interface PathScope {
+  readonly value: unknown;
+  readonly keys: readonly EntryKey[];
+  readonly file?: string;
+  readonly parent?: PathScope;
+}
+
+/** A selected value and the keys of the wildcard steps that reached it. */
+export interface PathEntry {
+  readonly value: unknown;
+  readonly keys: readonly EntryKey[];
+}
+
+// Longest first, so `$keys` is not read as `$key` followed by "s".
+const variables: readonly (readonly [string, PathVariable])[] = [['$keys', 'keys'], ['$key', 'key'], ['$fileStem', 'fileStem'], ['$file', 'file']];
 
 const maxPathLength = 500;
 
@@ -24,10 +51,16 @@ const maxPathLength = 500;
  * expected, e.g. `expected a path like "$.id", got "uid"`.
  */
 export function parsePath(text: string): Result<JsonPath> {
-  if (!text.startsWith('$')) return err(`expected a path like "$.id", got ${JSON.stringify(text)}`);
+  const parent = text.startsWith('^');
+  // `^.answer` is short for `^$.answer`: the enclosing scope's property.
+  const bare = parent && !text.startsWith('^$');
+  const body = parent ? `${bare ? '$' : ''}${text.slice(1)}` : text;
+  if (!body.startsWith('$')) return err(`expected a path like "$.id", got ${JSON.stringify(text)}`);
   if (text.length > maxPathLength) return err(`a path is at most ${maxPathLength} characters`);
+  if (bare && text.length > 1 && !'.['.includes(text.charAt(1))) return err(`expected "^.name", "^[0]" or "^$key" after "^", got ${JSON.stringify(text)}`);
+  const variable = variables.find(([name]) => body.startsWith(name) && (body.length === name.length || '.['.includes(body.charAt(name.length))));
   const steps: PathStep[] = [];
-  let i = 1;
+  let i = (parent ? 1 : 0) + (bare ? 0 : variable ? variable[0].length : 1);
   while (i < text.length) {
     const step = text[i] === '.' ? dotStep(text, i + 1) : text[i] === '[' ? bracketStep(text, i + 1) : undefined;
     if (!step) return err(`${JSON.stringify(text)}: unexpected ${JSON.stringify(text[i])} at position ${i}; expected ".name", "[0]", "[*]" or "[\\"name\\"]"`);
@@ -35,7 +68,7 @@ export function parsePath(text: string): Result<JsonPath> {
     steps.push(step.value.step);
     i = step.value.next;
   }
-  return ok({ text, steps, multi: steps.some((s) => s.kind === 'all') });
+  return ok({ text, steps, multi: steps.some((s) => s.kind === 'all'), ...(parent ? { parent } : {}), ...(variable ? { variable: variable[1] } : {}) });
 }
 
 type Parsed = Result<{ readonly step: PathStep; readonly next: number }>;
@@ -74,9 +107,7 @@ function quotedStep(text: string, start: number, quote: string): Parsed {
 
 /** Every value `path` selects in `root`, in document order; [] when nothing matches. */
 export function selectAll(path: JsonPath, root: unknown): unknown[] {
-  let current: unknown[] = [root];
-  for (const step of path.steps) current = current.flatMap((value) => applyStep(step, value));
-  return current;
+  return selectEntries(path, { value: root, keys: [] }).map((e) => e.value);
 }
 
 /** The first value `path` selects in `root`, or undefined. */
@@ -84,19 +115,61 @@ export function selectOne(path: JsonPath, root: unknown): unknown {
   return selectAll(path, root)[0];
 }
 
-function applyStep(step: PathStep, value: unknown): unknown[] {
+/** The first value `path` selects in `scope` (its value, keys, file or enclosing scope), or undefined. */
+export function selectIn(path: JsonPath, scope: PathScope): unknown {
+  return selectEntries(path, scope)[0]?.value;
+}
+
+/**
+ * Every value `path` selects in `scope`, with the keys its wildcards found it under
+ * (`$.*.*` on `{a: {t0: 1}}` gives `{value: 1, keys: ["a", "t0"]}`). Only wildcards add
+ * keys; a wildcard over text or a number selects nothing, so `"answer": "42"` beside the agents of
+ * `{agent: {...}, answer: "42"}` is skipped by `$.*.*`.
+ */
+export function selectEntries(path: JsonPath, scope: PathScope): PathEntry[] {
+  const base = path.parent ? scope.parent : scope;
+  if (base === undefined) return [];
+  const start = path.variable ? variableOf(path.variable, base) : base.value;
+  if (start === undefined) return [];
+  let current: PathEntry[] = [{ value: start, keys: [] }];
+  for (const step of path.steps) current = current.flatMap((entry) => applyStep(step, entry));
+  return current;
+}
+
+function variableOf(variable: PathVariable, scope: PathScope): unknown {
+  switch (variable) {
+    case 'key':
+      return scope.keys[scope.keys.length - 1];
+    case 'keys':
+      return [...scope.keys];
+    case 'file':
+      return scope.file;
+    case 'fileStem':
+      return scope.file === undefined ? undefined : stemOf(scope.file);
+  }
+}
+
+/** The base name without its last extension: `runs/step_10.json` → `step_10`. */
+export function stemOf(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+function applyStep(step: PathStep, entry: PathEntry): PathEntry[] {
+  const { value, keys } = entry;
   switch (step.kind) {
     case 'key':
       // Own properties only: a mapping cannot reach `__proto__` or `constructor`.
-      return isRecord(value) && Object.hasOwn(value, step.key) ? [value[step.key]] : [];
+      return isRecord(value) && Object.hasOwn(value, step.key) ? [{ value: value[step.key], keys }] : [];
     case 'index': {
       if (!Array.isArray(value)) return [];
       const index = step.index < 0 ? value.length + step.index : step.index;
-      return index >= 0 && index < value.length ? [value[index] as unknown] : [];
+      return index >= 0 && index < value.length ? [{ value: value[index] as unknown, keys }] : [];
     }
     case 'all':
-      if (Array.isArray(value)) return value as unknown[];
-      return isRecord(value) ? Object.values(value) : [];
+      if (Array.isArray(value)) return (value as unknown[]).map((v, i) => ({ value: v, keys: [...keys, i] }));
+      return isRecord(value) ? Object.entries(value).map(([k, v]) => ({ value: v, keys: [...keys, k] })) : [];
   }
 }
 
