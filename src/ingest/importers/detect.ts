@@ -36,7 +36,22 @@ export async function detectFormat(path: string, fileName: string, importers: re
   const voted = await voteByRecord(read, candidates);
   if (!voted.ok) return voted;
   if (voted.value) return ok({ mapper: voted.value, container });
-  return err(`no importer recognises this file (tried: ${candidates.map((m) => m.format).join(', ')})`);
+  const why = await mismatchReasons(read, candidates);
+  return err(`no importer recognises this file (tried: ${candidates.map((m) => m.format).join(', ')})${why.length > 0 ? `; ${why.join('; ')}` : ''}`);
+}
+
+/** What the importers that can explain themselves (mapping files) say about the file's first records. */
+async function mismatchReasons(file: FileToDetect, candidates: readonly FormatMapper[]): Promise<string[]> {
+  const reasons: string[] = [];
+  const samples = new Map<string, Sample>();
+  for (const mapper of candidates) {
+    if (!mapper.explainMismatch) continue;
+    const sample = await cachedSample(file, mapper, samples);
+    if (!sample.ok) continue;
+    const reason = mapper.explainMismatch(sampleOf(file, sample.value.records, sample.value.root), file.fileName);
+    if (reason !== undefined) reasons.push(reason);
+  }
+  return reasons;
 }
 
 interface FileToDetect {

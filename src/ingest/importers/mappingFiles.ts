@@ -42,7 +42,7 @@ export function loadMapping(root: string, uri: string): Result<LoadedMapping, Ma
   } catch (error) {
     return err({ uri, line: jsonErrorLine(error, text), reason: `the mapping file is not valid JSON: ${(error as Error).message}` });
   }
-  const mapper = mapperFromSpec(spec, 'invalid mapping file');
+  const mapper = mapperFromSpec(spec, 'invalid mapping file', uri);
   if (!mapper.ok) return err({ uri, line: 0, reason: mapper.error });
   const dir = posix.dirname(uri);
   return ok({ uri, dir: dir === '.' ? '' : dir, spec, mapper: mapper.value });

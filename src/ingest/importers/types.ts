@@ -120,6 +120,11 @@ export interface FormatMapper {
    * reads them, so they are neither imported nor reported as unrecognised.
    */
   readonly sideFiles?: readonly RegExp[];
+  /**
+   * Why this importer does not read a file it was tried on (a mapping file whose paths find
+   * nothing): shown when no importer recognises the file. Undefined when it has nothing to say.
+   */
+  readonly explainMismatch?: (sample: DetectionSample, uri: string) => string | undefined;
   /** How sure (0..1) the content is this format. ≥ 0.5 is a match; the highest score wins. */
   detect(sample: DetectionSample): number;
   /**

@@ -117,3 +117,12 @@ test('credit-lens index on a folder mixing every format lists each source with i
   for (const format of ['verl', 'trl', 'c3', 'inspect', 'rllm', 'atif', 'who-and-when', 'ccpo', 'otel', 'tau-bench']) assert.ok(formats.has(format), `${format} in ${[...formats].join(', ')}`);
   assert.ok(summary.sources.every((s) => s.errors === 0));
 });
+
+test('a mapping file that does not match a file says which path found nothing, in which mapping', () => {
+  const root = join(tempFolder(), 'unmatched');
+  cpSync('test/fixtures/importers/mapping/team-logs.mapping.json', join(root, 'team-logs.mapping.json'));
+  writeFileSync(join(root, 'run-b.teamlog.jsonl'), `${JSON.stringify({ id: 'x', history: [1], meta: {} })}\n`);
+  const indexed = run('index', root);
+  assert.equal(indexed.status, 0, indexed.stderr);
+  assert.match(indexed.stdout, /run-b\.teamlog\.jsonl:0: no importer recognises this file .*; run-b\.teamlog\.jsonl: mapping team-logs\.mapping\.json: "messages" path "\$\.turns\[\*\]" found nothing in the first 1 record \(keys seen: id, history, meta\)/);
+});

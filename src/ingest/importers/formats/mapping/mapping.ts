@@ -1,3 +1,4 @@
+import { explainMismatch } from './rlMappingMismatch';
 import type { AgentDecl, AgentKind, Episode, Message } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
@@ -17,7 +18,7 @@ import { kindOf } from '../common/rlVerlRecord';
  * records that map without error (1.0 when all do, so a mapping the user wrote for a folder wins
  * over the built-in guesses).
  */
-export function mapperFromSpec(spec: unknown, source = 'mapping.json'): Result<FormatMapper> {
+export function mapperFromSpec(spec: unknown, source = 'mapping.json', mappingUri = source): Result<FormatMapper> {
   const parsed = parseMappingSpec(spec, source);
   if (!parsed.ok) return parsed;
   const s = parsed.value;
@@ -28,6 +29,7 @@ export function mapperFromSpec(spec: unknown, source = 'mapping.json'): Result<F
     ...(s.records !== undefined ? { jsonRecords: s.records } : {}),
     detect: (sample) => detectMapped(s, mapper, sample),
     toEpisodes: (record, context) => mapRecord(s, record, context),
+    explainMismatch: (sample, uri) => explainMismatch(spec, mappingUri, uri, sample),
   };
   return ok(mapper);
 }
