@@ -36,8 +36,17 @@ export interface RunManifest {
    * `{ "validation": ["val_generations/"] }`; overrides what an importer guesses from folder names.
    */
   readonly splits?: RunSplits;
+  /**
+   * The weight of each reward function, by its column name in the traces (TRL `GRPOConfig.reward_weights`,
+   * applied by the trainer and not logged), e.g. `{ "accuracy_reward": 1, "format_reward": 0.5 }`;
+   * an unnamed function weighs 1. Finite and non-negative.
+   */
+  readonly rewardWeights?: RewardWeights;
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
+
+/** Reward-function weights by column name (run.json `rewardWeights`). */
+export type RewardWeights = Readonly<Record<string, number>>;
 
 /** The format versions this build reads. */
 export const supportedFormatMajor = 1;

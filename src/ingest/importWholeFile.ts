@@ -54,6 +54,7 @@ export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx:
     line: item.locator.line,
     roster: run.roster,
     ...(run.splits ? { splits: run.splits } : {}),
+    ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
     ...(item.header ? { header: item.header } : {}),
   });
   // The indexed folder (file.path is it joined with file.uri), where linked files are read from.
@@ -86,7 +87,7 @@ export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx:
   }
   if (!cancelled && !failed && mapper.wholeFile) {
     const first = whole[0];
-    const wholeContext: RecordContext = { uri: file.uri, fileName, index: 0, line: 1, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), ...(first?.header ? { header: first.header } : {}) };
+    const wholeContext: RecordContext = { uri: file.uri, fileName, index: 0, line: 1, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}), ...(first?.header ? { header: first.header } : {}) };
     const imported = importRecord(mapper, whole.map((r) => r.record), wholeContext, { uri: file.uri, locator: wholeFileLocator });
     episodes.push(...imported.episodes);
     issues.push(...imported.issues);

@@ -1,3 +1,4 @@
+import type { RewardWeights } from '../core/runManifest';
 import type { RunSplits } from '../core/split';
 import { basename } from 'node:path';
 import type { AgentDecl } from '../core/episode';
@@ -42,6 +43,8 @@ export interface RunTarget {
   readonly roster: readonly AgentDecl[];
   /** run.json `splits`. */
   readonly splits?: RunSplits;
+  /** run.json `rewardWeights`. */
+  readonly rewardWeights?: RewardWeights;
   /** The importer forced for the run's files (`--format`, or run.json's `traceFormat`). */
   readonly forced?: FormatMapper;
 }
@@ -165,7 +168,7 @@ function lineWork(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileC
   ctx.tally.bytesDone += start.offset;
   const mapping = ctx.mappings.find((m) => m.mapper === mapper);
   return {
-    request: { path: file.path, uri: file.uri, format: mapper.format, start, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), batchSize: ctx.batchSize, ...(mapping ? { mappingSpec: mapping.spec } : {}) },
+    request: { path: file.path, uri: file.uri, format: mapper.format, start, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}), batchSize: ctx.batchSize, ...(mapping ? { mappingSpec: mapping.spec } : {}) },
     write: batchWriter(file, run.runId, sink, ctx, { sourceId, format: mapper.format }),
   };
 }

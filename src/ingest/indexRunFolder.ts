@@ -131,7 +131,7 @@ function registerRuns(
       continue;
     }
     const forced = formats.forced ?? forcedByRun;
-    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [], ...(run.manifest?.splits ? { splits: run.manifest.splits } : {}), ...(forced ? { forced } : {}) });
+    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [], ...(run.manifest?.splits ? { splits: run.manifest.splits } : {}), ...(run.manifest?.rewardWeights ? { rewardWeights: run.manifest.rewardWeights } : {}), ...(forced ? { forced } : {}) });
   }
   return ids;
 }

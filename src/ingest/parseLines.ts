@@ -1,3 +1,4 @@
+import type { RewardWeights } from '../core/runManifest';
 import type { RunSplits } from '../core/split';
 import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
@@ -40,6 +41,8 @@ export interface ParseRequest {
   readonly roster: readonly AgentDecl[];
   /** run.json `splits`, for the record context. */
   readonly splits?: RunSplits;
+  /** run.json `rewardWeights`, for the record context. */
+  readonly rewardWeights?: RewardWeights;
   readonly batchSize: number;
 }
 
@@ -114,7 +117,7 @@ function mapLine(mapper: FormatMapper, line: JsonlLine, request: ParseRequest, d
     return;
   }
   const fileName = request.uri.slice(request.uri.lastIndexOf('/') + 1);
-  const context = { uri: request.uri, fileName, index: line.line - 1, line: line.line, roster: request.roster, ...(request.splits ? { splits: request.splits } : {}) };
+  const context = { uri: request.uri, fileName, index: line.line - 1, line: line.line, roster: request.roster, ...(request.splits ? { splits: request.splits } : {}), ...(request.rewardWeights ? { rewardWeights: request.rewardWeights } : {}) };
   const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details);
   for (const e of imported.episodes) episodes.push(e);
   for (const i of imported.issues) issues.push(i);

@@ -127,7 +127,7 @@ const episodesSql = `
       (f.scope_kind = 'step' AND instr(f.scope_id, '..') > 0
         AND e.train_step BETWEEN CAST(substr(f.scope_id, 1, instr(f.scope_id, '..') - 1) AS INTEGER)
                              AND CAST(substr(f.scope_id, instr(f.scope_id, '..') + 2) AS INTEGER)))) AS flags
-  FROM episode e JOIN source s ON s.source_id = e.source_id
+  FROM episode e INDEXED BY episode_step JOIN source s ON s.source_id = e.source_id
   WHERE e.run_id = :run AND e.train_step IS :step AND e.group_id IS :group
   ORDER BY e.sample_idx, e.episode_id LIMIT :limit`;
 

@@ -1,4 +1,10 @@
+import { defaultSplit, type SplitChoice } from '../core/split';
 import type { BindValue, Db, Statement } from './database';
+import { splitCondition, splitParam } from './splitFilter';
+
+// Every per-step aggregate, coverage count and episode page is of the episodes in the split bound
+// to :split (splitParam: the training split by default, as credit and audit).
+const inSplit = (alias: string): string => splitCondition(alias, ':split');
 
 /** What one parameter set's charts draw and leave out (the protocol's CreditCoverage). */
 export interface CreditCoverage {
@@ -63,6 +69,8 @@ export interface EpisodePageQuery {
     readonly agent?: string | null;
     /** An FTS5 query over message text. */
     readonly search?: string | null;
+    /** Which split's episodes; the training split when absent. */
+    readonly split?: SplitChoice | null;
   };
   readonly sort: { readonly key: EpisodePageSortKey; readonly descending: boolean };
   readonly offset: number;
@@ -97,8 +105,8 @@ const runsSql = `
   FROM run r WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id) ORDER BY r.root`;
 
 const stepsSql = `
-  SELECT train_step AS step, count(*) AS episodes, avg(outcome) AS mean_reward
-  FROM episode WHERE run_id = ? AND train_step IS NOT NULL GROUP BY train_step ORDER BY train_step`;
+  SELECT e.train_step AS step, count(*) AS episodes, avg(e.outcome) AS mean_reward
+  FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')} GROUP BY e.train_step ORDER BY e.train_step`;
 
 // The parameter set of the run's newest credit row under a method. Row ids grow with every
 // insert, so each agent's largest credit_id is its newest row (an index seek per agent); the
@@ -118,7 +126,7 @@ const creditByStepSql = `
     SELECT step, agent_id, sum(value) AS total, count(*) AS n, count(*) AS spoke, sum(abs(value) <= :epsilon) AS idle FROM (
       SELECT e.train_step AS step, c.agent_id, c.value
       FROM episode e CROSS JOIN credit c
-      WHERE e.run_id = :run AND e.train_step IS NOT NULL
+      WHERE e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')}
         AND c.method = :method AND c.params_hash = :hash AND c.episode_id = e.episode_id AND c.message_seq IS NULL AND c.value IS NOT NULL
         AND c.status IN ('exact', 'estimated')
       ORDER BY e.train_step, c.agent_id)
@@ -126,7 +134,7 @@ const creditByStepSql = `
     UNION ALL
     SELECT e.train_step, ea.agent_id, 0, 0, -count(*), -sum(abs(c.value) <= :epsilon)
     FROM episode_agent ea CROSS JOIN episode e CROSS JOIN credit c
-    WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL
+    WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')}
       AND c.method = :method AND c.params_hash = :hash AND c.episode_id = ea.episode_id AND c.agent_id = ea.agent_id
       AND c.message_seq IS NULL AND c.value IS NOT NULL AND c.status IN ('exact', 'estimated')
     GROUP BY e.train_step, ea.agent_id)
@@ -134,15 +142,16 @@ const creditByStepSql = `
   FROM parts GROUP BY step, agent_id HAVING sum(n) > 0 ORDER BY step, agent_id`;
 
 // How much of a parameter set the charts can draw (only exact or estimated credit), and why not the rest.
+const splitEpisodes = `episode_id IN (SELECT e.episode_id FROM episode e WHERE e.run_id = :run AND ${inSplit('e')})`;
 const coverageSql = `
   SELECT
-    (SELECT count(*) FROM episode WHERE run_id = :run) AS episodes,
+    (SELECT count(*) FROM episode e WHERE e.run_id = :run AND ${inSplit('e')}) AS episodes,
     (SELECT count(DISTINCT episode_id) FROM credit WHERE run_id = :run AND method = :method AND params_hash = :hash
-      AND message_seq IS NULL AND status IN ('exact', 'estimated')) AS drawn,
+      AND message_seq IS NULL AND status IN ('exact', 'estimated') AND ${splitEpisodes}) AS drawn,
     (SELECT count(DISTINCT episode_id) FROM credit WHERE run_id = :run AND method = :method AND params_hash = :hash
-      AND message_seq IS NULL AND status = 'approximate') AS approximate,
-    (SELECT count(*) FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status = 'not-identifiable') AS unidentified,
-    (SELECT count(*) FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status <> 'not-identifiable') AS failed`;
+      AND message_seq IS NULL AND status = 'approximate' AND ${splitEpisodes}) AS approximate,
+    (SELECT count(*) FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status = 'not-identifiable' AND ${splitEpisodes}) AS unidentified,
+    (SELECT count(*) FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status <> 'not-identifiable' AND ${splitEpisodes}) AS failed`;
 const topReasonSql = `
   SELECT reason, remedy, count(*) AS n FROM credit_error WHERE run_id = :run AND method = :method AND params_hash = :hash AND status = 'not-identifiable'
   GROUP BY reason, remedy ORDER BY n DESC LIMIT 1`;
@@ -152,7 +161,7 @@ const sharedByStepSql = `
   SELECT e.train_step AS step, ea.agent_id, avg(e.outcome) AS mean, sum(ea.n_messages > 0) AS spoke,
     sum(ea.n_messages > 0 AND abs(e.outcome) <= :epsilon) AS idle
   FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id
-  WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL
+  WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL AND ${inSplit('e')}
   GROUP BY e.train_step, ea.agent_id ORDER BY e.train_step, ea.agent_id`;
 
 // Flags covering episodes of run :run: per step (step-scope ranges holding it) and per episode
@@ -176,7 +185,7 @@ const flagsOf = (e: string): string =>
 
 // Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
 const pageFilter = `
-  e.run_id = :run
+  e.run_id = :run AND ${inSplit('e')}
   AND (:stepFrom IS NULL OR e.train_step >= :stepFrom) AND (:stepTo IS NULL OR e.train_step <= :stepTo)
   AND (:group IS NULL OR e.group_id = :group)
   AND (:rewardMin IS NULL OR e.outcome >= :rewardMin) AND (:rewardMax IS NULL OR e.outcome <= :rewardMax)
@@ -197,13 +206,17 @@ const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
 
 const pageKey = (key: EpisodePageSortKey, descending: boolean): string => `${key}:${descending ? 'desc' : 'asc'}`;
 
-/** The page statement for one sort: the inner query picks the page; roster size and flags are computed for its rows only. */
+/**
+ * The page statement for one sort: the inner query picks the page; roster size and flags are
+ * computed for its rows only. Step pages read in step order through episode_step (which, wider
+ * since it holds `split`, the planner would otherwise trade for episode_outcome and a full sort).
+ */
 function pageSql(key: EpisodePageSortKey, descending: boolean): string {
   const order = sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
   const columns = 'episode_id, external_id, train_step, group_id, sample_idx, outcome, n_messages';
   const inner = `
     SELECT ${columns.split(', ').map((c) => `e.${c}`).join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
-    FROM episode e WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+    FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   return `
     WITH ${flagCoverage}
     SELECT ${columns.split(', ').map((c) => `p.${c}`).join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
@@ -223,7 +236,8 @@ function pageParams(query: EpisodePageQuery): Record<string, BindValue> {
   const f = query.filter;
   return {
     run: query.runId, stepFrom: f.stepFrom ?? null, stepTo: f.stepTo ?? null, group: f.group ?? null, rewardMin: f.rewardMin ?? null,
-    rewardMax: f.rewardMax ?? null, flag: f.flag ?? null, agent: f.agent ?? null, search: f.search ?? null, limit: query.limit, offset: query.offset,
+    rewardMax: f.rewardMax ?? null, flag: f.flag ?? null, agent: f.agent ?? null, search: f.search ?? null, split: splitParam(f.split ?? defaultSplit),
+    limit: query.limit, offset: query.offset,
   };
 }
 
@@ -280,9 +294,9 @@ export class DashboardRepository {
     return this.agentsStmt.all(runId).map((r) => ({ agentId: r.agent_id, name: r.name }));
   }
 
-  /** The run's training steps, ascending (episodes without a step left out). */
-  steps(runId: number): DashboardStep[] {
-    return this.stepsStmt.all(runId).map((r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }));
+  /** The run's training steps of the episodes in `split`, ascending (episodes without a step left out). */
+  steps(runId: number, split: SplitChoice = defaultSplit): DashboardStep[] {
+    return this.stepsStmt.all({ run: runId, split: splitParam(split) }).map((r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }));
   }
 
   /** The parameter set of the newest credit of the run under `method`; undefined when none is stored. */
@@ -290,14 +304,14 @@ export class DashboardRepository {
     return this.latestParamsStmt.get({ run: runId, method })?.params_hash;
   }
 
-  /** Credit per (step, agent) of one parameter set, by step then agent id. */
-  creditByStep(runId: number, method: string, paramsHash: string, epsilon: number): StepAgentCredit[] {
-    return this.creditByStepStmt.all({ run: runId, method, hash: paramsHash, epsilon }).map(toStepAgent);
+  /** Credit per (step, agent) of one parameter set over the episodes in `split`, by step then agent id. */
+  creditByStep(runId: number, method: string, paramsHash: string, epsilon: number, split: SplitChoice = defaultSplit): StepAgentCredit[] {
+    return this.creditByStepStmt.all({ run: runId, method, hash: paramsHash, epsilon, split: splitParam(split) }).map(toStepAgent);
   }
 
-  /** The `shared` signal per (step, agent), derived from the logged team reward. */
-  sharedByStep(runId: number, epsilon: number): StepAgentCredit[] {
-    return this.sharedByStepStmt.all({ run: runId, epsilon }).map(toStepAgent);
+  /** The `shared` signal per (step, agent) over the episodes in `split`, derived from the logged team reward. */
+  sharedByStep(runId: number, epsilon: number, split: SplitChoice = defaultSplit): StepAgentCredit[] {
+    return this.sharedByStepStmt.all({ run: runId, epsilon, split: splitParam(split) }).map(toStepAgent);
   }
 
   /** The run's latest failed or not-identifiable episode under `method`, if any. */
@@ -306,10 +320,10 @@ export class DashboardRepository {
     return row ? { reason: row.reason, status: row.status, paramsHash: row.params_hash } : undefined;
   }
 
-  /** What the charts of one parameter set draw and leave out (docs/credit-provenance.md). */
-  coverage(runId: number, method: string, paramsHash: string): CreditCoverage {
+  /** What the charts of one parameter set draw and leave out over the episodes in `split` (docs/credit-provenance.md). */
+  coverage(runId: number, method: string, paramsHash: string, split: SplitChoice = defaultSplit): CreditCoverage {
     const params = { run: runId, method, hash: paramsHash };
-    const c = this.coverageStmt.get(params);
+    const c = this.coverageStmt.get({ ...params, split: splitParam(split) });
     const top = this.topReasonStmt.get(params);
     return {
       episodes: c?.episodes ?? 0,

@@ -1,3 +1,4 @@
+import { defaultSplit, type SplitChoice } from '../../core/split';
 import { BrowseRepository } from '../../store/browseRepository';
 import type { Db } from '../../store/database';
 import { DashboardRepository, type CreditCoverage, type StepAgentCredit } from '../../store/dashboardRepository';
@@ -30,26 +31,29 @@ export class DashboardViewService {
   /**
    * The run's charts under `method`, from the parameter set computed last. `shared` with nothing
    * stored is derived from the logged team reward. Status: `computed` when some episode has credit,
-   * `failed` when none has and the last pass recorded failures, else `not-computed`.
+   * `failed` when none has and the last pass recorded failures, else `not-computed`. Steps, episode
+   * counts, team reward, credit and coverage are of the episodes in `split` (the training split by
+   * default, as credit and audit: validation episodes never pool into the training curves).
    */
-  overview(runId: number, method: ViewMethod, epsilon: number): RunOverview {
+  overview(runId: number, method: ViewMethod, epsilon: number, split: SplitChoice = defaultSplit): RunOverview {
     const hash = this.repo.latestParams(runId, method);
     const failure = hash === undefined ? this.repo.latestFailure(runId, method) : undefined;
     let credit: StepAgentCredit[] = [];
     let status: CreditStatus = 'not-computed';
-    let coverage = emptyCoverage(this.repo.steps(runId).reduce((n, s) => n + s.episodes, 0));
+    const steps = this.repo.steps(runId, split);
+    let coverage = emptyCoverage(steps.reduce((n, s) => n + s.episodes, 0));
     if (hash !== undefined) {
-      credit = this.repo.creditByStep(runId, method, hash, epsilon);
-      coverage = this.repo.coverage(runId, method, hash);
+      credit = this.repo.creditByStep(runId, method, hash, epsilon, split);
+      coverage = this.repo.coverage(runId, method, hash, split);
       // Only exact or estimated credit is drawn; a run with none of it is not "computed".
       status = coverage.drawn > 0 ? 'computed' : coverage.notIdentifiable > 0 || coverage.approximate > 0 ? 'not-identifiable' : 'failed';
     } else if (method === 'shared') {
-      credit = this.repo.sharedByStep(runId, epsilon);
+      credit = this.repo.sharedByStep(runId, epsilon, split);
       status = credit.length > 0 ? 'computed' : 'not-computed';
       if (credit.length > 0) coverage = { ...coverage, drawn: coverage.episodes };
     } else if (failure !== undefined) {
       status = failure.status === 'not-identifiable' ? 'not-identifiable' : 'failed';
-      coverage = this.repo.coverage(runId, method, failure.paramsHash);
+      coverage = this.repo.coverage(runId, method, failure.paramsHash, split);
     }
     return runOverview({
       coverage,
@@ -58,7 +62,7 @@ export class DashboardViewService {
       status,
       epsilon,
       agents: this.repo.agents(runId),
-      steps: this.repo.steps(runId),
+      steps,
       credit,
       flags: this.browse.flags(runId),
       episodeFlagSteps: this.repo.episodeFlagSteps(runId),

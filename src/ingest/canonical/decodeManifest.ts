@@ -1,6 +1,6 @@
 import { checkFormatVersion } from '../../core/formatVersion';
 import { err, ok, type Result } from '../../core/result';
-import type { EvaluatorConfig, Mechanism, RunManifest } from '../../core/runManifest';
+import type { EvaluatorConfig, Mechanism, RewardWeights, RunManifest } from '../../core/runManifest';
 import type { RunSplits } from '../../core/split';
 import { decodeAgent } from './decodeEpisode';
 import {
@@ -50,6 +50,7 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
   const advantage = optionalString(obj, 'advantage', '');
   const metadata = optionalObject(obj, 'metadata', '');
   const splits = decodeSplits(obj);
+  const rewardWeights = decodeRewardWeights(obj);
   return {
     ...manifest,
     ...(agents ? { agents } : {}),
@@ -59,8 +60,22 @@ function decodeManifestObject(obj: JsonObject, fallbackName: string): RunManifes
     ...(traceFormat !== undefined ? { traceFormat } : {}),
     ...(advantage !== undefined ? { advantage } : {}),
     ...(splits ? { splits } : {}),
+    ...(rewardWeights ? { rewardWeights } : {}),
     ...(metadata ? { metadata } : {}),
   };
+}
+
+/** `rewardWeights`: an object of finite, non-negative numbers keyed by reward column name. */
+function decodeRewardWeights(obj: JsonObject): RewardWeights | undefined {
+  const weights = optionalObject(obj, 'rewardWeights', '');
+  if (weights === undefined) return undefined;
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(weights)) {
+    if (key === '') throw new DecodeError('rewardWeights', 'expected reward column names, got an empty name');
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new DecodeError(`rewardWeights.${key}`, `expected a finite non-negative number, got ${JSON.stringify(value)}`);
+    out[key] = value;
+  }
+  return out;
 }
 
 /** `splits`: an object with optional `train` and `validation` arrays of non-empty folder paths. */

@@ -1,3 +1,4 @@
+import type { RewardWeights } from '../../core/runManifest';
 import type { RunSplits } from '../../core/split';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, posix } from 'node:path';
@@ -73,8 +74,8 @@ interface Reading {
 }
 
 async function mapAgain({ root, path, at, mapper, container }: Reading): Promise<Result<Episode[]>> {
-  const { roster, splits } = runManifestOf(root, at.uri);
-  const base = { uri: at.uri, fileName: basename(at.uri), roster, ...(splits ? { splits } : {}) };
+  const { roster, splits, rewardWeights } = runManifestOf(root, at.uri);
+  const base = { uri: at.uri, fileName: basename(at.uri), roster, ...(splits ? { splits } : {}), ...(rewardWeights ? { rewardWeights } : {}) };
   if (mapper.wholeFile) {
     const records: ContainerRecord[] = [];
     for await (const item of streamRecords(container, path, selectionOf(mapper))) if (item.kind === 'record') records.push(item);
@@ -95,10 +96,10 @@ function episodesOf(mapped: { episodes: Episode[]; errors: string[] }): Result<E
 }
 
 /**
- * The declared roster and `splits` of the run a trace file belongs to: those of the nearest
+ * The declared roster, `splits` and `rewardWeights` of the run a trace file belongs to: those of the nearest
  * run.json above it (as the indexer assigns runs), or none.
  */
-function runManifestOf(root: string, uri: string): { readonly roster: readonly AgentDecl[]; readonly splits?: RunSplits } {
+function runManifestOf(root: string, uri: string): { readonly roster: readonly AgentDecl[]; readonly splits?: RunSplits; readonly rewardWeights?: RewardWeights } {
   for (let dir = posix.dirname(uri); ; dir = posix.dirname(dir)) {
     const rel = dir === '.' ? '' : dir;
     const manifest = join(root, rel, 'run.json');
@@ -106,7 +107,8 @@ function runManifestOf(root: string, uri: string): { readonly roster: readonly A
       try {
         const decoded = decodeManifest(JSON.parse(readFileSync(manifest, 'utf8').replace(/^\uFEFF/, '')), basename(rel));
         if (!decoded.ok) return { roster: [] };
-        return { roster: decoded.value.agents ?? [], ...(decoded.value.splits ? { splits: decoded.value.splits } : {}) };
+        const { agents, splits, rewardWeights } = decoded.value;
+        return { roster: agents ?? [], ...(splits ? { splits } : {}), ...(rewardWeights ? { rewardWeights } : {}) };
       } catch {
         return { roster: [] };
       }

@@ -1,5 +1,6 @@
 import type { AgentDecl, Episode } from '../../core/episode';
 import type { Result } from '../../core/result';
+import type { RewardWeights } from '../../core/runManifest';
 import type { RunSplits } from '../../core/split';
 
 // The contract between the indexer and the format importers (issue 7). A *container* is how records
@@ -45,6 +46,8 @@ export interface RecordContext {
   readonly roster: readonly AgentDecl[];
   /** The run manifest's `splits` (which folders hold training or validation dumps); the same when read back. */
   readonly splits?: RunSplits;
+  /** The run manifest's `rewardWeights` (reward-function weights by column name); the same when read back. */
+  readonly rewardWeights?: RewardWeights;
   /**
    * File-level metadata a container provides. 'zip': the parsed header entry (see
    * {@link FormatMapper.zipHeader}; `{}` when absent or unreadable) plus the record's entry name as

@@ -15,7 +15,7 @@ after(() => f.store.close());
 
 const params = {
   run: 1, method: 'loo', hash: 'h', epsilon: 0.02, stepFrom: null, stepTo: null, group: null, rewardMin: null, rewardMax: null,
-  flag: null, agent: null, search: null, limit: 500, offset: 0,
+  flag: null, agent: null, search: null, split: 'train', limit: 500, offset: 0,
 };
 
 function plan(sql: string, args: unknown[] = [params]): string[] {
@@ -30,7 +30,7 @@ test('the overview aggregates read episodes through episode_step and agent credi
   // The only scan: roster rows, to find the few silent agents (no index on n_messages, and none needed).
   assert.deepEqual(credit.filter((d) => d.startsWith('SCAN ') && !d.startsWith('SCAN (') && d !== 'SCAN parts'), ['SCAN ea']);
   assert.ok(plan(dashboardQueries.latestParams).includes('SEARCH x USING COVERING INDEX credit_run_method_agent (run_id=? AND method=? AND agent_id=?)'));
-  assert.deepEqual(plan(dashboardQueries.steps, [1]), ['SEARCH episode USING COVERING INDEX episode_step (run_id=? AND train_step>?)']);
+  assert.deepEqual(plan(dashboardQueries.steps, [{ run: 1, split: 'train' }]), ['SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)']);
   assert.ok(plan(dashboardQueries.sharedByStep).includes('SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)'));
   assert.ok(!plan(dashboardQueries.runs, []).some((d) => /^SCAN (e|episode|ea)\b/.test(d)));
 });
@@ -45,7 +45,8 @@ test('episode pages never scan the episode table; reward and external-id pages n
     assert.ok(!p.some((d) => d.startsWith('USE TEMP B-TREE FOR') && d.endsWith('ORDER BY')), `${key}: ${p.join(' | ')}`);
   }
   assert.ok(plan(episodePageQueries.get('reward:desc') ?? '').includes('SEARCH e USING INDEX episode_outcome (run_id=?)'));
-  assert.ok(plan(episodePageQueries.get('step:asc') ?? '').includes('USE TEMP B-TREE FOR LAST 3 TERMS OF ORDER BY'));
+  const stepPlan = plan(episodePageQueries.get('step:asc') ?? '');
+  assert.ok(stepPlan.includes('USE TEMP B-TREE FOR LAST 3 TERMS OF ORDER BY'), stepPlan.join(' | '));
 });
 
 test('latestParams() picks the set written last; creditByStep() leaves silent agents out of the idle counts', () => {

@@ -14,7 +14,8 @@ import { kindOf, optional } from '../common/rlVerlRecord';
  * - the reward columns are the numeric columns other than `step` and `advantage`, narrowed to
  *   those whose name contains `reward` when any does (so numeric `log_extra` columns such as token
  *   counts are not summed); `reward` is their sum, as TRL sums its reward functions (skipping
- *   null, i.e. "not applicable"); each is kept in `metadata.rewards`;
+ *   null, i.e. "not applicable"), each times its run.json `rewardWeights` entry (TRL's
+ *   `reward_weights`, default 1); each unweighted value is kept in `metadata.rewards`;
  * - `advantage` → `advantages[policy]`; other columns → `metadata.metrics` / `metadata.fields`;
  * - `step` is the `step` column, else the file name's number.
  *
@@ -62,6 +63,8 @@ function trlEpisode(row: unknown, context: RecordContext): Result<Episode> {
   const step = integerOf(row['step']) ?? trlStepFromFileName(context.fileName);
   const advantage = scoreOf(row['advantage']);
   const columns = rewardColumns(row);
+  const unweighable = unknownWeights(row, columns, context.rewardWeights);
+  if (unweighable !== undefined) return err(unweighable);
   const task = shortHash(prompt);
   return ok(
     definedFields({
@@ -72,7 +75,7 @@ function trlEpisode(row: unknown, context: RecordContext): Result<Episode> {
       prompt,
       agents: agentsOf(policy, messages),
       messages,
-      reward: sumOf(columns.rewards),
+      reward: sumOf(columns.rewards, context.rewardWeights),
       advantages: advantage === undefined ? undefined : { [policy.name]: advantage },
       metadata: metadataOf(columns),
     }) as Episode,
@@ -127,6 +130,20 @@ function rewardColumns(row: JsonRecord): Columns {
     else if (!missing && jsonSafe(value) !== undefined) fields[key] = jsonSafe(value);
   }
   return { rewards, metrics, fields };
+}
+
+/**
+ * Why the run's `rewardWeights` do not fit this row: a weight names no reward column (TRL itself
+ * rejects `reward_weights` that do not match its reward functions). Undefined when they fit. A
+ * column that is present but null/NaN (the function returned None) is a reward column.
+ */
+function unknownWeights(row: JsonRecord, columns: Columns, weights: Readonly<Record<string, number>> | undefined): string | undefined {
+  if (weights === undefined) return undefined;
+  const rewardNames = Object.keys(row).filter((key) => !reservedColumns.has(key) && !(key in columns.metrics) && !(key in columns.fields));
+  const unknown = Object.keys(weights).filter((name) => !rewardNames.includes(name));
+  if (unknown.length === 0) return undefined;
+  const names = unknown.map((n) => `"${n}"`).join(', ');
+  return `run.json rewardWeights: ${names} ${unknown.length === 1 ? 'is' : 'are'} not a reward column of this file (reward columns: ${rewardNames.join(', ') || 'none'})`;
 }
 
 /** TRL's `(rewards_per_func * reward_weights).nansum()`: weights default to 1; undefined when every function returned None. */
