@@ -18,7 +18,7 @@ import type { ViewMethod } from '../../src/protocol/viewData';
 import { creditColorScale } from '../../webview/src/charts/creditScale';
 import { creditFor, episodeData, longSeq, messageAt, ref, scriptedHost, tokenSeq } from './episode/fixture';
 import { scrollFrames, scrollToRow, scrollTop, waitForSaved, type ComputedStyleHost } from './episode/page';
-import { chooseMethod, focusedSeq, openEpisode, rowInfo, savedState, waitForPostedAfter } from './episode/session';
+import { chooseMethod, entry, focusedSeq, openEpisode, rowInfo, savedState, waitForPostedAfter } from './episode/session';
 import { hasChromium, launchHarnessBrowser, type HarnessBrowser } from './harness/harness';
 
 const skip = hasChromium() ? false : 'Chromium is not installed (/usr/bin/chromium)';
@@ -293,5 +293,19 @@ describe('Episode webview', { skip }, () => {
       await s.h.screenshot(`episode-${theme}`);
       await s.close();
     }
+  });
+
+  test('says ready again until an episode arrives: a host that missed the first Ready (a revived panel) still shows it', async () => {
+    const h = await browser.open({ entry, host: scriptedHost({ count: 20 }) });
+    await h.waitForPosted((m) => EpisodeReadyCommand.is(m));
+    const first = h.posted.length;
+    // The host was not listening yet: it answers only the second Ready.
+    await waitForPostedAfter(h, first, (m) => EpisodeReadyCommand.is(m));
+    await h.notify(DidChangeEpisodeNotification, episodeData(20));
+    await h.page.locator('.msg.is-loaded').first().waitFor();
+    const readies = h.posted.filter((m) => EpisodeReadyCommand.is(m)).length;
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.equal(h.posted.filter((m) => EpisodeReadyCommand.is(m)).length, readies, 'no more Ready once the episode is shown');
+    await h.close();
   });
 });
