@@ -76,3 +76,24 @@ export const remedies = {
   routing: "log the router's probabilities of every expert and the selected one (routing.probs, routing.selected)",
   reward: 'log the team reward of each episode',
 } as const;
+
+/**
+ * How much of a run a chart is drawn from: only exact or estimated credit is drawn; approximate and
+ * not-identifiable episodes are counted and said so (the Run Dashboard's coverage notice).
+ */
+export interface CreditCoverage {
+  /** Episodes of the run (of the split shown). */
+  readonly episodes: number;
+  /** Episodes with exact or estimated credit (what the charts show). */
+  readonly drawn: number;
+  /** Episodes with approximate credit (not drawn). */
+  readonly approximate: number;
+  /** Episodes the data cannot answer (no number). */
+  readonly notIdentifiable: number;
+  /** Episodes whose computation failed. */
+  readonly failed: number;
+  /** The most frequent reason an episode is not identifiable, and what would answer it. */
+  readonly reason: string | null;
+  readonly remedy: string | null;
+}
+

@@ -1,3 +1,4 @@
+import type { CreditCoverage } from '../core/provenance';
 import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
 import {
   isBoundedString,
@@ -10,6 +11,8 @@ import {
   type FlagView,
   type ViewMethod,
 } from './viewData';
+
+export type { CreditCoverage };
 
 // The contract of the "Credit Lens: Run Dashboard" webview (host: src/extension/panels/dashboardPanel.ts,
 // webview: webview/src/dashboard/main.ts).
@@ -76,26 +79,6 @@ export interface GetOverviewParams {
 }
 
 /** Everything the dashboard's charts need for one run and method, aggregated per training step. */
-/**
- * How much of the run the charts are drawn from (docs/credit-provenance.md): only exact or
- * estimated credit is drawn; approximate and not-identifiable episodes are counted and said so.
- */
-export interface CreditCoverage {
-  /** Episodes of the run. */
-  readonly episodes: number;
-  /** Episodes with exact or estimated credit (what the charts show). */
-  readonly drawn: number;
-  /** Episodes with approximate credit (not drawn). */
-  readonly approximate: number;
-  /** Episodes the data cannot answer (no number). */
-  readonly notIdentifiable: number;
-  /** Episodes whose computation failed. */
-  readonly failed: number;
-  /** The most frequent reason an episode is not identifiable, and what would answer it. */
-  readonly reason: string | null;
-  readonly remedy: string | null;
-}
-
 export interface RunOverview {
   readonly runId: number;
   readonly method: ViewMethod;

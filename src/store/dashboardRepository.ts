@@ -1,21 +1,11 @@
 import { defaultSplit, type SplitChoice } from '../core/split';
+import type { CreditCoverage } from '../core/provenance';
 import type { BindValue, Db, Statement } from './database';
 import { splitCondition, splitParam } from './splitFilter';
 
 // Every per-step aggregate, coverage count and episode page is of the episodes in the split bound
 // to :split (splitParam: the training split by default, as credit and audit).
 const inSplit = (alias: string): string => splitCondition(alias, ':split');
-
-/** What one parameter set's charts draw and leave out (the protocol's CreditCoverage). */
-export interface CreditCoverage {
-  readonly episodes: number;
-  readonly drawn: number;
-  readonly approximate: number;
-  readonly notIdentifiable: number;
-  readonly failed: number;
-  readonly reason: string | null;
-  readonly remedy: string | null;
-}
 
 /** A run of the index as the Run Dashboard lists it. */
 export interface DashboardRunRow {

@@ -1,7 +1,8 @@
 import { defaultSplit, type SplitChoice } from '../../core/split';
 import { BrowseRepository } from '../../store/browseRepository';
 import type { Db } from '../../store/database';
-import { DashboardRepository, type CreditCoverage, type StepAgentCredit } from '../../store/dashboardRepository';
+import type { CreditCoverage } from '../../core/provenance';
+import { DashboardRepository, type StepAgentCredit } from '../../store/dashboardRepository';
 import { runOverview } from './runOverview';
 import type { CreditStatus, DashboardRun, EpisodePage, EpisodeQuery, RunOverview, ViewMethod } from './viewTypes';
 
