@@ -196,7 +196,7 @@ const houseRules = {
 };
 
 const testFiles = ['test/**/*.ts'];
-const nodeGlobals = { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' };
+const nodeGlobals = { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortSignal: 'readonly' };
 
 export default defineConfig(
   { ignores: ['dist/**', 'dist-vsix/**', 'node_modules/**', 'bench-data/**', 'demo-run/**', '.cache/**', '.credit-lens/**', 'out/**'] },

@@ -2,8 +2,8 @@ import type { IndexTally } from '../core/indexProgress';
 import { formatIssue, inferredRunsLine, type IndexSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
 import { count, megabytes, plural, seconds } from '../engine/report/format';
 
-/** Sources listed one per line; the rest are counted (`--json` lists all). */
-const maxListedSources = 50;
+/** Sources listed one per line up to this many; beyond it, one line per folder (`--json` lists all). */
+const maxListedSources = 8;
 
 /** The human-readable summary of an index, as `index` and `info` print it. */
 export function formatSummary(summary: IndexSummary): string[] {
@@ -35,23 +35,45 @@ function formatOthers(summary: IndexSummary): string[] {
   return [`  other files ${count(others.length)} (configs, metrics, checkpoints: listed, not read)`, ...listed, ...more];
 }
 
-/** The formats line (files and episodes per importer), then each file with its format. */
+/** The formats line (files and episodes per importer), then each file with its format, or each folder when there are many. */
 function formatSources(summary: IndexSummary): string[] {
   const formats = summary.formats ?? [];
   const sources = summary.sources ?? [];
   if (formats.length === 0) return [];
   const perFormat = formats.map((f) => `${f.format} ${plural(f.files, 'file')} / ${count(f.episodes)} ep`).join('; ');
-  const width = Math.max(...sources.map((s) => s.format.length));
-  const lines = [`  formats    ${perFormat}`, '  sources'];
-  for (const source of sources.slice(0, maxListedSources)) lines.push(`    ${source.format.padEnd(width)}  ${source.file}${sourceCounts(source)}`);
-  if (sources.length > maxListedSources) lines.push(`    … and ${count(sources.length - maxListedSources)} more (--json lists all)`);
+  const listed = sources.length > maxListedSources ? sourceFolders(sources) : sources;
+  const width = Math.max(...listed.map((s) => s.format.length));
+  const lines = [`  formats    ${perFormat}`, sources.length > maxListedSources ? '  sources    by folder (--json lists every file)' : '  sources'];
+  for (const source of listed.slice(0, maxListedSources)) lines.push(`    ${source.format.padEnd(width)}  ${source.file}${sourceCounts(source)}`);
+  if (listed.length > maxListedSources) lines.push(`    … and ${plural(listed.length - maxListedSources, 'more folder')} (--json lists every file)`);
   return lines;
 }
 
-function sourceCounts(source: SourceSummary): string {
+/** One entry per folder and format: `dir/ (40 files, 1,280 episodes)`, in path order. */
+function sourceFolders(sources: readonly SourceSummary[]): SourceSummary[] {
+  const folders = new Map<string, SourceSummary & { files: number }>();
+  for (const source of sources) {
+    const slash = source.file.lastIndexOf('/');
+    const file = `${slash < 0 ? '.' : source.file.slice(0, slash)}/`;
+    const key = `${file}\0${source.format}`;
+    const seen = folders.get(key);
+    folders.set(key, {
+      file,
+      format: source.format,
+      files: (seen?.files ?? 0) + 1,
+      episodes: (seen?.episodes ?? 0) + source.episodes,
+      errors: (seen?.errors ?? 0) + source.errors,
+      repeats: (seen?.repeats ?? 0) + (source.repeats ?? 0),
+    });
+  }
+  return [...folders.values()];
+}
+
+function sourceCounts(source: SourceSummary & { files?: number }): string {
+  const files = source.files === undefined ? '' : `${plural(source.files, 'file')}, `;
   const errors = source.errors > 0 ? `, ${plural(source.errors, 'error')}` : '';
   const repeats = source.repeats ? `, ${plural(source.repeats, 'repeated row')} skipped` : '';
-  return ` (${plural(source.episodes, 'episode')}${errors}${repeats})`;
+  return ` (${files}${plural(source.episodes, 'episode')}${errors}${repeats})`;
 }
 
 function formatRun(run: RunSummary): string[] {

@@ -1,7 +1,7 @@
 // The Episode webview in headless Chromium under the production CSP, driven by a scripted host
 // (test/browser/episode/fixture.ts). Run `node esbuild.mjs` first.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 import {
   CancelRecomputeCommand,
   DidChangeEpisodeNotification,
@@ -19,18 +19,9 @@ import { creditColorScale } from '../../webview/src/charts/creditScale';
 import { creditFor, episodeData, longSeq, messageAt, ref, scriptedHost, tokenSeq } from './episode/fixture';
 import { scrollFrames, scrollToRow, scrollTop, waitForSaved, type ComputedStyleHost } from './episode/page';
 import { chooseMethod, entry, focusedSeq, openEpisode, rowInfo, savedState, waitForPostedAfter } from './episode/session';
-import { hasChromium, launchHarnessBrowser, type HarnessBrowser } from './harness/harness';
+import { describeInBrowser } from './harness/suite';
 
-const skip = hasChromium() ? false : 'Chromium is not installed (/usr/bin/chromium)';
-
-describe('Episode webview', { skip }, () => {
-  let browser: HarnessBrowser;
-  before(async () => {
-    browser = await launchHarnessBrowser();
-  });
-  after(async () => {
-    await browser.close();
-  });
+describeInBrowser('Episode webview', (browser) => {
 
   test('opens a 10,000-message episode in under a second with only a window of rows in the DOM', async () => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 10_000 }), data: episodeData(10_000) });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DidChangeSummaryNotification, ReadyCommand } from '../../src/protocol/runSummaryPanel';
-import { launchHarnessBrowser } from './harness/harness';
+import { describeInBrowser } from './harness/suite';
 
+describeInBrowser('Run Summary webview', (browser) => {
 test('the Run Summary webview shows trace-derived names as text under the production CSP', async () => {
-  const browser = await launchHarnessBrowser();
   const h = await browser.open({ entry: { script: 'main', styles: ['summary.css'] }, host: () => undefined });
   await h.waitForPosted((m) => ReadyCommand.is(m));
   await h.notify(DidChangeSummaryNotification, { folderName: '<img src=x onerror=alert(1)>', folderPath: '/x', indexPath: '/y', cancelled: false, summary: { files: 1, runs: [], episodes: 0, messages: 0, agents: 0, steps: 0, errorCount: 0, errors: [], searchIndexed: 0 } as never });
@@ -12,5 +12,5 @@ test('the Run Summary webview shows trace-derived names as text under the produc
   assert.equal(await h.page.locator('h1').textContent(), '<img src=x onerror=alert(1)>');
   await h.screenshot('smoke');
   await h.close();
-  await browser.close();
+});
 });

@@ -150,13 +150,15 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       executablePath,
       headless: true,
       viewport: { width: 1400, height: 900 },
+      timeout: 30_000,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = context.pages()[0] ?? (await context.newPage());
   });
 
   after(async () => {
-    await context.close().catch(() => undefined);
+    // `context` is unset when the launch failed: the teardown must not throw over the launch's reason.
+    await (context as BrowserContext | undefined)?.close().catch(() => undefined);
     rmSync(profile, { recursive: true, force: true });
   });
 

@@ -52,16 +52,50 @@ export function hasChromium(): boolean {
   return existsSync(chromiumPath);
 }
 
+/** How long Chromium may take to start before the suite fails with the reason (it starts in ~1 s). */
+export const launchTimeoutMs = 20_000;
+
+// The flags the machine's closed network needs: without the background-networking ones Chromium keeps
+// retrying refused connections at every start.
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Starts the harness server and Chromium. A browser that does not start within `launchTimeoutMs`
+ * rejects with the reason, and the server it started is closed, so nothing keeps the process alive.
+ */
 export async function launchHarnessBrowser(): Promise<HarnessBrowser> {
   const server = await startHarnessServer();
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: launchTimeoutMs });
+  } catch (error) {
+    await server.close();
+    const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    throw new Error(`Chromium (${chromiumPath}) could not start (launch timeout ${String(launchTimeoutMs / 1000)} s): ${reason}`);
+  }
   return {
     open: (options) => openHarness(browser, server, options),
     close: async () => {
-      await browser.close();
-      await server.close();
+      try {
+        await withTimeout(browser.close(), 10_000, 'closing Chromium');
+      } finally {
+        await server.close();
+      }
     },
   };
+}
+
+/** Resolves or rejects as `work` does, or rejects after `ms` naming `what`. */
+export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what} took over ${String(ms)} ms`));
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 async function openHarness(browser: Browser, server: HarnessServer, options: HarnessOptions): Promise<WebviewHarness> {

@@ -48,6 +48,8 @@ export async function startHarnessServer(): Promise<HarnessServer> {
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  // A harness left open by a failed test must not keep the test process alive.
+  server.unref();
   const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
   return {
     origin,
