@@ -1,16 +1,23 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { findIndexLocation } from '../engine/indexLocation';
 import { BrowseRepository } from '../store/browseRepository';
 import { openDatabase, type Db } from '../store/database';
 import type { BrowseIndex } from './tree/treeItems';
 
+interface OpenIndex {
+  readonly index: BrowseIndex;
+  readonly db: Db;
+}
+
 /**
- * The run folder the Runs and Flags views show: the last one indexed or audited, else the first
- * workspace folder that already has an index. Holds one read-only connection (WAL lets it read
- * while a worker writes); reopened when the folder changes, closed on dispose.
+ * The indexes the Runs and Flags views read: the shown run folder's (the current one), and those of
+ * the other indexed folders the Runs view lists, opened when first read. Every connection is
+ * read-only (WAL lets it read while a worker writes); the shown one is reopened when shown again,
+ * the others by {@link closeOthers}, and all are closed on dispose.
  */
 export class ActiveIndex implements vscode.Disposable {
-  private current: { readonly index: BrowseIndex; readonly db: Db } | undefined;
+  private current: OpenIndex | undefined;
+  private readonly others = new Map<string, OpenIndex>();
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -18,37 +25,58 @@ export class ActiveIndex implements vscode.Disposable {
     private readonly configuredPath: (root: string) => string | undefined = () => undefined,
   ) {}
 
-  /** The open index, for the views; undefined when no folder has been indexed yet. */
+  /** The shown index, for the views; undefined when no folder has been indexed yet. */
   get(): BrowseIndex | undefined {
     return this.current?.index;
   }
 
   /** Shows `folder`; returns false (and logs why) when it has no index or it cannot be opened. */
   show(folder: vscode.Uri): boolean {
-    const location = findIndexLocation(folder.fsPath, this.configuredPath(folder.fsPath));
-    if (!location) return false;
-    try {
-      const db = openDatabase(location.path, { readonly: true });
-      this.close();
-      this.current = { index: { folder, repository: new BrowseRepository(db) }, db };
-      return true;
-    } catch (error) {
-      this.log.warn(`Cannot open the index of ${folder.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
-      return false;
-    }
+    const opened = this.open(folder);
+    if (!opened) return false;
+    this.current?.db.close();
+    this.others.get(folder.fsPath)?.db.close();
+    this.others.delete(folder.fsPath);
+    this.current = opened;
+    return true;
   }
 
-  /** Shows the first workspace folder that already has an index, and returns it. */
-  showFirstIndexedWorkspaceFolder(): vscode.Uri | undefined {
-    return (vscode.workspace.workspaceFolders ?? []).find((folder) => this.show(folder.uri))?.uri;
+  /** Shows nothing (no folder has an index any more). */
+  hide(): void {
+    this.current?.db.close();
+    this.current = undefined;
+  }
+
+  /** The index of any folder: the shown one, else opened (and kept) on first read; undefined without one. */
+  of(folder: vscode.Uri): BrowseIndex | undefined {
+    if (this.current?.index.folder.fsPath === folder.fsPath) return this.current.index;
+    const kept = this.others.get(folder.fsPath);
+    if (kept) return kept.index;
+    const opened = this.open(folder);
+    if (opened) this.others.set(folder.fsPath, opened);
+    return opened?.index;
+  }
+
+  /** Closes the connections to the folders not shown (an index may have been rebuilt or removed). */
+  closeOthers(): void {
+    for (const other of this.others.values()) other.db.close();
+    this.others.clear();
   }
 
   dispose(): void {
-    this.close();
+    this.closeOthers();
+    this.hide();
   }
 
-  private close(): void {
-    this.current?.db.close();
-    this.current = undefined;
+  private open(folder: vscode.Uri): OpenIndex | undefined {
+    const location = findIndexLocation(folder.fsPath, this.configuredPath(folder.fsPath));
+    if (!location) return undefined;
+    try {
+      const db = openDatabase(location.path, { readonly: true });
+      return { index: { folder, repository: new BrowseRepository(db) }, db };
+    } catch (error) {
+      this.log.warn(`Cannot open the index of ${folder.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 }

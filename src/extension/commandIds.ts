@@ -8,6 +8,7 @@ import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './c
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
 import { openDashboardCommand, openEpisodeViewCommand } from './commands/openViewCommands';
 import { openRunFolderCommand } from './commands/openRunFolderCommand';
+import { runFolderPicker } from './commands/pickRunFolder';
 import { recomputeCreditCommand } from './commands/recomputeCreditCommand';
 import { revealTraceLineCommand } from './commands/revealTraceLineCommand';
 import { runAuditCommand } from './commands/runAuditCommand';
@@ -17,6 +18,7 @@ import type { IndexJobs } from './indexJobs';
 import type { DashboardPanel } from './panels/dashboardPanel';
 import type { EpisodePanel } from './panels/episodePanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
+import type { RunFolderSource } from './runFolders';
 
 /**
  * Every command the extension contributes; `package.json#contributes.commands` lists exactly these
@@ -68,11 +70,14 @@ export interface CommandServices {
   readonly onIndexed: IndexRunFolderDeps['onIndexed'];
   /** Called after a credit pass stored credit, to refresh the panels. */
   readonly onCredited?: (folder: vscode.Uri) => void;
+  /** The run folders of the workspace and the current one, which every command acts on. */
+  readonly runFolders: RunFolderSource;
 }
 
 /** Registers every command of {@link commandIds}; each registration goes to `context.subscriptions`. */
 export function registerAllCommands(context: vscode.ExtensionContext, services: CommandServices): void {
   const { log, workerScript, jobs, summaryPanel } = services;
+  const chooseFolder = runFolderPicker(services.runFolders, 'read');
   const showSummary: IndexRunFolderDeps['showSummary'] = (indexed) => {
     summaryPanel.show(indexed);
   };
@@ -81,6 +86,7 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
     workerScript,
     jobs,
     showSummary,
+    chooseFolder: runFolderPicker(services.runFolders, 'index'),
     ...(services.onIndexed ? { onIndexed: services.onIndexed } : {}),
     ...(services.storageDir !== undefined ? { storageDir: services.storageDir } : {}),
   };
@@ -89,21 +95,21 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   };
   register(commandIds.indexRunFolder, indexRunFolderCommand(indexDeps));
   register(commandIds.openRunFolder, openRunFolderCommand(indexDeps));
-  register(commandIds.showRunSummary, showRunSummaryCommand({ log, showSummary, indexFolder: (folder) => indexFolder(folder, indexDeps) }));
+  register(commandIds.showRunSummary, showRunSummaryCommand({ log, showSummary, chooseFolder, indexFolder: (folder) => indexFolder(folder, indexDeps) }));
   const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
   const onCredited = services.onCredited ? { onCredited: services.onCredited } : {};
-  register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport, ...onCredited }));
-  register(commandIds.runAudit, runAuditCommand({ log, ...storage, formatAudit, onAudited: services.onAudited }));
-  register(commandIds.exportResults, exportCommand({ log, ...storage, version: services.version, formatters: { csvHeader, csvLine, episodesJson, auditSarif } }));
+  register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport, chooseFolder, ...onCredited }));
+  register(commandIds.runAudit, runAuditCommand({ log, ...storage, formatAudit, chooseFolder, onAudited: services.onAudited }));
+  register(commandIds.exportResults, exportCommand({ log, ...storage, chooseFolder, version: services.version, formatters: { csvHeader, csvLine, episodesJson, auditSarif } }));
   const showEpisode = (folder: vscode.Uri, episodeId: number): void => {
     services.episodePanel.show(folder, episodeId);
   };
-  const openById = openEpisodeCommand({ log, ...storage, showEpisode });
+  const openById = openEpisodeCommand({ log, ...storage, chooseFolder, showEpisode });
   register(commandIds.openEpisode, openById);
   register(commandIds.openEpisodeView, openEpisodeViewCommand(showEpisode, openById));
   register(commandIds.openDashboard, openDashboardCommand((folder, runId) => {
     services.dashboardPanel.show(folder, runId);
-  }));
+  }, chooseFolder));
   register(commandIds.showLog, showLogCommand({ log }));
   register(commandIds.revealTraceLine, revealTraceLineCommand());
 }

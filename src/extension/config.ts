@@ -4,7 +4,7 @@ import { flagKinds, type FlagKind } from '../core/auditReport';
 import { err, ok, type Result } from '../core/result';
 import { defaultAuditThresholds, parseAuditThresholds, type AuditThresholds } from '../credit/audit/auditThresholds';
 import { creditMethods, isCreditMethod, type CreditMethodName } from '../engine/credit/creditMethod';
-import { folderKey, indexFileName } from '../engine/indexLocation';
+import { findIndexLocation, folderKey, indexFileName } from '../engine/indexLocation';
 
 /** The settings section: every key below is `creditLens.<key>`. */
 export const configSection = 'creditLens';
@@ -114,6 +114,17 @@ export function indexDbPath(location: IndexLocationSetting, root: string, storag
   if (location.kind === 'custom') return join(location.folder, key, indexFileName);
   if (location.kind === 'workspaceStorage' && storageDir !== undefined) return join(storageDir, 'indexes', key, indexFileName);
   return undefined;
+}
+
+/** The index file the `creditLens.index.location` setting asks for (undefined: the default lookup). */
+export function configuredIndexPath(root: string, storageDir: string | undefined): string | undefined {
+  const config = loadConfig();
+  return config.ok ? indexDbPath(config.value.indexLocation, root, storageDir) : undefined;
+}
+
+/** True when `root` has an index where the settings (else the default lookup) put it; creates nothing. */
+export function hasIndex(root: string, storageDir: string | undefined): boolean {
+  return findIndexLocation(root, configuredIndexPath(root, storageDir)) !== undefined;
 }
 
 function readIndexLocation(raw: unknown): Read<IndexLocationSetting> {

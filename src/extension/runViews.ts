@@ -3,20 +3,26 @@ import type { AuditResult } from '../engine/audit/auditJob';
 import type { IndexJobResult } from '../engine/indexJob';
 import { ActiveIndex } from './activeIndex';
 import { BackgroundIndexing } from './backgroundIndexing';
-import { configuredIndexPath } from './commands/indexRunFolderCommand';
+import { configuredIndexPath, hasIndex } from './config';
 import type { SeverityByKind } from './diagnostics/flagDiagnostics';
+import { plural } from './indexReport';
+import { folderLabel, RunFolders } from './runFolders';
 import { CreditLensViews } from './tree/creditLensViews';
+import type { RunFolderEntry } from './tree/runsTreeProvider';
+import type { BrowseIndex } from './tree/treeItems';
 
-/** What the commands call when an index pass or an audit finished. */
+/** What the commands call when an index pass or an audit finished, and the run folders they act on. */
 export interface RunViewHooks {
   readonly onIndexed: (folder: vscode.Uri, result: IndexJobResult) => void;
   readonly onAudited: (folder: vscode.Uri, result: AuditResult) => void;
+  readonly runFolders: RunFolders;
 }
 
 /**
  * The Runs and Flags views, the Problems-panel diagnostics, the live tail and the status bar, all
- * following one "active" run folder: the last one indexed or audited, else the first workspace
- * folder that already has an index. Everything created here is owned by `context`.
+ * following the current run folder (see {@link RunFolders}): the one last indexed, audited or
+ * chosen, else the first indexed folder found. With several indexed folders the Runs view lists
+ * them all, and selecting one makes it current. Everything created here is owned by `context`.
  */
 export function activateRunViews(
   context: vscode.ExtensionContext,
@@ -26,27 +32,80 @@ export function activateRunViews(
   onChanged: (folder: vscode.Uri) => void = () => undefined,
 ): RunViewHooks {
   const own = <T extends vscode.Disposable>(d: T): T => (context.subscriptions.push(d), d);
-  const indexPath = (root: string): string | undefined => configuredIndexPath(root, context.storageUri?.fsPath);
+  const storageDir = context.storageUri?.fsPath;
+  const indexPath = (root: string): string | undefined => configuredIndexPath(root, storageDir);
   const active = own(new ActiveIndex(log, indexPath));
+  const folders = own(new RunFolders({
+    state: context.workspaceState,
+    hasIndex: (folder) => hasIndex(folder.fsPath, storageDir),
+    describe: (folder) => describeIndex(active.of(folder)),
+    log,
+  }));
+  /** The folder the views follow: the current one, else the first indexed (the commands still ask). */
+  const shownFolder = (): vscode.Uri | undefined => folders.current() ?? folders.indexed()[0];
   const severities = (): SeverityByKind => vscode.workspace.getConfiguration('creditLens').get<SeverityByKind>('audit.severity', {});
-  const views = own(new CreditLensViews({ index: () => active.get(), log, severities }));
-  const showFolder = (folder: vscode.Uri): void => {
+  const views = own(new CreditLensViews({
+    index: () => active.get(),
+    folders: () => folderEntries(folders.indexed(), active.get()?.folder),
+    indexOf: (folder) => active.of(folder),
+    onSelect: (folder) => folders.choose(folder),
+    log,
+    severities,
+  }));
+  const isShown = (folder: vscode.Uri): boolean => active.get()?.folder.fsPath === folder.fsPath;
+  const background = own(new BackgroundIndexing({
+    log,
+    workerScript,
+    indexPath,
+    onIndexed: (folder) => {
+      if (isShown(folder)) views.refresh();
+      onChanged(folder);
+    },
+  }));
+  const showCurrent = (): void => {
+    active.closeOthers();
+    const folder = shownFolder();
+    if (folder && (isShown(folder) || active.show(folder))) background.follow(folder);
+    else if (!folder) active.hide();
+    views.refresh();
+  };
+  own(folders.onDidChange(showCurrent));
+  showCurrent();
+  /** After a pass or an audit over `folder`: it becomes current, its index is reopened, everything refreshes. */
+  const changed = (folder: vscode.Uri): void => {
+    folders.choose(folder);
     active.show(folder);
     views.refresh();
     onChanged(folder);
   };
-  const background = own(new BackgroundIndexing({ log, workerScript, indexPath, onIndexed: showFolder }));
-  const shown = active.showFirstIndexedWorkspaceFolder();
-  if (shown) background.follow(shown);
-  views.refresh();
   return {
+    runFolders: folders,
     onIndexed: (folder, result) => {
-      showFolder(folder);
+      changed(folder);
       background.follow(folder, result);
     },
     onAudited: (folder, result) => {
       log.info(`Audit of ${folder.fsPath}: ${result.runs.reduce((n, r) => n + r.flags.length, 0)} flag(s)`);
-      showFolder(folder);
+      changed(folder);
     },
   };
+}
+
+/** The Runs view's folder level: every indexed folder by its workspace-relative name. */
+function folderEntries(indexed: readonly vscode.Uri[], shown: vscode.Uri | undefined): RunFolderEntry[] {
+  return indexed.map((folder) => ({ folder, label: folderLabel(folder), current: folder.fsPath === shown?.fsPath }));
+}
+
+/** `2 runs (a, b) · 1,920 episodes`, for the pick among indexed folders; undefined when unreadable. */
+function describeIndex(index: BrowseIndex | undefined): string | undefined {
+  if (!index) return undefined;
+  try {
+    const runs = index.repository.runs();
+    if (runs.length === 0) return 'no runs yet';
+    const episodes = runs.reduce((sum, run) => sum + run.episodes, 0);
+    const names = runs.slice(0, 3).map((run) => run.name || '(root)').join(', ');
+    return `${plural(runs.length, 'run')} (${names}${runs.length > 3 ? ', …' : ''}) · ${plural(episodes, 'episode')}`;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@
 // Run through `node scripts/e2e/run.mjs`, which starts code-server and passes E2E_* variables.
 // The tests share one page and run in order: each builds on the state the previous one left.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, appendFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, appendFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -184,10 +184,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     await step('b-runs', async () => {
       await runsView().waitFor({ timeout: 30_000 });
       await runCommand('Credit Lens: Index Run Folder');
-      // One workspace folder: no pick. Should a pick appear, choose the workspace folder.
-      const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'workspace' }).first();
-      if (await pick.isVisible().catch(() => false)) await pick.click();
+      // The index the CLI wrote in demo-run/.credit-lens/ is the only one: the command re-indexes
+      // demo-run without a pick, and builds no second index at the workspace root.
       await page.locator('.notifications-toasts, .notification-toast', { hasText: /Indexed \d/ }).first().waitFor({ timeout: 90_000 });
+      assert.equal(existsSync(join(workspace, '.credit-lens')), false, 'an index was built at the workspace root');
       const rows = runsView().locator('.monaco-list-row');
       await rows.filter({ hasText: 'planner-solver-verifier' }).first().waitFor({ timeout: 30_000 });
       await rows.filter({ hasText: 'routed-experts' }).first().waitFor({ timeout: 30_000 });
@@ -323,5 +323,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       await activeWebview().locator('figcaption.chart-caption', { hasText: 'Credit share, start' }).waitFor({ timeout: 60_000 });
     });
     await setTheme('Dark Modern');
+  });
+
+  test('j. every command used the index in demo-run: none was built at the workspace root', () => {
+    assert.equal(existsSync(join(workspace, 'demo-run', '.credit-lens', 'index.sqlite')), true);
+    assert.equal(existsSync(join(workspace, '.credit-lens')), false, 'a second index at the workspace root');
   });
 });

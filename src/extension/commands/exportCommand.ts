@@ -8,7 +8,8 @@ import type { CreditOutputRow } from '../../store/creditRepository';
 import { indexDbPath, loadConfigOrReport, type CreditLensConfig } from '../config';
 import { plural } from '../indexReport';
 import { gatedEvaluatorChoice } from '../trust';
-import { pickRunFolder } from './pickRunFolder';
+import { folderLabel } from '../runFolders';
+import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 import { reportJobFailure, type RunCredit } from './recomputeCreditCommand';
 import type { RunAuditJob } from './runAuditCommand';
 
@@ -28,6 +29,8 @@ export interface ExportDeps {
   readonly version: string;
   readonly runCredit?: RunCredit;
   readonly runAudit?: RunAuditJob;
+  /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker unless given. */
+  readonly chooseFolder?: ChooseRunFolder;
 }
 
 /** The file formats of the export. */
@@ -55,7 +58,7 @@ interface ExportText {
  */
 export function exportCommand(deps: ExportDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const folder = await pickRunFolder(argument, title);
+    const folder = await (deps.chooseFolder ?? pickRunFolder)(argument, title);
     if (folder === undefined) return;
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
@@ -78,7 +81,7 @@ async function exportTo(folder: vscode.Uri, target: vscode.Uri, format: ExportFo
   let exported: ExportText | undefined;
   try {
     exported = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: exporting ${basename(root) || root}`, cancellable: format !== 'sarif' },
+      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: exporting ${folderLabel(folder)}`, cancellable: format !== 'sarif' },
       async (_progress, token) => {
         if (format === 'sarif') return sarifText(root, { root, thresholds: config.auditThresholds, evaluator, ...(dbPath !== undefined ? { dbPath } : {}) }, deps);
         const options: CreditJobOptions = { root, method: config.defaultMethod, evaluator, concurrency: config.evaluator.concurrency, ...(dbPath !== undefined ? { dbPath } : {}) };

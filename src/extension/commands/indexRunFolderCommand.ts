@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexProgress } from '../../core/indexProgress';
 import type { IndexJobOptions, IndexJobResult } from '../../engine/indexJob';
@@ -6,8 +5,9 @@ import { runIndexInWorker, type IndexJobHandle } from '../../engine/runIndexInWo
 import type { IndexJobs } from '../indexJobs';
 import { describeIndexFailure, formatIndexLog, formatIndexResult, formatProgressMessage, progressIncrement } from '../indexReport';
 import type { IndexedFolder } from '../panels/runSummaryPanel';
-import { indexDbPath, loadConfig } from '../config';
-import { pickRunFolder } from './pickRunFolder';
+import { configuredIndexPath } from '../config';
+import { folderLabel } from '../runFolders';
+import { pickFolderToIndex, type ChooseRunFolder } from './pickRunFolder';
 
 /** Starts an index pass in a worker thread; `runIndexInWorker` unless a test injects another. */
 export type RunIndex = (options: IndexJobOptions, workerScript: string, onProgress?: (progress: IndexProgress) => void) => IndexJobHandle;
@@ -23,18 +23,21 @@ export interface IndexRunFolderDeps {
   readonly storageDir?: string;
   /** Called after every pass that completed or was cancelled (views and diagnostics refresh). */
   readonly onIndexed?: (folder: vscode.Uri, result: IndexJobResult) => void;
+  /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker for indexing unless given. */
+  readonly chooseFolder?: ChooseRunFolder;
 }
 
 const showSummaryAction = 'Show Summary';
 const showLogAction = 'Show Log';
 
 /**
- * Handler of `creditLens.indexRunFolder`: picks the run folder (the explorer folder it was invoked
- * on, else the workspace), then indexes it with the CLI's indexer in a worker thread.
+ * Handler of `creditLens.indexRunFolder`: indexes the explorer folder it was invoked on, else the
+ * current run folder, else one chosen among the indexed (or, with none, the indexable) folders, with
+ * the CLI's indexer in a worker thread.
  */
 export function indexRunFolderCommand(deps: IndexRunFolderDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const folder = await pickRunFolder(argument, 'Credit Lens: Index Run Folder');
+    const folder = await (deps.chooseFolder ?? pickFolderToIndex)(argument, 'Credit Lens: Index Run Folder');
     if (folder !== undefined) await indexFolder(folder, deps);
   };
 }
@@ -53,7 +56,7 @@ export async function indexFolder(folder: vscode.Uri, deps: IndexRunFolderDeps):
   let result: IndexJobResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: indexing ${basename(root) || root}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: indexing ${folderLabel(folder)}`, cancellable: true },
       (progress, token) => runWithProgress(root, deps, progress, token),
     );
   } catch (error) {
@@ -106,10 +109,4 @@ async function reportFailure(root: string, error: unknown, deps: IndexRunFolderD
   deps.log.error(`Indexing ${root} failed: ${message}`);
   const choice = await vscode.window.showErrorMessage(describeIndexFailure(root, message), showLogAction);
   if (choice === showLogAction) deps.log.show();
-}
-
-/** The index file the `creditLens.index.location` setting asks for (undefined: the default lookup). */
-export function configuredIndexPath(root: string, storageDir: string | undefined): string | undefined {
-  const config = loadConfig();
-  return config.ok ? indexDbPath(config.value.indexLocation, root, storageDir) : undefined;
 }

@@ -1,11 +1,12 @@
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { NoIndexError } from '../../engine/indexJob';
 import { findIndexLocation } from '../../engine/indexLocation';
 import { openDatabase } from '../../store/database';
 import { EpisodeLookup, type EpisodeLocation } from '../../store/episodeLookup';
 import { indexDbPath, loadConfigOrReport } from '../config';
-import { pickRunFolder } from './pickRunFolder';
+import { folderLabel } from '../runFolders';
+import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 import { reportJobFailure } from './recomputeCreditCommand';
 
 /** Finds the episodes with an external id in a folder's index; {@link lookUpEpisode} unless a test injects another. */
@@ -17,6 +18,8 @@ export interface OpenEpisodeDeps {
   readonly findEpisode?: FindEpisode;
   /** Opens the Episode view; without it, the trace file is opened at the episode's line. */
   readonly showEpisode?: (folder: vscode.Uri, episodeId: number) => void;
+  /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker unless given. */
+  readonly chooseFolder?: ChooseRunFolder;
 }
 
 const title = 'Credit Lens: Open Episode by Id';
@@ -28,7 +31,7 @@ const title = 'Credit Lens: Open Episode by Id';
  */
 export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const folder = await pickRunFolder(argument, title);
+    const folder = await (deps.chooseFolder ?? pickRunFolder)(argument, title);
     if (folder === undefined) return;
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
@@ -49,7 +52,7 @@ export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) 
     }
     if (found.length === 0) {
       deps.log.info(`No episode with id "${id.trim()}" in ${root}`);
-      void vscode.window.showInformationMessage(`No episode with id "${id.trim()}" in the index of ${basename(root) || root}.`);
+      void vscode.window.showInformationMessage(`No episode with id "${id.trim()}" in the index of ${folderLabel(folder)}.`);
       return;
     }
     const location = await chooseLocation(found);

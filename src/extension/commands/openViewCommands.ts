@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { pickRunFolder } from './pickRunFolder';
+import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 
 /** Opens the Run Dashboard of a folder (on a run when given); the DashboardPanel's `show`. */
 export type ShowDashboard = (folder: vscode.Uri, runId?: number) => void;
@@ -21,17 +21,13 @@ function treeNode(argument: unknown): TreeNodeArgument | undefined {
 
 /**
  * Handler of `creditLens.openDashboard`: the dashboard of the run a Runs-view node belongs to, or of
- * a run folder picked like every other command's.
+ * the current run folder (picked like every other command's).
  */
-export function openDashboardCommand(show: ShowDashboard): (argument?: unknown) => Promise<void> {
+export function openDashboardCommand(show: ShowDashboard, chooseFolder: ChooseRunFolder = pickRunFolder): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const node = treeNode(argument);
-    if (node) {
-      show(node.folder, node.run?.runId);
-      return;
-    }
-    const folder = await pickRunFolder(argument, 'Credit Lens: Open Run Dashboard');
-    if (folder) show(folder);
+    // A Runs-view node names its folder, which chooseFolder takes (and makes current).
+    const folder = await chooseFolder(argument, 'Credit Lens: Open Run Dashboard');
+    if (folder) show(folder, treeNode(argument)?.run?.runId);
   };
 }
 

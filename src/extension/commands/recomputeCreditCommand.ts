@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { parseStepRange as parseRange } from '../../core/stepRange';
 import { err, ok, type Result } from '../../core/result';
@@ -9,7 +8,8 @@ import { NoIndexError } from '../../engine/indexJob';
 import { indexDbPath, loadConfigOrReport, type CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
 import { currentEvaluatorChoice, showTrustWarning } from '../trust';
-import { pickRunFolder } from './pickRunFolder';
+import { folderLabel } from '../runFolders';
+import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 
 /** Runs a credit pass; `runCreditJob` unless a test injects another. */
 export type RunCredit = (options: CreditJobOptions, hooks?: CreditJobHooks) => Promise<CreditJobResult>;
@@ -24,6 +24,8 @@ export interface RecomputeCreditDeps {
   readonly runCredit?: RunCredit;
   /** Called after a pass that stored credit (so views can refresh). */
   readonly onCredited?: (folder: vscode.Uri, result: CreditJobResult) => void;
+  /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker unless given. */
+  readonly chooseFolder?: ChooseRunFolder;
 }
 
 const title = 'Credit Lens: Recompute Credit';
@@ -68,7 +70,7 @@ interface CreditRequest {
  */
 export function recomputeCreditCommand(deps: RecomputeCreditDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const folder = await pickRunFolder(argument, title);
+    const folder = await (deps.chooseFolder ?? pickRunFolder)(argument, title);
     if (folder === undefined) return;
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
@@ -180,7 +182,7 @@ async function recompute(folder: vscode.Uri, config: CreditLensConfig, request: 
   let result: CreditJobResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: ${methodLabels[request.method]} credit of ${basename(root) || root}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: ${methodLabels[request.method]} credit of ${folderLabel(folder)}`, cancellable: true },
       async (progress, token) => {
         const cancellation = token.onCancellationRequested(() => deps.log.info('Cancelling the credit pass; episodes done so far stay stored'));
         try {
@@ -245,7 +247,7 @@ export async function reportJobFailure(folder: vscode.Uri, error: unknown, log: 
   const message = error instanceof Error ? error.message : String(error);
   log.error(`Could not ${action} ${root}: ${message}`);
   if (error instanceof NoIndexError) {
-    const choice = await vscode.window.showErrorMessage(`${basename(root) || root} has no Credit Lens index yet: index it first.`, indexAction);
+    const choice = await vscode.window.showErrorMessage(`${folderLabel(folder)} has no Credit Lens index yet: index it first.`, indexAction);
     if (choice === indexAction) await vscode.commands.executeCommand(indexRunFolderId, folder);
     return;
   }

@@ -1,11 +1,11 @@
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunAudit } from '../../core/auditReport';
 import { runAudit, type AuditOptions, type AuditResult } from '../../engine/audit/auditJob';
 import { indexDbPath, loadConfigOrReport } from '../config';
 import { plural } from '../indexReport';
 import { gatedEvaluatorChoice } from '../trust';
-import { pickRunFolder } from './pickRunFolder';
+import { folderLabel } from '../runFolders';
+import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 import { reportJobFailure } from './recomputeCreditCommand';
 
 /** Runs an audit; `runAudit` unless a test injects another. */
@@ -20,6 +20,8 @@ export interface RunAuditDeps {
   /** Called after every audit, so diagnostics and trees can refresh. */
   readonly onAudited: (folder: vscode.Uri, result: AuditResult) => void;
   readonly runAudit?: RunAuditJob;
+  /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker unless given. */
+  readonly chooseFolder?: ChooseRunFolder;
 }
 
 const showProblemsAction = 'Show Problems';
@@ -32,7 +34,7 @@ const showLogAction = 'Show Log';
  */
 export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const folder = await pickRunFolder(argument, 'Credit Lens: Run Audit');
+    const folder = await (deps.chooseFolder ?? pickRunFolder)(argument, 'Credit Lens: Run Audit');
     if (folder === undefined) return;
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
@@ -43,7 +45,7 @@ export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Pro
     let result: AuditResult;
     try {
       result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: auditing ${basename(root) || root}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: auditing ${folderLabel(folder)}`, cancellable: true },
         (_progress, token) => (deps.runAudit ?? runAudit)({ ...options, isCancelled: () => token.isCancellationRequested }),
       );
     } catch (error) {

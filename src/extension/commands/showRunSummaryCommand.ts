@@ -1,4 +1,3 @@
-import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexSummary } from '../../core/indexSummary';
 import type { IndexJobResult } from '../../engine/indexJob';
@@ -6,7 +5,8 @@ import { NoIndexError, readIndexSummary } from '../../engine/indexJob';
 import type { IndexLocation } from '../../engine/indexLocation';
 import { describeIndexFailure } from '../indexReport';
 import type { IndexedFolder } from '../panels/runSummaryPanel';
-import { pickRunFolder } from './pickRunFolder';
+import { folderLabel } from '../runFolders';
+import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 
 /** Reads an existing index's summary; `readIndexSummary` unless a test injects another. */
 export type ReadSummary = (root: string) => { index: IndexLocation; summary: IndexSummary };
@@ -17,6 +17,8 @@ export interface ShowRunSummaryDeps {
   /** Indexes a folder that has no index yet (the index command's pass, with its notifications). */
   readonly indexFolder: (folder: vscode.Uri) => Promise<IndexJobResult | undefined>;
   readonly readSummary?: ReadSummary;
+  /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker unless given. */
+  readonly chooseFolder?: ChooseRunFolder;
 }
 
 const indexNowAction = 'Index Now';
@@ -28,7 +30,7 @@ const indexNowAction = 'Index Now';
  */
 export function showRunSummaryCommand(deps: ShowRunSummaryDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
-    const folder = await pickRunFolder(argument, 'Credit Lens: Show Run Summary');
+    const folder = await (deps.chooseFolder ?? pickRunFolder)(argument, 'Credit Lens: Show Run Summary');
     if (folder === undefined) return;
     const root = folder.fsPath;
     let read: ReturnType<ReadSummary>;
@@ -51,7 +53,7 @@ async function offerIndexing(folder: vscode.Uri, error: unknown, deps: ShowRunSu
     return;
   }
   deps.log.info(`No index yet for ${root}`);
-  const choice = await vscode.window.showInformationMessage(`${basename(root) || root} has no Credit Lens index yet.`, indexNowAction);
+  const choice = await vscode.window.showInformationMessage(`${folderLabel(folder)} has no Credit Lens index yet.`, indexNowAction);
   if (choice !== indexNowAction) return;
   const result = await deps.indexFolder(folder);
   if (result !== undefined) {

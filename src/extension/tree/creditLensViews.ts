@@ -3,8 +3,8 @@ import { DiagnosticsPublisher } from '../diagnostics/diagnosticsPublisher';
 import type { SeverityByKind } from '../diagnostics/flagDiagnostics';
 import { Disposable } from '../lifecycle';
 import { FlagsTreeProvider } from './flagsTreeProvider';
-import { RunsTreeProvider } from './runsTreeProvider';
-import type { BrowseIndexSource } from './treeItems';
+import { RunsTreeProvider, type RunFolderEntry, type RunsNode } from './runsTreeProvider';
+import type { BrowseIndex, BrowseIndexSource } from './treeItems';
 
 /** The view ids contributed in `package.json#contributes.views.creditLens`. */
 export const viewIds = {
@@ -15,6 +15,12 @@ export const viewIds = {
 export interface CreditLensViewsOptions {
   /** The open index of the workspace's run folder, or undefined while there is none. */
   readonly index: BrowseIndexSource;
+  /** The indexed run folders, listed above their runs when there are several. */
+  readonly folders?: () => readonly RunFolderEntry[];
+  /** The index of a listed folder other than the current one. */
+  readonly indexOf?: (folder: vscode.Uri) => BrowseIndex | undefined;
+  /** Called when the user selects a Runs-view node of a folder (the folder itself, a run, an episode, ...). */
+  readonly onSelect?: (folder: vscode.Uri) => void;
   /** Diagnostic severity per flag kind, read on each refresh (e.g. from the settings). */
   readonly severities?: () => SeverityByKind;
   readonly log?: Pick<vscode.LogOutputChannel, 'warn'>;
@@ -31,11 +37,18 @@ export class CreditLensViews extends Disposable {
 
   constructor(private readonly options: CreditLensViewsOptions) {
     super();
-    this.runs = this._register(new RunsTreeProvider({ index: options.index }));
+    const { folders, indexOf } = options;
+    this.runs = this._register(new RunsTreeProvider({ index: options.index, ...(folders ? { folders } : {}), ...(indexOf ? { indexOf } : {}) }));
     this.flags = this._register(new FlagsTreeProvider({ index: options.index }));
     this.diagnostics = this._register(new DiagnosticsPublisher(options.severities));
-    this._register(vscode.window.createTreeView(viewIds.runs, { treeDataProvider: this.runs, showCollapseAll: true }));
+    const runsView = this._register(vscode.window.createTreeView(viewIds.runs, { treeDataProvider: this.runs, showCollapseAll: true }));
+    this._register(runsView.onDidChangeSelection(({ selection }) => this.selected(selection)));
     this._register(vscode.window.createTreeView(viewIds.flags, { treeDataProvider: this.flags, showCollapseAll: true }));
+  }
+
+  private selected(selection: readonly RunsNode[]): void {
+    const [node] = selection;
+    if (node && 'folder' in node) this.options.onSelect?.(node.folder);
   }
 
   /** Re-reads both views and republishes the index's flags and parse errors as diagnostics. */

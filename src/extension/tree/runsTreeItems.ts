@@ -16,6 +16,8 @@ export function runsTreeItem(node: RunsNode): vscode.TreeItem {
       return messageItem(node.text, node.command);
     case 'more':
       return moreItem(node.hidden, node.noun);
+    case 'folder':
+      return folderItem(node);
     case 'run':
       return runItem(node);
     case 'step':
@@ -27,9 +29,23 @@ export function runsTreeItem(node: RunsNode): vscode.TreeItem {
   }
 }
 
-function runItem({ run }: NodeOf<'run'>): vscode.TreeItem {
+/** A run folder; the current one is expanded and says so. Choosing it makes it current (CreditLensViews). */
+function folderItem({ folder, label, current }: NodeOf<'folder'>): vscode.TreeItem {
+  const item = new vscode.TreeItem(label, current ? vscode.TreeItemCollapsibleState.Expanded : collapsed);
+  item.id = `folder:${folder.fsPath}`;
+  item.contextValue = 'creditLens.runFolder';
+  item.iconPath = new vscode.ThemeIcon(current ? 'folder-active' : 'folder');
+  item.description = current ? 'current' : '';
+  item.tooltip = escapedTooltip(`Run folder ${label}`, [
+    ['path', folder.fsPath],
+    ['commands act on it', current ? 'yes' : 'once chosen here'],
+  ]);
+  return item;
+}
+
+function runItem({ folder, run }: NodeOf<'run'>): vscode.TreeItem {
   const item = new vscode.TreeItem(run.name, collapsed);
-  item.id = `run:${run.runId}`;
+  item.id = `run:${folder.fsPath}:${run.runId}`;
   item.contextValue = 'creditLens.run';
   item.iconPath = flagged(run.flags, 'beaker');
   item.description = description(plural(run.episodes, 'episode'), plural(run.steps, 'step'), rewardText(run.meanReward, 'mean reward'), flagBadge(run.flags));
@@ -44,9 +60,9 @@ function runItem({ run }: NodeOf<'run'>): vscode.TreeItem {
   return item;
 }
 
-function stepItem({ run, step }: NodeOf<'step'>): vscode.TreeItem {
+function stepItem({ folder, run, step }: NodeOf<'step'>): vscode.TreeItem {
   const item = new vscode.TreeItem(step.step === null ? 'no step' : `step ${step.step}`, collapsed);
-  item.id = `step:${run.runId}:${step.step ?? ''}`;
+  item.id = `step:${folder.fsPath}:${run.runId}:${step.step ?? ''}`;
   item.contextValue = 'creditLens.step';
   item.iconPath = flagged(step.flags, 'history');
   item.description = description(plural(step.episodes, 'episode'), plural(step.groups, 'group'), rewardText(step.meanReward, 'mean reward'), flagBadge(step.flags));
@@ -59,9 +75,9 @@ function stepItem({ run, step }: NodeOf<'step'>): vscode.TreeItem {
   return item;
 }
 
-function groupItem({ run, step, group }: NodeOf<'group'>): vscode.TreeItem {
+function groupItem({ folder, run, step, group }: NodeOf<'group'>): vscode.TreeItem {
   const item = new vscode.TreeItem(group.group ?? 'no group', collapsed);
-  item.id = `group:${run.runId}:${step.step ?? ''}:${group.group ?? ''}`;
+  item.id = `group:${folder.fsPath}:${run.runId}:${step.step ?? ''}:${group.group ?? ''}`;
   item.contextValue = 'creditLens.group';
   item.iconPath = flagged(group.flags, 'layers');
   item.description = description(plural(group.episodes, 'episode'), rewardText(group.meanReward, 'mean reward'), flagBadge(group.flags));
@@ -76,9 +92,9 @@ function groupItem({ run, step, group }: NodeOf<'group'>): vscode.TreeItem {
 }
 
 function episodeItem(node: NodeOf<'episode'>): vscode.TreeItem {
-  const { run, episode } = node;
+  const { folder, run, episode } = node;
   const item = new vscode.TreeItem(episode.externalId, vscode.TreeItemCollapsibleState.None);
-  item.id = `episode:${run.runId}:${episode.episodeId}`;
+  item.id = `episode:${folder.fsPath}:${run.runId}:${episode.episodeId}`;
   item.contextValue = 'creditLens.episode';
   item.iconPath = flagged(episode.flags, 'circle-outline');
   item.description = description(rewardText(episode.reward), plural(episode.agents, 'agent'), flagBadge(episode.flags));

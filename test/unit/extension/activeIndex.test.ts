@@ -23,3 +23,22 @@ test('ActiveIndex.show(folder) opens an indexed folder read-only for the views a
   active.dispose();
   assert.equal(active.get(), undefined);
 });
+
+test('ActiveIndex.of(folder) reads other indexed folders beside the shown one, until closeOthers()', async () => {
+  const [a, b] = [tempFolder(), tempFolder()];
+  writeFileSync(join(a, 'a.jsonl'), jsonl(episode('e1')));
+  writeFileSync(join(b, 'b.jsonl'), jsonl(episode('e1'), episode('e2'), episode('e3')));
+  for (const root of [a, b]) await runIndexJob({ root, search: false });
+  const active = new ActiveIndex(log);
+  assert.equal(active.show(vscode.Uri.file(a)), true);
+  assert.equal(active.of(vscode.Uri.file(a)), active.get(), 'the shown folder is not opened twice');
+  const other = active.of(vscode.Uri.file(b));
+  assert.equal(other?.repository.runs()[0]?.episodes, 3);
+  assert.equal(active.of(vscode.Uri.file(b)), other, 'kept until closeOthers()');
+  active.closeOthers();
+  assert.notEqual(active.of(vscode.Uri.file(b)), other);
+  assert.equal(active.of(vscode.Uri.file(tempFolder())), undefined);
+  active.hide();
+  assert.equal(active.get(), undefined);
+  active.dispose();
+});

@@ -7,10 +7,32 @@ import type { IndexSummary } from '../../../src/core/indexSummary';
 import type { IndexJobResult } from '../../../src/engine/indexJob';
 import { Uri } from './vscode';
 
-/** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`. */
-export function fakeExtensionContext(extensionPath = join(__dirname, '..', '..', '..')): vscode.ExtensionContext {
-  const context = { subscriptions: [] as { dispose(): unknown }[], extensionUri: Uri.file(extensionPath), extensionPath, extension: { packageJSON: { version: '0.1.0' } } };
+/** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`; pass `workspaceState` to keep it across activations. */
+export function fakeExtensionContext(extensionPath = join(__dirname, '..', '..', '..'), workspaceState = new FakeMemento()): vscode.ExtensionContext {
+  const context = {
+    subscriptions: [] as { dispose(): unknown }[],
+    extensionUri: Uri.file(extensionPath),
+    extensionPath,
+    extension: { packageJSON: { version: '0.1.0' } },
+    workspaceState,
+  };
   return context as unknown as vscode.ExtensionContext;
+}
+
+/** An in-memory `vscode.Memento` (workspaceState). */
+export class FakeMemento {
+  readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    return (this.values.has(key) ? this.values.get(key) : defaultValue) as T | undefined;
+  }
+  update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+    return Promise.resolve();
+  }
 }
 
 /** A fresh empty folder under the OS temp folder. */

@@ -1,4 +1,7 @@
 import { posix, resolve } from 'node:path';
+import { FakeFileSystemWatcher, FakeStatusBarItem, findOnDisk, type FindFilesCall, type RelativePattern, type StatusBarAlignment } from './fakeWorkspaceFiles';
+
+export { FakeFileSystemWatcher, FakeStatusBarItem, globToRegExp, RelativePattern, StatusBarAlignment, type FindFilesCall } from './fakeWorkspaceFiles';
 
 // A hand-written stand-in for the `vscode` module: the few APIs src/extension uses, with
 // recorded calls and scripted answers in `fake`. Tests map `vscode` to this file with
@@ -104,7 +107,13 @@ export class Diagnostic {
 /** A registered tree view: its id, options and whether it was disposed. */
 export class FakeTreeView {
   disposed = false;
+  private readonly selection = new EventEmitter<{ selection: readonly unknown[] }>();
+  readonly onDidChangeSelection = this.selection.event;
   constructor(readonly viewId: string, readonly options: { treeDataProvider: unknown; showCollapseAll?: boolean }) {}
+  /** Selects `nodes` as a click would. */
+  select(...nodes: unknown[]): void {
+    this.selection.fire({ selection: nodes });
+  }
   dispose(): void {
     this.disposed = true;
   }
@@ -306,6 +315,12 @@ function initialState() {
     saveDialogs: [] as unknown[],
     answerSaveDialog: (): Uri | undefined => undefined,
     writtenFiles: [] as { uri: Uri; content: Uint8Array }[],
+    /** `workspace.findFiles` calls; answered by `answerFindFiles` (default: the workspace folders on disk). */
+    findFilesCalls: [] as FindFilesCall[],
+    answerFindFiles: (call: FindFilesCall): Uri[] => findOnDisk((fake.workspaceFolders ?? []).map((folder) => folder.uri.fsPath), call),
+    watchers: [] as FakeFileSystemWatcher[],
+    statusBarItems: [] as FakeStatusBarItem[],
+    workspaceFoldersChanged: new EventEmitter<unknown>(),
   };
 }
 
@@ -346,6 +361,11 @@ function showMessage(level: ShownMessage['level']) {
 }
 
 export const window = {
+  createStatusBarItem(alignment?: StatusBarAlignment, priority?: number): FakeStatusBarItem {
+    const item = new FakeStatusBarItem(alignment, priority);
+    fake.statusBarItems.push(item);
+    return item;
+  },
   createTreeView(viewId: string, options: { treeDataProvider: unknown; showCollapseAll?: boolean }): FakeTreeView {
     const view = new FakeTreeView(viewId, options);
     fake.treeViews.push(view);
@@ -427,6 +447,19 @@ export const workspace = {
       },
       inspect,
     };
+  },
+  get onDidChangeWorkspaceFolders() {
+    return fake.workspaceFoldersChanged.event;
+  },
+  findFiles(include: string, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
+    const call: FindFilesCall = { include, exclude: exclude ?? undefined, maxResults };
+    fake.findFilesCalls.push(call);
+    return Promise.resolve(fake.answerFindFiles(call));
+  },
+  createFileSystemWatcher(pattern: string | RelativePattern, ignoreCreate = false, ignoreChange = false, ignoreDelete = false): FakeFileSystemWatcher {
+    const watcher = new FakeFileSystemWatcher(pattern, { create: ignoreCreate, change: ignoreChange, delete: ignoreDelete });
+    fake.watchers.push(watcher);
+    return watcher;
   },
   fs: {
     writeFile(uri: Uri, content: Uint8Array): Promise<void> {

@@ -255,10 +255,12 @@ test('openEpisode: with an Episode view, a found episode opens there', async () 
   assert.deepEqual(shown, [['/runs/r', 42]]);
 });
 
-test('openEpisode: an unknown id says so', async () => {
+test('openEpisode: an unknown id says so, naming the folder relative to the workspace (absolute outside it)', async () => {
   fake.answerInputBox = () => 'nope';
   await openEpisodeCommand({ log: log(), findEpisode: () => [] })(root);
-  assert.deepEqual(fake.messages.map((m) => m.text), ['No episode with id "nope" in the index of r.']);
+  fake.setWorkspaceFolders(['/runs']);
+  await openEpisodeCommand({ log: log(), findEpisode: () => [] })(root);
+  assert.deepEqual(fake.messages.map((m) => m.text), ['No episode with id "nope" in the index of /runs/r.', 'No episode with id "nope" in the index of r.']);
 });
 
 test('openEpisode: a folder without an index offers to index it', async () => {

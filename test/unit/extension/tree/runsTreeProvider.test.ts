@@ -124,3 +124,29 @@ test('refresh() fires onDidChangeTreeData; dispose() stops it', () => {
   tree.refresh();
   assert.equal(fired.length, 1);
 });
+
+test('several indexed folders: one node per folder, the current one expanded, each reading its own index with its own ids', () => {
+  const other = vscode.Uri.file(`${index.root}-copy`);
+  const read: string[] = [];
+  const tree = new RunsTreeProvider({
+    index: () => ({ folder, repository: index.browse }),
+    folders: () => [
+      { folder, label: 'demo-run', current: true },
+      { folder: other, label: 'copy', current: false },
+    ],
+    indexOf: (f) => (read.push(f.fsPath), { folder: f, repository: index.browse }),
+  });
+  const folders = items(tree);
+  assert.deepEqual(folders.map((f) => [f.label, f.description, f.contextValue, f.collapsibleState]), [
+    ['demo-run', 'current', 'creditLens.runFolder', vscode.TreeItemCollapsibleState.Expanded],
+    ['copy', '', 'creditLens.runFolder', vscode.TreeItemCollapsibleState.Collapsed],
+  ]);
+  const [, copyNode] = tree.getChildren();
+  const runsOfCopy = tree.getChildren(copyNode);
+  assert.deepEqual(read, [other.fsPath], 'the other folder is read through indexOf; the current one from index()');
+  const [shownRun] = tree.getChildren(tree.getChildren()[0]);
+  const ids = [tree.getTreeItem(shownRun!).id, tree.getTreeItem(runsOfCopy[0]!).id];
+  assert.equal(new Set(ids).size, 2, `run ids must differ across folders: ${ids.join(', ')}`);
+  const step = tree.getChildren(runsOfCopy[0])[0];
+  assert.equal(step?.kind === 'step' && step.folder.fsPath, other.fsPath, 'nodes below a folder carry it');
+});
