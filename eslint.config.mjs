@@ -1,5 +1,5 @@
 // Lint for Credit Lens: typescript-eslint strict (type-checked where a tsconfig covers the file) plus
-// the import rules between layers of house-style §5, one `no-restricted-imports` override per folder.
+// the import rules between layers of docs/architecture.md §1, one `no-restricted-imports` override per folder.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
@@ -15,16 +15,16 @@ const layerRegex = (layer) => `^(\\.\\./)+(src/)?${layer}(/|$)`;
 
 const ban = {
   layer: (from, layer, why) => ({ regex: layerRegex(layer), message: `${from} must not import src/${layer}: ${why}` }),
-  vscode: (from) => ({ name: 'vscode', message: `${from} must not import vscode: only src/extension talks to VS Code (house-style §3.1).` }),
+  vscode: (from) => ({ name: 'vscode', message: `${from} must not import vscode: only src/extension talks to VS Code (docs/architecture.md §1).` }),
   sqlite: (from) => ({
     name: 'better-sqlite3',
-    message: `${from} must not import better-sqlite3: SQLite is reached only through src/store (house-style §3.6).`,
+    message: `${from} must not import better-sqlite3: SQLite is reached only through src/store (docs/architecture.md §2).`,
   }),
   nodeBuiltins: (from) => [
-    { regex: '^node:', message: `${from} must not import Node built-ins: it runs without I/O (house-style §5).` },
+    { regex: '^node:', message: `${from} must not import Node built-ins: it runs without I/O (docs/architecture.md §1).` },
     ...nodeBuiltins.map((name) => ({
       regex: `^${name}(/|$)`,
-      message: `${from} must not import the Node built-in '${name}': it runs without I/O (house-style §5).`,
+      message: `${from} must not import the Node built-in '${name}': it runs without I/O (docs/architecture.md §1).`,
     })),
   ],
 };
@@ -32,11 +32,11 @@ const ban = {
 /** Bans that hold everywhere in src/ and webview/. */
 const everywhere = {
   paths: [
-    { name: 'react', message: 'react is not part of the product (house-style §5); use DOM APIs.' },
-    { name: 'react-dom', message: 'react-dom is not part of the product (house-style §5); use DOM APIs.' },
+    { name: 'react', message: 'react is not part of the product (docs/architecture.md §1); use DOM APIs.' },
+    { name: 'react-dom', message: 'react-dom is not part of the product (docs/architecture.md §1); use DOM APIs.' },
   ],
   patterns: [
-    { regex: '^react(-dom)?/', message: 'react is not part of the product (house-style §5).' },
+    { regex: '^react(-dom)?/', message: 'react is not part of the product (docs/architecture.md §1).' },
     { regex: '^(\\.\\./)+test(/|$)', message: 'Product code must not import from test/.' },
   ],
 };
@@ -174,12 +174,12 @@ const layerRules = [
   },
 ];
 
-/** Rules of house-style §12–§14 that typescript-eslint's presets do not set. */
+/** Rules of docs/architecture.md §7 that typescript-eslint's presets do not set. */
 const houseRules = {
   'no-restricted-syntax': [
     'error',
-    { selector: 'ExportDefaultDeclaration', message: 'Use named exports (house-style §14).' },
-    { selector: 'ExportNamedDeclaration > ExportSpecifier[exported.name="default"]', message: 'Use named exports (house-style §14).' },
+    { selector: 'ExportDefaultDeclaration', message: 'Use named exports (docs/architecture.md §7).' },
+    { selector: 'ExportNamedDeclaration > ExportSpecifier[exported.name="default"]', message: 'Use named exports (docs/architecture.md §7).' },
   ],
   '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
   '@typescript-eslint/no-explicit-any': 'error',
@@ -188,7 +188,7 @@ const houseRules = {
   // Numbers in templates are the common, safe case (`${file}:${line}`).
   '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
   '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-  // Style choices of strictTypeChecked that house-style does not make: `() => post(x)` callbacks,
+  // Style choices of strictTypeChecked that docs/architecture.md §7 does not make: `() => post(x)` callbacks,
   // `boolean | void` callback results and deleting keys in small object builders are fine here.
   '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true }],
   '@typescript-eslint/no-invalid-void-type': 'off',

@@ -1,6 +1,6 @@
 /**
  * A seeded uniform generator on [0, 1): Tommy Ettinger's mulberry32, 32 bits of state. Deterministic
- * for a given seed, so Monte-Carlo credit is reproducible (credit-methods.md §8: the random source is
+ * for a given seed, so Monte-Carlo credit is reproducible (credit-methods.md §3.8: the random source is
  * injectable and seeded). Not for cryptography.
  *
  * @param seed - any number; reduced to an unsigned 32-bit integer.

@@ -54,7 +54,7 @@ export interface DashboardRunsData {
 }
 
 /**
- * A matrix as columnar arrays (house-style §7): `values[r * cols.length + c]` is row `rows[r]`,
+ * A matrix as columnar arrays (docs/architecture.md §3.4): `values[r * cols.length + c]` is row `rows[r]`,
  * column `cols[c]`; null = no value.
  */
 export interface Matrix<R, C> {

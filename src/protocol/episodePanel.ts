@@ -151,7 +151,7 @@ export interface EpisodeCreditView {
   readonly remedy?: string | null;
   /** The weakest status of the values shown: exact | estimated | approximate; null when none are. */
   readonly valueStatus?: string | null;
-  /** Some values rest on a removal without a replay (credit-methods.md: LOO under a pipeline). */
+  /** Some values rest on a removal without a replay (credit-methods.md §3.1: LOO under a pipeline). */
   readonly approximate: boolean;
   /** Where the values came from: logged, replayed, checked, cached, estimated, joined by `+`. */
   readonly source: string | null;

@@ -15,7 +15,7 @@ export interface Statement<Row = unknown> {
 
 /**
  * The database as the project sees it. Only `src/store` talks to a driver; keeping this interface
- * narrow lets a `node:sqlite` or WASM driver replace better-sqlite3 (Electron ABI, house-style §17).
+ * narrow lets a `node:sqlite` or WASM driver replace better-sqlite3 (Electron ABI, docs/architecture.md §2.1).
  */
 export interface Db {
   prepare<Row = unknown>(sql: string): Statement<Row>;

@@ -7,7 +7,7 @@ import type { WebviewApi } from 'vscode-webview';
  */
 export interface Host<State> {
   postMessage(message: unknown): void;
-  /** Persisted UI / navigation state only; data is always asked from the host again (house-style §3.5). */
+  /** Persisted UI / navigation state only; data is always asked from the host again (docs/architecture.md §5). */
   getState(): State | undefined;
   setState(state: State): void;
   /** True for the in-memory fallback (no VS Code around). */

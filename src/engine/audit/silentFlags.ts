@@ -5,8 +5,8 @@ import type { EpisodeFacts } from './auditFacts';
 const maxLocations = 1000;
 
 /**
- * `silent`: an agent declared in the roster that never acts (credit-methods.md §5; trace-formats.md
- * §5 "silent_declared"). Needs no credit computation. One flag per agent, with how many of the
+ * `silent`: an agent declared in the roster that never acts (credit-methods.md §5.2; trace-formats.md
+ * §5: declared-but-silent agents stay in the roster). Needs no credit computation. One flag per agent, with how many of the
  * episodes that declare it it stayed silent in, located at the first such episode and listing
  * every one (up to 1,000) in `locations`.
  */

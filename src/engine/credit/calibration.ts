@@ -3,7 +3,7 @@ import { remedies, type Unidentified } from '../../core/provenance';
 import { interventionKey, type Evaluator } from '../evaluators/evaluator';
 import type { CachedEvaluation, NewEvaluation, ValueCounters } from './coalitionValues';
 
-/** How a checker fared against the logged rewards of a run (docs/credit-provenance.md, "Calibration"). */
+/** How a checker fared against the logged rewards of a run (docs/credit-provenance.md, "Calibrating a checker"). */
 export interface CalibrationResult {
   readonly evaluator: string;
   /** Factual episodes scored (with a logged reward the evaluator can score). */

@@ -19,7 +19,7 @@ type Handler = (message: IpcMessage) => void;
  * strict CSP, dispatches webview messages to the registered command and request handlers (params
  * checked by each descriptor's guard; anything else is logged and dropped), answers requests with
  * `{ok, value}` or `{ok: false, error}` under the request's id, and drops notifications until the
- * webview has sent its ready command (house-style §7 handshake).
+ * webview has sent its ready command (docs/architecture.md §3.2 handshake).
  */
 export class WebviewSession implements DisposableLike {
   private ready = false;

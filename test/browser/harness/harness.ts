@@ -1,5 +1,5 @@
 // Drives a real webview bundle in headless Chromium (Debian's, through playwright-core) on the
-// harness page of server.ts, with a scripted host standing in for the extension (house-style §13).
+// harness page of server.ts, with a scripted host standing in for the extension (docs/architecture.md §8.4).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';

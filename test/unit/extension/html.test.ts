@@ -24,7 +24,7 @@ function csp(): string {
   return match[1];
 }
 
-test('buildWebviewHtml(options) sets the strict CSP of house-style §8', () => {
+test('buildWebviewHtml(options) sets the strict CSP of docs/architecture.md §4.1', () => {
   assert.equal(
     csp(),
     `default-src 'none'; script-src 'nonce-${nonce}'; style-src https://webview.test; img-src https://webview.test data:; font-src https://webview.test`,

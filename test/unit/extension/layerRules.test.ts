@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 
-// Proves that eslint.config.mjs enforces the import rules between layers (house-style §5): each
+// Proves that eslint.config.mjs enforces the import rules between layers (docs/architecture.md §1): each
 // snippet is linted as if it were a file in the named folder. The files do not exist, so type
 // information is switched off (the import rules do not need it; the project service would reject
 // files that are not on disk).
@@ -105,4 +105,11 @@ test('react, test/ imports and default exports are banned everywhere in product 
   await assertBanned('webview/src/probe.ts', `import { render } from 'react-dom';\nexport const r = render;`, /react-dom is not part of the product/);
   await assertBanned('src/engine/probe.ts', `import { episode } from '../../test/builders/episodeBuilder';\nexport const e = episode;`, /must not import from test\//);
   await assertBanned('src/core/probe.ts', 'export default 1;', /named exports/);
+});
+
+test('the ban messages point at the section of docs/architecture.md that states the rule', async () => {
+  await assertBanned('src/core/probe.ts', vscodeImport, /only src\/extension talks to VS Code \(docs\/architecture\.md §1\)/);
+  await assertBanned('src/ingest/probe.ts', sqlite, /only through src\/store \(docs\/architecture\.md §2\)/);
+  await assertBanned('src/credit/probe.ts', nodeFs, /without I\/O \(docs\/architecture\.md §1\)/);
+  await assertBanned('src/core/probe.ts', 'export default 1;', /Use named exports \(docs\/architecture\.md §7\)/);
 });

@@ -1,4 +1,4 @@
-// A review gate of house-style §8 as a test: the Episode view's sources never build markup from
+// A review gate of docs/architecture.md §4.2 as a test: the Episode view's sources never build markup from
 // strings and never write inline style attributes or <style> elements (CSSOM only).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

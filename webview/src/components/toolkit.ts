@@ -13,7 +13,7 @@ import {
   vsCodeTextField,
 } from '@vscode/webview-ui-toolkit';
 
-// The only module that touches @vscode/webview-ui-toolkit (house-style §11): it registers the few
+// The only module that touches @vscode/webview-ui-toolkit (docs/architecture.md §4.3): it registers the few
 // components the views use as custom elements (<vscode-button>, <vscode-dropdown>, …). Everything
 // else creates those elements by tag name, so swapping the archived toolkit for its successor
 // (@vscode-elements/elements) changes this file only.

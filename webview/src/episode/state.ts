@@ -1,7 +1,7 @@
 import { episodeStateVersion, type EpisodeViewData, type EpisodeViewState } from '../../../src/protocol/episodePanel';
 import { isEpisodeRef, isNonNegativeInt, isViewMethod, type EpisodeRef, type ViewMethod } from '../../../src/protocol/viewData';
 
-// The persisted UI state of the Episode view (house-style §9): validated on load, dropped when it
+// The persisted UI state of the Episode view (docs/architecture.md §5): validated on load, dropped when it
 // does not match the current version or shape. Pure: no DOM.
 
 /** Most expanded messages kept in the saved state (the newest ones win). */

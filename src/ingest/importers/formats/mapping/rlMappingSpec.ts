@@ -3,7 +3,7 @@ import { isRecord, type JsonRecord } from '../common/rlFields';
 import { parsePath, type JsonPath } from './rlPath';
 import { kindOf } from '../common/rlVerlRecord';
 
-// The declarative mapping file, `credit-lens.mapping.json` (docs/mapping.md,
+// The declarative mapping file, `mapping.json` or `<name>.mapping.json` (docs/mapping.md,
 // schema/mapping.v1.schema.json), validated into a typed spec with readable errors.
 
 /** Where a field's value comes from: a path into the episode (or message, agent) object, or a constant. */

@@ -10,7 +10,7 @@ import { isRecord } from '../common/rlFields';
 /** One step of a parsed path. */
 export type PathStep = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'index'; readonly index: number } | { readonly kind: 'all' };
 
-/** A value a path can start from instead of `$` (docs/mapping.md §3.1). */
+/** A value a path can start from instead of `$` (docs/mapping.md §3). */
 export type PathVariable = 'key' | 'keys' | 'file' | 'fileStem';
 
 /** A parsed path: its text (for messages) and steps; `multi` when a wildcard can select several values. */

@@ -17,7 +17,7 @@ const roleWords: ReadonlySet<string> = new Set<TextRole>(['assistant', 'tool', '
  * agent-loop rendering: it starts with a role line, has a `tool` line, or a `user` line followed by
  * `<tool_response>`. Otherwise the whole text is one assistant turn and `split` is false.
  *
- * Qwen chat templates (producers.md, verl): the model's `<|im_end|>` is followed directly by
+ * Qwen chat templates (trace-formats.md §2.1): the model's `<|im_end|>` is followed directly by
  * `<|im_start|>user`, so once the special tokens are gone the role word is glued to the end of the
  * turn (`…</tool_call>user\n<tool_response>…`); such a role word is cut off first. Tool results
  * are rendered as `user` turns holding `<tool_response>` blocks: those become `tool` turns (one

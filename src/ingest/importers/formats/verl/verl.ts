@@ -64,7 +64,7 @@ interface TrainedReward {
 }
 
 /**
- * The reward verl used (producers.md "DAPO"): `_dump_generations` lets an extra key named `score`
+ * The reward verl used (trace-formats.md §2.1, DAPO): `_dump_generations` lets an extra key named `score`
  * overwrite the summed reward, and DAPO's reward manager (`verl/workers/reward_manager/dapo.py`)
  * logs the verifier's raw `score` that way, adding `overlong_reward` (when `overlong_buffer.log`)
  * only to the reward tensor. `_validate` logs that tensor's sum as `reward`. So: `reward` in a
