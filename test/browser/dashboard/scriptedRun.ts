@@ -17,7 +17,7 @@ export interface ScriptedRun {
   readonly episodes: readonly ScriptedEpisode[];
 }
 
-export const demoFolder = '/work/demo-run/planner-solver-verifier';
+export const demoFolder = '/tmp/credit-lens-demo/planner-solver-verifier';
 export const collapseStep = 28;
 
 export interface RunShape {
