@@ -86,7 +86,9 @@ describe('masks as interventions', () => {
     assert.deepEqual([0n, 1n, 0b111n, 0b101n, 0b10n, -1n].map(prefixLength), [0, 1, 3, undefined, undefined, undefined]);
     assert.deepEqual(prefixIntervention(0b11n, 3), { ok: true, value: { kind: 'messages', keep: 2 } });
     assert.deepEqual(prefixIntervention(0b1111n, 3), { ok: false, error: 'mask 15 keeps 4 messages, but the episode has 3' });
-    assert.match(prefixIntervention(0b101n, 3).ok ? '' : prefixIntervention(0b101n, 3).error, /mask 5 is not one/);
+    const notPrefix = prefixIntervention(0b101n, 3);
+    assert.ok(!notPrefix.ok);
+    assert.match(notPrefix.error, /mask 5 is not one/);
   });
 });
 
