@@ -27,6 +27,10 @@ export interface AgentDecl {
   /** True when this agent is updated by RL. */
   readonly trainable?: boolean;
   readonly description?: string;
+  /** The system prompt the agent was given, for replaying it (docs/replay.md). */
+  readonly systemPrompt?: string;
+  /** The agent's declared default action: the text put in place of its messages when it is replaced by its default. */
+  readonly defaultAction?: string;
 }
 
 /** One message (turn, step, span) in the order it happened. */

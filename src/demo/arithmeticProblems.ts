@@ -30,11 +30,17 @@ export interface Problem {
 
 type ProblemSpec = Omit<Problem, 'answer'>;
 
+/** A problem template: its numbers drawn in a fixed order, and the problem built from them (in the order the text names them). */
+interface Template {
+  readonly draw: (rng: Random) => number[];
+  readonly build: (numbers: readonly number[]) => ProblemSpec;
+}
+
 const step = (op: Operation, operand: number, plan: string, label: string): ProblemStep => ({ op, operand, plan, label });
 
-function bakery(rng: Random): ProblemSpec {
-  const [a, b, c] = [rng.int(2, 9), rng.pick([6, 8, 10, 12, 24]), rng.int(1, 15)];
-  return {
+const bakery: Template = {
+  draw: (rng) => [rng.int(2, 9), rng.pick([6, 8, 10, 12, 24]), rng.int(1, 15)],
+  build: ([a = 0, b = 0, c = 0]) => ({
     template: 'bakery',
     text: `A baker sells ${a} boxes of ${b} muffins and ${c} single muffins. How many muffins does the baker sell in total?`,
     facts: [`${a} boxes`, `${b} muffins per box`, `${c} single muffins`],
@@ -42,13 +48,15 @@ function bakery(rng: Random): ProblemSpec {
     steps: [step('mul', b, `Multiply the ${a} boxes by ${b} muffins each.`, 'muffins in the boxes'), step('add', c, `Add the ${c} single muffins.`, 'muffins sold')],
     report: 'Report the total.',
     unit: 'muffins',
-  };
-}
+  }),
+};
 
-function library(rng: Random): ProblemSpec {
-  const [a, b] = [rng.int(3, 12), rng.int(15, 40)];
-  const c = rng.int(5, Math.floor((a * b) / 2));
-  return {
+const library: Template = {
+  draw: (rng) => {
+    const [a, b] = [rng.int(3, 12), rng.int(15, 40)];
+    return [a, b, rng.int(5, Math.floor((a * b) / 2))];
+  },
+  build: ([a = 0, b = 0, c = 0]) => ({
     template: 'library',
     text: `A library has ${a} shelves with ${b} books on each shelf. On Monday it lends out ${c} books. How many books are still on the shelves?`,
     facts: [`${a} shelves`, `${b} books per shelf`, `${c} books lent out`],
@@ -56,13 +64,15 @@ function library(rng: Random): ProblemSpec {
     steps: [step('mul', b, `Multiply the ${a} shelves by ${b} books per shelf.`, 'books at the start'), step('sub', c, `Subtract the ${c} books that were lent out.`, 'books still on the shelves')],
     report: 'Report the number of books left.',
     unit: 'books',
-  };
-}
+  }),
+};
 
-function garden(rng: Random): ProblemSpec {
-  const [a, b, d] = [rng.int(3, 9), rng.int(6, 20), rng.int(2, 25)];
-  const c = rng.int(3, Math.floor((a * b) / 3));
-  return {
+const garden: Template = {
+  draw: (rng) => {
+    const [a, b, d] = [rng.int(3, 9), rng.int(6, 20), rng.int(2, 25)];
+    return [a, b, rng.int(3, Math.floor((a * b) / 3)), d];
+  },
+  build: ([a = 0, b = 0, c = 0, d = 0]) => ({
     template: 'garden',
     text: `A gardener plants ${a} rows of ${b} tulips. A storm destroys ${c} of them, and she plants ${d} new ones. How many tulips are in the garden now?`,
     facts: [`${a} rows`, `${b} tulips per row`, `${c} tulips destroyed`, `${d} new tulips`],
@@ -74,13 +84,15 @@ function garden(rng: Random): ProblemSpec {
     ],
     report: 'Report the final count.',
     unit: 'tulips',
-  };
-}
+  }),
+};
 
-function orchard(rng: Random): ProblemSpec {
-  const [a, b, d] = [rng.int(4, 15), rng.int(20, 60), rng.int(5, 40)];
-  const c = rng.int(10, Math.floor((a * b) / 4));
-  return {
+const orchard: Template = {
+  draw: (rng) => {
+    const [a, b, d] = [rng.int(4, 15), rng.int(20, 60), rng.int(5, 40)];
+    return [a, b, rng.int(10, Math.floor((a * b) / 4)), d];
+  },
+  build: ([a = 0, b = 0, c = 0, d = 0]) => ({
     template: 'orchard',
     text: `An orchard has ${a} trees and each tree gives ${b} apples. The farmer sells ${c} apples at the market and buys ${d} more from a neighbour. How many apples does the farmer have now?`,
     facts: [`${a} trees`, `${b} apples per tree`, `${c} apples sold`, `${d} apples bought`],
@@ -92,8 +104,8 @@ function orchard(rng: Random): ProblemSpec {
     ],
     report: 'Report the number of apples.',
     unit: 'apples',
-  };
-}
+  }),
+};
 
 /** `total − c` is a positive multiple of `d`, so the division step is exact. */
 function exactRemainder(rng: Random, total: number, d: number, maxMultiple: number): number {
@@ -101,10 +113,12 @@ function exactRemainder(rng: Random, total: number, d: number, maxMultiple: numb
   return rest + d * rng.int(1, Math.max(1, Math.min(maxMultiple, Math.floor((total - rest) / d / 2))));
 }
 
-function savings(rng: Random): ProblemSpec {
-  const [a, b, d] = [rng.int(5, 25), rng.int(4, 12), rng.int(2, 5)];
-  const c = exactRemainder(rng, a * b, d, 40);
-  return {
+const savings: Template = {
+  draw: (rng) => {
+    const [a, b, d] = [rng.int(5, 25), rng.int(4, 12), rng.int(2, 5)];
+    return [a, b, exactRemainder(rng, a * b, d, 40), d];
+  },
+  build: ([a = 0, b = 0, c = 0, d = 0]) => ({
     template: 'savings',
     text: `Tom saves $${a} every week for ${b} weeks. He spends $${c} on a bike and shares the rest equally among his ${d} sisters. How many dollars does each sister get?`,
     facts: [`$${a} per week`, `${b} weeks`, `$${c} spent on a bike`, `${d} sisters`],
@@ -116,13 +130,15 @@ function savings(rng: Random): ProblemSpec {
     ],
     report: 'Report the amount each sister gets.',
     unit: 'dollars',
-  };
-}
+  }),
+};
 
-function teams(rng: Random): ProblemSpec {
-  const [a, b, d] = [rng.int(3, 8), rng.int(18, 32), rng.pick([3, 4, 5, 6])];
-  const c = exactRemainder(rng, a * b, d, 3);
-  return {
+const teams: Template = {
+  draw: (rng) => {
+    const [a, b, d] = [rng.int(3, 8), rng.int(18, 32), rng.pick([3, 4, 5, 6])];
+    return [a, b, exactRemainder(rng, a * b, d, 3), d];
+  },
+  build: ([a = 0, b = 0, c = 0, d = 0]) => ({
     template: 'teams',
     text: `A school has ${a} classes of ${b} students. ${c} students are absent today, and the students who are present are split into teams of ${d}. How many teams are there?`,
     facts: [`${a} classes`, `${b} students per class`, `${c} students absent`, `teams of ${d}`],
@@ -134,14 +150,31 @@ function teams(rng: Random): ProblemSpec {
     ],
     report: 'Report the number of teams.',
     unit: 'teams',
-  };
-}
+  }),
+};
 
-const templates: readonly ((rng: Random) => ProblemSpec)[] = [bakery, library, garden, orchard, savings, teams];
+const templates: readonly Template[] = [bakery, library, garden, orchard, savings, teams];
 
 /** Draws a problem from one of six templates with random numbers; the answer is a positive integer. */
 export function drawProblem(rng: Random): Problem {
-  const spec = rng.pick(templates)(rng);
+  const template = rng.pick(templates);
+  return withAnswer(template.build(template.draw(rng)));
+}
+
+/**
+ * The problem whose text is `text`, or undefined when no template writes it: the demo's agents read
+ * the problem back from the task they are given (the text names every number, in order).
+ */
+export function parseProblem(text: string): Problem | undefined {
+  const numbers = (text.match(/\d+/g) ?? []).map(Number);
+  for (const template of templates) {
+    const spec = template.build(numbers);
+    if (spec.text === text.trim()) return withAnswer(spec);
+  }
+  return undefined;
+}
+
+function withAnswer(spec: ProblemSpec): Problem {
   const values = stepValues(spec.start, spec.steps);
   return { ...spec, answer: values[values.length - 1] ?? spec.start };
 }

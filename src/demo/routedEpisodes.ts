@@ -8,14 +8,16 @@ import { createRandom, deriveSeed, type Random } from './random';
 import { solverText, terseSolverText } from './solverText';
 import { workedSolution } from './workedSolution';
 import { episodeIdentity } from './episodeIdentity';
+import { demoSystemPrompts } from './demoPrompts';
+import { seedFor } from './demoSeed';
 
 /** Folder and manifest name of the routed demo run. */
 export const routedRunName = 'routed-experts';
 
 /** The two experts: a cheap one the router prefers and a careful one that is right more often. */
 export const routedRoster: readonly AgentDecl[] = [
-  { name: 'fast', kind: 'llm', policy: 'qwen2.5-0.5b-lora-fast', trainable: true, description: 'Answers in one line.' },
-  { name: 'careful', kind: 'llm', policy: 'qwen2.5-1.5b-lora-careful', trainable: true, description: 'Works step by step.' },
+  { name: 'fast', kind: 'llm', policy: 'qwen2.5-0.5b-lora-fast', trainable: true, description: 'Answers in one line.', systemPrompt: demoSystemPrompts.fast },
+  { name: 'careful', kind: 'llm', policy: 'qwen2.5-1.5b-lora-careful', trainable: true, description: 'Works step by step.', systemPrompt: demoSystemPrompts.careful },
 ];
 
 // credit-methods.md oracle E5: p ≈ (0.7, 0.3), q ≈ (0.5, 0.9); the worse expert gets most traffic.
@@ -23,6 +25,7 @@ const quality = { fast: 0.5, careful: 0.9 };
 const meanLogit = Math.log(0.7 / 0.3);
 const problemStream = 11;
 const sampleStream = 12;
+const samplingSeedStream = 13;
 
 /**
  * The routed run: per rollout a softmax router picks `fast` or `careful`; both write a candidate,
@@ -58,6 +61,9 @@ interface RoutedRollout {
   readonly fast: { readonly answer: number; readonly text: string };
   readonly careful: { readonly answer: number; readonly text: string };
   readonly reward: number;
+  /** Whether each expert's candidate is right: the luck its sampling seed draws. */
+  readonly fastCorrect: boolean;
+  readonly carefulCorrect: boolean;
 }
 
 function* routedGroup(resolved: ResolvedDemoOptions, step: number, group: number): Generator<Episode> {
@@ -81,14 +87,16 @@ function* routedGroup(resolved: ResolvedDemoOptions, step: number, group: number
       advantages: { [rollout.routing.selected]: advantages[sample] ?? 0 },
       routing: rollout.routing,
       groundTruth: String(problem.answer),
-      metadata: { temperature: 0.8, template: problem.template },
+      metadata: { temperature: 0.8, seed: samplingSeed(resolved.seed, step, group, sample, rollout), template: problem.template },
     };
   }
 }
 
 function routedRollout(problem: Problem, problemLogit: number, verbose: boolean, rng: Random): RoutedRollout {
-  const fastSolution = workedSolution(problem, rng.next() < quality.fast, rng);
-  const carefulSolution = workedSolution(problem, rng.next() < quality.careful, rng);
+  const fastCorrect = rng.next() < quality.fast;
+  const fastSolution = workedSolution(problem, fastCorrect, rng);
+  const carefulCorrect = rng.next() < quality.careful;
+  const carefulSolution = workedSolution(problem, carefulCorrect, rng);
   const fastProbability = Math.round(1e4 / (1 + Math.exp(-(problemLogit + 0.2 * rng.normal())))) / 1e4;
   const probs = { fast: fastProbability, careful: Math.round((1 - fastProbability) * 1e4) / 1e4 };
   const selected = rng.next() < probs.fast ? 'fast' : 'careful';
@@ -98,5 +106,12 @@ function routedRollout(problem: Problem, problemLogit: number, verbose: boolean,
     fast: { answer: fastSolution.answer, text: terseSolverText(problem, fastSolution) },
     careful: { answer: carefulSolution.answer, text: solverText(problem, carefulSolution, "Let me solve this step by step.", verbose) },
     reward: answer === problem.answer ? 1 : 0,
+    fastCorrect,
+    carefulCorrect,
   };
+}
+
+/** The rollout's sampling seed: its luck (demoSeed.ts) is each expert's correctness, so a replay with it writes the same answers. */
+function samplingSeed(seed: number, step: number, group: number, sample: number, rollout: RoutedRollout): number {
+  return seedFor(deriveSeed(seed, samplingSeedStream, step, group, sample), { first: rollout.fastCorrect, second: rollout.carefulCorrect });
 }

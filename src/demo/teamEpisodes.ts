@@ -6,8 +6,10 @@ import { grpoAdvantages } from './grpoAdvantages';
 import { learningCurves, type LearningCurves } from './learningCurves';
 import { createRandom, deriveSeed } from './random';
 import { teamMessages } from './teamMessages';
-import { teamAgentNames, teamOutcome } from './teamOutcome';
+import { teamAgentNames, teamOutcome, type TeamOutcome } from './teamOutcome';
 import { episodeIdentity } from './episodeIdentity';
+import { demoSystemPrompts, verifierDefaultAction } from './demoPrompts';
+import { seedFor } from './demoSeed';
 
 /** Folder and manifest name of the planner → solver → verifier demo run. */
 export const teamRunName = 'planner-solver-verifier';
@@ -18,19 +20,25 @@ const descriptions: Record<string, string> = {
   verifier: 'Checks the solution and gives the final #### N.',
 };
 
-/** The pipeline's roster: three trainable LoRA policies on one base model. */
+/**
+ * The pipeline's roster: three trainable LoRA policies on one base model, with their system prompts;
+ * the verifier declares a content-free approval as its default action.
+ */
 export const teamRoster: readonly AgentDecl[] = teamAgentNames.map((name) => ({
   name,
   kind: 'llm',
   policy: `qwen2.5-1.5b-lora-${name}`,
   trainable: true,
   description: descriptions[name] ?? '',
+  systemPrompt: demoSystemPrompts[name],
+  ...(name === 'verifier' ? { defaultAction: verifierDefaultAction } : {}),
 }));
 
 // Purposes of derived seeds, so the problem, the latent outcome and the wording draw from separate streams.
 const problemStream = 1;
 const outcomeStream = 2;
 const textStream = 3;
+const samplingSeedStream = 4;
 
 /**
  * The team run: multi-agent GRPO on arithmetic word problems, one episode per rollout, in step,
@@ -90,7 +98,13 @@ function* teamGroup(resolved: ResolvedDemoOptions, curves: LearningCurves, step:
       counterfactuals: outcome.counterfactuals,
       coalitions: outcome.coalitions,
       groundTruth: String(problem.answer),
-      metadata: { temperature: 0.8, template: problem.template },
+      metadata: { temperature: 0.8, seed: samplingSeed(seed, step, group, sample, outcome), template: problem.template },
     };
   }
+}
+
+/** The episode's sampling seed: one whose luck (demoSeed.ts) is the outcome drawn, so a replay with it reproduces the episode. */
+function samplingSeed(seed: number, step: number, group: number, sample: number, outcome: TeamOutcome): number {
+  const luck = { first: outcome.solverCorrect, second: outcome.soloCorrect, catches: outcome.catches, engaged: outcome.engaged };
+  return seedFor(deriveSeed(seed, samplingSeedStream, step, group, sample), luck);
 }

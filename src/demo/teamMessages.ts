@@ -50,14 +50,16 @@ export function teamMessages(problem: Problem, outcome: TeamTextOutcome, rounds:
   return { messages, answer };
 }
 
-function verifierMode(wrong: boolean, outcome: TeamTextOutcome): VerifierMode {
+/** What the verifier does with a solution that is `wrong` or not: corrects it when it catches a wrong one, else echoes unless engaged. */
+export function verifierMode(wrong: boolean, outcome: Pick<TeamTextOutcome, 'catches' | 'engaged'>): VerifierMode {
   if (wrong && outcome.catches) return 'correct';
   if (!outcome.engaged) return 'echo';
   return wrong ? 'miss' : 'check';
 }
 
-function solverOpening(round: number, flagged: number | undefined): string {
-  if (round === 1) return 'Following the plan:';
+/** The solver's first line in round `round` (1-based), after the verifier flagged step `flagged` (0-based) or not, with a plan or without. */
+export function solverOpening(round: number, flagged: number | undefined, planned = true): string {
+  if (round === 1) return planned ? 'Following the plan:' : 'There is no plan, so I will work it out from the problem:';
   if (flagged !== undefined) return `The verifier found a mistake in step ${flagged + 1}, so I'll redo the calculation:`;
   return 'Recomputing every step from scratch:';
 }

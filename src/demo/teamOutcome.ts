@@ -8,6 +8,8 @@ export const teamAgentNames = ['planner', 'solver', 'verifier'] as const;
 
 /** The latent outcome of one team episode with its logged counterfactuals and coalition values. */
 export interface TeamOutcome extends TeamTextOutcome {
+  /** The solver, without the plan, gets the answer right. */
+  readonly soloCorrect: boolean;
   readonly reward: number;
   readonly counterfactuals: readonly Counterfactual[];
   readonly coalitions: readonly CoalitionValue[];
@@ -31,6 +33,7 @@ export function teamOutcome(curves: LearningCurves, step: number, rng: Random): 
   const reward = score(true, true, true);
   return {
     solverCorrect,
+    soloCorrect,
     catches,
     engaged: w < curves.engagement(step),
     reward,

@@ -107,6 +107,8 @@ export function decodeAgent(value: unknown, path: string): AgentDecl {
   keep(obj, 'policy', optionalString(obj, 'policy', path));
   keep(obj, 'trainable', optionalBoolean(obj, 'trainable', path));
   keep(obj, 'description', optionalString(obj, 'description', path));
+  keep(obj, 'systemPrompt', optionalString(obj, 'systemPrompt', path));
+  keep(obj, 'defaultAction', optionalString(obj, 'defaultAction', path));
   return obj as unknown as AgentDecl;
 }
 

@@ -89,9 +89,14 @@ describe('decodeEpisode: roster', () => {
   });
 
   test('decodeAgent(value) reads every field of an agent object and defaults kind to llm', () => {
-    const full = { name: 'calc', kind: 'tool', policy: 'p', trainable: false, description: 'adds numbers' };
+    const full = { name: 'calc', kind: 'tool', policy: 'p', trainable: false, description: 'adds numbers', systemPrompt: 'You add.', defaultAction: '0' };
     assert.deepEqual(decodeAgent(full, 'agents[0]'), full);
-    assert.deepEqual(decodeAgent({ name: 'x', kind: null, policy: null }, 'agents[0]'), { name: 'x', kind: 'llm' });
+    assert.deepEqual(decodeAgent({ name: 'x', kind: null, policy: null, systemPrompt: null, defaultAction: null }, 'agents[0]'), { name: 'x', kind: 'llm' });
+  });
+
+  test('decodeAgent(value) rejects a system prompt or default action that is not a string, naming the field', () => {
+    assert.throws(() => decodeAgent({ name: 'x', systemPrompt: 3 }, 'agents[1]'), { message: /^agents\[1\]\.systemPrompt: expected a string/ });
+    assert.throws(() => decodeAgent({ name: 'x', defaultAction: ['no'] }, 'agents[1]'), { message: /^agents\[1\]\.defaultAction: expected a string/ });
   });
 
   test('decodeAgent(value) rejects an empty bare name and a bare number', () => {

@@ -202,6 +202,8 @@ class TraceWriter {
       [rl.agentKind, agent.kind],
       [rl.agentPolicy, agent.policy],
       [rl.agentTrainable, agent.trainable],
+      [rl.agentSystemPrompt, agent.systemPrompt],
+      [rl.agentDefaultAction, agent.defaultAction],
     ];
     this.add({ name: `create_agent ${agent.name}`, kind: spanKind.client, at: 0, nanos: k + 1, attributes: toAttributes(pairs) });
   }

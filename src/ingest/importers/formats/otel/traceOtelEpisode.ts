@@ -35,6 +35,8 @@ function roster(view: TraceView, produced: readonly ProducedMessage[], seed: rea
         policy: stringOf(a.get(rl.agentPolicy)),
         trainable: typeof trainable === 'boolean' ? trainable : undefined,
         description: stringOf(a.get(genAi.agentDescription)),
+        systemPrompt: stringOf(a.get(rl.agentSystemPrompt)),
+        defaultAction: stringOf(a.get(rl.agentDefaultAction)),
       }),
     );
   }

@@ -40,6 +40,8 @@ export const rl = {
   agentKind: 'rl.agent.kind',
   agentPolicy: 'rl.agent.policy',
   agentTrainable: 'rl.agent.trainable',
+  agentSystemPrompt: 'rl.agent.system_prompt',
+  agentDefaultAction: 'rl.agent.default_action',
   messageIndex: 'rl.message.index',
   messageRole: 'rl.message.role',
   messageChannel: 'rl.message.channel',
