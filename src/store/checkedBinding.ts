@@ -113,9 +113,11 @@ function checkedStatement<Row>(statement: Statement<Row>, sql: string): Statemen
 export function checkBinding(parameters: SqlParameters, params: BindParams, sql: string): void {
   const values = namedValues(params);
   if (values) {
-    for (const key of Object.keys(values)) {
+    const keys = Object.keys(values);
+    for (const key of keys) {
       if (!parameters.named.has(key)) throw new RangeError(`Unknown named parameter '${key}' in ${excerpt(sql)}`);
     }
+    if (keys.length === parameters.named.size) return; // every key is a parameter, so every parameter has a key
     for (const name of parameters.named) {
       if (values[name] === undefined) throw new RangeError(`Missing named parameter '${name}' in ${excerpt(sql)}`);
     }

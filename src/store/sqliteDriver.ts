@@ -46,7 +46,7 @@ export const defaultLoaders: DriverLoaders = {
  * index. Only that warning is dropped, and only while the module loads (Node emits it then,
  * synchronously); every other warning, and `process.emitWarning` itself, is left as it was.
  */
-export function loadNodeSqliteQuietly(loadModule: (id: string) => unknown): NodeSqliteModule {
+function loadNodeSqliteQuietly(loadModule: (id: string) => unknown): NodeSqliteModule {
   const original: unknown = Reflect.get(process, 'emitWarning');
   const forward = process.emitWarning.bind(process) as (warning: string | Error, ...rest: unknown[]) => void;
   const filtered = (warning: string | Error, ...rest: unknown[]): void => {
