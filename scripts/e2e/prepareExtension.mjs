@@ -1,8 +1,10 @@
 // Lays out the built extension as an unpacked folder in a code-server --extensions-dir:
 //   <extensions-dir>/credit-lens.credit-lens-<version>/{package.json, dist/, media/, schema/,
 //                                                     node_modules/{better-sqlite3,bindings,file-uri-to-path}}
-// Copies (never symlinks), so code-server's extension host (Node 20, ABI 115) loads the very addon
-// the unit tests use. Builds nothing: run `node esbuild.mjs` first.
+// Copies (never symlinks), so code-server 4.100's extension host (Node 20, ABI 115) loads the very
+// addon the unit tests use; on code-server ≥ 4.133 (Node 24) that addon cannot load and the
+// extension opens node:sqlite instead, as it would in any VS Code whose runtime is not Node 20.
+// Builds nothing: run `node esbuild.mjs` first.
 //
 //   node scripts/e2e/prepareExtension.mjs <extensions-dir>      (prints the extension folder)
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

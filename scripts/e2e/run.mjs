@@ -1,21 +1,32 @@
-// Runs the end-to-end suite (test/e2e/*.e2e.ts) against a real code-server 4.100.3 (docs/e2e.md).
+// Runs the end-to-end suite (test/e2e/*.e2e.ts) against a real code-server (docs/e2e.md): by
+// default 4.100.3 (VS Code 1.100, Node 20, better-sqlite3); CODE_SERVER_VERSION=4.139.1 the newest
+// (VS Code 1.139, Node 24, where the extension must fall back to node:sqlite).
 //
 //   bash scripts/install-code-server.sh && node esbuild.mjs && node scripts/e2e/run.mjs
+//   bash scripts/install-code-server.sh 4.139.1 && CODE_SERVER_VERSION=4.139.1 node scripts/e2e/run.mjs
 //
-// Env: CODE_SERVER (binary; default .cache/code-server/node_modules/.bin/code-server),
-//      CHROMIUM (default /usr/bin/chromium), E2E_EPISODES (demo episodes per run, default 640: the
-//      smallest demo on which the verifier's free-rider flag is raised), KEEP_E2E_DIR=1 (keep the
-//      temporary folder with code-server's logs), E2E_TEST_TIMEOUT (ms per test, default 180000).
+// code-server runs on the Node its package.json names (engines.node): the system Node when the
+// majors agree, else the runtime scripts/nodeRuntimes.mjs provisions (Node 24 from npm).
+//
+// Env: CODE_SERVER (binary; default .cache/code-server/node_modules/.bin/code-server, or
+//      .cache/code-server-<v>/… with CODE_SERVER_VERSION=<v>), CHROMIUM (default /usr/bin/chromium),
+//      E2E_EPISODES (demo episodes per run, default 640: the smallest demo on which the verifier's
+//      free-rider flag is raised), KEEP_E2E_DIR=1 (keep the temporary folder with code-server's
+//      logs), E2E_TEST_TIMEOUT (ms per test, default 180000).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { provisionNode, RuntimeUnavailable } from '../nodeRuntimes.mjs';
 import { prepareExtension } from './prepareExtension.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const codeServer = process.env.CODE_SERVER ?? join(repo, '.cache/code-server/node_modules/.bin/code-server');
+const defaultVersion = '4.100.3';
+const version = process.env.CODE_SERVER_VERSION ?? defaultVersion;
+const installDir = join(repo, '.cache', version === defaultVersion ? 'code-server' : `code-server-${version}`);
+const codeServer = process.env.CODE_SERVER ?? join(installDir, 'node_modules/.bin/code-server');
 const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const episodes = process.env.E2E_EPISODES ?? '640';
 const started = Date.now();
@@ -36,9 +47,11 @@ function missing(message) {
 }
 
 // 1. Prerequisites.
-if (!existsSync(codeServer)) missing(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh\` (or set CODE_SERVER)`);
+if (!existsSync(codeServer)) missing(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh ${version}\` (or set CODE_SERVER)`);
 if (!existsSync(chromium)) missing(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
 if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js'))) fail('dist/ is not built; run `node esbuild.mjs` first');
+const runtime = codeServerRuntime(codeServer);
+log(`code-server ${runtime.version} (VS Code ${runtime.vscode}) on Node ${runtime.nodeVersion}; the extension should open ${runtime.expectedDriver}`);
 
 const root = mkdtempSync(join(tmpdir(), 'credit-lens-e2e-'));
 const workspace = join(root, 'workspace');
@@ -61,7 +74,7 @@ try {
   // else unpacked from the build into a fresh --extensions-dir.
   if (process.env.E2E_VSIX) {
     const vsix = resolve(process.env.E2E_VSIX);
-    const installed = spawnSync(codeServer, ['--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+    const installed = spawnSync(runtime.node, [runtime.entry, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8', env: runtime.env });
     if (installed.status !== 0) throw new Error(`installing ${vsix} failed:\n${installed.stdout}${installed.stderr}`);
     log(`extension installed from ${vsix}`);
   } else {
@@ -93,8 +106,9 @@ try {
   const serverLog = join(root, 'code-server.log');
   const out = openSync(serverLog, 'a');
   server = spawn(
-    codeServer,
+    runtime.node,
     [
+      runtime.entry,
       '--config', config,
       '--auth', 'none',
       '--bind-addr', `127.0.0.1:${port}`,
@@ -106,7 +120,7 @@ try {
       '--disable-getting-started-override',
       workspace,
     ],
-    { detached: true, stdio: ['ignore', out, out], env: { ...process.env, XDG_CONFIG_HOME: join(root, 'xdg-config') } },
+    { detached: true, stdio: ['ignore', out, out], env: { ...runtime.env, XDG_CONFIG_HOME: join(root, 'xdg-config') } },
   );
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(`${url}/healthz`, 30_000);
@@ -117,7 +131,7 @@ try {
   const testFiles = args.length > 0 ? args : [join(repo, 'test/e2e/extension.e2e.ts')];
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`, ...testFiles],
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-force-exit', `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`, ...testFiles],
     {
       cwd: repo,
       stdio: 'inherit',
@@ -129,11 +143,13 @@ try {
         E2E_ROOT: root,
         E2E_RESULTS: resultsDir,
         E2E_CHROMIUM: chromium,
+        E2E_EXPECT_SQLITE_DRIVER: runtime.expectedDriver,
       },
     },
   );
   exitCode = result.status ?? 1;
   log(`tests finished with exit code ${exitCode}; screenshots in ${resultsDir}`);
+  log(`the extension's log says: ${driverLine(userData) ?? 'no "SQLite driver:" line'}`);
 } catch (error) {
   console.error(`e2e: ${error instanceof Error ? error.message : String(error)}`);
   exitCode = 1;
@@ -155,6 +171,48 @@ try {
   else rmSync(root, { recursive: true, force: true });
 }
 process.exit(exitCode);
+
+/**
+ * How to run `bin` (a code-server install's node_modules/.bin/code-server): its entry script, the
+ * Node its package.json asks for (the system Node when the majors agree, else a provisioned one),
+ * an environment with that Node first on PATH (for the processes code-server starts), and the
+ * SQLite driver the extension must then open: better-sqlite3 when the build ships its addon for
+ * that Node's ABI, else node:sqlite.
+ */
+function codeServerRuntime(bin) {
+  const entry = realpathSync(bin);
+  const packageDir = resolve(dirname(entry), '..', '..');
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  const vscode = JSON.parse(readFileSync(join(packageDir, 'lib/vscode/package.json'), 'utf8')).version;
+  const major = /\d+/.exec(manifest.engines?.node ?? '')?.[0] ?? process.versions.node.split('.')[0];
+  let node = process.execPath;
+  if (major !== process.versions.node.split('.')[0]) {
+    try {
+      node = provisionNode(major, { log });
+    } catch (error) {
+      const message = `code-server ${manifest.version} needs Node ${major}: ${error instanceof Error ? error.message : String(error)}`;
+      if (error instanceof RuntimeUnavailable) missing(message);
+      fail(message);
+    }
+  }
+  const probe = spawnSync(node, ['-p', 'process.version + " " + process.versions.modules'], { encoding: 'utf8' });
+  const [nodeVersion, abi] = probe.stdout.trim().split(' ');
+  const expectedDriver = existsSync(join(repo, 'dist/native', `better_sqlite3.abi${abi}.node`)) ? 'better-sqlite3' : 'node:sqlite';
+  const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
+  return { entry, node, nodeVersion, version: manifest.version, vscode, expectedDriver, env };
+}
+
+/** The "SQLite driver: …" line of the Credit Lens log channel under the user-data dir, if any. */
+function driverLine(userDataDir) {
+  const logs = join(userDataDir, 'logs');
+  if (!existsSync(logs)) return undefined;
+  const walk = (dir) => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  for (const file of walk(logs).filter((f) => f.includes('credit-lens.credit-lens') && f.endsWith('.log'))) {
+    const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('SQLite driver: '));
+    if (line) return line.trim();
+  }
+  return undefined;
+}
 
 function freePort() {
   return new Promise((resolvePort, reject) => {

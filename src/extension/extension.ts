@@ -6,10 +6,12 @@ import { DashboardPanel } from './panels/dashboardPanel';
 import { EpisodePanel } from './panels/episodePanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
+import { sqliteDriverKind } from '../store/database';
 
 /** Entry point: builds the services, the views, registers the commands, returns. Everything is owned by `context`. */
 export function activate(context: vscode.ExtensionContext): void {
   const log = own(context, vscode.window.createOutputChannel('Credit Lens', { log: true }));
+  logSqliteDriver(log);
   const jobs = own(context, new IndexJobs());
   const summaryPanel = own(context, new RunSummaryPanel(context.extensionUri, log));
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'indexWorker.js').fsPath;
@@ -20,7 +22,7 @@ export function activate(context: vscode.ExtensionContext): void {
     dashboardPanel.refresh(folder);
     episodePanel.refresh(folder);
   };
-  const episodePanel = own(context, new EpisodePanel({ extensionUri: context.extensionUri, log, config, onCredited: refreshPanels, ...storage }));
+  const episodePanel = own(context, new EpisodePanel({ extensionUri: context.extensionUri, log, config, onCredited: refreshPanels, memory: context.workspaceState, ...storage }));
   const dashboardPanel = own(context, new DashboardPanel({
     extensionUri: context.extensionUri,
     log,
@@ -34,6 +36,21 @@ export function activate(context: vscode.ExtensionContext): void {
   registerPanelSerializers(context, episodePanel, dashboardPanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
   registerAllCommands(context, { log, workerScript, jobs, summaryPanel, episodePanel, dashboardPanel, version, onCredited: refreshPanels, ...hooks, ...storage });
+}
+
+/**
+ * Says which SQLite binding serves the indexes in this extension host — better-sqlite3, or
+ * node:sqlite where the runtime cannot load its addon (Node 22 desktop, Node 24 servers) — or why
+ * neither can, before any view needs one.
+ */
+function logSqliteDriver(log: vscode.LogOutputChannel): void {
+  const electron = process.versions['electron'];
+  const runtime = `Node ${process.version}, ABI ${process.versions.modules}${electron ? `, Electron ${electron}` : ''}`;
+  try {
+    log.info(`SQLite driver: ${sqliteDriverKind()} (${runtime})`);
+  } catch (error) {
+    log.error(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Brings the Episode and Dashboard panels back after a reload, from the state their webviews saved. */

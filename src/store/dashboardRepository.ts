@@ -222,12 +222,12 @@ export const episodePageQueries: ReadonlyMap<string, string> = new Map([
   ['count', pageCountSql],
 ]);
 
-function pageParams(query: EpisodePageQuery): Record<string, BindValue> {
+/** The filter's values, which the count and every page statement take (the pages also take :limit and :offset). */
+function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
   const f = query.filter;
   return {
     run: query.runId, stepFrom: f.stepFrom ?? null, stepTo: f.stepTo ?? null, group: f.group ?? null, rewardMin: f.rewardMin ?? null,
     rewardMax: f.rewardMax ?? null, flag: f.flag ?? null, agent: f.agent ?? null, search: f.search ?? null, split: splitParam(f.split ?? defaultSplit),
-    limit: query.limit, offset: query.offset,
   };
 }
 
@@ -336,11 +336,11 @@ export class DashboardRepository {
    * SQLite error when the full-text query is malformed.
    */
   episodePage(query: EpisodePageQuery): { total: number; rows: EpisodePageRow[] } {
-    const params = pageParams(query);
+    const params = filterParams(query);
     const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
     if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
     const total = this.countStmt.get(params)?.n ?? 0;
-    return { total, rows: total <= query.offset ? [] : page.all(params) };
+    return { total, rows: total <= query.offset ? [] : page.all({ ...params, limit: query.limit, offset: query.offset }) };
   }
 }
 

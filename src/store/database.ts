@@ -1,5 +1,5 @@
 import { migrate } from './migrate';
-import { selectDriver, type SqliteDriver } from './sqliteDriver';
+import { selectDriver, type DriverKind, type SqliteDriver } from './sqliteDriver';
 
 /** Bind parameters: positional values or one object of named values. */
 export type BindValue = string | number | bigint | null | Uint8Array;
@@ -49,6 +49,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma('temp_store = MEMORY');
   if (!options.readonly) migrate(db);
   return db;
+}
+
+/**
+ * Which SQLite binding {@link openDatabase} uses in this process (choosing it now if no index was
+ * opened yet), for logs. Throws the actionable no-driver error when neither binding loads.
+ */
+export function sqliteDriverKind(nativeBinding?: string): DriverKind {
+  return driverFor(nativeBinding).kind;
 }
 
 const drivers = new Map<string, SqliteDriver>();

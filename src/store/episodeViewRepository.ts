@@ -1,3 +1,4 @@
+import { valuesFor } from './checkedBinding';
 import type { BindValue, Db, Statement } from './database';
 
 /** One episode's index row with its run, trace file and final agent (no message data). */
@@ -183,7 +184,7 @@ export class EpisodeViewRepository {
   private readonly coalitionsStmt: Statement<{ source: string; values_json: string; counts_json: string | null }>;
   private readonly evaluationsStmt: Statement<StoredEvaluation>;
   private readonly keyStmt: Statement<AdjacentKey>;
-  private readonly adjacentStmts: Readonly<Record<keyof typeof adjacentSql, Statement<{ episode_id: number }>>>;
+  private readonly adjacentLookups: Readonly<Record<keyof typeof adjacentSql, (key: AdjacentKey) => number | undefined>>;
 
   constructor(db: Db) {
     this.headerStmt = db.prepare(headerSql);
@@ -202,13 +203,17 @@ export class EpisodeViewRepository {
     this.coalitionsStmt = db.prepare('SELECT source, values_json, counts_json FROM coalition_value WHERE episode_id = ? ORDER BY source');
     this.evaluationsStmt = db.prepare("SELECT evaluator, intervention, value FROM evaluation WHERE episode_id = ? AND intervention LIKE 'agents:%' ORDER BY evaluator, intervention");
     this.keyStmt = db.prepare('SELECT run_id, train_step, group_id, sample_idx, episode_id FROM episode WHERE episode_id = ?');
-    const prepare = (sql: string): Statement<{ episode_id: number }> => db.prepare(sql);
-    this.adjacentStmts = {
-      nextInStep: prepare(adjacentSql.nextInStep),
-      previousInStep: prepare(adjacentSql.previousInStep),
-      nextStep: prepare(adjacentSql.nextStep),
-      previousStep: prepare(adjacentSql.previousStep),
-      lastWithoutStep: prepare(adjacentSql.lastWithoutStep),
+    // Each navigation statement reads part of the episode's sort key: bind only the names it uses.
+    const lookup = (sql: string): ((key: AdjacentKey) => number | undefined) => {
+      const statement = db.prepare<{ episode_id: number }>(sql);
+      return (key) => statement.get(valuesFor(sql, key))?.episode_id;
+    };
+    this.adjacentLookups = {
+      nextInStep: lookup(adjacentSql.nextInStep),
+      previousInStep: lookup(adjacentSql.previousInStep),
+      nextStep: lookup(adjacentSql.nextStep),
+      previousStep: lookup(adjacentSql.previousStep),
+      lastWithoutStep: lookup(adjacentSql.lastWithoutStep),
     };
   }
 
@@ -290,10 +295,10 @@ export class EpisodeViewRepository {
   adjacent(episodeId: number, direction: 'next' | 'previous'): number | undefined {
     const key = this.keyStmt.get(episodeId);
     if (!key) return undefined;
-    const s = this.adjacentStmts;
-    const first = (...stmts: Statement<{ episode_id: number }>[]): number | undefined => {
-      for (const stmt of stmts) {
-        const id = stmt.get(key)?.episode_id;
+    const s = this.adjacentLookups;
+    const first = (...lookups: ((key: AdjacentKey) => number | undefined)[]): number | undefined => {
+      for (const find of lookups) {
+        const id = find(key);
         if (id !== undefined) return id;
       }
       return undefined;

@@ -62,9 +62,25 @@ function statement<Row>(s: NodeSqliteStatement): Statement<Row> {
       const result = s.run(...args(params));
       return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
     },
-    get: (...params) => s.get(...args(params)) as Row | undefined,
-    all: (...params) => s.all(...args(params)) as Row[],
+    get: (...params) => plainRow(s.get(...args(params))) as Row | undefined,
+    all: (...params) => s.all(...args(params)).map(plainRow) as Row[],
     // StatementSync.iterate exists from Node 22.13/23.4; older builds read the rows at once.
-    iterate: (...params) => (s.iterate ? (s.iterate(...args(params)) as IterableIterator<Row>) : (s.all(...args(params)) as Row[])[Symbol.iterator]()),
+    iterate: (...params) => plainRows<Row>(s.iterate ? s.iterate(...args(params)) : s.all(...args(params))[Symbol.iterator]()),
   };
+}
+
+/**
+ * node:sqlite's rows have no prototype; better-sqlite3's are plain objects. Copying them makes the
+ * rows of both drivers alike (deep equality, `toString`, `hasOwnProperty`).
+ */
+function plainRow(row: unknown): unknown {
+  return typeof row === 'object' && row !== null ? { ...row } : row;
+}
+
+function* plainRows<Row>(rows: Iterator<unknown>): IterableIterator<Row> {
+  try {
+    for (let next = rows.next(); next.done !== true; next = rows.next()) yield plainRow(next.value) as Row;
+  } finally {
+    rows.return?.(); // a caller that stops early releases the statement
+  }
 }

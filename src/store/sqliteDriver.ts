@@ -2,13 +2,14 @@ import BetterSqlite3 from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { withCheckedBinding } from './checkedBinding';
 import type { Db } from './database';
 import { nodeSqliteDb, type NodeSqliteModule } from './nodeSqliteDb';
 
 /** Which SQLite binding serves the index in this process. */
 export type DriverKind = 'better-sqlite3' | 'node:sqlite';
 
-/** Opens a database file with the chosen binding (before pragmas and migrations). */
+/** Opens a database file with the chosen binding (before pragmas and migrations), its binding checked ({@link withCheckedBinding}). */
 export interface SqliteDriver {
   readonly kind: DriverKind;
   open(file: string, options: { readonly readonly: boolean; readonly timeoutMs: number }): Db;
@@ -36,8 +37,35 @@ export const defaultLoaders: DriverLoaders = {
   // A static import, so that esbuild bundles better-sqlite3's JavaScript into the extension; its
   // native addon is only loaded when the first database is constructed.
   betterSqlite3: () => BetterSqlite3 as unknown as BetterSqlite3Constructor,
-  nodeSqlite: () => load('node:sqlite') as NodeSqliteModule,
+  nodeSqlite: () => loadNodeSqliteQuietly(load),
 };
+
+/**
+ * `node:sqlite`, loaded without the "ExperimentalWarning: SQLite is an experimental feature…" that
+ * Node 22 prints when the module is first loaded — on stderr of every CLI command that opens an
+ * index. Only that warning is dropped, and only while the module loads (Node emits it then,
+ * synchronously); every other warning, and `process.emitWarning` itself, is left as it was.
+ */
+function loadNodeSqliteQuietly(loadModule: (id: string) => unknown): NodeSqliteModule {
+  const original: unknown = Reflect.get(process, 'emitWarning');
+  const forward = process.emitWarning.bind(process) as (warning: string | Error, ...rest: unknown[]) => void;
+  const filtered = (warning: string | Error, ...rest: unknown[]): void => {
+    if (!isSqliteExperimentalWarning(warning, rest[0])) forward(warning, ...rest);
+  };
+  process.emitWarning = filtered;
+  try {
+    return loadModule('node:sqlite') as NodeSqliteModule;
+  } finally {
+    Reflect.set(process, 'emitWarning', original);
+  }
+}
+
+function isSqliteExperimentalWarning(warning: string | Error, typeOrOptions: unknown): boolean {
+  const type = typeof typeOrOptions === 'string' ? typeOrOptions : (typeOrOptions as { type?: unknown } | undefined)?.type;
+  const name = typeof warning === 'string' ? type : warning.name;
+  const message = typeof warning === 'string' ? warning : warning.message;
+  return name === 'ExperimentalWarning' && message.startsWith('SQLite is an experimental feature');
+}
 
 /**
  * The addon the build ships next to the bundle for this runtime's ABI
@@ -70,14 +98,14 @@ export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: Ru
     new Database(':memory:', binding).close();
     return {
       kind: 'better-sqlite3',
-      open: (file, o) => new Database(file, { ...binding, readonly: o.readonly, timeout: o.timeoutMs }),
+      open: (file, o) => withCheckedBinding(new Database(file, { ...binding, readonly: o.readonly, timeout: o.timeoutMs })),
     };
   } catch (error) {
     attempts.push(`better-sqlite3: ${firstLine(error)}`);
   }
   try {
     const sqlite = loaders.nodeSqlite();
-    return { kind: 'node:sqlite', open: (file, o) => nodeSqliteDb(sqlite, file, o) };
+    return { kind: 'node:sqlite', open: (file, o) => withCheckedBinding(nodeSqliteDb(sqlite, file, o)) };
   } catch (error) {
     attempts.push(`node:sqlite: ${firstLine(error)}`);
   }

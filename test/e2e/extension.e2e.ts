@@ -19,6 +19,8 @@ const workspace = env('E2E_WORKSPACE');
 const userData = env('E2E_USER_DATA');
 const results = env('E2E_RESULTS');
 const executablePath = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+/** The SQLite driver the extension must open (run.mjs: better-sqlite3 where its addon matches the runtime, else node:sqlite). */
+const expectedDriver = process.env.E2E_EXPECT_SQLITE_DRIVER;
 const extensionId = 'credit-lens.credit-lens';
 const runDir = join(workspace, 'demo-run', 'planner-solver-verifier');
 
@@ -177,6 +179,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       const ours = host.split('\n').filter((line) => /^\s+at .*credit-lens\.credit-lens-/.test(line));
       assert.deepEqual(ours, [], 'stack frames from our extension in remoteexthost.log');
       assert.doesNotMatch(channel, /\[error\]/, 'errors in the Credit Lens log channel');
+      // Which SQLite binding the extension host opened (run.mjs expects node:sqlite on Node ≥ 22).
+      await waitFor(() => /SQLite driver: /.test(exthostLogs().channel), 10_000, 'the SQLite driver line in the Credit Lens log');
+      const driver = /SQLite driver: (\S+)/.exec(exthostLogs().channel)?.[1];
+      if (expectedDriver) assert.equal(driver, expectedDriver, 'the SQLite driver the extension opened');
     });
   });
 
@@ -267,6 +273,21 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       assert.ok(Number(verifier[1]) > 0.1 && Number(verifier[2]) < 0.05, `verifier share start → end: ${text}`);
       await webview.locator('.window-list', { hasText: /verifier/ }).waitFor({ timeout: 10_000 });
       await webview.locator('.episode-table, [aria-label^="Episodes"]').first().waitFor({ timeout: 10_000 });
+      // The episode table's first page, then its full-text search (both once failed on node:sqlite).
+      const status = webview.locator('.table-status');
+      const firstRow = webview.locator('#episode-grid .row[aria-rowindex="2"]:not(.loading)');
+      await firstRow.waitFor({ timeout: 30_000 });
+      await status.filter({ hasText: /^[\d,]+ episodes?$/ }).waitFor({ timeout: 10_000 });
+      await webview.locator('#episode-grid').focus();
+      await page.keyboard.press('/');
+      await page.keyboard.type('lgtm');
+      const searched = status.filter({ hasText: /^[1-9][\d,]* episodes? · search: lgtm$/ });
+      await searched.waitFor({ timeout: 30_000 });
+      await firstRow.waitFor({ timeout: 30_000 });
+      assert.equal(await webview.locator('#search-error').innerText(), '', 'no search error');
+      assert.equal(await webview.locator('.grid-message.error').count(), 0, 'no table error');
+      await webview.locator('#clear-filters').click();
+      await status.filter({ hasText: /^[\d,]+ episodes?$/ }).waitFor({ timeout: 10_000 });
     });
   });
 

@@ -34,7 +34,15 @@ export interface EpisodePanelDeps {
   readonly runCredit?: RunCredit;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
+  /**
+   * Where the episode last shown is remembered (the workspace state): a panel VS Code revives
+   * before its webview's state was saved comes back on that episode instead of waiting forever.
+   */
+  readonly memory?: vscode.Memento;
 }
+
+/** The workspace-state key of the episode last shown. */
+const lastEpisodeKey = 'creditLens.episodePanel.lastEpisode';
 
 /** The episode a panel shows, with the index it reads. */
 interface Shown {
@@ -79,8 +87,10 @@ export class EpisodePanel extends Disposable {
       panel.dispose();
       return;
     }
-    const ref = savedRef(state);
-    this.deps.log.info(`Episode view: restoring the panel${ref ? ` on episode ${String(ref.episodeId)} of ${ref.folder}` : ' (no saved episode)'}`);
+    const saved = savedRef(state);
+    const ref = saved ?? savedRef({ ref: this.deps.memory?.get(lastEpisodeKey) });
+    const from = saved ? '' : ' (remembered by the extension: the webview saved none)';
+    this.deps.log.info(`Episode view: restoring the panel${ref ? ` on episode ${String(ref.episodeId)} of ${ref.folder}${from}` : ' (no saved episode)'}`);
     if (ref) this.point(ref.folder, ref.episodeId);
     this.adopt(panel);
   }
@@ -137,6 +147,7 @@ export class EpisodePanel extends Disposable {
         this.shown = { index, service: new EpisodeViewService(index.db, root), episodeId };
       }
       this.shown.episodeId = episodeId;
+      void this.deps.memory?.update(lastEpisodeKey, { folder: root, episodeId });
       return true;
     } catch (error) {
       this.deps.log.warn(`Episode view: cannot open the index of ${root}: ${errorText(error)}`);

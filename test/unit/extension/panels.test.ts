@@ -1,3 +1,4 @@
+import { FakeMemento } from '../fakes/extensionContext';
 import '../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -87,8 +88,8 @@ async function ask<R>(panel: FakeWebviewPanel, message: IpcMessage): Promise<{ o
   return response.params;
 }
 
-function episodePanel(): EpisodePanel {
-  return new EpisodePanel({ extensionUri: vscode.Uri.file('/ext'), log: log(), config: () => config, evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }) });
+function episodePanel(memory?: vscode.Memento): EpisodePanel {
+  return new EpisodePanel({ extensionUri: vscode.Uri.file('/ext'), log: log(), config: () => config, evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }), ...(memory ? { memory } : {}) });
 }
 
 test('EpisodePanel: after the ready handshake the episode is posted, with the evaluator state', () => {
@@ -180,6 +181,19 @@ test('EpisodePanel: a restored panel shows the episode its webview saved; a bad 
   broken.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
   assert.deepEqual(broken.webview.posted, []);
   other.dispose();
+});
+
+test('EpisodePanel: a panel revived before its webview saved any state comes back on the episode last shown', () => {
+  const memory = new FakeMemento() as unknown as vscode.Memento;
+  const before = episodePanel(memory);
+  before.show(vscode.Uri.file(root), ids['e2']!);
+  before.dispose();
+  const after = episodePanel(memory);
+  const revived = vscode.window.createWebviewPanel('creditLens.episode', 'Episode', vscode.ViewColumn.Active, {}) as unknown as FakeWebviewPanel;
+  after.restore(revived as unknown as vscode.WebviewPanel, undefined);
+  revived.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  assert.deepEqual(posted<EpisodeViewData>(revived, DidChangeEpisodeNotification.method).map((d) => d.externalId), ['e2']);
+  after.dispose();
 });
 
 test('EpisodePanel: a change to another folder’s index does not re-send the episode; one to its own does', () => {

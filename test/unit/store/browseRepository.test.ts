@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { browseQueries } from '../../../src/store/browseRepository';
 import { demoIndex, teamUri, type DemoIndex } from '../extension/tree/demoIndex';
+import { queryPlan } from './queryPlan';
 
 let index: DemoIndex;
 
@@ -83,12 +84,12 @@ test('parseErrors() lists unreadable lines with their file', () => {
 
 test('the step, group and episode listings read episodes through an index', () => {
   for (const [name, sql] of Object.entries(browseQueries)) {
-    const plan = index.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all({ run: 1, step: 1, group: 'g', limit: 5 }).map((r) => r.detail);
+    const plan = queryPlan(index.store.db, sql, { run: 1, step: 1, group: 'g', limit: 5 });
     const episodeReads = plan.filter((d) => /^(SCAN|SEARCH) (episode|e)\b/.test(d));
     assert.ok(episodeReads.length > 0, `${name}: ${plan.join(' | ')}`);
     for (const read of episodeReads) assert.match(read, /^SEARCH .* USING (COVERING )?INDEX /, `${name}: ${read}`);
     assert.ok(plan.some((d) => d.includes('USING INDEX episode_step (run_id=?')), `${name}: ${plan.join(' | ')}`);
   }
-  const groups = index.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${browseQueries.groups}`).all({ run: 1, step: 1 }).map((r) => r.detail);
+  const groups = queryPlan(index.store.db, browseQueries.groups, { run: 1, step: 1 });
   assert.ok(groups.includes('SEARCH episode USING INDEX episode_step (run_id=? AND train_step=?)'), groups.join(' | '));
 });

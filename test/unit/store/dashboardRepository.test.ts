@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DashboardRepository, dashboardQueries, episodePageQueries } from '../../../src/store/dashboardRepository';
 import { agentCredit, insertCredit, viewFixture, type ViewFixture } from '../engine/views/viewFixture';
+import { queryPlan } from './queryPlan';
 
 let f: ViewFixture;
 let repo: DashboardRepository;
@@ -18,9 +19,7 @@ const params = {
   flag: null, agent: null, search: null, split: 'train', limit: 500, offset: 0,
 };
 
-function plan(sql: string, args: unknown[] = [params]): string[] {
-  return f.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [])).map((r) => r.detail);
-}
+const plan = (sql: string): string[] => queryPlan(f.store.db, sql, params);
 
 test('the overview aggregates read episodes through episode_step and agent credit through a covering index', () => {
   const credit = plan(dashboardQueries.creditByStep);
@@ -30,9 +29,9 @@ test('the overview aggregates read episodes through episode_step and agent credi
   // The only scan: roster rows, to find the few silent agents (no index on n_messages, and none needed).
   assert.deepEqual(credit.filter((d) => d.startsWith('SCAN ') && !d.startsWith('SCAN (') && d !== 'SCAN parts'), ['SCAN ea']);
   assert.ok(plan(dashboardQueries.latestParams).includes('SEARCH x USING COVERING INDEX credit_run_method_agent (run_id=? AND method=? AND agent_id=?)'));
-  assert.deepEqual(plan(dashboardQueries.steps, [{ run: 1, split: 'train' }]), ['SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)']);
+  assert.deepEqual(plan(dashboardQueries.steps), ['SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)']);
   assert.ok(plan(dashboardQueries.sharedByStep).includes('SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)'));
-  assert.ok(!plan(dashboardQueries.runs, []).some((d) => /^SCAN (e|episode|ea)\b/.test(d)));
+  assert.ok(!plan(dashboardQueries.runs).some((d) => /^SCAN (e|episode|ea)\b/.test(d)));
 });
 
 test('episode pages never scan the episode table; reward and external-id pages need no sort, step pages sort within a step', () => {

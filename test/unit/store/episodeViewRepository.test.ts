@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { EpisodeViewRepository, episodeViewQueries } from '../../../src/store/episodeViewRepository';
 import { agentCredit, insertCredit, viewFixture, type ViewFixture } from '../engine/views/viewFixture';
+import { queryPlan } from './queryPlan';
 
 let f: ViewFixture;
 let repo: EpisodeViewRepository;
@@ -17,10 +18,10 @@ const params = { episode: 1, method: 'loo', run_id: 1, train_step: 1, group_id: 
 
 test('every episode view statement reads by primary key or index, never scanning episodes or credit', () => {
   for (const [name, sql] of Object.entries(episodeViewQueries)) {
-    const plan = f.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...((name === 'header' ? [1] : [params]) as [number])).map((r) => r.detail);
+    const plan = queryPlan(f.store.db, sql, params, [1]);
     assert.ok(!plan.some((d) => /^SCAN /.test(d) && !d.startsWith('SCAN CONSTANT ROW')), `${name}: ${plan.join(' | ')}`);
   }
-  const plan = (sql: string): string => f.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(params).map((r) => r.detail).join(' | ');
+  const plan = (sql: string): string => queryPlan(f.store.db, sql, params).join(' | ');
   assert.match(plan(episodeViewQueries.credit), /SEARCH credit USING INDEX credit_episode \(episode_id=\? AND method=\?\)/);
   assert.match(plan(episodeViewQueries.nextInStep), /SEARCH episode USING INDEX episode_step \(run_id=\? AND train_step=\?\)/);
   assert.match(plan(episodeViewQueries.nextStep), /SEARCH episode USING INDEX episode_step \(run_id=\? AND train_step>\?\) \| USE TEMP B-TREE FOR LAST 3 TERMS OF ORDER BY/);

@@ -1,50 +1,30 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import { IndexStore } from '../../../src/store/indexStore';
 import { migrate } from '../../../src/store/migrate';
-import type { NodeSqliteDatabase, NodeSqliteModule, NodeSqliteStatement } from '../../../src/store/nodeSqliteDb';
-import { defaultLoaders, selectDriver, type DriverLoaders } from '../../../src/store/sqliteDriver';
+import { sqliteDriverKind } from '../../../src/store/database';
+import { currentRuntime, defaultLoaders, selectDriver, type DriverLoaders } from '../../../src/store/sqliteDriver';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { abiMismatch, fakeNodeSqlite, hasNodeSqlite, nodeSqliteLoaders } from './sqliteFakes';
 
 const runtime = { node: 'v22.16.0', abi: '136', electron: '37.2.3' };
-/** A better-sqlite3 whose addon was built for Node 20 (ABI 115), as desktop VS Code would see it. */
-const abiMismatch = function (): never {
-  throw new Error('The module better_sqlite3.node was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 136.\n    at stack');
-} as unknown as ReturnType<DriverLoaders['betterSqlite3']>;
 
-/** node:sqlite's DatabaseSync API, played by better-sqlite3 (Node 20 has no node:sqlite). */
-function fakeNodeSqlite(): NodeSqliteModule {
-  const Better = createRequire(__filename)('better-sqlite3') as new (file: string) => {
-    prepare(sql: string): { run(...a: unknown[]): { changes: number; lastInsertRowid: number }; get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[]; reader: boolean };
-    exec(sql: string): void;
-    close(): void;
-  };
-  class DatabaseSync implements NodeSqliteDatabase {
-    private readonly db;
-    constructor(file: string) {
-      this.db = new Better(file);
-    }
-    prepare(sql: string): NodeSqliteStatement {
-      const s = this.db.prepare(sql);
-      // node:sqlite returns {changes, lastInsertRowid} even for statements that return rows.
-      return { run: (...a) => (s.reader ? (s.all(...a), { changes: 0, lastInsertRowid: 0 }) : s.run(...a)), get: (...a) => s.get(...a), all: (...a) => s.all(...a) };
-    }
-    exec(sql: string): void {
-      this.db.exec(sql);
-    }
-    close(): void {
-      this.db.close();
-    }
-  }
-  return { DatabaseSync };
-}
+/**
+ * The driver this run must open: CREDIT_LENS_EXPECT_SQLITE_DRIVER (scripts/testStoreOnNode.mjs
+ * sets node:sqlite for its Node 22 and 24 runs), else better-sqlite3, whose addon npm built for
+ * the project's Node.
+ */
+const expectedDriver = process.env['CREDIT_LENS_EXPECT_SQLITE_DRIVER'] ?? 'better-sqlite3';
 
-test('selectDriver() picks better-sqlite3 where its addon loads', () => {
-  assert.equal(selectDriver(undefined, runtime, defaultLoaders).kind, 'better-sqlite3');
+test(`the store opens ${expectedDriver} on Node ${process.version} (ABI ${process.versions.modules})`, () => {
+  assert.equal(selectDriver(undefined, currentRuntime(), defaultLoaders).kind, expectedDriver);
+  assert.equal(sqliteDriverKind(), expectedDriver);
+  const store = IndexStore.open(':memory:');
+  assert.equal(store.summary.summary().episodes, 0);
+  store.close();
 });
 
 test('selectDriver() falls back to node:sqlite when the addon was built for another ABI', () => {
@@ -79,8 +59,9 @@ test('selectDriver() passes an ABI-specific nativeBinding to better-sqlite3', ()
   assert.deepEqual(seen, ['/ext/dist/native/better_sqlite3.abi136.node']);
 });
 
-test('the node:sqlite adapter runs migrations, nested transactions with rollback, and a full index pass', async () => {
-  const driver = selectDriver(undefined, runtime, { betterSqlite3: () => abiMismatch, nodeSqlite: fakeNodeSqlite });
+test(`the node:sqlite adapter (${hasNodeSqlite ? 'real node:sqlite' : 'played by better-sqlite3'}) runs migrations, nested transactions with rollback, and a full index pass`, async () => {
+  const driver = selectDriver(undefined, runtime, nodeSqliteLoaders);
+  assert.equal(driver.kind, 'node:sqlite');
   const db = driver.open(join(tempFolder(), 'i.sqlite'), { readonly: false, timeoutMs: 1000 });
   db.pragma('foreign_keys = ON');
   migrate(db);

@@ -1,0 +1,13 @@
+import { valuesFor } from '../../../src/store/checkedBinding';
+import type { BindValue, Db } from '../../../src/store/database';
+
+/**
+ * The details of `EXPLAIN QUERY PLAN <sql>`, bound with the values of `pool` that the statement
+ * names (the store binds strictly: a value without a parameter is an error); a statement with
+ * positional parameters takes `positional`.
+ */
+export function queryPlan(db: Db, sql: string, pool: Readonly<Record<string, BindValue>>, positional: readonly BindValue[] = []): string[] {
+  const named = valuesFor(sql, pool);
+  const statement = db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
+  return (Object.keys(named).length > 0 ? statement.all(named) : statement.all(...positional)).map((r) => r.detail);
+}
