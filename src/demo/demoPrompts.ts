@@ -4,9 +4,12 @@
  * all, as a team with shared weights does.
  */
 export const demoSystemPrompts = {
-  planner: 'You are the planner. Break the arithmetic word problem into numbered steps, one operation each. Do not compute the answer.',
-  solver: 'You are the solver. Carry out the plan one step a line, showing each equation, and end with the answer as #### N.',
-  verifier: 'You are the verifier. Recompute every step of the solution; if one is wrong, say which and correct it. End with the final answer as #### N.',
+  planner:
+    'You are the planner. Break the arithmetic word problem into numbered steps, one operation each. Do not compute the answer.',
+  solver:
+    'You are the solver. Carry out the plan one step a line, showing each equation, and end with the answer as #### N.',
+  verifier:
+    'You are the verifier. Recompute every step of the solution; if one is wrong, say which and correct it. End with the final answer as #### N.',
   fast: 'You are the fast expert. Answer the arithmetic word problem in one line of equations, ending with #### N.',
   careful: 'You are the careful expert. Solve the arithmetic word problem step by step, ending with #### N.',
 } as const;

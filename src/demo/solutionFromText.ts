@@ -31,7 +31,8 @@ function writtenResults(text: string, steps: number): (number | undefined)[] {
     const results: (number | undefined)[] = [];
     for (const block of blocks) {
       const index = Number(/^(\d+):/.exec(block)?.[1]) - 1;
-      const result = /That gives (-?\d+)/.exec(block)?.[1] ?? /= (-?\d+)(?![\s\S]*= -?\d)/.exec(block.split('\n')[0] ?? '')?.[1];
+      const result =
+        /That gives (-?\d+)/.exec(block)?.[1] ?? /= (-?\d+)(?![\s\S]*= -?\d)/.exec(block.split('\n')[0] ?? '')?.[1];
       if (index >= 0 && index < steps && result !== undefined) results[index] = Number(result);
     }
     return results;

@@ -76,13 +76,29 @@ export function teamManifest(options: DemoOptions = {}): RunManifest {
 
 function runMetadata(resolved: ResolvedDemoOptions): Record<string, unknown> {
   const { seed, steps, groupsPerStep, samplesPerGroup, rounds } = resolved;
-  return { generator: 'credit-lens demo', dataset: 'arithmetic word problems (GSM8K-like)', seed, steps, groupsPerStep, samplesPerGroup, rounds };
+  return {
+    generator: 'credit-lens demo',
+    dataset: 'arithmetic word problems (GSM8K-like)',
+    seed,
+    steps,
+    groupsPerStep,
+    samplesPerGroup,
+    rounds,
+  };
 }
 
-function* teamGroup(resolved: ResolvedDemoOptions, curves: LearningCurves, step: number, group: number, size: number): Generator<Episode> {
+function* teamGroup(
+  resolved: ResolvedDemoOptions,
+  curves: LearningCurves,
+  step: number,
+  group: number,
+  size: number,
+): Generator<Episode> {
   const { seed } = resolved;
   const problem = drawProblem(createRandom(deriveSeed(seed, problemStream, step, group)));
-  const outcomes = Array.from({ length: size }, (_, sample) => teamOutcome(curves, step, createRandom(deriveSeed(seed, outcomeStream, step, group, sample))));
+  const outcomes = Array.from({ length: size }, (_, sample) =>
+    teamOutcome(curves, step, createRandom(deriveSeed(seed, outcomeStream, step, group, sample))),
+  );
   const advantages = grpoAdvantages(outcomes.map((o) => o.reward));
   for (const [sample, outcome] of outcomes.entries()) {
     const textRandom = createRandom(deriveSeed(seed, textStream, step, group, sample));
@@ -98,13 +114,22 @@ function* teamGroup(resolved: ResolvedDemoOptions, curves: LearningCurves, step:
       counterfactuals: outcome.counterfactuals,
       coalitions: outcome.coalitions,
       groundTruth: String(problem.answer),
-      metadata: { temperature: 0.8, seed: samplingSeed(seed, step, group, sample, outcome), template: problem.template },
+      metadata: {
+        temperature: 0.8,
+        seed: samplingSeed(seed, step, group, sample, outcome),
+        template: problem.template,
+      },
     };
   }
 }
 
 /** The episode's sampling seed: one whose luck (demoSeed.ts) is the outcome drawn, so a replay with it reproduces the episode. */
 function samplingSeed(seed: number, step: number, group: number, sample: number, outcome: TeamOutcome): number {
-  const luck = { first: outcome.solverCorrect, second: outcome.soloCorrect, catches: outcome.catches, engaged: outcome.engaged };
+  const luck = {
+    first: outcome.solverCorrect,
+    second: outcome.soloCorrect,
+    catches: outcome.catches,
+    engaged: outcome.engaged,
+  };
   return seedFor(deriveSeed(seed, samplingSeedStream, step, group, sample), luck);
 }

@@ -96,7 +96,8 @@ export function withCheckedBinding(db: Db): Db {
 
 function checkedStatement<Row>(statement: Statement<Row>, sql: string): Statement<Row> {
   const parameters = sqlParameters(sql);
-  if (parameters.named.size > 0 && parameters.positional > 0) throw new Error(`statement mixes named and positional parameters: ${excerpt(sql)}`);
+  if (parameters.named.size > 0 && parameters.positional > 0)
+    throw new Error(`statement mixes named and positional parameters: ${excerpt(sql)}`);
   const check = (params: BindParams): BindParams => {
     checkBinding(parameters, params, sql);
     return params;
@@ -124,7 +125,9 @@ export function checkBinding(parameters: SqlParameters, params: BindParams, sql:
   } else if (parameters.named.size > 0) {
     throw new RangeError(`${String(params.length)} positional value(s) bound to named parameters in ${excerpt(sql)}`);
   } else if (params.length !== parameters.positional) {
-    throw new RangeError(`${String(params.length)} value(s) bound to ${String(parameters.positional)} parameter(s) in ${excerpt(sql)}`);
+    throw new RangeError(
+      `${String(params.length)} value(s) bound to ${String(parameters.positional)} parameter(s) in ${excerpt(sql)}`,
+    );
   }
 }
 

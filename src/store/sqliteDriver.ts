@@ -61,7 +61,8 @@ function loadNodeSqliteQuietly(loadModule: (id: string) => unknown): NodeSqliteM
 }
 
 function isSqliteExperimentalWarning(warning: string | Error, typeOrOptions: unknown): boolean {
-  const type = typeof typeOrOptions === 'string' ? typeOrOptions : (typeOrOptions as { type?: unknown } | undefined)?.type;
+  const type =
+    typeof typeOrOptions === 'string' ? typeOrOptions : (typeOrOptions as { type?: unknown } | undefined)?.type;
   const name = typeof warning === 'string' ? type : warning.name;
   const message = typeof warning === 'string' ? warning : warning.message;
   return name === 'ExperimentalWarning' && message.startsWith('SQLite is an experimental feature');
@@ -90,7 +91,11 @@ export function currentRuntime(): RuntimeInfo {
  * what to do — never a bare stack trace. The probe opens an in-memory database, because a
  * mismatched addon only fails when first used (NODE_MODULE_VERSION errors).
  */
-export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: RuntimeInfo = currentRuntime(), loaders: DriverLoaders = defaultLoaders): SqliteDriver {
+export function selectDriver(
+  nativeBinding = bundledNativeBinding(),
+  runtime: RuntimeInfo = currentRuntime(),
+  loaders: DriverLoaders = defaultLoaders,
+): SqliteDriver {
   const attempts: string[] = [];
   try {
     const Database = loaders.betterSqlite3();
@@ -98,7 +103,8 @@ export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: Ru
     new Database(':memory:', binding).close();
     return {
       kind: 'better-sqlite3',
-      open: (file, o) => withCheckedBinding(new Database(file, { ...binding, readonly: o.readonly, timeout: o.timeoutMs })),
+      open: (file, o) =>
+        withCheckedBinding(new Database(file, { ...binding, readonly: o.readonly, timeout: o.timeoutMs })),
     };
   } catch (error) {
     attempts.push(`better-sqlite3: ${firstLine(error)}`);
@@ -113,7 +119,9 @@ export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: Ru
 }
 
 function noDriverMessage(runtime: RuntimeInfo, attempts: readonly string[]): string {
-  const where = runtime.electron ? `Electron ${runtime.electron} (Node ${runtime.node}, ABI ${runtime.abi})` : `Node ${runtime.node} (ABI ${runtime.abi})`;
+  const where = runtime.electron
+    ? `Electron ${runtime.electron} (Node ${runtime.node}, ABI ${runtime.abi})`
+    : `Node ${runtime.node} (ABI ${runtime.abi})`;
   return (
     `Credit Lens cannot open its SQLite index in ${where}. Tried ${attempts.join('; ')}. ` +
     `Install the Credit Lens build for your platform, or use a VS Code whose runtime provides node:sqlite (Node ≥ 22.13); ` +

@@ -20,21 +20,34 @@ export interface ViewContext {
  * (the viewer's own one is its system prompt); those of tools, environments and `system` speakers
  * are instructions to everyone and stay `system` messages.
  */
-export function agentView(viewer: ReplayAgent, conversation: readonly ConversationMessage[], context: ViewContext): PromptPart[] {
+export function agentView(
+  viewer: ReplayAgent,
+  conversation: readonly ConversationMessage[],
+  context: ViewContext,
+): PromptPart[] {
   const parts: PromptPart[] = [];
   if (viewer.systemPrompt !== undefined) parts.push({ message: { role: 'system', content: viewer.systemPrompt } });
   if (context.task !== undefined) parts.push({ message: { role: 'user', content: context.task } });
   conversation.forEach((message, index) => {
     if (!context.visibility(viewer.name, message, index)) return;
     const chat = viewedMessage(viewer, message, context.roster.get(message.agent));
-    if (chat) parts.push({ message: chat, ...(message.tokenCount !== undefined ? { loggedTokens: message.tokenCount } : {}) });
+    if (chat)
+      parts.push({ message: chat, ...(message.tokenCount !== undefined ? { loggedTokens: message.tokenCount } : {}) });
   });
   return parts;
 }
 
-function viewedMessage(viewer: ReplayAgent, message: ConversationMessage, author: ReplayAgent | undefined): ChatMessage | undefined {
-  if (message.role === 'system') return author?.isModel === false ? { role: 'system', content: message.content } : undefined;
-  if (message.agent === viewer.name) return isModelOutput(message, author) ? { role: 'assistant', content: message.content } : { role: 'user', content: message.content };
+function viewedMessage(
+  viewer: ReplayAgent,
+  message: ConversationMessage,
+  author: ReplayAgent | undefined,
+): ChatMessage | undefined {
+  if (message.role === 'system')
+    return author?.isModel === false ? { role: 'system', content: message.content } : undefined;
+  if (message.agent === viewer.name)
+    return isModelOutput(message, author)
+      ? { role: 'assistant', content: message.content }
+      : { role: 'user', content: message.content };
   return { role: 'user', content: message.content, name: wireName(message.agent) };
 }
 

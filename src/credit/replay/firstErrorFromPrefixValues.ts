@@ -31,6 +31,7 @@ export function firstErrorFromPrefixValues(values: ArrayLike<number>, nearZero =
     else if (harmful.length > 0 && low(j) && high(j + 1)) repairs.push(j);
   }
   const last = harmful[harmful.length - 1];
-  const lost = last !== undefined && Array.from({ length: values.length - last - 1 }, (_, i) => last + 1 + i).every(low);
+  const lost =
+    last !== undefined && Array.from({ length: values.length - last - 1 }, (_, i) => last + 1 + i).every(low);
   return { index: lost ? last : undefined, harmful, repairs };
 }

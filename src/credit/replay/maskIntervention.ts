@@ -6,8 +6,13 @@ import type { ReplayIntervention, ReplayMode } from './replayTypes';
  * `agents[i]` present, so the agents whose bit is clear are removed. Fails for a negative mask or
  * one with bits beyond the roster.
  */
-export function agentsIntervention(agents: readonly string[], presentMask: bigint, mode: ReplayMode): Result<ReplayIntervention> {
-  if (presentMask < 0n || presentMask >> BigInt(agents.length) !== 0n) return err(`agent mask ${presentMask} is not a set of this episode's ${agents.length} agents`);
+export function agentsIntervention(
+  agents: readonly string[],
+  presentMask: bigint,
+  mode: ReplayMode,
+): Result<ReplayIntervention> {
+  if (presentMask < 0n || presentMask >> BigInt(agents.length) !== 0n)
+    return err(`agent mask ${presentMask} is not a set of this episode's ${agents.length} agents`);
   return ok({ kind: 'agents', removed: agents.filter((_, i) => ((presentMask >> BigInt(i)) & 1n) === 0n), mode });
 }
 
@@ -18,8 +23,10 @@ export function agentsIntervention(agents: readonly string[], presentMask: bigin
  */
 export function prefixIntervention(presentMask: bigint, messageCount: number): Result<ReplayIntervention> {
   const keep = prefixLength(presentMask);
-  if (keep === undefined) return err(`a replay keeps a prefix of the messages (messages 0..k−1); mask ${presentMask} is not one`);
-  if (keep > messageCount) return err(`mask ${presentMask} keeps ${keep} messages, but the episode has ${messageCount}`);
+  if (keep === undefined)
+    return err(`a replay keeps a prefix of the messages (messages 0..k−1); mask ${presentMask} is not one`);
+  if (keep > messageCount)
+    return err(`mask ${presentMask} keeps ${keep} messages, but the episode has ${messageCount}`);
   return ok({ kind: 'messages', keep });
 }
 

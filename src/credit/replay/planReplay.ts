@@ -4,7 +4,14 @@ import { err, ok, type Result } from '../../core/result';
 import { agentView, seesEverything, type ViewContext } from './agentView';
 import { isModelOutput, modelOf, replayRoster, type ReplayAgent } from './replayRoster';
 import { loggedSampling, replaySampling, samplingForSample } from './replaySampling';
-import type { ConversationMessage, GenerateStep, ReplayConfig, ReplayIntervention, ReplayPlan, ReplayStep } from './replayTypes';
+import type {
+  ConversationMessage,
+  GenerateStep,
+  ReplayConfig,
+  ReplayIntervention,
+  ReplayPlan,
+  ReplayStep,
+} from './replayTypes';
 
 /**
  * Plans the replay of one counterfactual of `episode` (docs/replay.md, "Replay plans"). The
@@ -19,7 +26,11 @@ import type { ConversationMessage, GenerateStep, ReplayConfig, ReplayInterventio
  * with no declared default action, or an agent to regenerate with no model; and for a `keep`
  * outside `0 .. messages`.
  */
-export function planReplay(episode: Episode, intervention: ReplayIntervention, config: ReplayConfig = {}): Result<ReplayPlan> {
+export function planReplay(
+  episode: Episode,
+  intervention: ReplayIntervention,
+  config: ReplayConfig = {},
+): Result<ReplayPlan> {
   const roster = replayRoster(episode);
   const removed = removedAgents(intervention, roster);
   if (!removed.ok) return removed;
@@ -50,9 +61,12 @@ function removedAgents(intervention: ReplayIntervention, roster: ReadonlyMap<str
   if (intervention.kind === 'messages') return ok(removed);
   for (const name of intervention.removed) {
     const agent = roster.get(name);
-    if (agent === undefined) return err(`agent "${name}" is not in the episode's roster (${[...roster.keys()].join(', ') || 'it is empty'})`);
+    if (agent === undefined)
+      return err(`agent "${name}" is not in the episode's roster (${[...roster.keys()].join(', ') || 'it is empty'})`);
     if (intervention.mode === 'default' && agent.defaultAction === undefined) {
-      return err(`agent "${name}" declares no default action (defaultAction in the roster), which a "default" replay puts in place of its messages; declare one or replay with mode "remove"`);
+      return err(
+        `agent "${name}" declares no default action (defaultAction in the roster), which a "default" replay puts in place of its messages; declare one or replay with mode "remove"`,
+      );
     }
     removed.set(name, intervention.mode === 'default' ? agent.defaultAction : undefined);
   }
@@ -70,23 +84,43 @@ function cutIndex(messages: readonly Message[], intervention: ReplayIntervention
 }
 
 /** The step that stands for logged message `index` after the cut; undefined when the message is dropped. */
-function stepFor(message: Message, index: number, removed: Removed, context: ViewContext, settings: StepSettings): Result<ReplayStep | undefined> {
+function stepFor(
+  message: Message,
+  index: number,
+  removed: Removed,
+  context: ViewContext,
+  settings: StepSettings,
+): Result<ReplayStep | undefined> {
   const logged = loggedMessage(message);
   if (removed.has(message.agent)) {
     const stand = removed.get(message.agent);
     // A removed agent's own system prompt has nothing to stand in for.
     if (stand === undefined || message.role === 'system') return ok(undefined);
-    const replacement: ConversationMessage = { agent: message.agent, role: 'assistant', content: stand, origin: 'default', ...channelOf(message) };
+    const replacement: ConversationMessage = {
+      agent: message.agent,
+      role: 'assistant',
+      content: stand,
+      origin: 'default',
+      ...channelOf(message),
+    };
     return ok({ kind: 'keep', loggedIndex: index, message: replacement });
   }
   const author = context.roster.get(message.agent);
-  if (author === undefined || !isModelOutput(message, author)) return ok({ kind: 'keep', loggedIndex: index, message: logged });
+  if (author === undefined || !isModelOutput(message, author))
+    return ok({ kind: 'keep', loggedIndex: index, message: logged });
   const model = modelOf(author, settings.config);
   if (!model.ok) return model;
   return ok(generateStep(author, model.value, index, logged, context, settings.sampling));
 }
 
-function generateStep(agent: ReplayAgent, model: string, index: number, logged: ConversationMessage, context: ViewContext, sampling: SamplingParams): GenerateStep {
+function generateStep(
+  agent: ReplayAgent,
+  model: string,
+  index: number,
+  logged: ConversationMessage,
+  context: ViewContext,
+  sampling: SamplingParams,
+): GenerateStep {
   const promptParts = (conversation: readonly ConversationMessage[]) => agentView(agent, conversation, context);
   return {
     kind: 'generate',
@@ -138,7 +172,10 @@ function planNotes(steps: readonly ReplayStep[], roster: ReadonlyMap<string, Rep
   const generating = [...new Set(steps.flatMap((s) => (s.kind === 'generate' ? [s.agent] : [])))];
   const notes = generating
     .filter((name) => roster.get(name)?.systemPrompt === undefined)
-    .map((name) => `agent "${name}" has no system prompt (systemPrompt in the roster): its requests start with the task`);
-  if (generating.length > 0 && !task) notes.push('the episode logs no task prompt: requests carry only the conversation');
+    .map(
+      (name) => `agent "${name}" has no system prompt (systemPrompt in the roster): its requests start with the task`,
+    );
+  if (generating.length > 0 && !task)
+    notes.push('the episode logs no task prompt: requests carry only the conversation');
   return notes;
 }

@@ -30,7 +30,8 @@ export function estimateReplayCost(plan: ReplayPlan, samples = 1): ReplayCost {
       continue;
     }
     calls++;
-    for (const part of step.promptParts(conversation)) promptTokens += part.loggedTokens ?? estimatedTokens(part.message.content);
+    for (const part of step.promptParts(conversation))
+      promptTokens += part.loggedTokens ?? estimatedTokens(part.message.content);
     completionTokens += step.logged.tokenCount ?? estimatedTokens(step.logged.content);
     conversation.push(step.logged);
   }
@@ -40,6 +41,11 @@ export function estimateReplayCost(plan: ReplayPlan, samples = 1): ReplayCost {
 /** The sum of several estimates (a whole credit pass). */
 export function totalReplayCost(costs: Iterable<ReplayCost>): ReplayCost {
   let total: ReplayCost = { calls: 0, promptTokens: 0, completionTokens: 0 };
-  for (const c of costs) total = { calls: total.calls + c.calls, promptTokens: total.promptTokens + c.promptTokens, completionTokens: total.completionTokens + c.completionTokens };
+  for (const c of costs)
+    total = {
+      calls: total.calls + c.calls,
+      promptTokens: total.promptTokens + c.promptTokens,
+      completionTokens: total.completionTokens + c.completionTokens,
+    };
   return total;
 }

@@ -6,7 +6,10 @@ import type { ConversationMessage } from './replayTypes';
  * ground truth and routed expert of the logged episode) with its messages replaced by the
  * conversation's, speakers as roster indices (a speaker outside the roster is never present).
  */
-export function replayedEvaluatorEpisode(base: EvaluatorEpisode, conversation: readonly ConversationMessage[]): EvaluatorEpisode {
+export function replayedEvaluatorEpisode(
+  base: EvaluatorEpisode,
+  conversation: readonly ConversationMessage[],
+): EvaluatorEpisode {
   const index = new Map(base.agents.map((name, i) => [name, i]));
   return { ...base, messages: conversation.map((m) => ({ agent: index.get(m.agent) ?? -1, content: m.content })) };
 }
@@ -17,7 +20,12 @@ export function replayedEvaluatorEpisode(base: EvaluatorEpisode, conversation: r
  * the ground truth by {@link finalAnswerReward} unchanged. `presentMask` 0 (every agent removed)
  * is `v(∅) = 0`, as for the checker without replay. NaN when the checker cannot score the episode.
  */
-export function replayReward(base: EvaluatorEpisode, conversation: readonly ConversationMessage[], options: FinalAnswerOptions, presentMask?: bigint): number {
+export function replayReward(
+  base: EvaluatorEpisode,
+  conversation: readonly ConversationMessage[],
+  options: FinalAnswerOptions,
+  presentMask?: bigint,
+): number {
   if (presentMask === 0n) return 0;
   const everyone = (1n << BigInt(base.agents.length)) - 1n;
   return finalAnswerReward(replayedEvaluatorEpisode(base, conversation), everyone, options);

@@ -46,7 +46,10 @@ export function replayRoster(episode: Episode): ReadonlyMap<string, ReplayAgent>
  * role-less) message of a model that is not a tool result or an observation. User turns, tool
  * results, system messages and the messages of tools and environments are kept as logged.
  */
-export function isModelOutput(message: Pick<ConversationMessage, 'role' | 'channel'>, author: ReplayAgent | undefined): boolean {
+export function isModelOutput(
+  message: Pick<ConversationMessage, 'role' | 'channel'>,
+  author: ReplayAgent | undefined,
+): boolean {
   if (author?.isModel === false) return false;
   if (message.role !== undefined && message.role !== 'assistant') return false;
   return message.channel === undefined || !environmentChannels.has(message.channel);
@@ -57,5 +60,7 @@ export function modelOf(agent: ReplayAgent, config: ReplayConfig): Result<string
   const mapped = config.models && Object.hasOwn(config.models, agent.name) ? config.models[agent.name] : undefined;
   const model = mapped ?? agent.policy ?? config.defaultModel;
   if (model !== undefined && model !== '') return ok(model);
-  return err(`no model for agent "${agent.name}": map it in the replay config (models), declare its policy in the roster, or set a default model`);
+  return err(
+    `no model for agent "${agent.name}": map it in the replay config (models), declare its policy in the roster, or set a default model`,
+  );
 }

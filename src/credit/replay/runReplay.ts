@@ -20,7 +20,13 @@ export async function runReplay(plan: ReplayPlan, complete: CompleteText, sample
     }
     const content = await complete(step.buildRequest(conversation, sample));
     const channel = step.logged.channel;
-    conversation.push({ agent: step.agent, role: 'assistant', content, origin: 'replayed', ...(channel !== undefined ? { channel } : {}) });
+    conversation.push({
+      agent: step.agent,
+      role: 'assistant',
+      content,
+      origin: 'replayed',
+      ...(channel !== undefined ? { channel } : {}),
+    });
   }
   return conversation;
 }

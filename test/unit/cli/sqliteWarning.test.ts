@@ -11,11 +11,17 @@ const onNodeSqlite = hasNodeSqlite && !betterSqlite3Loads;
 
 test(
   'the CLI on node:sqlite indexes and reads an index without printing Node’s SQLite ExperimentalWarning',
-  { skip: onNodeSqlite ? false : `the CLI opens better-sqlite3 on Node ${process.version} (scripts/testStoreOnNode.mjs runs this on Node 22 and 24)` },
+  {
+    skip: onNodeSqlite
+      ? false
+      : `the CLI opens better-sqlite3 on Node ${process.version} (scripts/testStoreOnNode.mjs runs this on Node 22 and 24)`,
+  },
   (t) => {
     // What Node itself prints on loading node:sqlite (Node 22 warns; Node 24.22 no longer does).
     const bare = spawnSync(process.execPath, ['-e', "require('node:sqlite')"], { encoding: 'utf8', timeout: 30_000 });
-    t.diagnostic(`Node ${process.version} on require('node:sqlite'): ${bare.stderr.trim() === '' ? 'no warning' : bare.stderr.split('\n')[0] ?? ''}`);
+    t.diagnostic(
+      `Node ${process.version} on require('node:sqlite'): ${bare.stderr.trim() === '' ? 'no warning' : (bare.stderr.split('\n')[0] ?? '')}`,
+    );
     const root = tempFolder();
     writeFileSync(join(root, 'a.jsonl'), jsonl(episode('x1'), episode('x2')));
     const index = runCli('index', root); // the worker thread opens the index

@@ -43,7 +43,8 @@ describe('playDemoAgent: replaying the demo reproduces its logged values', () =>
   });
 
   test('regenerating a whole episode from its prompt with its logged seed reproduces its reward', async () => {
-    for (const e of [...team, ...twoRounds]) assert.equal(await replayed(e, { kind: 'messages', keep: 0 }), e.reward, e.id);
+    for (const e of [...team, ...twoRounds])
+      assert.equal(await replayed(e, { kind: 'messages', keep: 0 }), e.reward, e.id);
   });
 
   test('the verifier replaced by its default action (APPROVE) scores as the verifier removed', async () => {
@@ -67,7 +68,11 @@ describe('playDemoAgent: replaying the demo reproduces its logged values', () =>
 describe('playDemoAgent: the agents', () => {
   const episode = [...teamEpisodes({ episodes: 32 })][0] as Episode;
   const problem = episode.prompt ?? '';
-  const request = (role: keyof typeof demoSystemPrompts, seed: number, extra: ChatRequest['messages'] = []): ChatRequest => ({
+  const request = (
+    role: keyof typeof demoSystemPrompts,
+    seed: number,
+    extra: ChatRequest['messages'] = [],
+  ): ChatRequest => ({
     model: 'served',
     messages: [{ role: 'system', content: demoSystemPrompts[role] }, { role: 'user', content: problem }, ...extra],
     sampling: { temperature: 0.8, seed },
@@ -93,7 +98,10 @@ describe('playDemoAgent: the agents', () => {
     assert.match(plan, /^Plan:\n1\. /);
     assert.equal(answer(plan), undefined);
     const gold = episode.groundTruth;
-    assert.equal(answer(playDemoAgent(request('solver', lucky, [{ role: 'user', content: plan, name: 'planner' }]))), gold);
+    assert.equal(
+      answer(playDemoAgent(request('solver', lucky, [{ role: 'user', content: plan, name: 'planner' }]))),
+      gold,
+    );
     assert.notEqual(answer(playDemoAgent(request('solver', unlucky))), gold);
     assert.match(playDemoAgent(request('solver', unlucky)), /^There is no plan/);
   });
@@ -121,10 +129,17 @@ describe('playDemoAgent: the agents', () => {
   });
 
   test('an agent is recognised by its model id when its system prompt is not the demo’s; anything else is declined', () => {
-    const byModel: ChatRequest = { model: 'qwen2.5-1.5b-lora-planner', messages: [{ role: 'user', content: problem }], sampling: {} };
+    const byModel: ChatRequest = {
+      model: 'qwen2.5-1.5b-lora-planner',
+      messages: [{ role: 'user', content: problem }],
+      sampling: {},
+    };
     assert.match(playDemoAgent(byModel), /^Plan:/);
     assert.match(playDemoAgent({ ...byModel, model: 'gpt-4o' }), /none of the demo's agents/);
-    assert.match(playDemoAgent({ ...byModel, messages: [{ role: 'user', content: 'Write a poem.' }] }), /only solve the demo's arithmetic word problems/);
+    assert.match(
+      playDemoAgent({ ...byModel, messages: [{ role: 'user', content: 'Write a poem.' }] }),
+      /only solve the demo's arithmetic word problems/,
+    );
     assert.match(playDemoAgent({ ...byModel, messages: [] }), /only solve/);
   });
 });

@@ -33,7 +33,11 @@ describe('solutionFromText', () => {
     for (let i = 0; i < 300; i++) {
       const problem = drawProblem(rng);
       for (const solution of [correctSolution(problem), slippedSolution(problem, rng)]) {
-        for (const text of [solverText(problem, solution, 'Following the plan:', false), solverText(problem, solution, 'Go.', true), terseSolverText(problem, solution)]) {
+        for (const text of [
+          solverText(problem, solution, 'Following the plan:', false),
+          solverText(problem, solution, 'Go.', true),
+          terseSolverText(problem, solution),
+        ]) {
           assert.deepEqual(solutionFromText(problem, text), solution, text);
         }
       }

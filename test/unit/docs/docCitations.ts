@@ -32,7 +32,11 @@ const labelAfter = /^[ \t]+(?:oracle[ \t]+)?([ET]\d+[a-z]?)\b/;
 const quotedHeading = /^(?:\]\([^)\s]*\))?,?[ \t]+["“]([^"”\n]{3,80})["”]/;
 
 /** Every citation in `text`, a file at `file` (relative to the repository root). */
-export function citationsIn(text: string, file: string, documentExists: (name: string) => boolean = () => true): Citation[] {
+export function citationsIn(
+  text: string,
+  file: string,
+  documentExists: (name: string) => boolean = () => true,
+): Citation[] {
   const found: Citation[] = [];
   const add = (document: string, end: number, start: number): void => {
     const rest = text.slice(end);
@@ -40,7 +44,14 @@ export function citationsIn(text: string, file: string, documentExists: (name: s
     const afterSections = sections.length > 0 ? rest.slice((sectionList.exec(rest)?.[0] ?? '').length) : rest;
     const label = labelAfter.exec(afterSections)?.[1];
     const heading = sections.length === 0 && label === undefined ? quotedHeading.exec(rest)?.[1] : undefined;
-    found.push({ file, line: lineOf(text, start), document, sections, labels: label === undefined ? [] : [label], ...(heading === undefined ? {} : { heading }) });
+    found.push({
+      file,
+      line: lineOf(text, start),
+      document,
+      sections,
+      labels: label === undefined ? [] : [label],
+      ...(heading === undefined ? {} : { heading }),
+    });
   };
   for (const m of text.matchAll(documentPath)) add(m[1] ?? '', m.index + m[0].length, m.index);
   for (const m of text.matchAll(bareName)) add(`${m[1] ?? ''}.md`, m.index + m[0].length, m.index);
@@ -76,7 +87,9 @@ export function headingsOf(markdown: string): { sections: Set<string>; labels: S
 /** Where a cited document is: beside the citing file, at the repository root, or in docs/. */
 export function resolveDocument(root: string, citingFile: string, document: string): string | undefined {
   const here = dirname(join(root, citingFile));
-  const candidates = document.includes('/') ? [resolve(here, document), resolve(root, document)] : [join(here, document), join(root, document), join(root, 'docs', document)];
+  const candidates = document.includes('/')
+    ? [resolve(here, document), resolve(root, document)]
+    : [join(here, document), join(root, document), join(root, 'docs', document)];
   return candidates.find((path) => existsSync(path) && statSync(path).isFile());
 }
 
@@ -85,7 +98,11 @@ export function citationProblem(root: string, citation: Citation): string | unde
   const where = `${citation.file}:${citation.line}`;
   const path = resolveDocument(root, citation.file, citation.document);
   if (path === undefined) return `${where} cites ${citation.document}, which is not in the repository`;
-  const cited = [...citation.sections.map((s) => `§${s}`), ...citation.labels, ...(citation.heading === undefined ? [] : [citation.heading])];
+  const cited = [
+    ...citation.sections.map((s) => `§${s}`),
+    ...citation.labels,
+    ...(citation.heading === undefined ? [] : [citation.heading]),
+  ];
   if (cited.length === 0) return undefined;
   const { sections, labels, titles } = headingsOf(readFileSync(path, 'utf8'));
   const heading = citation.heading?.toLowerCase();

@@ -13,6 +13,11 @@ test('activate() logs which SQLite driver serves the indexes, with the runtime',
   const context = fakeExtensionContext();
   activate(context);
   const lines = fake.channels[0]?.lines ?? [];
-  assert.ok(lines.includes(`[info] SQLite driver: ${expectedDriver} (Node ${process.version}, ABI ${process.versions.modules})`), lines.join('\n'));
+  assert.ok(
+    lines.includes(
+      `[info] SQLite driver: ${expectedDriver} (Node ${process.version}, ABI ${process.versions.modules})`,
+    ),
+    lines.join('\n'),
+  );
   for (const disposable of context.subscriptions) disposable.dispose();
 });

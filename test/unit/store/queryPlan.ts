@@ -6,7 +6,12 @@ import type { BindValue, Db } from '../../../src/store/database';
  * names (the store binds strictly: a value without a parameter is an error); a statement with
  * positional parameters takes `positional`.
  */
-export function queryPlan(db: Db, sql: string, pool: Readonly<Record<string, BindValue>>, positional: readonly BindValue[] = []): string[] {
+export function queryPlan(
+  db: Db,
+  sql: string,
+  pool: Readonly<Record<string, BindValue>>,
+  positional: readonly BindValue[] = [],
+): string[] {
   const named = valuesFor(sql, pool);
   const statement = db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
   return (Object.keys(named).length > 0 ? statement.all(named) : statement.all(...positional)).map((r) => r.detail);

@@ -36,17 +36,23 @@ test('selectDriver() fails with an actionable message naming the runtime and bot
   const loaders: DriverLoaders = {
     betterSqlite3: () => abiMismatch,
     nodeSqlite: () => {
-      throw new Error("No such built-in module: node:sqlite");
+      throw new Error('No such built-in module: node:sqlite');
     },
   };
-  assert.throws(() => selectDriver(undefined, runtime, loaders), (error: Error) => {
-    assert.match(error.message, /cannot open its SQLite index in Electron 37\.2\.3 \(Node v22\.16\.0, ABI 136\)/);
-    assert.match(error.message, /better-sqlite3: The module better_sqlite3\.node was compiled against a different Node\.js version/);
-    assert.match(error.message, /node:sqlite: No such built-in module/);
-    assert.match(error.message, /Install the Credit Lens build for your platform/);
-    assert.doesNotMatch(error.message, /at stack/);
-    return true;
-  });
+  assert.throws(
+    () => selectDriver(undefined, runtime, loaders),
+    (error: Error) => {
+      assert.match(error.message, /cannot open its SQLite index in Electron 37\.2\.3 \(Node v22\.16\.0, ABI 136\)/);
+      assert.match(
+        error.message,
+        /better-sqlite3: The module better_sqlite3\.node was compiled against a different Node\.js version/,
+      );
+      assert.match(error.message, /node:sqlite: No such built-in module/);
+      assert.match(error.message, /Install the Credit Lens build for your platform/);
+      assert.doesNotMatch(error.message, /at stack/);
+      return true;
+    },
+  );
 });
 
 test('selectDriver() passes an ABI-specific nativeBinding to better-sqlite3', () => {
@@ -55,7 +61,10 @@ test('selectDriver() passes an ABI-specific nativeBinding to better-sqlite3', ()
     seen.push(options['nativeBinding']);
     return { close: () => undefined };
   } as unknown as ReturnType<DriverLoaders['betterSqlite3']>;
-  selectDriver('/ext/dist/native/better_sqlite3.abi136.node', runtime, { betterSqlite3: () => Fake, nodeSqlite: fakeNodeSqlite });
+  selectDriver('/ext/dist/native/better_sqlite3.abi136.node', runtime, {
+    betterSqlite3: () => Fake,
+    nodeSqlite: fakeNodeSqlite,
+  });
   assert.deepEqual(seen, ['/ext/dist/native/better_sqlite3.abi136.node']);
 });
 
@@ -83,6 +92,11 @@ test(`the node:sqlite adapter (${hasNodeSqlite ? 'real node:sqlite' : 'played by
   const tally = await indexRunFolder(root, store);
   assert.equal(tally.episodesAdded, 2);
   assert.equal(store.summary.summary().messages, 4);
-  assert.deepEqual([...db.prepare<{ external_id: string }>('SELECT external_id FROM episode ORDER BY 1').iterate()].map((r) => r.external_id), ['x1', 'x2']);
+  assert.deepEqual(
+    [...db.prepare<{ external_id: string }>('SELECT external_id FROM episode ORDER BY 1').iterate()].map(
+      (r) => r.external_id,
+    ),
+    ['x1', 'x2'],
+  );
   store.close();
 });

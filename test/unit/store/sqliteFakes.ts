@@ -4,13 +4,20 @@ import { defaultLoaders, type DriverLoaders } from '../../../src/store/sqliteDri
 
 /** A better-sqlite3 whose addon was built for Node 20 (ABI 115), as desktop VS Code would see it. */
 export const abiMismatch = function (): never {
-  throw new Error('The module better_sqlite3.node was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 136.\n    at stack');
+  throw new Error(
+    'The module better_sqlite3.node was compiled against a different Node.js version using NODE_MODULE_VERSION 115. This version of Node.js requires NODE_MODULE_VERSION 136.\n    at stack',
+  );
 } as unknown as ReturnType<DriverLoaders['betterSqlite3']>;
 
 /** node:sqlite's DatabaseSync API, played by better-sqlite3 (Node 20 has no node:sqlite). */
 export function fakeNodeSqlite(): NodeSqliteModule {
   const Better = createRequire(__filename)('better-sqlite3') as new (file: string) => {
-    prepare(sql: string): { run(...a: unknown[]): { changes: number; lastInsertRowid: number }; get(...a: unknown[]): unknown; all(...a: unknown[]): unknown[]; reader: boolean };
+    prepare(sql: string): {
+      run(...a: unknown[]): { changes: number; lastInsertRowid: number };
+      get(...a: unknown[]): unknown;
+      all(...a: unknown[]): unknown[];
+      reader: boolean;
+    };
     exec(sql: string): void;
     close(): void;
   };
@@ -22,7 +29,11 @@ export function fakeNodeSqlite(): NodeSqliteModule {
     prepare(sql: string): NodeSqliteStatement {
       const s = this.db.prepare(sql);
       // node:sqlite returns {changes, lastInsertRowid} even for statements that return rows.
-      return { run: (...a) => (s.reader ? (s.all(...a), { changes: 0, lastInsertRowid: 0 }) : s.run(...a)), get: (...a) => s.get(...a), all: (...a) => s.all(...a) };
+      return {
+        run: (...a) => (s.reader ? (s.all(...a), { changes: 0, lastInsertRowid: 0 }) : s.run(...a)),
+        get: (...a) => s.get(...a),
+        all: (...a) => s.all(...a),
+      };
     }
     exec(sql: string): void {
       this.db.exec(sql);
@@ -53,4 +64,7 @@ export const betterSqlite3Loads = loads(() => {
 });
 
 /** Loaders that open node:sqlite: the real one where this Node has it, else {@link fakeNodeSqlite}. */
-export const nodeSqliteLoaders: DriverLoaders = { betterSqlite3: () => abiMismatch, nodeSqlite: hasNodeSqlite ? defaultLoaders.nodeSqlite : fakeNodeSqlite };
+export const nodeSqliteLoaders: DriverLoaders = {
+  betterSqlite3: () => abiMismatch,
+  nodeSqlite: hasNodeSqlite ? defaultLoaders.nodeSqlite : fakeNodeSqlite,
+};

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Episode } from '../../../../src/core/episode';
 import { windowVerdict } from '../../../../src/credit/audit/windowVerdict';
-import { finalAnswerReward, type EvaluatorEpisode, type FinalAnswerOptions } from '../../../../src/credit/evaluator/finalAnswerEvaluator';
+import {
+  finalAnswerReward,
+  type EvaluatorEpisode,
+  type FinalAnswerOptions,
+} from '../../../../src/credit/evaluator/finalAnswerEvaluator';
 import { agentsIntervention } from '../../../../src/credit/replay/maskIntervention';
 import { planReplay } from '../../../../src/credit/replay/planReplay';
 import { estimateReplayCost, totalReplayCost } from '../../../../src/credit/replay/replayCost';
@@ -26,7 +30,11 @@ function fixtureEpisodes(): Episode[] {
   assert.ok(manifest.ok);
   return readdirSync(join(run, 'rollouts'))
     .sort()
-    .flatMap((file) => readFileSync(join(run, 'rollouts', file), 'utf8').split('\n').filter((l) => l !== ''))
+    .flatMap((file) =>
+      readFileSync(join(run, 'rollouts', file), 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    )
     .map((line) => {
       const decoded = decodeEpisode(JSON.parse(line), manifest.value.agents);
       assert.ok(decoded.ok, decoded.ok ? '' : decoded.error);
@@ -36,11 +44,19 @@ function fixtureEpisodes(): Episode[] {
 
 function checkerEpisode(e: Episode): EvaluatorEpisode {
   const agents = e.agents.map((a) => a.name);
-  return { agents, messages: e.messages.map((m) => ({ agent: agents.indexOf(m.agent), content: m.content })), groundTruth: e.groundTruth };
+  return {
+    agents,
+    messages: e.messages.map((m) => ({ agent: agents.indexOf(m.agent), content: m.content })),
+    groundTruth: e.groundTruth,
+  };
 }
 
 function plan(e: Episode, presentMask: bigint): ReplayPlan {
-  const intervention = agentsIntervention(e.agents.map((a) => a.name), presentMask, 'remove');
+  const intervention = agentsIntervention(
+    e.agents.map((a) => a.name),
+    presentMask,
+    'remove',
+  );
   assert.ok(intervention.ok);
   const planned = planReplay(e, intervention.value);
   assert.ok(planned.ok, planned.ok ? '' : planned.error);
@@ -64,14 +80,22 @@ describe('done when: two-agent pipeline, B only repeats A, nothing logged', () =
     assert.equal(episodes.length, 120);
     assert.deepEqual([...new Set(episodes.map((e) => e.step))], [1, 2, 3, 4]);
     assert.equal(episodes.filter((e) => e.reward === 0).length, 12);
-    assert.ok(episodes.every((e) => e.groundTruth !== undefined && e.counterfactuals === undefined && e.coalitions === undefined));
+    assert.ok(
+      episodes.every(
+        (e) => e.groundTruth !== undefined && e.counterfactuals === undefined && e.coalitions === undefined,
+      ),
+    );
     assert.ok(episodes.every((e) => e.agents.every((a) => a.systemPrompt !== undefined)));
   });
 
   test('without replay the checker keeps B’s logged repeat, so LOO(A) comes out 0 (the approximation)', () => {
     for (const e of episodes) {
       const checked = checkerEpisode(e);
-      assert.equal(finalAnswerReward(checked, everyone, options) - finalAnswerReward(checked, withoutA, options), 0, e.id);
+      assert.equal(
+        finalAnswerReward(checked, everyone, options) - finalAnswerReward(checked, withoutA, options),
+        0,
+        e.id,
+      );
     }
   });
 
@@ -102,7 +126,9 @@ describe('done when: two-agent pipeline, B only repeats A, nothing logged', () =
   });
 
   test('the replay costs one call per episode (B after A is removed), estimated before running', () => {
-    const cost = totalReplayCost(episodes.flatMap((e) => [everyone, withoutA, withoutB].map((mask) => estimateReplayCost(plan(e, mask)))));
+    const cost = totalReplayCost(
+      episodes.flatMap((e) => [everyone, withoutA, withoutB].map((mask) => estimateReplayCost(plan(e, mask)))),
+    );
     assert.equal(cost.calls, 120);
     assert.ok(cost.promptTokens > 0 && cost.completionTokens > 0);
   });

@@ -37,7 +37,8 @@ function play(request: ChatRequest): Promise<string> {
   const role = request.messages[0]?.content;
   const seen = request.messages.slice(1).map((m) => m.content);
   if (role === 'planner') return Promise.resolve('Plan: multiply 6 by 7.');
-  if (role === 'coder') return Promise.resolve(seen.some((c) => c.startsWith('Plan:')) ? '6 × 7 = 42 #### 42' : '6 + 7 = 13 #### 13');
+  if (role === 'coder')
+    return Promise.resolve(seen.some((c) => c.startsWith('Plan:')) ? '6 × 7 = 42 #### 42' : '6 + 7 = 13 #### 13');
   const last = [...seen].reverse().find((c) => c.includes('####'));
   return Promise.resolve(last === undefined ? 'Nothing to check.' : `Confirmed. ${last.slice(last.indexOf('####'))}`);
 }
@@ -61,7 +62,10 @@ describe('per-message credit from replayed prefixes', () => {
     assert.deepEqual(values, [1, 1, 0, 0]);
     const credit = [...prefixValueCredit(values)];
     assert.deepEqual(credit, [0, -1, 0]);
-    assert.equal(credit.reduce((s, c) => s + c, 0), values[3]! - values[0]!);
+    assert.equal(
+      credit.reduce((s, c) => s + c, 0),
+      values[3]! - values[0]!,
+    );
   });
 
   test('the first error of the failed episode is the labelled message and agent', async () => {

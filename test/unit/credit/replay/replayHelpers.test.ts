@@ -33,14 +33,22 @@ function plan(keep: number): ReplayPlan {
 describe('estimateReplayCost', () => {
   test('counts one call per regenerated message, logged token counts where present, else characters / 4', () => {
     // a: system 5 + task 10 → completion 30 (logged); b: task 10 + a's message 30 (logged) → completion ceil(81/4) = 21.
-    assert.deepEqual(estimateReplayCost(plan(0)), { calls: 2, promptTokens: 5 + 10 + 10 + 30, completionTokens: 30 + 21 });
+    assert.deepEqual(estimateReplayCost(plan(0)), {
+      calls: 2,
+      promptTokens: 5 + 10 + 10 + 30,
+      completionTokens: 30 + 21,
+    });
     assert.deepEqual(estimateReplayCost(plan(1)), { calls: 1, promptTokens: 10 + 30, completionTokens: 21 });
     assert.deepEqual(estimateReplayCost(plan(2)), { calls: 0, promptTokens: 0, completionTokens: 0 });
   });
 
   test('samples = K multiplies the estimate, and estimates add up over plans', () => {
     assert.deepEqual(estimateReplayCost(plan(1), 4), { calls: 4, promptTokens: 160, completionTokens: 84 });
-    assert.deepEqual(totalReplayCost([estimateReplayCost(plan(0)), estimateReplayCost(plan(1))]), { calls: 3, promptTokens: 95, completionTokens: 72 });
+    assert.deepEqual(totalReplayCost([estimateReplayCost(plan(0)), estimateReplayCost(plan(1))]), {
+      calls: 3,
+      promptTokens: 95,
+      completionTokens: 72,
+    });
   });
 
   test('estimatedTokens rounds up a quarter of the characters', () => {
@@ -77,15 +85,31 @@ describe('replaySamples (samples = K)', () => {
 
 describe('masks as interventions', () => {
   test('an agent mask removes the agents whose bit is clear', () => {
-    assert.deepEqual(agentsIntervention(['a', 'b', 'c'], 0b101n, 'remove'), { ok: true, value: { kind: 'agents', removed: ['b'], mode: 'remove' } });
-    assert.deepEqual(agentsIntervention(['a', 'b'], 0b11n, 'default'), { ok: true, value: { kind: 'agents', removed: [], mode: 'default' } });
+    assert.deepEqual(agentsIntervention(['a', 'b', 'c'], 0b101n, 'remove'), {
+      ok: true,
+      value: { kind: 'agents', removed: ['b'], mode: 'remove' },
+    });
+    assert.deepEqual(agentsIntervention(['a', 'b'], 0b11n, 'default'), {
+      ok: true,
+      value: { kind: 'agents', removed: [], mode: 'default' },
+    });
     assert.equal(agentsIntervention(['a'], 0b10n, 'remove').ok, false);
   });
 
   test('a message mask must be a prefix 2^k − 1 within the episode', () => {
-    assert.deepEqual([0n, 1n, 0b111n, 0b101n, 0b10n, -1n].map(prefixLength), [0, 1, 3, undefined, undefined, undefined]);
+    assert.deepEqual([0n, 1n, 0b111n, 0b101n, 0b10n, -1n].map(prefixLength), [
+      0,
+      1,
+      3,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     assert.deepEqual(prefixIntervention(0b11n, 3), { ok: true, value: { kind: 'messages', keep: 2 } });
-    assert.deepEqual(prefixIntervention(0b1111n, 3), { ok: false, error: 'mask 15 keeps 4 messages, but the episode has 3' });
+    assert.deepEqual(prefixIntervention(0b1111n, 3), {
+      ok: false,
+      error: 'mask 15 keeps 4 messages, but the episode has 3',
+    });
     const notPrefix = prefixIntervention(0b101n, 3);
     assert.ok(!notPrefix.ok);
     assert.match(notPrefix.error, /mask 5 is not one/);
@@ -94,8 +118,17 @@ describe('masks as interventions', () => {
 
 describe('loggedSampling', () => {
   test('reads the wire names at the top level and in metadata.sampling (which wins), ignoring bad values', () => {
-    assert.deepEqual(loggedSampling({ temperature: 0.8, top_p: 0.95, max_tokens: 512, seed: 3 }), { temperature: 0.8, topP: 0.95, maxTokens: 512, seed: 3 });
-    assert.deepEqual(loggedSampling({ temperature: 1, sampling: { temperature: 0.2, topP: 0.5, maxTokens: 64 } }), { temperature: 0.2, topP: 0.5, maxTokens: 64 });
+    assert.deepEqual(loggedSampling({ temperature: 0.8, top_p: 0.95, max_tokens: 512, seed: 3 }), {
+      temperature: 0.8,
+      topP: 0.95,
+      maxTokens: 512,
+      seed: 3,
+    });
+    assert.deepEqual(loggedSampling({ temperature: 1, sampling: { temperature: 0.2, topP: 0.5, maxTokens: 64 } }), {
+      temperature: 0.2,
+      topP: 0.5,
+      maxTokens: 64,
+    });
     assert.deepEqual(loggedSampling({ temperature: 'hot', max_tokens: 1.5, seed: 2.5, top_p: null }), {});
     assert.deepEqual(loggedSampling({ max_tokens: -1, sampling: [1] }), {});
     assert.deepEqual(loggedSampling(undefined), {});
@@ -108,12 +141,30 @@ describe('replayReward', () => {
 
   test('scores the replayed conversation with the final-answer checker, default actions included', () => {
     assert.equal(replayReward(base, [{ agent: 'a', content: '#### 42', origin: 'replayed' }], options), 1);
-    assert.equal(replayReward(base, [{ agent: 'a', content: '#### 42', origin: 'logged' }, { agent: 'b', content: '#### 7', origin: 'default' }], options), 0);
+    assert.equal(
+      replayReward(
+        base,
+        [
+          { agent: 'a', content: '#### 42', origin: 'logged' },
+          { agent: 'b', content: '#### 7', origin: 'default' },
+        ],
+        options,
+      ),
+      0,
+    );
     assert.equal(replayReward(base, [{ agent: 'stranger', content: '#### 42', origin: 'logged' }], options), 0);
   });
 
   test('v(∅) is 0 and a missing ground truth is NaN, as for the checker', () => {
     assert.equal(replayReward(base, [{ agent: 'a', content: '#### 42', origin: 'logged' }], options, 0n), 0);
-    assert.ok(Number.isNaN(replayReward({ ...base, groundTruth: undefined }, [{ agent: 'a', content: '#### 42', origin: 'logged' }], options)));
+    assert.ok(
+      Number.isNaN(
+        replayReward(
+          { ...base, groundTruth: undefined },
+          [{ agent: 'a', content: '#### 42', origin: 'logged' }],
+          options,
+        ),
+      ),
+    );
   });
 });
