@@ -100,20 +100,22 @@ class ServerState {
   constructor(private readonly options: LocalChatServerOptions) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
     try {
-      if (path === '/v1/chat/completions') {
-        if (req.method !== 'POST') return sendJson(res, 405, errorBody('use POST', 'invalid_request_error'));
-        return await this.chat(req, res);
-      }
-      if (path === '/v1/models' && req.method === 'GET') return sendJson(res, 200, this.modelList());
-      if (path === '/health' && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
-      sendJson(res, 404, errorBody(`no route ${req.method ?? ''} ${path}`, 'invalid_request_error', 'not_found'));
+      await this.route(req, res);
     } catch (error) {
       if (res.destroyed || this.closing.signal.aborted) return;
       if (!res.headersSent) sendJson(res, 500, errorBody(`the local server failed: ${String(error)}`, 'server_error'));
       else res.destroy();
     }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/v1/chat/completions' && req.method === 'POST') await this.chat(req, res);
+    else if (path === '/v1/chat/completions') sendJson(res, 405, errorBody('use POST', 'invalid_request_error'));
+    else if (path === '/v1/models' && req.method === 'GET') sendJson(res, 200, this.modelList());
+    else if (path === '/health' && req.method === 'GET') sendJson(res, 200, { status: 'ok' });
+    else sendJson(res, 404, errorBody(`no route ${req.method ?? ''} ${path}`, 'invalid_request_error', 'not_found'));
   }
 
   async close(server: Server): Promise<void> {
@@ -125,9 +127,11 @@ class ServerState {
 
   private async chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
-    if (text === undefined) return sendJson(res, 413, errorBody('the request body is too large', 'invalid_request_error'));
-    const request = parseChatRequest(text, this.modelIds()[0] ?? 'local');
-    if (typeof request === 'string') return sendJson(res, 400, errorBody(request, 'invalid_request_error'));
+    const request = text === undefined ? 'the request body is too large' : parseChatRequest(text, this.modelIds()[0] ?? 'local');
+    if (typeof request === 'string') {
+      sendJson(res, text === undefined ? 413 : 400, errorBody(request, 'invalid_request_error'));
+      return;
+    }
     this.log({ body: request.body, headers: req.headers });
     const fault = this.options.fault?.(request, this.received++);
     const untrack = this.track(res);
@@ -143,7 +147,8 @@ class ServerState {
     if (fault?.kind === 'delay') await sleep(fault.ms, this.closing.signal, () => new Error('the server was closed'));
     if (fault?.kind === 'status') {
       const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter };
-      return send(res, fault.status, fault.body ?? JSON.stringify(errorBody(`injected HTTP ${fault.status}`, 'server_error')), headers);
+      send(res, fault.status, fault.body ?? JSON.stringify(errorBody(`injected HTTP ${fault.status}`, 'server_error')), headers);
+      return;
     }
     const answer = answerFor(request, await this.options.reply(request), id, fault?.kind !== 'no-usage');
     if (res.destroyed) return;

@@ -120,8 +120,9 @@ class OpenAiChatClient implements ChatClient {
       const result = await this.attempt(request, scope, admission);
       if (!isFailure(result)) return result;
       if (result.kind === 'cancelled') throw scope.error();
-      if (!result.retryable || retry >= this.retries) throw this.finalError(result, retry);
+      // No retry against a server known to be down; the message names the failure that opened the breaker.
       if (this.breaker.isOpen) throw this.breaker.downError();
+      if (!result.retryable || retry >= this.retries) throw this.finalError(result, retry);
       this.totals.retried();
       await sleep(result.retryAfterMs ?? backoffDelay(retry, this.backoff), scope.signal, scope.error);
     }

@@ -5,6 +5,7 @@ import { backoffDelay, parseRetryAfter, sleep } from '../../../../src/engine/eva
 import { Semaphore } from '../../../../src/engine/evaluators/replay/semaphore';
 import { redactSecrets } from '../../../../src/engine/evaluators/replay/chatErrors';
 import { chatEndpoint } from '../../../../src/engine/evaluators/replay/chatEndpoint';
+import { AttemptDeadline } from '../../../../src/engine/evaluators/replay/attemptDeadline';
 
 const cancelled = (): Error => new Error('cancelled');
 
@@ -121,4 +122,30 @@ test('chatEndpoint appends /chat/completions, keeps the query out of the display
   assert.throws(() => chatEndpoint('localhost:8000'), /must start with http:\/\/ or https:\/\//);
   assert.throws(() => chatEndpoint('not a url'), /not a valid URL/);
   assert.throws(() => chatEndpoint('http://user:sk-secret@host/v1'), (error: Error) => /user name or password/.test(error.message) && !error.message.includes('sk-secret'));
+});
+
+test('AttemptDeadline fires once, for the first of: the timeout, an idle gap, the outer signal', async () => {
+  const aborted = new AttemptDeadline(10_000, AbortSignal.abort());
+  assert.deepEqual([aborted.signal.aborted, aborted.cause], [true, 'cancelled']);
+  const outer = new AbortController();
+  const cancelled = new AttemptDeadline(10_000, outer.signal);
+  outer.abort();
+  assert.equal(cancelled.cause, 'cancelled');
+  const timedOut = new AttemptDeadline(30, undefined);
+  await new Promise((resolve) => timedOut.signal.addEventListener('abort', resolve));
+  assert.equal(timedOut.cause, 'timeout');
+  const idle = new AttemptDeadline(10_000, undefined);
+  idle.armIdle(60);
+  for (let i = 0; i < 4; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    idle.touch(); // data keeps arriving: the idle timer starts again
+  }
+  assert.equal(idle.cause, undefined);
+  await new Promise((resolve) => idle.signal.addEventListener('abort', resolve));
+  assert.equal(idle.cause, 'idle');
+  const disposed = new AttemptDeadline(20, undefined);
+  disposed.dispose();
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  assert.equal(disposed.signal.aborted, false, 'a disposed deadline never fires');
+  for (const d of [aborted, cancelled, timedOut, idle]) d.dispose();
 });
