@@ -4,7 +4,12 @@ import type { AbortCause } from './attemptDeadline';
 import { parseRetryAfter, retryableStatuses } from './retryPolicy';
 
 /** A failure from an error status, with the server's error body described and `Retry-After` read. */
-export function httpFailure(status: number, body: string, retryAfter: string | null, maxRetryAfterMs: number): AttemptFailure {
+export function httpFailure(
+  status: number,
+  body: string,
+  retryAfter: string | null,
+  maxRetryAfterMs: number,
+): AttemptFailure {
   const wait = status === 429 || status === 503 ? parseRetryAfter(retryAfter, maxRetryAfterMs) : undefined;
   return {
     kind: 'http',
@@ -19,14 +24,25 @@ export function httpFailure(status: number, body: string, retryAfter: string | n
 /** The failure an attempt's own signal means: the overall timeout, an idle stream, or the caller's abort. */
 export function deadlineFailure(cause: AbortCause, timeoutMs: number, idleMs: number, chunks: number): AttemptFailure {
   if (cause === 'cancelled') return { kind: 'cancelled', detail: 'cancelled', retryable: false, serverDown: false };
-  if (cause === 'idle') return { kind: 'idle', detail: `no data for ${idleMs} ms while streaming (after ${chunks} chunks)`, retryable: false, serverDown: true };
+  if (cause === 'idle')
+    return {
+      kind: 'idle',
+      detail: `no data for ${idleMs} ms while streaming (after ${chunks} chunks)`,
+      retryable: false,
+      serverDown: true,
+    };
   return { kind: 'timeout', detail: `no complete answer within ${timeoutMs} ms`, retryable: false, serverDown: true };
 }
 
 /** The failure of a stream that ended, or was cut, before `data: [DONE]`. */
 export function streamStopped(chunks: number, error?: unknown): AttemptFailure {
   const why = error === undefined ? 'without [DONE]' : `(${networkDescription(error)})`;
-  return { kind: 'stream-stopped', detail: `the stream stopped after ${chunks} chunks ${why}`, retryable: true, serverDown: true };
+  return {
+    kind: 'stream-stopped',
+    detail: `the stream stopped after ${chunks} chunks ${why}`,
+    retryable: true,
+    serverDown: true,
+  };
 }
 
 interface NetworkCode {
@@ -58,8 +74,14 @@ export function thrownFailure(error: unknown): AttemptFailure {
   if (error instanceof AttemptError) return error.failure;
   const code = errorCode(error);
   const known = code === undefined ? undefined : networkCodes[code];
-  if (known) return { kind: 'network', detail: networkDescription(error), retryable: known.retryable, serverDown: true };
-  return { kind: 'network', detail: `the request failed: ${networkDescription(error)}`, retryable: false, serverDown: false };
+  if (known)
+    return { kind: 'network', detail: networkDescription(error), retryable: known.retryable, serverDown: true };
+  return {
+    kind: 'network',
+    detail: `the request failed: ${networkDescription(error)}`,
+    retryable: false,
+    serverDown: false,
+  };
 }
 
 /** "connection refused (ECONNREFUSED)", or the innermost error message with its code. */

@@ -23,7 +23,11 @@ export interface AttemptSettings {
  * timeout, the caller's `signal`). Resolves with the completion, or rejects with an
  * {@link AttemptError} whose failure says whether to retry; it never outlives its timeout.
  */
-export async function attemptCompletion(settings: AttemptSettings, request: ChatRequest, signal: AbortSignal | undefined): Promise<ChatCompletion> {
+export async function attemptCompletion(
+  settings: AttemptSettings,
+  request: ChatRequest,
+  signal: AbortSignal | undefined,
+): Promise<ChatCompletion> {
   const deadline = new AttemptDeadline(settings.timeoutMs, signal);
   const progress: StreamProgress = { chunks: 0 };
   try {
@@ -33,7 +37,15 @@ export async function attemptCompletion(settings: AttemptSettings, request: Chat
       body: JSON.stringify(chatRequestBody(request, settings.stream)),
       signal: deadline.signal,
     });
-    if (!response.ok) fail(httpFailure(response.status, await response.text(), response.headers.get('retry-after'), settings.maxRetryAfterMs));
+    if (!response.ok)
+      fail(
+        httpFailure(
+          response.status,
+          await response.text(),
+          response.headers.get('retry-after'),
+          settings.maxRetryAfterMs,
+        ),
+      );
     if (isEventStream(response)) {
       if (!response.body) fail(malformed('the event stream has no body'));
       return await readStreamedCompletion(response.body, request, deadline, settings.idleTimeoutMs, progress);
@@ -41,7 +53,8 @@ export async function attemptCompletion(settings: AttemptSettings, request: Chat
     return parseJsonCompletion(await response.text(), request);
   } catch (error) {
     const cause = deadline.cause;
-    if (cause) throw new AttemptError(deadlineFailure(cause, settings.timeoutMs, settings.idleTimeoutMs, progress.chunks));
+    if (cause)
+      throw new AttemptError(deadlineFailure(cause, settings.timeoutMs, settings.idleTimeoutMs, progress.chunks));
     throw new AttemptError(thrownFailure(error));
   } finally {
     deadline.dispose();

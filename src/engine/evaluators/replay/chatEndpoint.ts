@@ -22,14 +22,20 @@ export function chatEndpoint(baseUrl: string): ChatEndpoint {
     throw new Error(`the model server URL must start with http:// or https://, not ${parsed.protocol}//`);
   }
   if (parsed.username || parsed.password) {
-    throw new Error('the model server URL must not contain a user name or password; give the key as the API key instead');
+    throw new Error(
+      'the model server URL must not contain a user name or password; give the key as the API key instead',
+    );
   }
   const base = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
   return { url: `${base}/chat/completions${parsed.search}`, display: base };
 }
 
 /** The request headers: JSON in, JSON or an event stream out, the key as a bearer token, then `extra`. */
-export function chatHeaders(apiKey: string | undefined, stream: boolean, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function chatHeaders(
+  apiKey: string | undefined,
+  stream: boolean,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     accept: stream ? 'text/event-stream' : 'application/json',

@@ -7,7 +7,9 @@ export function chatRequestBody(request: ChatRequest, stream: boolean): JsonReco
   const { temperature, topP, maxTokens, seed } = request.sampling;
   return {
     model: request.model,
-    messages: request.messages.map((m) => (m.name === undefined ? { role: m.role, content: m.content } : { role: m.role, content: m.content, name: m.name })),
+    messages: request.messages.map((m) =>
+      m.name === undefined ? { role: m.role, content: m.content } : { role: m.role, content: m.content, name: m.name },
+    ),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(topP !== undefined ? { top_p: topP } : {}),
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
@@ -30,8 +32,17 @@ export function parseJsonCompletion(text: string, request: ChatRequest): ChatCom
 }
 
 /** A completion with the server's usage, or an estimate when it reported none. */
-export function completion(content: string, finish: string | undefined, usage: unknown, request: ChatRequest): ChatCompletion {
-  return { content, ...(finish !== undefined ? { finishReason: finish } : {}), usage: reportedUsage(usage) ?? estimatedUsage(request, content) };
+export function completion(
+  content: string,
+  finish: string | undefined,
+  usage: unknown,
+  request: ChatRequest,
+): ChatCompletion {
+  return {
+    content,
+    ...(finish !== undefined ? { finishReason: finish } : {}),
+    usage: reportedUsage(usage) ?? estimatedUsage(request, content),
+  };
 }
 
 /** `usage.prompt_tokens` / `completion_tokens` when both are non-negative numbers. */
@@ -72,7 +83,9 @@ export function describeErrorBody(text: string): string {
 }
 
 function errorTags(error: JsonRecord): string {
-  const tags = (['type', 'code'] as const).filter((k) => typeof error[k] === 'string' || typeof error[k] === 'number').map((k) => `${k} ${String(error[k])}`);
+  const tags = (['type', 'code'] as const)
+    .filter((k) => typeof error[k] === 'string' || typeof error[k] === 'number')
+    .map((k) => `${k} ${String(error[k])}`);
   return tags.length > 0 ? ` (${tags.join(', ')})` : '';
 }
 

@@ -68,7 +68,8 @@ export class CircuitBreaker {
       this.failures++;
       this.lastFailure = detail;
       const probeFailed = admission === 'probe' && this.state === 'half-open';
-      if (probeFailed || (this.state === 'closed' && this.failures >= this.options.threshold)) this.open(this.options.coolDownMs);
+      if (probeFailed || (this.state === 'closed' && this.failures >= this.options.threshold))
+        this.open(this.options.coolDownMs);
     } else if (admission === 'probe' && this.state === 'half-open') {
       this.open(0); // the probe was cancelled: the next request probes
     }

@@ -20,7 +20,11 @@ export interface LocalAnswer {
   readonly content: string;
   readonly finishReason: 'stop' | 'length';
   /** Undefined: the server reports no usage (a fault). */
-  readonly usage?: { readonly prompt_tokens: number; readonly completion_tokens: number; readonly total_tokens: number };
+  readonly usage?: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly total_tokens: number;
+  };
 }
 
 /**
@@ -43,9 +47,11 @@ export function parseChatRequest(text: string, defaultModel: string): LocalChatR
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) return '"messages" must be a non-empty array';
   const parsed = messages.map(parseMessage);
-  if (parsed.some((m) => m === undefined)) return 'each message needs a "role" (system, user or assistant) and a string "content"';
+  if (parsed.some((m) => m === undefined))
+    return 'each message needs a "role" (system, user or assistant) and a string "content"';
   const maxTokens = body.max_tokens;
-  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0)) return '"max_tokens" must be a positive integer';
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && (maxTokens as number) > 0))
+    return '"max_tokens" must be a positive integer';
   const options = isRecord(body.stream_options) ? body.stream_options : {};
   return {
     model: typeof body.model === 'string' ? body.model : defaultModel,
@@ -71,8 +77,18 @@ export function answerFor(request: LocalChatRequest, text: string, id: string, w
   const cut = request.maxTokens !== undefined && tokens.length > request.maxTokens;
   const kept = cut ? tokens.slice(0, request.maxTokens) : tokens;
   const promptTokens = request.messages.reduce((sum, m) => sum + tokensOf(m.content).length, 0);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: kept.length, total_tokens: promptTokens + kept.length };
-  return { id, model: request.model, content: cut ? kept.join('') : text, finishReason: cut ? 'length' : 'stop', ...(withUsage ? { usage } : {}) };
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: kept.length,
+    total_tokens: promptTokens + kept.length,
+  };
+  return {
+    id,
+    model: request.model,
+    content: cut ? kept.join('') : text,
+    finishReason: cut ? 'length' : 'stop',
+    ...(withUsage ? { usage } : {}),
+  };
 }
 
 /** The non-streamed reply: `chat.completion` with one choice. */
@@ -82,7 +98,9 @@ export function completionBody(answer: LocalAnswer): JsonRecord {
     object: 'chat.completion',
     created: 0,
     model: answer.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: answer.finishReason }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: answer.finishReason },
+    ],
     ...(answer.usage ? { usage: answer.usage } : {}),
   };
 }
@@ -93,12 +111,31 @@ export function completionBody(answer: LocalAnswer): JsonRecord {
  */
 export function completionChunks(answer: LocalAnswer, includeUsage: boolean, chunkChars: number): string[] {
   const chunk = (delta: JsonRecord, finish: string | null): string =>
-    JSON.stringify({ id: answer.id, object: 'chat.completion.chunk', created: 0, model: answer.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    JSON.stringify({
+      id: answer.id,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: answer.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
   const pieces: string[] = [];
   for (let i = 0; i < answer.content.length; i += chunkChars) pieces.push(answer.content.slice(i, i + chunkChars));
-  const chunks = [chunk({ role: 'assistant', content: '' }, null), ...pieces.map((content) => chunk({ content }, null)), chunk({}, answer.finishReason)];
+  const chunks = [
+    chunk({ role: 'assistant', content: '' }, null),
+    ...pieces.map((content) => chunk({ content }, null)),
+    chunk({}, answer.finishReason),
+  ];
   if (includeUsage && answer.usage) {
-    chunks.push(JSON.stringify({ id: answer.id, object: 'chat.completion.chunk', created: 0, model: answer.model, choices: [], usage: answer.usage }));
+    chunks.push(
+      JSON.stringify({
+        id: answer.id,
+        object: 'chat.completion.chunk',
+        created: 0,
+        model: answer.model,
+        choices: [],
+        usage: answer.usage,
+      }),
+    );
   }
   return chunks;
 }

@@ -1,9 +1,22 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JsonRecord } from '../../../ingest/importers/formats/common/json';
 import type { ChatFault, FaultHook } from './localChatFaults';
 import { sleep } from './retryPolicy';
-import { answerFor, completionBody, completionChunks, errorBody, parseChatRequest, type LocalChatRequest } from './localChatProtocol';
+import {
+  answerFor,
+  completionBody,
+  completionChunks,
+  errorBody,
+  parseChatRequest,
+  type LocalChatRequest,
+} from './localChatProtocol';
 
 /** What the local server is to say and how. */
 export interface LocalChatServerOptions {
@@ -127,7 +140,8 @@ class ServerState {
 
   private async chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const text = await readBody(req);
-    const request = text === undefined ? 'the request body is too large' : parseChatRequest(text, this.modelIds()[0] ?? 'local');
+    const request =
+      text === undefined ? 'the request body is too large' : parseChatRequest(text, this.modelIds()[0] ?? 'local');
     if (typeof request === 'string') {
       sendJson(res, text === undefined ? 413 : 400, errorBody(request, 'invalid_request_error'));
       return;
@@ -142,17 +156,28 @@ class ServerState {
     }
   }
 
-  private async answer(request: LocalChatRequest, res: ServerResponse, fault: ChatFault | undefined, id: string): Promise<void> {
+  private async answer(
+    request: LocalChatRequest,
+    res: ServerResponse,
+    fault: ChatFault | undefined,
+    id: string,
+  ): Promise<void> {
     if (fault?.kind === 'hang') return; // the response stays open: the client times out or cancels
     if (fault?.kind === 'delay') await sleep(fault.ms, this.closing.signal, () => new Error('the server was closed'));
     if (fault?.kind === 'status') {
       const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': fault.retryAfter };
-      send(res, fault.status, fault.body ?? JSON.stringify(errorBody(`injected HTTP ${fault.status}`, 'server_error')), headers);
+      send(
+        res,
+        fault.status,
+        fault.body ?? JSON.stringify(errorBody(`injected HTTP ${fault.status}`, 'server_error')),
+        headers,
+      );
       return;
     }
     const answer = answerFor(request, await this.options.reply(request), id, fault?.kind !== 'no-usage');
     if (res.destroyed) return;
-    if (request.stream) writeEvents(res, completionChunks(answer, request.includeUsage, this.options.chunkChars ?? 4), fault);
+    if (request.stream)
+      writeEvents(res, completionChunks(answer, request.includeUsage, this.options.chunkChars ?? 4), fault);
     else writeJson(res, JSON.stringify(completionBody(answer)), fault);
   }
 
@@ -185,7 +210,10 @@ class ServerState {
   }
 
   private modelList(): JsonRecord {
-    return { object: 'list', data: this.modelIds().map((id) => ({ id, object: 'model', created: 0, owned_by: 'credit-lens' })) };
+    return {
+      object: 'list',
+      data: this.modelIds().map((id) => ({ id, object: 'model', created: 0, owned_by: 'credit-lens' })),
+    };
   }
 }
 
@@ -221,7 +249,10 @@ function finish(res: ServerResponse, fault: ChatFault | undefined, tail: string)
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Readonly<Record<string, string>> = {}): void {
-  res.writeHead(status, { 'content-type': body.trimStart().startsWith('{') ? 'application/json' : 'text/plain', ...headers });
+  res.writeHead(status, {
+    'content-type': body.trimStart().startsWith('{') ? 'application/json' : 'text/plain',
+    ...headers,
+  });
   res.end(body);
 }
 

@@ -129,7 +129,11 @@ class OpenAiChatClient implements ChatClient {
   }
 
   /** One attempt, its outcome told to the breaker; a failure is returned, not thrown. */
-  private async attempt(request: ChatRequest, scope: RequestScope, admission: Admission): Promise<ChatCompletion | AttemptFailure> {
+  private async attempt(
+    request: ChatRequest,
+    scope: RequestScope,
+    admission: Admission,
+  ): Promise<ChatCompletion | AttemptFailure> {
     try {
       const completion = await attemptCompletion(this.settings, request, scope.signal);
       this.breaker.record(admission, 'up');
@@ -143,14 +147,22 @@ class OpenAiChatClient implements ChatClient {
 
   private finalError(failure: AttemptFailure, retries: number): ChatClientError {
     const after = retries === 0 ? '' : ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})`;
-    return new ChatClientError(`the request to the model server at ${this.endpoint} failed: ${failure.detail}${after}`, failure.kind, failure.status);
+    return new ChatClientError(
+      `the request to the model server at ${this.endpoint} failed: ${failure.detail}${after}`,
+      failure.kind,
+      failure.status,
+    );
   }
 
   /** The error to reject with, the key and header values masked (a proxy may echo them in its body). */
   private redacted(error: unknown): ChatClientError {
-    if (error instanceof ChatClientError) return new ChatClientError(redactSecrets(error.message, this.secrets), error.kind, error.status);
+    if (error instanceof ChatClientError)
+      return new ChatClientError(redactSecrets(error.message, this.secrets), error.kind, error.status);
     const message = error instanceof Error ? error.message : String(error);
-    return new ChatClientError(redactSecrets(`the request to the model server at ${this.endpoint} failed: ${message}`, this.secrets), 'network');
+    return new ChatClientError(
+      redactSecrets(`the request to the model server at ${this.endpoint} failed: ${message}`, this.secrets),
+      'network',
+    );
   }
 }
 
@@ -165,6 +177,7 @@ function isFailure(result: ChatCompletion | AttemptFailure): result is AttemptFa
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of milliseconds, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number of milliseconds, got ${value}`);
   return value;
 }

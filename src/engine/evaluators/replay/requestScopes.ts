@@ -10,7 +10,8 @@ export class RequestScope {
   }
 
   /** The rejection of a request stopped by the caller ("cancelled") or by `close()`. */
-  readonly error = (): ChatClientError => new ChatClientError(this.reason === 'closed' ? 'the chat client was closed' : 'cancelled', 'cancelled');
+  readonly error = (): ChatClientError =>
+    new ChatClientError(this.reason === 'closed' ? 'the chat client was closed' : 'cancelled', 'cancelled');
 
   cancel(reason: 'cancelled' | 'closed'): void {
     if (this.reason) return;

@@ -26,7 +26,11 @@ export function backoffDelay(retry: number, options: BackoffOptions, random: () 
  * The wait a `Retry-After` header asks for, in ms, capped at `capMs`: delay-seconds (`"2"`,
  * `"1.5"`) or an HTTP date. Undefined when absent or unreadable; 0 for a date in the past.
  */
-export function parseRetryAfter(header: string | null | undefined, capMs: number, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  header: string | null | undefined,
+  capMs: number,
+  now: number = Date.now(),
+): number | undefined {
   const value = header?.trim();
   if (!value) return undefined;
   let ms: number;

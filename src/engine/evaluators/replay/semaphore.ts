@@ -12,7 +12,8 @@ export class Semaphore {
   private readonly queue: Waiter[] = [];
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`concurrency must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`concurrency must be a positive integer, got ${capacity}`);
     this.free = capacity;
   }
 

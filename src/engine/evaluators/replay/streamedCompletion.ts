@@ -52,7 +52,9 @@ export async function readStreamedCompletion(
       fail(streamStopped(state.chunks, error));
     }
     deadline.touch();
-    const events = read.done ? [...parser.push(decoder.decode()), ...parser.end()] : parser.push(decoder.decode(read.value, { stream: true }));
+    const events = read.done
+      ? [...parser.push(decoder.decode()), ...parser.end()]
+      : parser.push(decoder.decode(read.value, { stream: true }));
     for (const data of events) onEvent(state, data);
     progress.chunks = state.chunks;
     if (read.done) break;
@@ -81,5 +83,10 @@ function onEvent(state: StreamState, data: string): void {
 }
 
 function errorEvent(data: string): AttemptFailure {
-  return { kind: 'http', detail: `the stream carried an error: ${describeErrorBody(data)}`, retryable: false, serverDown: false };
+  return {
+    kind: 'http',
+    detail: `the stream carried an error: ${describeErrorBody(data)}`,
+    retryable: false,
+    serverDown: false,
+  };
 }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AttemptError } from '../../../../src/engine/evaluators/replay/chatErrors';
-import { chatRequestBody, describeErrorBody, estimatedUsage, parseJsonCompletion } from '../../../../src/engine/evaluators/replay/chatWire';
+import {
+  chatRequestBody,
+  describeErrorBody,
+  estimatedUsage,
+  parseJsonCompletion,
+} from '../../../../src/engine/evaluators/replay/chatWire';
 import { solverRequest } from './replayTestKit';
 
 /** The malformed-reply detail `parseJsonCompletion` fails with. */
@@ -33,11 +38,18 @@ test('chatRequestBody sends the OpenAI field names, name only when set, and usag
     stream_options: { include_usage: true },
   });
   const plain = chatRequestBody(solverRequest([1], {}), false);
-  assert.deepEqual(Object.keys(plain), ['model', 'messages', 'stream'], 'unset sampling parameters are left to the server');
+  assert.deepEqual(
+    Object.keys(plain),
+    ['model', 'messages', 'stream'],
+    'unset sampling parameters are left to the server',
+  );
 });
 
 test('parseJsonCompletion reads content, finish reason and usage', () => {
-  const reply = { choices: [{ index: 0, message: { role: 'assistant', content: 'The answer is 5.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 12, completion_tokens: 4 } };
+  const reply = {
+    choices: [{ index: 0, message: { role: 'assistant', content: 'The answer is 5.' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 12, completion_tokens: 4 },
+  };
   assert.deepEqual(parseJsonCompletion(JSON.stringify(reply), solverRequest()), {
     content: 'The answer is 5.',
     finishReason: 'stop',
@@ -54,11 +66,19 @@ test('parseJsonCompletion estimates tokens at four characters each when usage is
     assert.deepEqual(completion.usage, { promptTokens: Math.ceil(chars / 4), completionTokens: 2, estimated: true });
     assert.equal(completion.finishReason, undefined);
   }
-  assert.deepEqual(estimatedUsage(request, ''), { promptTokens: Math.ceil(chars / 4), completionTokens: 0, estimated: true });
+  assert.deepEqual(estimatedUsage(request, ''), {
+    promptTokens: Math.ceil(chars / 4),
+    completionTokens: 0,
+    estimated: true,
+  });
 });
 
 test('parseJsonCompletion takes a null content (a tool call) as empty text', () => {
-  assert.equal(parseJsonCompletion('{"choices":[{"message":{"content":null},"finish_reason":"tool_calls"}]}', solverRequest()).content, '');
+  assert.equal(
+    parseJsonCompletion('{"choices":[{"message":{"content":null},"finish_reason":"tool_calls"}]}', solverRequest())
+      .content,
+    '',
+  );
 });
 
 test('parseJsonCompletion fails clearly on replies that are not a completion, quoting at most 200 characters', () => {
@@ -75,13 +95,26 @@ test('parseJsonCompletion fails clearly on replies that are not a completion, qu
 
 test('describeErrorBody reads OpenAI, vLLM/FastAPI, Ollama and plain-text error bodies', () => {
   assert.equal(
-    describeErrorBody('{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}'),
+    describeErrorBody(
+      '{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}',
+    ),
     '"Rate limit reached" (type requests, code rate_limit_exceeded)',
   );
-  assert.equal(describeErrorBody('{"object": "error", "message": "The model `x` does not exist.", "type": "NotFoundError", "code": 404}'), '"The model `x` does not exist."');
+  assert.equal(
+    describeErrorBody(
+      '{"object": "error", "message": "The model `x` does not exist.", "type": "NotFoundError", "code": 404}',
+    ),
+    '"The model `x` does not exist."',
+  );
   assert.equal(describeErrorBody('{"detail": "Not Found"}'), '"Not Found"');
-  assert.equal(describeErrorBody('{"detail": [{"loc": ["body", "messages"], "msg": "field required"}]}'), JSON.stringify(JSON.stringify([{ loc: ['body', 'messages'], msg: 'field required' }])));
-  assert.equal(describeErrorBody('{"error": "model \\"llama3\\" not found, try pulling it first"}'), '"model \\"llama3\\" not found, try pulling it first"');
+  assert.equal(
+    describeErrorBody('{"detail": [{"loc": ["body", "messages"], "msg": "field required"}]}'),
+    JSON.stringify(JSON.stringify([{ loc: ['body', 'messages'], msg: 'field required' }])),
+  );
+  assert.equal(
+    describeErrorBody('{"error": "model \\"llama3\\" not found, try pulling it first"}'),
+    '"model \\"llama3\\" not found, try pulling it first"',
+  );
   assert.equal(describeErrorBody('upstream connect error\n'), '"upstream connect error"');
   assert.equal(describeErrorBody(''), '(empty body)');
   assert.equal(describeErrorBody('x'.repeat(300)), `"${'x'.repeat(200)}"…`);

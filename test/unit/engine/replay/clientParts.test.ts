@@ -21,8 +21,14 @@ test('parseRetryAfter reads delay-seconds and HTTP dates, caps them, and ignores
 
 test('backoffDelay doubles per retry within [ceiling/2, ceiling] and never exceeds maxMs', () => {
   const options = { baseMs: 100, maxMs: 1000 };
-  assert.deepEqual([0, 1, 2, 3, 4, 10].map((retry) => backoffDelay(retry, options, () => 1)), [100, 200, 400, 800, 1000, 1000]);
-  assert.deepEqual([0, 1, 2].map((retry) => backoffDelay(retry, options, () => 0)), [50, 100, 200]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 10].map((retry) => backoffDelay(retry, options, () => 1)),
+    [100, 200, 400, 800, 1000, 1000],
+  );
+  assert.deepEqual(
+    [0, 1, 2].map((retry) => backoffDelay(retry, options, () => 0)),
+    [50, 100, 200],
+  );
 });
 
 test('sleep ends early with the abort error when its signal fires', async () => {
@@ -69,12 +75,15 @@ test('Semaphore.refuseAll rejects every waiter', async () => {
 test('CircuitBreaker opens after `threshold` failures in a row, fails fast, then lets one probe through', async () => {
   let now = 0;
   const breaker = new CircuitBreaker('http://h/v1', { threshold: 3, coolDownMs: 1000 }, () => now);
-  for (let i = 0; i < 2; i++) breaker.record(await breaker.admit(undefined, cancelled), 'down', 'connection refused (ECONNREFUSED)');
+  for (let i = 0; i < 2; i++)
+    breaker.record(await breaker.admit(undefined, cancelled), 'down', 'connection refused (ECONNREFUSED)');
   breaker.record(await breaker.admit(undefined, cancelled), 'up');
-  for (let i = 0; i < 3; i++) breaker.record(await breaker.admit(undefined, cancelled), 'down', 'connection refused (ECONNREFUSED)');
+  for (let i = 0; i < 3; i++)
+    breaker.record(await breaker.admit(undefined, cancelled), 'down', 'connection refused (ECONNREFUSED)');
   assert.equal(breaker.isOpen, true);
   await assert.rejects(breaker.admit(undefined, cancelled), {
-    message: 'the model server at http://h/v1 is down: connection refused (ECONNREFUSED); 3 requests failed in a row (next try in 1.0 s)',
+    message:
+      'the model server at http://h/v1 is down: connection refused (ECONNREFUSED); 3 requests failed in a row (next try in 1.0 s)',
   });
   now = 1000;
   assert.equal(await breaker.admit(undefined, cancelled), 'probe');
@@ -110,18 +119,27 @@ test('CircuitBreaker: a failed probe opens it again; a cancelled probe hands the
 });
 
 test('redactSecrets masks every occurrence of each secret', () => {
-  assert.equal(redactSecrets('key sk-abc1 and sk-abc1 again; hdr-value', ['sk-abc1', 'hdr-value', '']), 'key *** and *** again; ***');
+  assert.equal(
+    redactSecrets('key sk-abc1 and sk-abc1 again; hdr-value', ['sk-abc1', 'hdr-value', '']),
+    'key *** and *** again; ***',
+  );
 });
 
 test('chatEndpoint appends /chat/completions, keeps the query out of the display name, and refuses credentials', () => {
-  assert.deepEqual(chatEndpoint('http://127.0.0.1:8000/v1/'), { url: 'http://127.0.0.1:8000/v1/chat/completions', display: 'http://127.0.0.1:8000/v1' });
+  assert.deepEqual(chatEndpoint('http://127.0.0.1:8000/v1/'), {
+    url: 'http://127.0.0.1:8000/v1/chat/completions',
+    display: 'http://127.0.0.1:8000/v1',
+  });
   assert.deepEqual(chatEndpoint('https://x.openai.azure.com/openai/deployments/d?api-version=2024-06-01'), {
     url: 'https://x.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-06-01',
     display: 'https://x.openai.azure.com/openai/deployments/d',
   });
   assert.throws(() => chatEndpoint('localhost:8000'), /must start with http:\/\/ or https:\/\//);
   assert.throws(() => chatEndpoint('not a url'), /not a valid URL/);
-  assert.throws(() => chatEndpoint('http://user:sk-secret@host/v1'), (error: Error) => /user name or password/.test(error.message) && !error.message.includes('sk-secret'));
+  assert.throws(
+    () => chatEndpoint('http://user:sk-secret@host/v1'),
+    (error: Error) => /user name or password/.test(error.message) && !error.message.includes('sk-secret'),
+  );
 });
 
 test('AttemptDeadline fires once, for the first of: the timeout, an idle gap, the outer signal', async () => {

@@ -23,11 +23,14 @@ test('the local server answers a JSON chat completion with usage counted in its 
     const reply = await json(response);
     assert.equal(reply.object, 'chat.completion');
     assert.equal(reply.model, 'm1');
-    assert.deepEqual(reply.choices, [{ index: 0, message: { role: 'assistant', content: 'The answer is 42.' }, finish_reason: 'stop' }]);
+    assert.deepEqual(reply.choices, [
+      { index: 0, message: { role: 'assistant', content: 'The answer is 42.' }, finish_reason: 'stop' },
+    ]);
     assert.deepEqual(reply.usage, { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 });
     assert.equal(server.requests.length, 1);
     assert.deepEqual(server.requests[0]?.body, JSON.parse(body({ temperature: 0, seed: 3 })));
-  }));
+  }),
+);
 
 test('the local server streams server-sent events: role, small content chunks, finish, usage, [DONE]', timeout, () =>
   withServer({ chunkChars: 5 }, async (server) => {
@@ -42,8 +45,16 @@ test('the local server streams server-sent events: role, small content chunks, f
     const contents = chunks.slice(1, -2).map((c) => c.choices[0].delta.content);
     assert.deepEqual(contents, ['The a', 'nswer', ' is 4', '2.']);
     assert.equal(chunks.at(-2).choices[0].finish_reason, 'stop');
-    assert.deepEqual(chunks.at(-1), { id: chunks[0].id, object: 'chat.completion.chunk', created: 0, model: 'm1', choices: [], usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 } });
-  }));
+    assert.deepEqual(chunks.at(-1), {
+      id: chunks[0].id,
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'm1',
+      choices: [],
+      usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 },
+    });
+  }),
+);
 
 test('the local server streams no usage chunk unless asked, and cuts at max_tokens with finish "length"', timeout, () =>
   withServer({ reply: () => 'one two three four five' }, async (server) => {
@@ -54,18 +65,26 @@ test('the local server streams no usage chunk unless asked, and cuts at max_toke
     assert.equal(reply.choices[0].finish_reason, 'length');
     assert.equal(reply.usage.completion_tokens, 2);
     assert.deepEqual(tokensOf(' a  bc\nd '), [' a', '  bc', '\nd']);
-  }));
+  }),
+);
 
-test('the local server lists its models, reports health, and answers unknown paths and methods in the OpenAI error shape', timeout, () =>
-  withServer({ models: ['solver-7b', 'judge'] }, async (server) => {
-    const models = await json(await fetch(`${server.url}/models`));
-    assert.deepEqual(models.data.map((m: { id: string }) => m.id), ['solver-7b', 'judge']);
-    assert.equal((await fetch(server.url.replace('/v1', '/health'))).status, 200);
-    const missing = await fetch(`${server.url}/completions`, { method: 'POST', body: '{}' });
-    assert.equal(missing.status, 404);
-    assert.equal((await json(missing)).error.type, 'invalid_request_error');
-    assert.equal((await fetch(`${server.url}/chat/completions`)).status, 405);
-  }));
+test(
+  'the local server lists its models, reports health, and answers unknown paths and methods in the OpenAI error shape',
+  timeout,
+  () =>
+    withServer({ models: ['solver-7b', 'judge'] }, async (server) => {
+      const models = await json(await fetch(`${server.url}/models`));
+      assert.deepEqual(
+        models.data.map((m: { id: string }) => m.id),
+        ['solver-7b', 'judge'],
+      );
+      assert.equal((await fetch(server.url.replace('/v1', '/health'))).status, 200);
+      const missing = await fetch(`${server.url}/completions`, { method: 'POST', body: '{}' });
+      assert.equal(missing.status, 404);
+      assert.equal((await json(missing)).error.type, 'invalid_request_error');
+      assert.equal((await fetch(`${server.url}/chat/completions`)).status, 405);
+    }),
+);
 
 test('the local server answers bad request bodies with 400 and a message', timeout, () =>
   withServer({}, async (server) => {
@@ -82,7 +101,8 @@ test('the local server answers bad request bodies with 400 and a message', timeo
       assert.match((await json(response)).error.message, message);
     }
     assert.equal(server.requests.length, 0, 'bad bodies are not logged as chat requests');
-  }));
+  }),
+);
 
 test('the local server injects faults in order: status with Retry-After, malformed, cut streams', timeout, () =>
   withServer(
@@ -108,11 +128,15 @@ test('the local server injects faults in order: status with Retry-After, malform
       const ended = await (await post(server.url, body({ stream: true }))).text();
       assert.equal(ended.split('\n\n').filter(Boolean).length, 2, 'two chunks, then the end without [DONE]');
       assert.ok(!ended.includes('[DONE]'));
-      await assert.rejects(post(server.url, body({ stream: true })).then((r) => r.text()), /terminated/);
+      await assert.rejects(
+        post(server.url, body({ stream: true })).then((r) => r.text()),
+        /terminated/,
+      );
       assert.equal((await json(await post(server.url, body()))).usage, undefined);
       assert.equal((await json(await post(server.url, body()))).usage.completion_tokens, 4, 'no fault after the list');
     },
-  ));
+  ),
+);
 
 test('close() ends hung requests and open connections, so nothing keeps the process alive', timeout, async () => {
   const server = await startLocalChatServer({ reply: () => 'x', fault: () => ({ kind: 'hang' }) });

@@ -8,7 +8,10 @@ import { eventually, settle, solverRequest, withServer } from './replayTestKit';
 const timeout = { timeout: 15_000 };
 
 /** Aborts `controller` and returns how long `pending` then took to settle, and its error. */
-async function abortAndTime(controller: AbortController, pending: Promise<unknown>): Promise<{ ms: number; error?: Error }> {
+async function abortAndTime(
+  controller: AbortController,
+  pending: Promise<unknown>,
+): Promise<{ ms: number; error?: Error }> {
   const started = performance.now();
   controller.abort();
   const { error } = await settle(pending);
@@ -37,7 +40,8 @@ test('abort while in flight: rejects at once with "cancelled" and the server see
       await client.close();
     }
     assert.equal(server.abandoned, 2);
-  }));
+  }),
+);
 
 test('abort mid-stream: the stream is cut and the call rejects', timeout, () =>
   withServer({ fault: alwaysFault({ kind: 'stall', afterChunks: 3 }) }, async (server) => {
@@ -51,7 +55,8 @@ test('abort mid-stream: the stream is cut and the call rejects', timeout, () =>
     assert.ok(ms < 100);
     await eventually(() => server.abandoned === 1);
     await client.close();
-  }));
+  }),
+);
 
 test('abort while queued: the waiting call leaves the queue at once and is never sent', timeout, () =>
   withServer({ fault: faultsInOrder({ kind: 'hang' }) }, async (server) => {
@@ -67,9 +72,13 @@ test('abort while queued: the waiting call leaves the queue at once and is never
     assert.ok(ms < 50, `left the queue ${ms.toFixed(1)} ms after the abort`);
     assertCancelled((await abortAndTime(first, running)).error);
     assert.equal((await third).content, 'The answer is 3.', 'the next in the queue gets the slot');
-    assert.deepEqual(server.requests.map((r) => (r.body.messages as { content: string }[])[1]?.content), ['Add 1.', 'Add 3.']);
+    assert.deepEqual(
+      server.requests.map((r) => (r.body.messages as { content: string }[])[1]?.content),
+      ['Add 1.', 'Add 3.'],
+    );
     await client.close();
-  }));
+  }),
+);
 
 test('abort while waiting to retry ends the wait at once; an aborted signal sends nothing', timeout, () =>
   withServer({ fault: alwaysFault({ kind: 'status', status: 429, retryAfter: '20' }) }, async (server) => {
@@ -85,7 +94,8 @@ test('abort while waiting to retry ends the wait at once; an aborted signal send
     assertCancelled((await settle(client.complete(solverRequest(), AbortSignal.abort()))).error);
     assert.equal(server.requests.length, before);
     await client.close();
-  }));
+  }),
+);
 
 test('one signal shared by many calls cancels them all, without a listener per call', timeout, () =>
   withServer({ fault: alwaysFault({ kind: 'hang' }) }, async (server) => {
@@ -100,23 +110,31 @@ test('one signal shared by many calls cancels them all, without a listener per c
       controller.abort();
       for (const outcome of await Promise.all(calls.map(settle))) assertCancelled(outcome.error);
       await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(warnings.map((w) => w.message), []);
+      assert.deepEqual(
+        warnings.map((w) => w.message),
+        [],
+      );
       await client.close();
     } finally {
       process.off('warning', onWarning);
     }
-  }));
+  }),
+);
 
-test('close() rejects calls in flight and queued with "the chat client was closed", and every later call', timeout, () =>
-  withServer({ fault: alwaysFault({ kind: 'hang' }) }, async (server) => {
-    const client = openAiChatClient({ baseUrl: server.url, concurrency: 2 });
-    const calls = Array.from({ length: 5 }, () => settle(client.complete(solverRequest())));
-    await eventually(() => server.inFlight === 2);
-    const started = performance.now();
-    await client.close();
-    assert.ok(performance.now() - started < 200);
-    for (const outcome of await Promise.all(calls)) assertCancelled(outcome.error, 'the chat client was closed');
-    assertCancelled((await settle(client.complete(solverRequest()))).error, 'the chat client was closed');
-    await eventually(() => server.inFlight === 0);
-    assert.equal(server.requests.length, 2);
-  }));
+test(
+  'close() rejects calls in flight and queued with "the chat client was closed", and every later call',
+  timeout,
+  () =>
+    withServer({ fault: alwaysFault({ kind: 'hang' }) }, async (server) => {
+      const client = openAiChatClient({ baseUrl: server.url, concurrency: 2 });
+      const calls = Array.from({ length: 5 }, () => settle(client.complete(solverRequest())));
+      await eventually(() => server.inFlight === 2);
+      const started = performance.now();
+      await client.close();
+      assert.ok(performance.now() - started < 200);
+      for (const outcome of await Promise.all(calls)) assertCancelled(outcome.error, 'the chat client was closed');
+      assertCancelled((await settle(client.complete(solverRequest()))).error, 'the chat client was closed');
+      await eventually(() => server.inFlight === 0);
+      assert.equal(server.requests.length, 2);
+    }),
+);

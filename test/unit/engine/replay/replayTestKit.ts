@@ -1,11 +1,18 @@
 // Shared by the replay client tests: a request, a deterministic agent for the local server, a
 // server that is always closed, and a stopwatch for "fails within" assertions.
 import type { ChatRequest, SamplingParams } from '../../../../src/core/chat';
-import { startLocalChatServer, type LocalChatServer, type LocalChatServerOptions } from '../../../../src/engine/evaluators/replay/localChatServer';
+import {
+  startLocalChatServer,
+  type LocalChatServer,
+  type LocalChatServerOptions,
+} from '../../../../src/engine/evaluators/replay/localChatServer';
 import type { LocalChatRequest } from '../../../../src/engine/evaluators/replay/localChatProtocol';
 
 /** A solver's request: a system prompt and the planner's message naming the numbers to add. */
-export function solverRequest(numbers: readonly number[] = [2, 3], sampling: SamplingParams = { temperature: 0, seed: 7 }): ChatRequest {
+export function solverRequest(
+  numbers: readonly number[] = [2, 3],
+  sampling: SamplingParams = { temperature: 0, seed: 7 },
+): ChatRequest {
   return {
     model: 'credit-lens-demo',
     messages: [
@@ -24,7 +31,10 @@ export function adder(request: LocalChatRequest): string {
 }
 
 /** Runs `fn` against a fresh local server (the adder unless told otherwise) and always closes it. */
-export async function withServer<T>(options: Partial<LocalChatServerOptions>, fn: (server: LocalChatServer) => Promise<T>): Promise<T> {
+export async function withServer<T>(
+  options: Partial<LocalChatServerOptions>,
+  fn: (server: LocalChatServer) => Promise<T>,
+): Promise<T> {
   const server = await startLocalChatServer({ reply: adder, ...options });
   try {
     return await fn(server);

@@ -28,7 +28,11 @@ test('SseParser completes events split anywhere across chunks, a CRLF split betw
   for (let cut = 1; cut < text.length; cut++) {
     assert.deepEqual(parse([text.slice(0, cut), text.slice(cut)]), ['{"content":"ab"}', '[DONE]'], `cut at ${cut}`);
   }
-  assert.deepEqual(parse(Array.from({ length: text.length }, (_, i) => text.charAt(i))), ['{"content":"ab"}', '[DONE]'], 'one character at a time');
+  assert.deepEqual(
+    parse(Array.from({ length: text.length }, (_, i) => text.charAt(i))),
+    ['{"content":"ab"}', '[DONE]'],
+    'one character at a time',
+  );
 });
 
 test('SseParser accepts a last event without its blank line at the end of the stream', () => {
