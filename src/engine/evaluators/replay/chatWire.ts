@@ -22,7 +22,7 @@ export function chatRequestBody(request: ChatRequest, stream: boolean): JsonReco
 /** Parses a non-streamed reply: `choices[0].message.content`, `finish_reason` and `usage`. */
 export function parseJsonCompletion(text: string, request: ChatRequest): ChatCompletion {
   const reply = parseJsonObject(text, 'the reply');
-  if (reply.error !== undefined) fail(malformed(`the reply is an error: ${describeErrorBody(text)}`));
+  if (isErrorObject(reply)) fail(malformed(`the reply is an error: ${describeErrorBody(text)}`));
   const choice = firstChoice(reply);
   const message = choice?.message;
   if (!isRecord(message)) fail(malformed(`the reply has no choices[0].message: ${quote(text)}`));
@@ -99,6 +99,11 @@ export function parseJsonObject(text: string, what: string): JsonRecord {
   }
   if (!isRecord(value)) fail(malformed(`${what} is not a JSON object: ${quote(text)}`));
   return value;
+}
+
+/** An error where a reply or a chunk was expected: `{"error": …}`, or vLLM's `{"object": "error", "message": …}`. */
+export function isErrorObject(value: JsonRecord): boolean {
+  return value.error !== undefined || value.object === 'error';
 }
 
 /** `choices[0]` of a reply or a stream chunk, when it is an object. */

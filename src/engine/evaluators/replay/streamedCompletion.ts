@@ -1,7 +1,7 @@
 import type { ChatCompletion, ChatRequest } from '../../../core/chat';
 import { isRecord } from '../../../ingest/importers/formats/common/json';
 import { fail, type AttemptFailure } from './chatErrors';
-import { completion, describeErrorBody, finishReason, firstChoice, parseJsonObject } from './chatWire';
+import { completion, describeErrorBody, finishReason, firstChoice, isErrorObject, parseJsonObject } from './chatWire';
 import { SseParser } from './sseParser';
 import { streamStopped } from './attemptFailures';
 import type { AttemptDeadline } from './attemptDeadline';
@@ -73,7 +73,7 @@ function onEvent(state: StreamState, data: string): void {
   }
   state.chunks++;
   const chunk = parseJsonObject(data, `stream chunk ${state.chunks}`);
-  if (chunk.error !== undefined) fail(errorEvent(data));
+  if (isErrorObject(chunk)) fail(errorEvent(data));
   const choice = firstChoice(chunk);
   const delta = choice?.delta;
   const content = isRecord(delta) ? delta.content : undefined;

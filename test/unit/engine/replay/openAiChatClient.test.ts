@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { inspect } from 'node:util';
 import { faultsInOrder } from '../../../../src/engine/evaluators/replay/localChatFaults';
 import { openAiChatClient } from '../../../../src/engine/evaluators/replay/openAiChatClient';
-import { downUrl, solverRequest, withServer } from './replayTestKit';
+import { downUrl, settle, solverRequest, withServer } from './replayTestKit';
 
 const timeout = { timeout: 15_000 };
 
@@ -180,3 +180,49 @@ test('options are checked when the client is made', () => {
     /timeoutMs must be a positive number/,
   );
 });
+
+/** A fetch answering every request with an event stream of `events` that stays open until aborted. */
+function openStream(events: string): typeof fetch {
+  return ((_url: string, init: RequestInit) => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(events));
+        init.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+      },
+    });
+    return Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } }));
+  }) as typeof fetch;
+}
+
+test(
+  'a stream that sends [DONE] but never ends is complete: the client stops waiting after a short drain',
+  timeout,
+  async () => {
+    const events =
+      'data: {"choices":[{"delta":{"content":"The answer is 5."},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    const client = openAiChatClient({ baseUrl: 'http://127.0.0.1:9/v1', stream: true, fetch: openStream(events) });
+    const { value, ms } = await settle(client.complete(solverRequest()));
+    assert.equal(value?.content, 'The answer is 5.');
+    assert.ok(ms < 2500, `returned after ${ms.toFixed(0)} ms`);
+  },
+);
+
+test(
+  "an error event inside a stream fails the request (OpenAI's and vLLM's shapes), not a partial answer",
+  timeout,
+  async () => {
+    const start = 'data: {"choices":[{"delta":{"content":"The ans"}}]}\n\n';
+    const shapes = [
+      '{"error": {"message": "engine dead", "type": "server_error"}}',
+      '{"object": "error", "message": "engine dead", "type": "InternalServerError", "code": 500}',
+    ];
+    for (const shape of shapes) {
+      const client = openAiChatClient({
+        baseUrl: 'http://127.0.0.1:9/v1',
+        stream: true,
+        fetch: openStream(`${start}data: ${shape}\n\ndata: [DONE]\n\n`),
+      });
+      await assert.rejects(client.complete(solverRequest()), /failed: the stream carried an error: "engine dead"/);
+    }
+  },
+);
