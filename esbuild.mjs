@@ -51,7 +51,11 @@ const configs = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    entryPoints: { main: 'webview/src/main.ts', episode: 'webview/src/episode/main.ts', dashboard: 'webview/src/dashboard/main.ts' },
+    entryPoints: {
+      main: 'webview/src/main.ts',
+      episode: 'webview/src/episode/main.ts',
+      dashboard: 'webview/src/dashboard/main.ts',
+    },
     outdir: 'dist/webview',
     sourcemap: !production,
     sourcesContent: false,

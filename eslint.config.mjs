@@ -15,7 +15,10 @@ const layerRegex = (layer) => `^(\\.\\./)+(src/)?${layer}(/|$)`;
 
 const ban = {
   layer: (from, layer, why) => ({ regex: layerRegex(layer), message: `${from} must not import src/${layer}: ${why}` }),
-  vscode: (from) => ({ name: 'vscode', message: `${from} must not import vscode: only src/extension talks to VS Code (house-style §3.1).` }),
+  vscode: (from) => ({
+    name: 'vscode',
+    message: `${from} must not import vscode: only src/extension talks to VS Code (house-style §3.1).`,
+  }),
   sqlite: (from) => ({
     name: 'better-sqlite3',
     message: `${from} must not import better-sqlite3: SQLite is reached only through src/store (house-style §3.6).`,
@@ -68,7 +71,10 @@ const layerRules = [
     files: ['src/core/**/*.ts'],
     rules: layerRule({
       paths: [ban.vscode('src/core'), ban.sqlite('src/core')],
-      patterns: [...otherLayers('src/core', ['core'], 'core is the domain and depends on nothing.'), ...ban.nodeBuiltins('src/core')],
+      patterns: [
+        ...otherLayers('src/core', ['core'], 'core is the domain and depends on nothing.'),
+        ...ban.nodeBuiltins('src/core'),
+      ],
     }),
   },
   {
@@ -100,14 +106,22 @@ const layerRules = [
     files: ['src/ingest/**/*.ts'],
     rules: layerRule({
       paths: [ban.vscode('src/ingest'), ban.sqlite('src/ingest')],
-      patterns: otherLayers('src/ingest', ['core', 'ingest'], 'importers yield core records; the engine wires them to the store.'),
+      patterns: otherLayers(
+        'src/ingest',
+        ['core', 'ingest'],
+        'importers yield core records; the engine wires them to the store.',
+      ),
     }),
   },
   {
     files: ['src/store/**/*.ts'],
     rules: layerRule({
       paths: [ban.vscode('src/store')],
-      patterns: otherLayers('src/store', ['core', 'store'], 'the store persists core records and knows no other layer.'),
+      patterns: otherLayers(
+        'src/store',
+        ['core', 'store'],
+        'the store persists core records and knows no other layer.',
+      ),
     }),
   },
   {
@@ -153,7 +167,10 @@ const layerRules = [
     files: ['webview/src/**/*.ts'],
     rules: layerRule({
       paths: [
-        { name: 'vscode', message: 'The webview runs in a browser frame: talk to the host through webview/src/ipc.ts.' },
+        {
+          name: 'vscode',
+          message: 'The webview runs in a browser frame: talk to the host through webview/src/ipc.ts.',
+        },
         ban.sqlite('webview/src'),
       ],
       patterns: [
@@ -179,7 +196,10 @@ const houseRules = {
   'no-restricted-syntax': [
     'error',
     { selector: 'ExportDefaultDeclaration', message: 'Use named exports (house-style §14).' },
-    { selector: 'ExportNamedDeclaration > ExportSpecifier[exported.name="default"]', message: 'Use named exports (house-style §14).' },
+    {
+      selector: 'ExportNamedDeclaration > ExportSpecifier[exported.name="default"]',
+      message: 'Use named exports (house-style §14).',
+    },
   ],
   '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
   '@typescript-eslint/no-explicit-any': 'error',
@@ -190,16 +210,40 @@ const houseRules = {
   '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
   // Style choices of strictTypeChecked that house-style does not make: `() => post(x)` callbacks,
   // `boolean | void` callback results and deleting keys in small object builders are fine here.
-  '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true }],
+  '@typescript-eslint/no-confusing-void-expression': [
+    'error',
+    { ignoreArrowShorthand: true, ignoreVoidReturningFunctions: true },
+  ],
   '@typescript-eslint/no-invalid-void-type': 'off',
   '@typescript-eslint/no-dynamic-delete': 'off',
 };
 
 const testFiles = ['test/**/*.ts'];
-const nodeGlobals = { console: 'readonly', process: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', AbortSignal: 'readonly' };
+const nodeGlobals = {
+  console: 'readonly',
+  process: 'readonly',
+  URL: 'readonly',
+  setTimeout: 'readonly',
+  clearTimeout: 'readonly',
+  setInterval: 'readonly',
+  clearInterval: 'readonly',
+  fetch: 'readonly',
+  AbortSignal: 'readonly',
+};
 
 export default defineConfig(
-  { ignores: ['dist/**', 'dist-vsix/**', 'node_modules/**', 'bench-data/**', 'demo-run/**', '.cache/**', '.credit-lens/**', 'out/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-vsix/**',
+      'node_modules/**',
+      'bench-data/**',
+      'demo-run/**',
+      '.cache/**',
+      '.credit-lens/**',
+      'out/**',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -215,7 +259,15 @@ export default defineConfig(
       // node:test's describe/it return promises that the runner tracks itself.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       // Tests read JSON output and narrow on purpose; `any` still may not be written explicitly.
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -236,7 +288,17 @@ export default defineConfig(
   {
     // No "type" in package.json: plain .js files are CommonJS.
     files: ['**/*.cjs', '**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        ...nodeGlobals,
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+      },
+    },
   },
   {
     // The harness's stand-in for acquireVsCodeApi runs in the page.

@@ -1,6 +1,12 @@
 import { scenarioManifest, scenarioTruth } from '../src/demo/auditScenarios/scenario';
 import { validationSuite } from '../src/demo/auditScenarios/scenarioSuite';
-import { combineScores, scoredKinds, scoreFlags, type KindScore, type ObservedFlag } from '../src/demo/auditScenarios/scoreFlags';
+import {
+  combineScores,
+  scoredKinds,
+  scoreFlags,
+  type KindScore,
+  type ObservedFlag,
+} from '../src/demo/auditScenarios/scoreFlags';
 import { writeScenario } from '../src/demo/auditScenarios/writeScenario';
 
 /** What the injected auditor reports for one indexed folder: the flags of each run it found. */
@@ -36,10 +42,16 @@ export async function auditValidation(workDir: string, audit: AuditFunction): Pr
     const manifest = scenarioManifest(spec);
     const report = await audit(written.folder);
     const run = report.runs.length === 1 ? report.runs[0] : report.runs.find((r) => r.run === manifest.name);
-    if (!run) throw new Error(`the audit of ${written.folder} reported no run "${manifest.name}" (got ${report.runs.map((r) => r.run).join(', ') || 'none'})`);
+    if (!run)
+      throw new Error(
+        `the audit of ${written.folder} reported no run "${manifest.name}" (got ${report.runs.map((r) => r.run).join(', ') || 'none'})`,
+      );
     const declared = new Set(manifest.agents?.map((a) => a.name));
     const stranger = run.flags.find((f) => f.agent !== undefined && !declared.has(f.agent));
-    if (stranger) throw new Error(`the audit of ${manifest.name} flagged "${stranger.agent ?? ''}", which its run.json does not declare (${[...declared].join(', ')})`);
+    if (stranger)
+      throw new Error(
+        `the audit of ${manifest.name} flagged "${stranger.agent ?? ''}", which its run.json does not declare (${[...declared].join(', ')})`,
+      );
     scores.push(scoreFlags(scenarioTruth(spec), run.flags));
   }
   const { overall, ...perKind } = combineScores(scores);
@@ -51,7 +63,8 @@ const ratio = (value: number): string => value.toFixed(3);
 /** The result as Markdown: one row per flag kind (tp, fp, fn, precision, recall) and the overall row. */
 export function formatValidation(result: ValidationResult): string {
   const kinds = [...new Set([...scoredKinds, ...Object.keys(result.perKind)])];
-  const row = (label: string, s: KindScore): string => `| ${label} | ${s.tp} | ${s.fp} | ${s.fn} | ${ratio(s.precision)} | ${ratio(s.recall)} |`;
+  const row = (label: string, s: KindScore): string =>
+    `| ${label} | ${s.tp} | ${s.fp} | ${s.fn} | ${ratio(s.precision)} | ${ratio(s.recall)} |`;
   return [
     `Audit validation: ${result.scenarios} scenarios, ${result.episodes.toLocaleString('en-US')} episodes (target: precision ≥ 0.9, recall ≥ 0.85).`,
     '',

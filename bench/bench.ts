@@ -43,8 +43,12 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv[2] === 'views') {
-    const dataset = process.argv.includes('--small') ? { name: 'small', episodes: 4_000 } : { name: 'large', episodes: 130_000 };
-    process.stdout.write(`${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`);
+    const dataset = process.argv.includes('--small')
+      ? { name: 'small', episodes: 4_000 }
+      : { name: 'large', episodes: 130_000 };
+    process.stdout.write(
+      `${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`,
+    );
     return;
   }
   if (process.argv[2] === 'mc-coverage') {
@@ -57,7 +61,9 @@ async function main(): Promise<void> {
       const at = process.argv.indexOf(name);
       return at > 0 ? Number(process.argv[at + 1]) : fallback;
     };
-    process.stdout.write(`${formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))}\n`);
+    process.stdout.write(
+      `${formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))}\n`,
+    );
     return;
   }
   if (process.argv[2] === 'validation') {
@@ -77,15 +83,26 @@ async function main(): Promise<void> {
   process.stdout.write(`${formatCoverage(coverage)}\n\n`);
   const validation = await auditValidation(join(dataRoot, 'validation'), indexAndAudit);
   process.stdout.write(`${formatValidation(validation)}\n`);
-  writeFileSync(join(dataRoot, 'results.json'), JSON.stringify({ results, credit, convergence, coverage, validation }, null, 2));
+  writeFileSync(
+    join(dataRoot, 'results.json'),
+    JSON.stringify({ results, credit, convergence, coverage, validation }, null, 2),
+  );
 }
 
 /** Credit passes on the indexed dataset: logged values, then the built-in evaluator twice (cold, then cached). */
 function measureCredit(dataset: Dataset): CreditPass[] {
   const dir = join(dataRoot, dataset.name);
   const db = join(dataRoot, `${dataset.name}.index.sqlite`);
-  const pass = (method: string, logged: boolean): CreditPass => runJson(self, ['credit', dir, db, method, String(logged)]) as CreditPass;
-  return [pass('loo', true), pass('shapley', true), pass('loo', false), pass('shapley', false), pass('loo', false), pass('shapley', false)];
+  const pass = (method: string, logged: boolean): CreditPass =>
+    runJson(self, ['credit', dir, db, method, String(logged)]) as CreditPass;
+  return [
+    pass('loo', true),
+    pass('shapley', true),
+    pass('loo', false),
+    pass('shapley', false),
+    pass('loo', false),
+    pass('shapley', false),
+  ];
 }
 
 function measure(dataset: Dataset): DatasetResult {
@@ -98,7 +115,14 @@ function measure(dataset: Dataset): DatasetResult {
   const cold = timed(() => runJson(cli, ['index', dir, '--db', db, '--json']) as IndexOutput);
   const warm = timed(() => runJson(cli, ['index', dir, '--db', db, '--json']) as IndexOutput);
   const indexBytes = ['', '-wal'].reduce((sum, s) => sum + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
-  return { name: dataset.name, bare, cold: { ...cold.value.pass, wallMs: cold.ms }, warm: { ...warm.value.pass, wallMs: warm.ms }, summary: cold.value.summary, indexBytes };
+  return {
+    name: dataset.name,
+    bare,
+    cold: { ...cold.value.pass, wallMs: cold.ms },
+    warm: { ...warm.value.pass, wallMs: warm.ms },
+    summary: cold.value.summary,
+    indexBytes,
+  };
 }
 
 interface IndexOutput {
@@ -115,7 +139,14 @@ function ensureDataset(dataset: Dataset): string {
   mkdirSync(dir, { recursive: true });
   process.stderr.write(`generating ${dataset.name} dataset (${dataset.episodes} episodes)…\n`);
   // 64 groups × 4 rollouts per step: ~2 MB per step file, the verl-like layout of product-targets T1.
-  writeDemoRun(dir, { episodes: dataset.episodes, groupsPerStep: 64, verbose: true, rounds: 3, seed: 7, routed: false });
+  writeDemoRun(dir, {
+    episodes: dataset.episodes,
+    groupsPerStep: 64,
+    verbose: true,
+    rounds: 3,
+    seed: 7,
+    routed: false,
+  });
   writeFileSync(marker, wanted);
   return dir;
 }

@@ -15,9 +15,21 @@ export interface CreditPass {
 }
 
 /** Runs one credit pass in this process (the benchmark starts it as a child) and returns its figures. */
-export async function creditPass(root: string, db: string, method: CreditMethodName, useLogged: boolean): Promise<CreditPass> {
+export async function creditPass(
+  root: string,
+  db: string,
+  method: CreditMethodName,
+  useLogged: boolean,
+): Promise<CreditPass> {
   const started = process.hrtime.bigint();
-  const result = await runCreditJob({ root, dbPath: db, method, useLogged, run: 'planner-solver-verifier', evaluator: { kind: 'builtin', name: 'final-answer' } });
+  const result = await runCreditJob({
+    root,
+    dbPath: db,
+    method,
+    useLogged,
+    run: 'planner-solver-verifier',
+    evaluator: { kind: 'builtin', name: 'final-answer' },
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const run = result.runs[0];
   return {

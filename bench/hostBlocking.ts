@@ -23,7 +23,11 @@ export async function hostBlocking(dir: string, db: string): Promise<HostBlockin
   let progressMessages = 0;
   const started = process.hrtime.bigint();
   histogram.enable();
-  const handle = runIndexInWorker({ root: dir, dbPath: db }, join(__dirname, 'indexWorker.js'), () => progressMessages++);
+  const handle = runIndexInWorker(
+    { root: dir, dbPath: db },
+    join(__dirname, 'indexWorker.js'),
+    () => progressMessages++,
+  );
   await handle.result;
   histogram.disable();
   const ns = (v: number): number => v / 1e6;

@@ -19,7 +19,11 @@ export interface ConvergenceRow {
  * superadditive-ish values (a task solved when enough skill is present), for growing permutation
  * counts. Deterministic: the same seed gives the same table.
  */
-export function monteCarloConvergence(games = 200, agents = 8, counts = [4, 8, 16, 32, 64, 128, 256]): ConvergenceRow[] {
+export function monteCarloConvergence(
+  games = 200,
+  agents = 8,
+  counts = [4, 8, 16, 32, 64, 128, 256],
+): ConvergenceRow[] {
   const random = mulberry32(2026);
   const tables = Array.from({ length: games }, () => {
     const skill = Array.from({ length: agents }, () => random());
@@ -38,17 +42,34 @@ export function monteCarloConvergence(games = 200, agents = 8, counts = [4, 8, 1
     let covered = 0;
     let evaluations = 0;
     tables.forEach((table, g) => {
-      const result = shapleyMonteCarlo(agents, (mask) => table.values[Number(mask)] ?? 0, { maxPermutations: m, minPermutations: m, targetStderr: 0, rotation: false, random: mulberry32(g + 1) });
+      const result = shapleyMonteCarlo(agents, (mask) => table.values[Number(mask)] ?? 0, {
+        maxPermutations: m,
+        minPermutations: m,
+        targetStderr: 0,
+        rotation: false,
+        random: mulberry32(g + 1),
+      });
       evaluations += result.evaluations;
       for (let i = 0; i < agents; i++) {
         const error = Math.abs((result.values[i] ?? 0) - (exact[g]?.[i] ?? 0));
         abs += error;
         max = Math.max(max, error);
         se += result.stderr[i] ?? 0;
-        if ((result.ciLow[i] ?? 0) - 1e-12 <= (exact[g]?.[i] ?? 0) && (exact[g]?.[i] ?? 0) <= (result.ciHigh[i] ?? 0) + 1e-12) covered++;
+        if (
+          (result.ciLow[i] ?? 0) - 1e-12 <= (exact[g]?.[i] ?? 0) &&
+          (exact[g]?.[i] ?? 0) <= (result.ciHigh[i] ?? 0) + 1e-12
+        )
+          covered++;
       }
     });
     const cells = games * agents;
-    return { permutations: m, meanAbsError: abs / cells, maxAbsError: max, meanStderr: se / cells, coverage: covered / cells, evaluationsPerGame: evaluations / games };
+    return {
+      permutations: m,
+      meanAbsError: abs / cells,
+      maxAbsError: max,
+      meanStderr: se / cells,
+      coverage: covered / cells,
+      evaluationsPerGame: evaluations / games,
+    };
   });
 }

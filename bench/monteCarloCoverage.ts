@@ -1,6 +1,11 @@
 import { coalitionTable } from '../src/credit/game/coalitionGame';
 import { shapleyValues } from '../src/credit/game/shapleyValues';
-import { defaultMonteCarlo, monteCarloCredit, type MaskValues, type MonteCarloSettings } from '../src/engine/credit/monteCarloCredit';
+import {
+  defaultMonteCarlo,
+  monteCarloCredit,
+  type MaskValues,
+  type MonteCarloSettings,
+} from '../src/engine/credit/monteCarloCredit';
 
 /** A test game with known Shapley values; `value` takes a bigint coalition mask. */
 export interface CoverageGame {
@@ -27,12 +32,18 @@ export interface CoverageRow {
   readonly efficiencyGap: number;
 }
 
-const agents = (mask: bigint, n: number): number[] => Array.from({ length: n }, (_, i) => i).filter((i) => ((mask >> BigInt(i)) & 1n) === 1n);
+const agents = (mask: bigint, n: number): number[] =>
+  Array.from({ length: n }, (_, i) => i).filter((i) => ((mask >> BigInt(i)) & 1n) === 1n);
 
 /** Unanimity game on N: v(N) = worth, else 0; every agent's Shapley value is worth / n. */
 export function unanimityGame(n: number, worth = 0.1): CoverageGame {
   const full = (1n << BigInt(n)) - 1n;
-  return { name: 'unanimity', n, value: (mask) => (mask === full ? worth : 0), truth: Array.from({ length: n }, () => worth / n) };
+  return {
+    name: 'unanimity',
+    n,
+    value: (mask) => (mask === full ? worth : 0),
+    truth: Array.from({ length: n }, () => worth / n),
+  };
 }
 
 /**
@@ -50,14 +61,21 @@ export function airportGame(n: number): CoverageGame {
 /** Weighted majority game: v(S) = 1 when the weights in S reach `quota`; exact values by enumeration (n ≤ 16). */
 export function votingGame(weights: readonly number[], quota: number): CoverageGame {
   const n = weights.length;
-  const value = (mask: bigint): number => (agents(mask, n).reduce((total, i) => total + (weights[i] ?? 0), 0) >= quota ? 1 : 0);
+  const value = (mask: bigint): number =>
+    agents(mask, n).reduce((total, i) => total + (weights[i] ?? 0), 0) >= quota ? 1 : 0;
   const truth = Array.from(shapleyValues(coalitionTable(n, (mask) => value(BigInt(mask)))));
   return { name: `voting [${weights.join(',')}] q=${quota}`, n, value, truth };
 }
 
 /** The issue-11 games at n = 10, and the unanimity and airport games at n = 40. */
 export function coverageGames(): CoverageGame[] {
-  return [unanimityGame(10), airportGame(10), votingGame([1, 1, 2, 2, 3, 3, 4, 5, 6, 7], 18), unanimityGame(40), airportGame(40)];
+  return [
+    unanimityGame(10),
+    airportGame(10),
+    votingGame([1, 1, 2, 2, 3, 3, 4, 5, 6, 7], 18),
+    unanimityGame(40),
+    airportGame(40),
+  ];
 }
 
 /** A memoising {@link MaskValues} over a game function, for episode `episodeId`. */
@@ -81,7 +99,11 @@ export function gameValues(game: CoverageGame, episodeId: number): MaskValues {
  * Runs the engine's Monte-Carlo credit (the same code path as `shapley-mc`, default settings) on
  * `episodes` seeded episodes per game and counts how often the 95% interval covers the true value.
  */
-export async function monteCarloCoverage(games = coverageGames(), episodes = 1000, settings: MonteCarloSettings = defaultMonteCarlo): Promise<CoverageRow[]> {
+export async function monteCarloCoverage(
+  games = coverageGames(),
+  episodes = 1000,
+  settings: MonteCarloSettings = defaultMonteCarlo,
+): Promise<CoverageRow[]> {
   const rows: CoverageRow[] = [];
   for (const game of games) rows.push(await gameCoverage(game, episodes, settings));
   return rows;
@@ -105,17 +127,36 @@ async function gameCoverage(game: CoverageGame, episodes: number, settings: Mont
     });
   }
   const coverage = hits.reduce((a, b) => a + b, 0) / (episodes * game.n);
-  return { game: game.name, n: game.n, truth: game.truth, episodes, coverage, worstAgentCoverage: Math.min(...hits) / episodes, meanPermutations: permutations / episodes, zeroWidth, efficiencyGap };
+  return {
+    game: game.name,
+    n: game.n,
+    truth: game.truth,
+    episodes,
+    coverage,
+    worstAgentCoverage: Math.min(...hits) / episodes,
+    meanPermutations: permutations / episodes,
+    zeroWidth,
+    efficiencyGap,
+  };
 }
 
 /** Markdown table of {@link monteCarloCoverage}. */
 export function formatCoverage(rows: readonly CoverageRow[]): string {
-  const truth = (values: readonly number[]): string => (values.length > 10 ? `${values.slice(0, 3).map((v) => v.toFixed(4)).join(', ')}, …, ${values[values.length - 1]?.toFixed(4)}` : values.map((v) => v.toFixed(4)).join(', '));
+  const truth = (values: readonly number[]): string =>
+    values.length > 10
+      ? `${values
+          .slice(0, 3)
+          .map((v) => v.toFixed(4))
+          .join(', ')}, …, ${values[values.length - 1]?.toFixed(4)}`
+      : values.map((v) => v.toFixed(4)).join(', ');
   return [
     `Monte-Carlo Shapley 95% interval coverage, engine path with default settings (${rows[0]?.episodes ?? 0} seeded episodes per game):`,
     '',
     '| game | n | true values | coverage | worst agent | mean permutations | zero-width intervals | max efficiency gap |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.game} | ${r.n} | ${truth(r.truth)} | ${(r.coverage * 100).toFixed(1)}% | ${(r.worstAgentCoverage * 100).toFixed(1)}% | ${r.meanPermutations.toFixed(1)} | ${r.zeroWidth} | ${r.efficiencyGap.toExponential(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.game} | ${r.n} | ${truth(r.truth)} | ${(r.coverage * 100).toFixed(1)}% | ${(r.worstAgentCoverage * 100).toFixed(1)}% | ${r.meanPermutations.toFixed(1)} | ${r.zeroWidth} | ${r.efficiencyGap.toExponential(1)} |`,
+    ),
   ].join('\n');
 }

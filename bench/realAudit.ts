@@ -12,7 +12,9 @@ export async function indexAndAudit(root: string): Promise<AuditReport> {
   return {
     runs: result.runs.map((run) => ({
       run: run.run,
-      flags: run.flags.filter((f) => f.scope !== 'episode').map((f) => ({ kind: f.kind, ...(f.agent ? { agent: f.agent } : {}), ...(f.steps ? { steps: f.steps } : {}) })),
+      flags: run.flags
+        .filter((f) => f.scope !== 'episode')
+        .map((f) => ({ kind: f.kind, ...(f.agent ? { agent: f.agent } : {}), ...(f.steps ? { steps: f.steps } : {}) })),
     })),
   };
 }

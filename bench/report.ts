@@ -56,9 +56,19 @@ export function formatCreditPasses(dataset: string, passes: readonly CreditPass[
   const rows = passes.map((p, i) => {
     const lookups = p.cached + p.evaluated;
     const source = p.useLogged ? 'trace (logged)' : 'evaluator + cache';
-    return [i + 1, p.method, source, p.episodes.toLocaleString('en-US'), (p.ms / 1000).toFixed(2), Math.round((p.episodes / p.ms) * 1000).toLocaleString('en-US'),
-      p.logged.toLocaleString('en-US'), p.cached.toLocaleString('en-US'), p.evaluated.toLocaleString('en-US'),
-      lookups > 0 ? `${((p.cached / lookups) * 100).toFixed(1)}%` : 'n/a', mb(p.maxRssBytes)].join(' | ');
+    return [
+      i + 1,
+      p.method,
+      source,
+      p.episodes.toLocaleString('en-US'),
+      (p.ms / 1000).toFixed(2),
+      Math.round((p.episodes / p.ms) * 1000).toLocaleString('en-US'),
+      p.logged.toLocaleString('en-US'),
+      p.cached.toLocaleString('en-US'),
+      p.evaluated.toLocaleString('en-US'),
+      lookups > 0 ? `${((p.cached / lookups) * 100).toFixed(1)}%` : 'n/a',
+      mb(p.maxRssBytes),
+    ].join(' | ');
   });
   return [...header, ...rows.map((r) => `| ${r} |`)].join('\n');
 }
@@ -71,6 +81,9 @@ export function formatConvergence(rows: readonly ConvergenceRow[]): string {
     '| permutations | mean abs error | max abs error | mean stderr | 95% CI coverage | distinct v(S) per game |',
     '|---|---|---|---|---|---|',
   ];
-  const body = rows.map((r) => `| ${r.permutations} | ${r.meanAbsError.toFixed(4)} | ${r.maxAbsError.toFixed(3)} | ${r.meanStderr.toFixed(4)} | ${(r.coverage * 100).toFixed(1)}% | ${r.evaluationsPerGame.toFixed(0)} |`);
+  const body = rows.map(
+    (r) =>
+      `| ${r.permutations} | ${r.meanAbsError.toFixed(4)} | ${r.maxAbsError.toFixed(3)} | ${r.meanStderr.toFixed(4)} | ${(r.coverage * 100).toFixed(1)}% | ${r.evaluationsPerGame.toFixed(0)} |`,
+  );
   return [...header, ...body].join('\n');
 }

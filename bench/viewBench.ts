@@ -58,23 +58,58 @@ async function dashboardTimings(dir: string, dbPath: string): Promise<ViewTiming
     const service = new DashboardViewService(store.db, dir);
     const run = service.runs()[0];
     if (!run) throw new Error(`no run in ${dbPath}`);
-    const page = (key: EpisodeQuery['sort']['key'], descending: boolean, filter: EpisodeQuery['filter'] = {}) => () =>
-      service.episodes({ runId: run.runId, filter, sort: { key, descending }, offset: 0, limit: 500 });
+    const page =
+      (key: EpisodeQuery['sort']['key'], descending: boolean, filter: EpisodeQuery['filter'] = {}) =>
+      () =>
+        service.episodes({ runId: run.runId, filter, sort: { key, descending }, offset: 0, limit: 500 });
     const episodes = new EpisodeViewService(store.db, dir);
     const middle = page('step', false)().rows[250]?.episodeId ?? 1;
     return [
-      timed('runs()', () => service.runs(), (r) => `${String(r.length)} run, ${String(run.episodes)} episodes, ${String(run.flags)} flags`),
-      timed('overview(loo)', () => service.overview(run.runId, 'loo', 0.02), (o) => `${o.status}, ${String(o.steps.length)} steps`),
-      timed('overview(shared, derived)', () => service.overview(run.runId, 'shared', 0.02), (o) => o.status),
+      timed(
+        'runs()',
+        () => service.runs(),
+        (r) => `${String(r.length)} run, ${String(run.episodes)} episodes, ${String(run.flags)} flags`,
+      ),
+      timed(
+        'overview(loo)',
+        () => service.overview(run.runId, 'loo', 0.02),
+        (o) => `${o.status}, ${String(o.steps.length)} steps`,
+      ),
+      timed(
+        'overview(shared, derived)',
+        () => service.overview(run.runId, 'shared', 0.02),
+        (o) => o.status,
+      ),
       timed('episodes() 500 by reward ↑', page('reward', false), (p) => `total ${String(p.total)}`),
       timed('episodes() 500 by reward ↓', page('reward', true), (p) => `total ${String(p.total)}`),
       timed('episodes() 500 by step', page('step', false), (p) => `total ${String(p.total)}`),
       timed('episodes() 500 by messages ↓', page('messages', true), (p) => `total ${String(p.total)}`),
       timed('episodes() 500 by flags ↓', page('flags', true), (p) => `total ${String(p.total)}`),
-      timed('episodes() flag any + reward ≥ 0.5', page('reward', true, { flag: 'any', rewardMin: 0.5 }), (p) => `total ${String(p.total)}`),
-      timed('episodes() search "subtract"', page('reward', true, { search: 'subtract' }), (p) => `total ${String(p.total)}`),
-      timed('adjacent(next)', () => episodes.adjacent(middle, 'next'), () => ''),
-      await timedAsync('episode()+messages(0,200)+credit()', async () => [episodes.episode(middle, context), await episodes.messages(middle, 0, 200), episodes.credit(middle, 'loo', true)] as const, () => ''),
+      timed(
+        'episodes() flag any + reward ≥ 0.5',
+        page('reward', true, { flag: 'any', rewardMin: 0.5 }),
+        (p) => `total ${String(p.total)}`,
+      ),
+      timed(
+        'episodes() search "subtract"',
+        page('reward', true, { search: 'subtract' }),
+        (p) => `total ${String(p.total)}`,
+      ),
+      timed(
+        'adjacent(next)',
+        () => episodes.adjacent(middle, 'next'),
+        () => '',
+      ),
+      await timedAsync(
+        'episode()+messages(0,200)+credit()',
+        async () =>
+          [
+            episodes.episode(middle, context),
+            await episodes.messages(middle, 0, 200),
+            episodes.credit(middle, 'loo', true),
+          ] as const,
+        () => '',
+      ),
     ];
   } finally {
     store.close();
@@ -89,7 +124,12 @@ async function recomputeOne(dir: string, dbPath: string): Promise<ViewTiming> {
   const t = performance.now();
   const result = await runCreditJob({ root: dir, dbPath, method: 'loo', episodes: [id] });
   const ms = performance.now() - t;
-  return { name: 'runCreditJob(loo, 1 episode)', firstMs: ms, bestMs: ms, note: `${String(result.runs[0]?.computed ?? 0)} computed` };
+  return {
+    name: 'runCreditJob(loo, 1 episode)',
+    firstMs: ms,
+    bestMs: ms,
+    note: `${String(result.runs[0]?.computed ?? 0)} computed`,
+  };
 }
 
 /** A cold service (nothing decoded) on one synthetic episode per size: episode(), a 200-message window and credit(). */
@@ -104,7 +144,8 @@ async function longEpisodeTimings(): Promise<ViewTiming[]> {
     try {
       const idOf = store.db.prepare<{ episode_id: number }>('SELECT episode_id FROM episode WHERE external_id = ?');
       const timings: ViewTiming[] = [];
-      for (const n of sizes) timings.push(...(await longEpisodeTiming(store, root, idOf.get(`long-${String(n)}`)?.episode_id ?? -1, n)));
+      for (const n of sizes)
+        timings.push(...(await longEpisodeTiming(store, root, idOf.get(`long-${String(n)}`)?.episode_id ?? -1, n)));
       return timings;
     } finally {
       store.close();
@@ -114,23 +155,71 @@ async function longEpisodeTimings(): Promise<ViewTiming[]> {
   }
 }
 
-async function longEpisodeTiming(store: IndexStore, root: string, episodeId: number, messages: number): Promise<ViewTiming[]> {
-  const roster = store.db.prepare<{ agent_id: number; run_id: number }>('SELECT ea.agent_id, e.run_id FROM episode_agent ea JOIN episode e USING (episode_id) WHERE episode_id = ? ORDER BY ordinal').all(episodeId);
+async function longEpisodeTiming(
+  store: IndexStore,
+  root: string,
+  episodeId: number,
+  messages: number,
+): Promise<ViewTiming[]> {
+  const roster = store.db
+    .prepare<{ agent_id: number; run_id: number }>(
+      'SELECT ea.agent_id, e.run_id FROM episode_agent ea JOIN episode e USING (episode_id) WHERE episode_id = ? ORDER BY ordinal',
+    )
+    .all(episodeId);
   const runId = roster[0]?.run_id ?? 1;
-  const row = (agentId: number, messageSeq: number | null, value: number) => ({ episodeId, agentId, messageSeq, value, stderr: null, ciLow: null, ciHigh: null, n: null, status: 'exact' as const, source: 'logged', intervention: null, advantage: null });
+  const row = (agentId: number, messageSeq: number | null, value: number) => ({
+    episodeId,
+    agentId,
+    messageSeq,
+    value,
+    stderr: null,
+    ciLow: null,
+    ciHigh: null,
+    n: null,
+    status: 'exact' as const,
+    source: 'logged',
+    intervention: null,
+    advantage: null,
+  });
   const credit = new CreditRepository(store.db);
-  credit.writeCredit(runId, { method: 'loo', params: {}, hash: 'bench' }, roster.map((a, i) => row(a.agent_id, null, i / 10)), []);
-  credit.writeCredit(runId, { method: 'prefix', params: {}, hash: 'bench' }, Array.from({ length: messages }, (_, seq) => row(roster[seq % roster.length]?.agent_id ?? 0, seq, 1 / messages)), []);
+  credit.writeCredit(
+    runId,
+    { method: 'loo', params: {}, hash: 'bench' },
+    roster.map((a, i) => row(a.agent_id, null, i / 10)),
+    [],
+  );
+  credit.writeCredit(
+    runId,
+    { method: 'prefix', params: {}, hash: 'bench' },
+    Array.from({ length: messages }, (_, seq) => row(roster[seq % roster.length]?.agent_id ?? 0, seq, 1 / messages)),
+    [],
+  );
   const size = `${(messages / 1000).toFixed(0)}k messages`;
   let service = new EpisodeViewService(store.db, root);
-  const cold = await timedAsync(`${size}: episode()+messages(0,200)+credit(loo), cold`, async () => {
-    service = new EpisodeViewService(store.db, root);
-    return [service.episode(episodeId, context), await service.messages(episodeId, 0, 200), service.credit(episodeId, 'loo', true)] as const;
-  }, ([e, w]) => `${String(e?.messageCount)} messages, window ${String(w.messages.length)}`);
+  const cold = await timedAsync(
+    `${size}: episode()+messages(0,200)+credit(loo), cold`,
+    async () => {
+      service = new EpisodeViewService(store.db, root);
+      return [
+        service.episode(episodeId, context),
+        await service.messages(episodeId, 0, 200),
+        service.credit(episodeId, 'loo', true),
+      ] as const;
+    },
+    ([e, w]) => `${String(e?.messageCount)} messages, window ${String(w.messages.length)}`,
+  );
   return [
     cold,
-    await timedAsync(`${size}: messages(mid, 200), decoded`, () => service.messages(episodeId, Math.floor(messages / 2), 200), (w) => `window ${String(w.messages.length)}`),
-    timed(`${size}: credit(prefix), per-message rows`, () => service.credit(episodeId, 'prefix', true), (c) => `${c.messageCreditKind}, ${String(c.messageCredit.length)} values`),
+    await timedAsync(
+      `${size}: messages(mid, 200), decoded`,
+      () => service.messages(episodeId, Math.floor(messages / 2), 200),
+      (w) => `window ${String(w.messages.length)}`,
+    ),
+    timed(
+      `${size}: credit(prefix), per-message rows`,
+      () => service.credit(episodeId, 'prefix', true),
+      (c) => `${c.messageCreditKind}, ${String(c.messageCredit.length)} values`,
+    ),
   ];
 }
 
@@ -143,10 +232,23 @@ function longEpisode(n: number): Episode {
     content: `Turn ${String(i)}: ${'we add the partial sums, check the units and carry the remainder to the next column. '.repeat(4)}`,
     tokenCount: 80,
   }));
-  return { id: `long-${String(n)}`, step: 1, group: 'g', sample: 0, agents: agents.map((name) => ({ name, kind: 'llm' })), messages, reward: 1 };
+  return {
+    id: `long-${String(n)}`,
+    step: 1,
+    group: 'g',
+    sample: 0,
+    agents: agents.map((name) => ({ name, kind: 'llm' })),
+    messages,
+    reward: 1,
+  };
 }
 
-async function timedAsync<T>(name: string, fn: () => Promise<T>, describe: (value: T) => string, repeats = 3): Promise<ViewTiming> {
+async function timedAsync<T>(
+  name: string,
+  fn: () => Promise<T>,
+  describe: (value: T) => string,
+  repeats = 3,
+): Promise<ViewTiming> {
   let first = 0;
   let best = Infinity;
   let value: T | undefined;
@@ -176,7 +278,9 @@ function timed<T>(name: string, fn: () => T, describe: (value: T) => string, rep
 
 /** The timings as a Markdown table. */
 export function formatViewBench(result: ViewBenchResult): string {
-  const rows = [...result.dashboard, ...result.episodes].map((t) => `| ${t.name} | ${t.firstMs.toFixed(1)} | ${t.bestMs.toFixed(1)} | ${t.note} |`);
+  const rows = [...result.dashboard, ...result.episodes].map(
+    (t) => `| ${t.name} | ${t.firstMs.toFixed(1)} | ${t.bestMs.toFixed(1)} | ${t.note} |`,
+  );
   return [
     `View data services (index setup ${(result.setupMs / 1000).toFixed(1)} s; first call after opening, best of 3):`,
     '',

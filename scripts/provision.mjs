@@ -36,24 +36,61 @@ export async function ensureDebianPackages(packages) {
   const missing = packages.filter((p) => !hasExecutable(debianFiles[p] ?? p));
   if (missing.length === 0) return { ok: true };
   const command = aptCommand(missing);
-  if (provisioningOff()) return { ok: false, reason: `${missing.join(', ')} not installed (CREDIT_LENS_NO_PROVISION=1)`, command };
-  if (!isRoot() || !hasExecutable('apt-get')) return { ok: false, reason: `${missing.join(', ')} not installed, and installing needs root and apt`, command: `sudo ${command}` };
+  if (provisioningOff())
+    return { ok: false, reason: `${missing.join(', ')} not installed (CREDIT_LENS_NO_PROVISION=1)`, command };
+  if (!isRoot() || !hasExecutable('apt-get'))
+    return {
+      ok: false,
+      reason: `${missing.join(', ')} not installed, and installing needs root and apt`,
+      command: `sudo ${command}`,
+    };
   const update = await step(`apt-get update (for ${missing.join(', ')})`, 'apt-get', ['update', '-qq']);
-  const install = update.ok ? await step(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '-qq', ...missing], { DEBIAN_FRONTEND: 'noninteractive' }) : update;
-  return install.ok ? { ok: true } : { ok: false, reason: `apt could not install ${missing.join(', ')} (no network to Debian's mirror?): ${install.reason}`, command };
+  const install = update.ok
+    ? await step(`apt-get install ${missing.join(' ')}`, 'apt-get', ['install', '-y', '-qq', ...missing], {
+        DEBIAN_FRONTEND: 'noninteractive',
+      })
+    : update;
+  return install.ok
+    ? { ok: true }
+    : {
+        ok: false,
+        reason: `apt could not install ${missing.join(', ')} (no network to Debian's mirror?): ${install.reason}`,
+        command,
+      };
 }
 
 /** Makes sure code-server is installed into .cache/ (ripgrep first: its offline install needs it). */
 export async function ensureCodeServer(binary = defaultCodeServer) {
   const installCommand = 'bash scripts/install-code-server.sh';
   if (existsSync(binary)) return { ok: true, binary };
-  if (binary !== defaultCodeServer) return { ok: false, reason: `no code-server at ${binary} (CODE_SERVER)`, command: `unset CODE_SERVER, or ${installCommand}` };
-  if (provisioningOff()) return { ok: false, reason: `code-server not installed at ${binary} (CREDIT_LENS_NO_PROVISION=1)`, command: installCommand };
+  if (binary !== defaultCodeServer)
+    return {
+      ok: false,
+      reason: `no code-server at ${binary} (CODE_SERVER)`,
+      command: `unset CODE_SERVER, or ${installCommand}`,
+    };
+  if (provisioningOff())
+    return {
+      ok: false,
+      reason: `code-server not installed at ${binary} (CREDIT_LENS_NO_PROVISION=1)`,
+      command: installCommand,
+    };
   const rg = await ensureDebianPackages(['ripgrep']);
-  if (!rg.ok) return { ...rg, reason: `code-server's offline install needs ripgrep: ${rg.reason}`, command: `${rg.command} && ${installCommand}` };
-  const done = await step('code-server into .cache/code-server (about 90 s on 2 cores, once)', 'bash', [join(repo, 'scripts/install-code-server.sh')]);
+  if (!rg.ok)
+    return {
+      ...rg,
+      reason: `code-server's offline install needs ripgrep: ${rg.reason}`,
+      command: `${rg.command} && ${installCommand}`,
+    };
+  const done = await step('code-server into .cache/code-server (about 90 s on 2 cores, once)', 'bash', [
+    join(repo, 'scripts/install-code-server.sh'),
+  ]);
   if (done.ok && existsSync(binary)) return { ok: true, binary };
-  return { ok: false, reason: `installing code-server failed (no network to the npm registry?): ${done.reason ?? 'no binary'}`, command: installCommand };
+  return {
+    ok: false,
+    reason: `installing code-server failed (no network to the npm registry?): ${done.reason ?? 'no binary'}`,
+    command: installCommand,
+  };
 }
 
 /**
@@ -69,7 +106,11 @@ export function step(label, command, args, env = {}) {
   process.stdout.write(`provision: ${label}…${tty ? '' : '\n'}`);
   const ticker = tty ? setInterval(() => process.stdout.write(`\rprovision: ${label}… ${elapsed()}`), 1000) : undefined;
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: repo,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const tail = [];
     const keep = (chunk) => {
       appendFileSync(provisionLog, chunk);
@@ -80,7 +121,9 @@ export function step(label, command, args, env = {}) {
     child.stderr.on('data', keep);
     const finish = (ok, reason) => {
       clearInterval(ticker);
-      process.stdout.write(`${tty ? '\r' : ''}provision: ${label}: ${ok ? 'done' : 'FAILED'} in ${elapsed()}${ok ? '' : ` (log: ${provisionLog})`}\n`);
+      process.stdout.write(
+        `${tty ? '\r' : ''}provision: ${label}: ${ok ? 'done' : 'FAILED'} in ${elapsed()}${ok ? '' : ` (log: ${provisionLog})`}\n`,
+      );
       done(ok ? { ok } : { ok, reason });
     };
     child.on('error', (error) => finish(false, error.message));

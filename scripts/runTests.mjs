@@ -14,10 +14,16 @@ function listTests(dir) {
 }
 
 const filter = process.argv[2];
-const files = listTests('test').filter((file) => !filter || file.includes(filter)).sort();
+const files = listTests('test')
+  .filter((file) => !filter || file.includes(filter))
+  .sort();
 if (files.length === 0) {
   console.error(`no test files match ${filter ?? 'test/**/*.test.ts'}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-timeout=300000', '--test-force-exit', ...files], { stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-timeout=300000', '--test-force-exit', ...files],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -15,7 +15,8 @@ import { prepareExtension } from './e2e/prepareExtension.mjs';
 import { defaultCodeServer, ensureCodeServer, explain, hasExecutable, repo } from './provision.mjs';
 
 const demo = resolve(process.env.CREDIT_LENS_DEMO_DIR ?? join(repo, 'demo-run'));
-const cli = (args, stdio = 'inherit') => spawnSync(process.execPath, [join(repo, 'dist/cli.js'), ...args], { stdio, encoding: 'utf8' });
+const cli = (args, stdio = 'inherit') =>
+  spawnSync(process.execPath, [join(repo, 'dist/cli.js'), ...args], { stdio, encoding: 'utf8' });
 
 const written = cli(['demo', '--out', demo, ...process.argv.slice(2)]);
 if (written.status !== 0) process.exit(written.status ?? 1);
@@ -24,8 +25,11 @@ const audit = cli(['audit', demo], ['ignore', 'pipe', 'inherit']);
 process.stdout.write(audit.stdout ?? '');
 if (audit.status !== 0) process.exit(audit.status ?? 1);
 // The verdicts again at the end, after the provisioning lines: one line a run, then each flag.
-const verdicts = (audit.stdout ?? '').split('\n').filter((line) => /^Audit of |^ {2}[A-Z][A-Z-]+ |^ {2}no flags/.test(line));
-const recap = () => console.log(`\nThe audit of the demo (node bin/credit-lens.js audit demo-run):\n${verdicts.join('\n')}`);
+const verdicts = (audit.stdout ?? '')
+  .split('\n')
+  .filter((line) => /^Audit of |^ {2}[A-Z][A-Z-]+ |^ {2}no flags/.test(line));
+const recap = () =>
+  console.log(`\nThe audit of the demo (node bin/credit-lens.js audit demo-run):\n${verdicts.join('\n')}`);
 
 if (process.env.CREDIT_LENS_SERVE === '0') process.exit(0);
 console.log('');
@@ -46,10 +50,24 @@ async function serve(codeServer) {
   mkdirSync(join(home, 'config'), { recursive: true });
   prepareExtension(extensions, repo);
   writeFileSync(join(home, 'config', 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
-  const args = ['--config', join(home, 'config', 'config.yaml'), '--user-data-dir', join(home, 'data'), '--extensions-dir', extensions, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', demo];
+  const args = [
+    '--config',
+    join(home, 'config', 'config.yaml'),
+    '--user-data-dir',
+    join(home, 'data'),
+    '--extensions-dir',
+    extensions,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    demo,
+  ];
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(demo)}`;
   const log = join(home, 'code-server.log');
-  const server = spawn(codeServer, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config') } });
+  const server = spawn(codeServer, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config') },
+  });
   const output = [];
   const keep = (chunk) => output.push(String(chunk));
   server.stdout.on('data', keep);
@@ -67,8 +85,12 @@ async function serve(codeServer) {
   }
   recap();
   console.log(`\nVS Code is serving the demo at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  console.log('Open the Credit Lens view in the activity bar: the runs, the flags, the Run Dashboard and each episode\'s heatmap.');
-  console.log(`From another machine: ssh -L ${port}:127.0.0.1:${port} <this host>, then open the URL. Ctrl-C stops the server.`);
+  console.log(
+    "Open the Credit Lens view in the activity bar: the runs, the flags, the Run Dashboard and each episode's heatmap.",
+  );
+  console.log(
+    `From another machine: ssh -L ${port}:127.0.0.1:${port} <this host>, then open the URL. Ctrl-C stops the server.`,
+  );
   openBrowser(url);
 }
 
@@ -88,7 +110,10 @@ async function freePort(preferred) {
 async function healthy(port, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return true;
     await new Promise((wait) => setTimeout(wait, 250));
   }
@@ -97,7 +122,9 @@ async function healthy(port, timeoutMs) {
 
 /** Opens `url` with $BROWSER, or xdg-open on a desktop; says nothing when neither is there. */
 function openBrowser(url) {
-  const opener = process.env.BROWSER || ((process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && hasExecutable('xdg-open') ? 'xdg-open' : undefined);
+  const opener =
+    process.env.BROWSER ||
+    ((process.env.DISPLAY || process.env.WAYLAND_DISPLAY) && hasExecutable('xdg-open') ? 'xdg-open' : undefined);
   if (!opener) return;
   const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);

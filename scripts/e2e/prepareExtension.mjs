@@ -22,14 +22,26 @@ export function prepareExtension(extensionsDir, root = repo) {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const id = `${manifest.publisher}.${manifest.name}`;
   const target = join(resolve(extensionsDir), `${id}-${manifest.version}`);
-  const required = ['dist/extension.js', 'dist/indexWorker.js', 'dist/parseWorker.js', 'dist/webview', 'media', 'schema'];
+  const required = [
+    'dist/extension.js',
+    'dist/indexWorker.js',
+    'dist/parseWorker.js',
+    'dist/webview',
+    'media',
+    'schema',
+  ];
   const missing = required.filter((p) => !existsSync(join(root, p)));
-  if (missing.length > 0) throw new Error(`prepareExtension: missing ${missing.join(', ')} — run \`node esbuild.mjs\` first`);
+  if (missing.length > 0)
+    throw new Error(`prepareExtension: missing ${missing.join(', ')} — run \`node esbuild.mjs\` first`);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   cpSync(join(root, 'package.json'), join(target, 'package.json'));
   for (const dir of ['dist', 'media', 'schema']) {
-    cpSync(join(root, dir), join(target, dir), { recursive: true, dereference: true, filter: (src) => !src.endsWith('.map') });
+    cpSync(join(root, dir), join(target, dir), {
+      recursive: true,
+      dereference: true,
+      filter: (src) => !src.endsWith('.map'),
+    });
   }
   for (const name of runtimePackages) {
     const from = join(root, 'node_modules', name);
@@ -38,7 +50,9 @@ export function prepareExtension(extensionsDir, root = repo) {
       recursive: true,
       dereference: true,
       // The addon's sources and intermediate build files are not needed at runtime.
-      filter: (src) => !/[/\\]better-sqlite3[/\\](deps|src)([/\\]|$)/.test(src) && !/[/\\]build[/\\]Release[/\\](obj|\.deps|obj\.target)([/\\]|$)/.test(src),
+      filter: (src) =>
+        !/[/\\]better-sqlite3[/\\](deps|src)([/\\]|$)/.test(src) &&
+        !/[/\\]build[/\\]Release[/\\](obj|\.deps|obj\.target)([/\\]|$)/.test(src),
     });
   }
   const addon = join(target, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');

@@ -36,9 +36,12 @@ function missing(message) {
 }
 
 // 1. Prerequisites.
-if (!existsSync(codeServer)) missing(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh\` (or set CODE_SERVER)`);
-if (!existsSync(chromium)) missing(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
-if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js'))) fail('dist/ is not built; run `node esbuild.mjs` first');
+if (!existsSync(codeServer))
+  missing(`code-server not found at ${codeServer}; run \`bash scripts/install-code-server.sh\` (or set CODE_SERVER)`);
+if (!existsSync(chromium))
+  missing(`${chromium} not found; run \`apt-get update && apt-get install -y chromium ripgrep\` (or set CHROMIUM)`);
+if (!existsSync(join(repo, 'dist/extension.js')) || !existsSync(join(repo, 'dist/cli.js')))
+  fail('dist/ is not built; run `node esbuild.mjs` first');
 
 const root = mkdtempSync(join(tmpdir(), 'credit-lens-e2e-'));
 const workspace = join(root, 'workspace');
@@ -53,7 +56,11 @@ let server;
 let exitCode = 1;
 try {
   // 2. The demo runs (the CLI also indexes them, in demo-run/.credit-lens/).
-  const demo = spawnSync(process.execPath, [join(repo, 'dist/cli.js'), 'demo', '--out', join(workspace, 'demo-run'), '--episodes', episodes], { encoding: 'utf8' });
+  const demo = spawnSync(
+    process.execPath,
+    [join(repo, 'dist/cli.js'), 'demo', '--out', join(workspace, 'demo-run'), '--episodes', episodes],
+    { encoding: 'utf8' },
+  );
   if (demo.status !== 0) throw new Error(`credit-lens demo failed (${demo.status}):\n${demo.stdout}${demo.stderr}`);
   log(`demo runs written to ${workspace}/demo-run (${episodes} episodes per run)`);
 
@@ -61,7 +68,9 @@ try {
   // else unpacked from the build into a fresh --extensions-dir.
   if (process.env.E2E_VSIX) {
     const vsix = resolve(process.env.E2E_VSIX);
-    const installed = spawnSync(codeServer, ['--extensions-dir', extensionsDir, '--install-extension', vsix], { encoding: 'utf8' });
+    const installed = spawnSync(codeServer, ['--extensions-dir', extensionsDir, '--install-extension', vsix], {
+      encoding: 'utf8',
+    });
     if (installed.status !== 0) throw new Error(`installing ${vsix} failed:\n${installed.stdout}${installed.stderr}`);
     log(`extension installed from ${vsix}`);
   } else {
@@ -95,11 +104,16 @@ try {
   server = spawn(
     codeServer,
     [
-      '--config', config,
-      '--auth', 'none',
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--user-data-dir', userData,
-      '--extensions-dir', extensionsDir,
+      '--config',
+      config,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensionsDir,
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
@@ -117,7 +131,14 @@ try {
   const testFiles = args.length > 0 ? args : [join(repo, 'test/e2e/extension.e2e.ts')];
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=1', `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`, ...testFiles],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=1',
+      `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`,
+      ...testFiles,
+    ],
     {
       cwd: repo,
       stdio: 'inherit',

@@ -11,7 +11,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const codeServer = process.env.CODE_SERVER ?? join(repo, '.cache/code-server/node_modules/.bin/code-server');
 const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
 if ((!existsSync(codeServer) || !existsSync(chromium)) && process.env.CI !== 'true') {
-  console.log('vsix e2e: skipped (code-server or Chromium missing; see docs/e2e.md). .ci/run installs both and runs it.');
+  console.log(
+    'vsix e2e: skipped (code-server or Chromium missing; see docs/e2e.md). .ci/run installs both and runs it.',
+  );
   process.exit(0);
 }
 const run = (command, args, env = {}) => {

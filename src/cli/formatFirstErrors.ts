@@ -37,6 +37,9 @@ export function formatFirstErrors(reports: readonly FirstErrorReport[]): string 
   const labelled = reports.filter((r) => r.labels.some((l) => l.message !== null || l.agent !== null));
   const agentHits = labelled.filter((r) => r.labels.some((l) => l.agent !== null && l.agent === r.agent)).length;
   const stepHits = labelled.filter((r) => r.labels.some((l) => l.message !== null && l.message === r.message)).length;
-  const agreement = labelled.length > 0 ? `; against ${labelled.length} blame label(s): agent ${agentHits}/${labelled.length}, message ${stepHits}/${labelled.length}` : '';
+  const agreement =
+    labelled.length > 0
+      ? `; against ${labelled.length} blame label(s): agent ${agentHits}/${labelled.length}, message ${stepHits}/${labelled.length}`
+      : '';
   return `  first errors: located in ${located.length} of ${reports.length} failed episodes${agreement}`;
 }

@@ -1,5 +1,11 @@
 import type { IndexTally } from '../core/indexProgress';
-import { formatIssue, inferredRunsLine, type IndexSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
+import {
+  formatIssue,
+  inferredRunsLine,
+  type IndexSummary,
+  type RunSummary,
+  type SourceSummary,
+} from '../core/indexSummary';
 import { count, megabytes, plural, seconds } from '../engine/report/format';
 
 /** Sources listed one per line up to this many; beyond it, one line per folder (`--json` lists all). */
@@ -17,8 +23,12 @@ export function formatSummary(summary: IndexSummary): string[] {
     `  errors     ${count(summary.errorCount)}`,
   ];
   for (const issue of summary.errors) lines.push(`    ${formatIssue(issue)}`);
-  if (summary.errorCount > summary.errors.length) lines.push(`    … and ${count(summary.errorCount - summary.errors.length)} more`);
-  if (summary.repeatedRows) lines.push(`  repeats    ${count(summary.repeatedRows)} repeated rows skipped (the same row logged again; counted, not errors)`);
+  if (summary.errorCount > summary.errors.length)
+    lines.push(`    … and ${count(summary.errorCount - summary.errors.length)} more`);
+  if (summary.repeatedRows)
+    lines.push(
+      `  repeats    ${count(summary.repeatedRows)} repeated rows skipped (the same row logged again; counted, not errors)`,
+    );
   lines.push(...formatSources(summary), ...formatOthers(summary));
   const inferred = inferredRunsLine(summary.runs);
   lines.push(inferred ? `  runs       ${inferred}` : '  runs');
@@ -31,8 +41,15 @@ function formatOthers(summary: IndexSummary): string[] {
   const others = summary.otherFiles ?? [];
   if (others.length === 0) return [];
   const listed = others.slice(0, maxListedSources).map((o) => `    ${o}`);
-  const more = others.length > maxListedSources ? [`    … and ${count(others.length - maxListedSources)} more (--json lists all)`] : [];
-  return [`  other files ${count(others.length)} (configs, metrics, checkpoints: listed, not read)`, ...listed, ...more];
+  const more =
+    others.length > maxListedSources
+      ? [`    … and ${count(others.length - maxListedSources)} more (--json lists all)`]
+      : [];
+  return [
+    `  other files ${count(others.length)} (configs, metrics, checkpoints: listed, not read)`,
+    ...listed,
+    ...more,
+  ];
 }
 
 /** The formats line (files and episodes per importer), then each file with its format, or each folder when there are many. */
@@ -43,9 +60,14 @@ function formatSources(summary: IndexSummary): string[] {
   const perFormat = formats.map((f) => `${f.format} ${plural(f.files, 'file')} / ${count(f.episodes)} ep`).join('; ');
   const listed = sources.length > maxListedSources ? sourceFolders(sources) : sources;
   const width = Math.max(...listed.map((s) => s.format.length));
-  const lines = [`  formats    ${perFormat}`, sources.length > maxListedSources ? '  sources    by folder (--json lists every file)' : '  sources'];
-  for (const source of listed.slice(0, maxListedSources)) lines.push(`    ${source.format.padEnd(width)}  ${source.file}${sourceCounts(source)}`);
-  if (listed.length > maxListedSources) lines.push(`    … and ${plural(listed.length - maxListedSources, 'more folder')} (--json lists every file)`);
+  const lines = [
+    `  formats    ${perFormat}`,
+    sources.length > maxListedSources ? '  sources    by folder (--json lists every file)' : '  sources',
+  ];
+  for (const source of listed.slice(0, maxListedSources))
+    lines.push(`    ${source.format.padEnd(width)}  ${source.file}${sourceCounts(source)}`);
+  if (listed.length > maxListedSources)
+    lines.push(`    … and ${plural(listed.length - maxListedSources, 'more folder')} (--json lists every file)`);
   return lines;
 }
 

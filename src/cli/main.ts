@@ -92,7 +92,12 @@ const optionSpec = {
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options: optionSpec, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: optionSpec,
+      allowPositionals: true,
+      strict: true,
+    });
     const [command, ...rest] = positionals;
     if (values.help || command === undefined || command === 'help') {
       io.out(usage);
@@ -103,7 +108,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'index':
         if (values.format === 'help') return listFormats(io);
         return await indexCommand(
-          { root: requireDir(rest), json: values.json, search: !values['no-search'], ...(db ? { db } : {}), ...(values.format !== undefined ? { format: values.format } : {}) },
+          {
+            root: requireDir(rest),
+            json: values.json,
+            search: !values['no-search'],
+            ...(db ? { db } : {}),
+            ...(values.format !== undefined ? { format: values.format } : {}),
+          },
           io,
         );
       case 'info':
@@ -126,25 +137,55 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 function exportOptions(root: string, values: ParsedValues): ExportCommandOptions {
-  if (!values.otlp) throw new UsageError('export needs --otlp (OpenTelemetry GenAI spans, OTLP/JSON), the one export format of the CLI');
-  const methods = values.method === undefined ? [] : values.method.split(',').map((m) => m.trim()).filter((m) => m !== '');
-  return { root, methods, ...(values.db ? { db: values.db } : {}), ...(values.run ? { run: values.run } : {}), ...(values.out ? { out: values.out } : {}) };
+  if (!values.otlp)
+    throw new UsageError(
+      'export needs --otlp (OpenTelemetry GenAI spans, OTLP/JSON), the one export format of the CLI',
+    );
+  const methods =
+    values.method === undefined
+      ? []
+      : values.method
+          .split(',')
+          .map((m) => m.trim())
+          .filter((m) => m !== '');
+  return {
+    root,
+    methods,
+    ...(values.db ? { db: values.db } : {}),
+    ...(values.run ? { run: values.run } : {}),
+    ...(values.out ? { out: values.out } : {}),
+  };
 }
 
-function demoOptions(values: { out?: string | undefined; episodes?: string | undefined; seed?: string | undefined; json: boolean }) {
+function demoOptions(values: {
+  out?: string | undefined;
+  episodes?: string | undefined;
+  seed?: string | undefined;
+  json: boolean;
+}) {
   const episodes = values.episodes === undefined ? undefined : positiveInteger(values.episodes, '--episodes');
   const seed = values.seed === undefined ? undefined : positiveInteger(values.seed, '--seed');
-  return { out: values.out ?? 'demo-run', json: values.json, ...(episodes !== undefined ? { episodes } : {}), ...(seed !== undefined ? { seed } : {}) };
+  return {
+    out: values.out ?? 'demo-run',
+    json: values.json,
+    ...(episodes !== undefined ? { episodes } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  };
 }
 
-type ParsedValues = ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>>['values'];
+type ParsedValues = ReturnType<
+  typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>
+>['values'];
 
 function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
-  if (values.advantage !== undefined && !findAdvantageConvention(values.advantage)) throw new UsageError(unknownConventionMessage(values.advantage, '--advantage'));
-  if (!values.method) throw new UsageError('--method is required (shared, loo, shapley, shapley-mc, routing, prefix, owen)');
+  if (values.advantage !== undefined && !findAdvantageConvention(values.advantage))
+    throw new UsageError(unknownConventionMessage(values.advantage, '--advantage'));
+  if (!values.method)
+    throw new UsageError('--method is required (shared, loo, shapley, shapley-mc, routing, prefix, owen)');
   if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
   const timeout = values.timeout === undefined ? undefined : positiveInteger(values.timeout, '--timeout');
-  const concurrency = values.concurrency === undefined ? undefined : positiveInteger(values.concurrency, '--concurrency');
+  const concurrency =
+    values.concurrency === undefined ? undefined : positiveInteger(values.concurrency, '--concurrency');
   const budget = values.budget === undefined ? undefined : positiveInteger(values.budget, '--budget');
   return {
     root,
@@ -176,14 +217,17 @@ function splitOption(text: string): SplitChoice {
 
 function fraction(text: string, name: string): number {
   const x = Number(text);
-  if (text.trim() === '' || !(x >= 0 && x <= 1)) throw new UsageError(`${name} must be a number in [0, 1], got "${text}"`);
+  if (text.trim() === '' || !(x >= 0 && x <= 1))
+    throw new UsageError(`${name} must be a number in [0, 1], got "${text}"`);
   return x;
 }
 
 /** `--advantage help`: the GRPO advantage conventions, one per line, with their source. */
 function listAdvantageConventions(io: CliIo): number {
   for (const c of allAdvantageConventions()) io.out(`${c.name.padEnd(10)} ${c.summary.padEnd(42)} ${c.source}`);
-  io.out(`Without --advantage: run.json "advantage", else the trace format or framework, else ${defaultAdvantageConvention}.`);
+  io.out(
+    `Without --advantage: run.json "advantage", else the trace format or framework, else ${defaultAdvantageConvention}.`,
+  );
   return exitCodes.ok;
 }
 
@@ -206,7 +250,8 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
 
 /** `--format help`: the importers this build has, one per line (mapping files add their own). */
 function listFormats(io: CliIo): number {
-  for (const mapper of importerList(formatMappers)) io.out(`${mapper.format.padEnd(20)} ${mapper.label} (${mapper.containers.join(', ')})`);
+  for (const mapper of importerList(formatMappers))
+    io.out(`${mapper.format.padEnd(20)} ${mapper.label} (${mapper.containers.join(', ')})`);
   io.out('Mapping files (mapping.json, *.mapping.json) in the run folder add the formats they name.');
   return exitCodes.ok;
 }
@@ -224,7 +269,9 @@ function positiveInteger(text: string, name: string): number {
 
 function reportError(error: unknown, io: CliIo): number {
   const message = error instanceof Error ? error.message : String(error);
-  const isUsage = error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  const isUsage =
+    error instanceof UsageError ||
+    (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
   io.err(`credit-lens: ${message}`);
   if (isUsage) {
     io.err("Run 'credit-lens help' for usage.");

@@ -38,7 +38,9 @@ export interface StepTrend {
   readonly step: number;
   readonly episodes: number;
   readonly teamReward: number;
-  readonly agents: Readonly<Record<string, { readonly creditShare: number | null; readonly idleRate: number | null; readonly flags: number }>>;
+  readonly agents: Readonly<
+    Record<string, { readonly creditShare: number | null; readonly idleRate: number | null; readonly flags: number }>
+  >;
 }
 
 /** The audit of one run. */

@@ -27,7 +27,11 @@ export interface CreditEpisode {
   /** Every logged counterfactual, whatever its intervention (leave-one-out reads the other kinds too). */
   readonly loggedCounterfactuals: readonly LoggedCounterfactual[];
   /** Routing decision, as indices into `agents`. */
-  readonly routing?: { readonly probs: readonly number[]; readonly selected: number; readonly behaviourProbs?: readonly number[] };
+  readonly routing?: {
+    readonly probs: readonly number[];
+    readonly selected: number;
+    readonly behaviourProbs?: readonly number[];
+  };
   /** Roster index of each message's author, in message order. */
   readonly messageAuthors: readonly number[];
   /** Logged blame / failure labels, shown beside computed first errors. */

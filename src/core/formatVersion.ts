@@ -9,7 +9,10 @@ import { supportedFormatMajor } from './runManifest';
 export function checkFormatVersion(version: unknown): Result<{ major: number; minor: number }> {
   const text = typeof version === 'number' ? String(version) : version;
   if (version === undefined) return err('is required (a string like "1.0")');
-  if (typeof text !== 'string') return err(`format version must be a string like "1.0", got ${version === null ? 'null' : Array.isArray(version) ? 'array' : typeof version}`);
+  if (typeof text !== 'string')
+    return err(
+      `format version must be a string like "1.0", got ${version === null ? 'null' : Array.isArray(version) ? 'array' : typeof version}`,
+    );
   const match = /^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$/.exec(text);
   if (!match) return err(`format version "${text}" is not of the form major.minor`);
   const major = Number(match[1]);

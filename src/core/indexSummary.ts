@@ -7,7 +7,12 @@ export interface RunSummary {
   readonly episodes: number;
   readonly messages: number;
   /** Agents in roster order of first appearance, with how many episodes list them. */
-  readonly agents: readonly { readonly name: string; readonly kind: string; readonly episodes: number; readonly messages: number }[];
+  readonly agents: readonly {
+    readonly name: string;
+    readonly kind: string;
+    readonly episodes: number;
+    readonly messages: number;
+  }[];
   readonly steps: { readonly count: number; readonly min: number | null; readonly max: number | null };
   readonly meanReward: number | null;
   /** The producer whose folder layout made the folder a run (no run.json), e.g. `verl`; null otherwise. */

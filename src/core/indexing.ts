@@ -70,7 +70,10 @@ export interface CompactEpisode {
   readonly messagesJson: string;
   readonly metadataJson: string | null;
   /** Rarely present, small: passed through from the decoded episode. */
-  readonly extras: Pick<Episode, 'agentRewards' | 'advantages' | 'routing' | 'counterfactuals' | 'coalitions' | 'labels'>;
+  readonly extras: Pick<
+    Episode,
+    'agentRewards' | 'advantages' | 'routing' | 'counterfactuals' | 'coalitions' | 'labels'
+  >;
   /**
    * Set by importers that drop repeated rows (FormatMapper.dedupeRepeats): a hash of what the
    * episode says (not where or when it was logged). An episode whose id the run already has with the

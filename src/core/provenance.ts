@@ -29,7 +29,12 @@ export type CreditStatus = 'exact' | 'estimated' | 'approximate' | 'not-identifi
 /** The statuses a stored (numeric) credit row can have. */
 export type ComputedStatus = Exclude<CreditStatus, 'not-identifiable'>;
 
-const statusRank: Readonly<Record<CreditStatus, number>> = { exact: 0, estimated: 1, approximate: 2, 'not-identifiable': 3 };
+const statusRank: Readonly<Record<CreditStatus, number>> = {
+  exact: 0,
+  estimated: 1,
+  approximate: 2,
+  'not-identifiable': 3,
+};
 
 /** The weaker of two statuses (exact < estimated < approximate < not identifiable). */
 export function weakerStatus<S extends CreditStatus>(a: S, b: S): S {
@@ -45,7 +50,12 @@ export function joinSources(sources: Iterable<ValueSource>): string {
 /** The sources of a stored `source` text (unknown words are dropped; legacy `evaluated` reads as `checked`). */
 export function splitSources(text: string | null): ValueSource[] {
   if (text === null || text === '') return [];
-  const words = new Set(text.split('+').map((w) => (w === 'evaluated' ? 'checked' : w === 'mixed' ? 'logged+checked' : w)).flatMap((w) => w.split('+')));
+  const words = new Set(
+    text
+      .split('+')
+      .map((w) => (w === 'evaluated' ? 'checked' : w === 'mixed' ? 'logged+checked' : w))
+      .flatMap((w) => w.split('+')),
+  );
   return valueSources.filter((s) => words.has(s));
 }
 
@@ -71,7 +81,8 @@ export class NotIdentifiableError extends Error implements Unidentified {
 
 /** The remedies the engine names, in one place so the CLI, the views and the docs say the same. */
 export const remedies = {
-  counterfactuals: 'log counterfactual rewards or coalition values in the trace, or configure a replay evaluator (--evaluator-cmd)',
+  counterfactuals:
+    'log counterfactual rewards or coalition values in the trace, or configure a replay evaluator (--evaluator-cmd)',
   checker: 'log counterfactuals, configure a replay evaluator, or fix the checker so it reproduces the logged rewards',
   routing: "log the router's probabilities of every expert and the selected one (routing.probs, routing.selected)",
   reward: 'log the team reward of each episode',
@@ -96,4 +107,3 @@ export interface CreditCoverage {
   readonly reason: string | null;
   readonly remedy: string | null;
 }
-

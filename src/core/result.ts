@@ -1,5 +1,6 @@
 /** A value or an error, for operations whose failure is expected (bad input), not exceptional. */
-export type Result<T, E = string> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+export type Result<T, E = string> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 /** Wraps a success value. */
 export function ok<T>(value: T): Result<T, never> {

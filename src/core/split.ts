@@ -15,11 +15,22 @@ export const defaultSplit: SplitChoice = 'train';
  * Episode `split` values (compared lower-case) that mean held-out evaluation; every other value,
  * and no split at all, counts as training. The store's SQL filter uses the same list.
  */
-export const validationSplitNames: readonly string[] = ['val', 'valid', 'validation', 'eval', 'evaluation', 'test', 'dev', 'heldout'];
+export const validationSplitNames: readonly string[] = [
+  'val',
+  'valid',
+  'validation',
+  'eval',
+  'evaluation',
+  'test',
+  'dev',
+  'heldout',
+];
 
 /** The kind of an episode's `split`: `validation` for the names above, else `train`. */
 export function splitKind(split: string | null | undefined): SplitKind {
-  return split !== null && split !== undefined && validationSplitNames.includes(split.toLowerCase()) ? 'validation' : 'train';
+  return split !== null && split !== undefined && validationSplitNames.includes(split.toLowerCase())
+    ? 'validation'
+    : 'train';
 }
 
 /** True when an episode with this `split` belongs to the chosen split. */
@@ -57,7 +68,8 @@ export function declaredSplit(uri: string, splits: RunSplits | undefined): Split
   for (const kind of ['train', 'validation'] as const) {
     for (const declared of splits[kind] ?? []) {
       const segments = declared.split('/').filter((s) => s !== '' && s !== '.');
-      if (segments.length > 0 && containsRun(folders, segments) && (!best || segments.length > best.length)) best = { kind, length: segments.length };
+      if (segments.length > 0 && containsRun(folders, segments) && (!best || segments.length > best.length))
+        best = { kind, length: segments.length };
     }
   }
   return best?.kind;

@@ -30,7 +30,12 @@ export interface Problem {
 
 type ProblemSpec = Omit<Problem, 'answer'>;
 
-const step = (op: Operation, operand: number, plan: string, label: string): ProblemStep => ({ op, operand, plan, label });
+const step = (op: Operation, operand: number, plan: string, label: string): ProblemStep => ({
+  op,
+  operand,
+  plan,
+  label,
+});
 
 function bakery(rng: Random): ProblemSpec {
   const [a, b, c] = [rng.int(2, 9), rng.pick([6, 8, 10, 12, 24]), rng.int(1, 15)];
@@ -39,7 +44,10 @@ function bakery(rng: Random): ProblemSpec {
     text: `A baker sells ${a} boxes of ${b} muffins and ${c} single muffins. How many muffins does the baker sell in total?`,
     facts: [`${a} boxes`, `${b} muffins per box`, `${c} single muffins`],
     start: a,
-    steps: [step('mul', b, `Multiply the ${a} boxes by ${b} muffins each.`, 'muffins in the boxes'), step('add', c, `Add the ${c} single muffins.`, 'muffins sold')],
+    steps: [
+      step('mul', b, `Multiply the ${a} boxes by ${b} muffins each.`, 'muffins in the boxes'),
+      step('add', c, `Add the ${c} single muffins.`, 'muffins sold'),
+    ],
     report: 'Report the total.',
     unit: 'muffins',
   };
@@ -53,7 +61,10 @@ function library(rng: Random): ProblemSpec {
     text: `A library has ${a} shelves with ${b} books on each shelf. On Monday it lends out ${c} books. How many books are still on the shelves?`,
     facts: [`${a} shelves`, `${b} books per shelf`, `${c} books lent out`],
     start: a,
-    steps: [step('mul', b, `Multiply the ${a} shelves by ${b} books per shelf.`, 'books at the start'), step('sub', c, `Subtract the ${c} books that were lent out.`, 'books still on the shelves')],
+    steps: [
+      step('mul', b, `Multiply the ${a} shelves by ${b} books per shelf.`, 'books at the start'),
+      step('sub', c, `Subtract the ${c} books that were lent out.`, 'books still on the shelves'),
+    ],
     report: 'Report the number of books left.',
     unit: 'books',
   };

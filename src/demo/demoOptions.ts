@@ -38,12 +38,18 @@ export const defaultDemoSeed = 7;
  * Applies the defaults for a run of `defaultSteps` steps. `episodes` wins over `steps` when both are
  * set. Throws a RangeError on a size that is not a positive integer (a caller bug, not bad data).
  */
-export function resolveDemoOptions(options: DemoOptions, defaultSteps: number, useEpisodes: boolean): ResolvedDemoOptions {
+export function resolveDemoOptions(
+  options: DemoOptions,
+  defaultSteps: number,
+  useEpisodes: boolean,
+): ResolvedDemoOptions {
   const groupsPerStep = positiveInteger('groupsPerStep', options.groupsPerStep ?? 8);
   const samplesPerGroup = positiveInteger('samplesPerGroup', options.samplesPerGroup ?? 4);
   const perStep = groupsPerStep * samplesPerGroup;
-  const wanted = useEpisodes && options.episodes !== undefined ? positiveInteger('episodes', options.episodes) : undefined;
-  const steps = wanted !== undefined ? Math.ceil(wanted / perStep) : positiveInteger('steps', options.steps ?? defaultSteps);
+  const wanted =
+    useEpisodes && options.episodes !== undefined ? positiveInteger('episodes', options.episodes) : undefined;
+  const steps =
+    wanted !== undefined ? Math.ceil(wanted / perStep) : positiveInteger('steps', options.steps ?? defaultSteps);
   return {
     seed: options.seed ?? defaultDemoSeed,
     steps,
@@ -57,6 +63,7 @@ export function resolveDemoOptions(options: DemoOptions, defaultSteps: number, u
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`demo option ${name} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`demo option ${name} must be a positive integer, got ${value}`);
   return value;
 }

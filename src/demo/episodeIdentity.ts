@@ -13,7 +13,13 @@ export interface EpisodeIdentity {
  * Ids of rollout `sample` of group `group` at training step `step`: the group is `s<step>-g<group>`
  * (one GRPO group per prompt and step) and the task numbers problems across the whole run.
  */
-export function episodeIdentity(step: number, group: number, sample: number, groupsPerStep: number, prompt: string): EpisodeIdentity {
+export function episodeIdentity(
+  step: number,
+  group: number,
+  sample: number,
+  groupsPerStep: number,
+  prompt: string,
+): EpisodeIdentity {
   const groupId = `s${step}-g${group}`;
   return {
     id: `${groupId}-r${sample}`,

@@ -6,7 +6,12 @@ import { lowerFirst } from './arithmeticText';
  * targets the step the verifier flagged (`flaggedStep`, 0-based) or asks for a recomputation. The
  * planner never writes `#### N`, so a final-answer parser cannot mistake it for an answer.
  */
-export function plannerText(problem: Problem, round: number, flaggedStep: number | undefined, verbose: boolean): string {
+export function plannerText(
+  problem: Problem,
+  round: number,
+  flaggedStep: number | undefined,
+  verbose: boolean,
+): string {
   const text = round === 1 ? firstPlan(problem) : revisedPlan(problem, round, flaggedStep);
   return verbose ? verbosePlan(problem, round, text) : text;
 }

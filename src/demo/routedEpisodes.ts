@@ -15,7 +15,13 @@ export const routedRunName = 'routed-experts';
 /** The two experts: a cheap one the router prefers and a careful one that is right more often. */
 export const routedRoster: readonly AgentDecl[] = [
   { name: 'fast', kind: 'llm', policy: 'qwen2.5-0.5b-lora-fast', trainable: true, description: 'Answers in one line.' },
-  { name: 'careful', kind: 'llm', policy: 'qwen2.5-1.5b-lora-careful', trainable: true, description: 'Works step by step.' },
+  {
+    name: 'careful',
+    kind: 'llm',
+    policy: 'qwen2.5-1.5b-lora-careful',
+    trainable: true,
+    description: 'Works step by step.',
+  },
 ];
 
 // credit-methods.md oracle E5: p ≈ (0.7, 0.3), q ≈ (0.5, 0.9); the worse expert gets most traffic.
@@ -49,7 +55,14 @@ export function routedManifest(options: DemoOptions = {}): RunManifest {
     evaluator: { kind: 'builtin', name: 'final-answer', options: { aggregation: 'selected' } },
     framework: 'verl',
     algorithm: 'magrpo',
-    metadata: { generator: 'credit-lens demo', dataset: 'arithmetic word problems (GSM8K-like)', seed, steps, groupsPerStep, samplesPerGroup },
+    metadata: {
+      generator: 'credit-lens demo',
+      dataset: 'arithmetic word problems (GSM8K-like)',
+      seed,
+      steps,
+      groupsPerStep,
+      samplesPerGroup,
+    },
   };
 }
 
@@ -66,7 +79,12 @@ function* routedGroup(resolved: ResolvedDemoOptions, step: number, group: number
   // Per-problem preference: some problems look harder to the router and shift traffic to `careful`.
   const problemLogit = meanLogit + 0.5 * problemRandom.normal();
   const rollouts = Array.from({ length: resolved.samplesPerGroup }, (_, sample) =>
-    routedRollout(problem, problemLogit, resolved.verbose, createRandom(deriveSeed(resolved.seed, sampleStream, step, group, sample))),
+    routedRollout(
+      problem,
+      problemLogit,
+      resolved.verbose,
+      createRandom(deriveSeed(resolved.seed, sampleStream, step, group, sample)),
+    ),
   );
   const advantages = grpoAdvantages(rollouts.map((r) => r.reward));
   for (const [sample, rollout] of rollouts.entries()) {
@@ -96,7 +114,10 @@ function routedRollout(problem: Problem, problemLogit: number, verbose: boolean,
   return {
     routing: { probs, selected },
     fast: { answer: fastSolution.answer, text: terseSolverText(problem, fastSolution) },
-    careful: { answer: carefulSolution.answer, text: solverText(problem, carefulSolution, "Let me solve this step by step.", verbose) },
+    careful: {
+      answer: carefulSolution.answer,
+      text: solverText(problem, carefulSolution, 'Let me solve this step by step.', verbose),
+    },
     reward: answer === problem.answer ? 1 : 0,
   };
 }

@@ -44,6 +44,9 @@ function verboseStep(problem: Problem, solution: WorkedSolution, index: number):
 
 function selfCheck(problem: Problem, solution: WorkedSolution): string {
   return problem.steps
-    .map((s, i) => `- ${inverseEquation(s.op, stepInput(problem, solution.values, i), s.operand, solution.values[i] ?? 0)} ✓`)
+    .map(
+      (s, i) =>
+        `- ${inverseEquation(s.op, stepInput(problem, solution.values, i), s.operand, solution.values[i] ?? 0)} ✓`,
+    )
     .join('\n');
 }

@@ -68,13 +68,29 @@ export function teamManifest(options: DemoOptions = {}): RunManifest {
 
 function runMetadata(resolved: ResolvedDemoOptions): Record<string, unknown> {
   const { seed, steps, groupsPerStep, samplesPerGroup, rounds } = resolved;
-  return { generator: 'credit-lens demo', dataset: 'arithmetic word problems (GSM8K-like)', seed, steps, groupsPerStep, samplesPerGroup, rounds };
+  return {
+    generator: 'credit-lens demo',
+    dataset: 'arithmetic word problems (GSM8K-like)',
+    seed,
+    steps,
+    groupsPerStep,
+    samplesPerGroup,
+    rounds,
+  };
 }
 
-function* teamGroup(resolved: ResolvedDemoOptions, curves: LearningCurves, step: number, group: number, size: number): Generator<Episode> {
+function* teamGroup(
+  resolved: ResolvedDemoOptions,
+  curves: LearningCurves,
+  step: number,
+  group: number,
+  size: number,
+): Generator<Episode> {
   const { seed } = resolved;
   const problem = drawProblem(createRandom(deriveSeed(seed, problemStream, step, group)));
-  const outcomes = Array.from({ length: size }, (_, sample) => teamOutcome(curves, step, createRandom(deriveSeed(seed, outcomeStream, step, group, sample))));
+  const outcomes = Array.from({ length: size }, (_, sample) =>
+    teamOutcome(curves, step, createRandom(deriveSeed(seed, outcomeStream, step, group, sample))),
+  );
   const advantages = grpoAdvantages(outcomes.map((o) => o.reward));
   for (const [sample, outcome] of outcomes.entries()) {
     const textRandom = createRandom(deriveSeed(seed, textStream, step, group, sample));

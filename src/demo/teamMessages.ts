@@ -29,7 +29,13 @@ export interface TeamTranscript {
  * gold answer when the solver is right or the verifier catches the slip, the slipped answer
  * otherwise. That keeps the text consistent with the logged rewards and counterfactuals.
  */
-export function teamMessages(problem: Problem, outcome: TeamTextOutcome, rounds: number, verbose: boolean, rng: Random): TeamTranscript {
+export function teamMessages(
+  problem: Problem,
+  outcome: TeamTextOutcome,
+  rounds: number,
+  verbose: boolean,
+  rng: Random,
+): TeamTranscript {
   const slipped = outcome.solverCorrect ? undefined : slippedSolution(problem, rng);
   const messages: Message[] = [];
   let flagged: number | undefined;
@@ -40,7 +46,11 @@ export function teamMessages(problem: Problem, outcome: TeamTextOutcome, rounds:
     const mode = verifierMode(solution === slipped, outcome);
     messages.push(
       assistantMessage('planner', messages.length, plannerText(problem, round, flagged, verbose)),
-      assistantMessage('solver', messages.length + 1, solverText(problem, solution, solverOpening(round, flagged), verbose)),
+      assistantMessage(
+        'solver',
+        messages.length + 1,
+        solverText(problem, solution, solverOpening(round, flagged), verbose),
+      ),
       assistantMessage('verifier', messages.length + 2, verifierText(problem, solution, mode, verbose, rng)),
     );
     answer = verifierAnswer(problem, solution, mode);
@@ -58,7 +68,7 @@ function verifierMode(wrong: boolean, outcome: TeamTextOutcome): VerifierMode {
 
 function solverOpening(round: number, flagged: number | undefined): string {
   if (round === 1) return 'Following the plan:';
-  if (flagged !== undefined) return `The verifier found a mistake in step ${flagged + 1}, so I'll redo the calculation:`;
+  if (flagged !== undefined)
+    return `The verifier found a mistake in step ${flagged + 1}, so I'll redo the calculation:`;
   return 'Recomputing every step from scratch:';
 }
-

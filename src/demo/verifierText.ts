@@ -14,14 +14,23 @@ export type VerifierMode = 'check' | 'correct' | 'miss' | 'echo';
 const echoes = ['Looks good.', 'Looks good to me.', 'LGTM.', 'Agreed with the solution.', 'No issues found.'];
 
 /** The verifier's message; it always ends with `#### N`, the team's final answer. */
-export function verifierText(problem: Problem, solution: WorkedSolution, mode: VerifierMode, verbose: boolean, rng: Random): string {
+export function verifierText(
+  problem: Problem,
+  solution: WorkedSolution,
+  mode: VerifierMode,
+  verbose: boolean,
+  rng: Random,
+): string {
   if (mode === 'echo') return `${rng.pick(echoes)} #### ${solution.answer}`;
-  const lines = mode === 'correct' ? correctionLines(problem, solution, verbose) : checkLines(problem, solution, verbose);
+  const lines =
+    mode === 'correct' ? correctionLines(problem, solution, verbose) : checkLines(problem, solution, verbose);
   if (!verbose) return lines.join('\n');
   // The verdict stays last: the final-answer evaluator reads the last `#### N` of the message.
   const verdict = lines.pop() ?? '';
   const units = `Units: ${problem.unit} throughout, which is what the question asks for.`;
-  return [`I'll recompute each step independently rather than trust the solution.`, ...lines, units, verdict].join('\n');
+  return [`I'll recompute each step independently rather than trust the solution.`, ...lines, units, verdict].join(
+    '\n',
+  );
 }
 
 /** The answer the verifier's message ends with. */
@@ -30,7 +39,9 @@ export function verifierAnswer(problem: Problem, solution: WorkedSolution, mode:
 }
 
 function checkLines(problem: Problem, solution: WorkedSolution, verbose: boolean): string[] {
-  const lines = problem.steps.map((_, i) => `Checking step ${i + 1}: ${checkedEquation(problem, solution, i, verbose)} ✓`);
+  const lines = problem.steps.map(
+    (_, i) => `Checking step ${i + 1}: ${checkedEquation(problem, solution, i, verbose)} ✓`,
+  );
   lines.push(`The result matches. #### ${solution.answer}`);
   return lines;
 }
@@ -41,7 +52,8 @@ function correctionLines(problem: Problem, solution: WorkedSolution, verbose: bo
   const lines: string[] = [];
   for (let i = 0; i < problem.steps.length; i++) {
     if (i < slip) lines.push(`Checking step ${i + 1}: ${checkedEquation(problem, truth, i, verbose)} ✓`);
-    if (i === slip) lines.push(`Step ${i + 1} is wrong: ${stepEquation(problem, truth, i)}, not ${solution.values[i] ?? 0}.`);
+    if (i === slip)
+      lines.push(`Step ${i + 1} is wrong: ${stepEquation(problem, truth, i)}, not ${solution.values[i] ?? 0}.`);
     if (i > slip) lines.push(`Carrying the fix through step ${i + 1}: ${stepEquation(problem, truth, i)}.`);
   }
   lines.push(`Corrected answer: #### ${problem.answer}`);

@@ -26,7 +26,8 @@ const flushChars = 1 << 20;
  */
 export function writeDemoRun(outDir: string, options: DemoOptions & { routed?: boolean } = {}): DemoWriteResult {
   const runs = [writeRun(outDir, teamRunName, teamManifest(options), teamEpisodes(options))];
-  if (options.routed !== false) runs.push(writeRun(outDir, routedRunName, routedManifest(options), routedEpisodes(options)));
+  if (options.routed !== false)
+    runs.push(writeRun(outDir, routedRunName, routedManifest(options), routedEpisodes(options)));
   return { runs };
 }
 
@@ -99,7 +100,7 @@ class StepFile {
     this.chunks = [];
     this.pending = 0;
     // writeSync may write less than asked (a full disk, a pipe), so loop until the chunk is out.
-    for (let offset = 0; offset < buffer.length; ) offset += writeSync(this.fd, buffer, offset, buffer.length - offset);
+    for (let offset = 0; offset < buffer.length;) offset += writeSync(this.fd, buffer, offset, buffer.length - offset);
     this.written += buffer.length;
   }
 }

@@ -37,7 +37,11 @@ export function resolveIndexLocation(root: string, explicit?: string, cacheHome 
 }
 
 /** The existing index of a run folder, looked up in the same places, creating nothing. */
-export function findIndexLocation(root: string, explicit?: string, cacheHome = defaultCacheHome()): IndexLocation | undefined {
+export function findIndexLocation(
+  root: string,
+  explicit?: string,
+  cacheHome = defaultCacheHome(),
+): IndexLocation | undefined {
   if (explicit) return existsSync(explicit) ? { path: resolve(explicit), kind: 'explicit' } : undefined;
   const inRun = join(resolve(root), indexFolderName, indexFileName);
   if (existsSync(inRun)) return { path: inRun, kind: 'run-folder' };

@@ -75,7 +75,9 @@ export class ActiveIndex implements vscode.Disposable {
       const db = openDatabase(location.path, { readonly: true });
       return { index: { folder, repository: new BrowseRepository(db) }, db };
     } catch (error) {
-      this.log.warn(`Cannot open the index of ${folder.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(
+        `Cannot open the index of ${folder.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return undefined;
     }
   }

@@ -29,7 +29,10 @@ export class BackgroundIndexing implements vscode.Disposable {
       watch: (folder, onChange) => watchTraces(folder, onChange),
       runPass: async (folder) => {
         const dbPath = deps.indexPath?.(folder);
-        this.handle(folder, await runIndexInWorker({ root: folder, ...(dbPath ? { dbPath } : {}) }, deps.workerScript).result);
+        this.handle(
+          folder,
+          await runIndexInWorker({ root: folder, ...(dbPath ? { dbPath } : {}) }, deps.workerScript).result,
+        );
       },
       onPass: (folder, error) => this.passed(folder, error),
     });
@@ -38,7 +41,8 @@ export class BackgroundIndexing implements vscode.Disposable {
   /** Starts following `folder` when live tail is enabled; shows its episode count either way. */
   follow(folder: vscode.Uri, result?: IndexJobResult): void {
     if (result) this.show(result);
-    if (vscode.workspace.getConfiguration('creditLens').get<boolean>('liveTail.enabled', true)) this.tail.follow(folder.fsPath);
+    if (vscode.workspace.getConfiguration('creditLens').get<boolean>('liveTail.enabled', true))
+      this.tail.follow(folder.fsPath);
   }
 
   dispose(): void {
@@ -48,7 +52,9 @@ export class BackgroundIndexing implements vscode.Disposable {
 
   private passed(folder: string, error: unknown): void {
     if (error !== undefined) {
-      this.deps.log.warn(`Live tail of ${folder} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`);
+      this.deps.log.warn(
+        `Live tail of ${folder} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      );
     }
   }
 
@@ -73,7 +79,9 @@ export class BackgroundIndexing implements vscode.Disposable {
 const tracePattern = `**/*.{${traceExtensions.map((ext) => ext.replace(/^\./, '')).join(',')}}`;
 
 function watchTraces(folder: string, onChange: () => void): vscode.Disposable {
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(folder), tracePattern));
+  const watcher = vscode.workspace.createFileSystemWatcher(
+    new vscode.RelativePattern(vscode.Uri.file(folder), tracePattern),
+  );
   watcher.onDidChange(onChange);
   watcher.onDidCreate(onChange);
   watcher.onDidDelete(onChange);

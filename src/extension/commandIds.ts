@@ -95,21 +95,42 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   };
   register(commandIds.indexRunFolder, indexRunFolderCommand(indexDeps));
   register(commandIds.openRunFolder, openRunFolderCommand(indexDeps));
-  register(commandIds.showRunSummary, showRunSummaryCommand({ log, showSummary, chooseFolder, indexFolder: (folder) => indexFolder(folder, indexDeps) }));
+  register(
+    commandIds.showRunSummary,
+    showRunSummaryCommand({ log, showSummary, chooseFolder, indexFolder: (folder) => indexFolder(folder, indexDeps) }),
+  );
   const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
   const onCredited = services.onCredited ? { onCredited: services.onCredited } : {};
-  register(commandIds.recomputeCredit, recomputeCreditCommand({ log, ...storage, formatCreditReport, chooseFolder, ...onCredited }));
-  register(commandIds.runAudit, runAuditCommand({ log, ...storage, formatAudit, chooseFolder, onAudited: services.onAudited }));
-  register(commandIds.exportResults, exportCommand({ log, ...storage, chooseFolder, version: services.version, formatters: { csvHeader, csvLine, episodesJson, auditSarif } }));
+  register(
+    commandIds.recomputeCredit,
+    recomputeCreditCommand({ log, ...storage, formatCreditReport, chooseFolder, ...onCredited }),
+  );
+  register(
+    commandIds.runAudit,
+    runAuditCommand({ log, ...storage, formatAudit, chooseFolder, onAudited: services.onAudited }),
+  );
+  register(
+    commandIds.exportResults,
+    exportCommand({
+      log,
+      ...storage,
+      chooseFolder,
+      version: services.version,
+      formatters: { csvHeader, csvLine, episodesJson, auditSarif },
+    }),
+  );
   const showEpisode = (folder: vscode.Uri, episodeId: number): void => {
     services.episodePanel.show(folder, episodeId);
   };
   const openById = openEpisodeCommand({ log, ...storage, chooseFolder, showEpisode });
   register(commandIds.openEpisode, openById);
   register(commandIds.openEpisodeView, openEpisodeViewCommand(showEpisode, openById));
-  register(commandIds.openDashboard, openDashboardCommand((folder, runId) => {
-    services.dashboardPanel.show(folder, runId);
-  }, chooseFolder));
+  register(
+    commandIds.openDashboard,
+    openDashboardCommand((folder, runId) => {
+      services.dashboardPanel.show(folder, runId);
+    }, chooseFolder),
+  );
   register(commandIds.showLog, showLogCommand({ log }));
   register(commandIds.revealTraceLine, revealTraceLineCommand());
 }

@@ -10,7 +10,10 @@ import { findIndexLocation, folderKey, indexFileName } from '../engine/indexLoca
 export const configSection = 'creditLens';
 
 /** Where indexes live: in the run folder, in VS Code's workspace storage, or under a folder of the user's. */
-export type IndexLocationSetting = { readonly kind: 'runFolder' } | { readonly kind: 'workspaceStorage' } | { readonly kind: 'custom'; readonly folder: string };
+export type IndexLocationSetting =
+  | { readonly kind: 'runFolder' }
+  | { readonly kind: 'workspaceStorage' }
+  | { readonly kind: 'custom'; readonly folder: string };
 
 /** How a flag kind appears in the Problems panel. */
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
@@ -84,11 +87,20 @@ export function readConfig(get: (key: string) => unknown): Result<CreditLensConf
     indexLocation: take(readIndexLocation(get(configKeys.indexLocation)), { kind: 'runFolder' }),
     defaultMethod: take(readMethod(get(configKeys.defaultMethod)), 'loo'),
     evaluator: {
-      builtin: take(readString(configKeys.evaluatorBuiltin, get(configKeys.evaluatorBuiltin), 'final-answer', false), 'final-answer'),
+      builtin: take(
+        readString(configKeys.evaluatorBuiltin, get(configKeys.evaluatorBuiltin), 'final-answer', false),
+        'final-answer',
+      ),
       options: take(readObject(configKeys.evaluatorOptions, get(configKeys.evaluatorOptions)), {}),
       command: take(readString(configKeys.evaluatorCommand, get(configKeys.evaluatorCommand), '', true), '').trim(),
-      concurrency: take(readInteger(configKeys.evaluatorConcurrency, get(configKeys.evaluatorConcurrency), 4, [1, 64]), 4),
-      timeoutMs: take(readInteger(configKeys.evaluatorTimeoutMs, get(configKeys.evaluatorTimeoutMs), 60_000, [100, 3_600_000]), 60_000),
+      concurrency: take(
+        readInteger(configKeys.evaluatorConcurrency, get(configKeys.evaluatorConcurrency), 4, [1, 64]),
+        4,
+      ),
+      timeoutMs: take(
+        readInteger(configKeys.evaluatorTimeoutMs, get(configKeys.evaluatorTimeoutMs), 60_000, [100, 3_600_000]),
+        60_000,
+      ),
     },
     auditThresholds: take(readThresholds(get(configKeys.auditThresholds)), { ...defaultAuditThresholds }),
     auditSeverity: take(readSeverity(get(configKeys.auditSeverity)), defaultSeverity),
@@ -109,10 +121,15 @@ export function loadConfig(): Result<CreditLensConfig> {
  * or a custom folder are keyed by a hash of the folder's absolute path. `storageDir` is
  * `context.storageUri.fsPath`; without one (no workspace open) the default lookup is used.
  */
-export function indexDbPath(location: IndexLocationSetting, root: string, storageDir: string | undefined): string | undefined {
+export function indexDbPath(
+  location: IndexLocationSetting,
+  root: string,
+  storageDir: string | undefined,
+): string | undefined {
   const key = folderKey(root);
   if (location.kind === 'custom') return join(location.folder, key, indexFileName);
-  if (location.kind === 'workspaceStorage' && storageDir !== undefined) return join(storageDir, 'indexes', key, indexFileName);
+  if (location.kind === 'workspaceStorage' && storageDir !== undefined)
+    return join(storageDir, 'indexes', key, indexFileName);
   return undefined;
 }
 
@@ -131,13 +148,17 @@ function readIndexLocation(raw: unknown): Read<IndexLocationSetting> {
   if (raw === undefined || raw === null || raw === '' || raw === 'runFolder') return ok({ kind: 'runFolder' });
   if (raw === 'workspaceStorage') return ok({ kind: 'workspaceStorage' });
   if (typeof raw === 'string' && isAbsolute(raw.trim())) return ok({ kind: 'custom', folder: raw.trim() });
-  return err(`${name(configKeys.indexLocation)} must be "runFolder", "workspaceStorage" or an absolute folder path, got ${JSON.stringify(raw)}`);
+  return err(
+    `${name(configKeys.indexLocation)} must be "runFolder", "workspaceStorage" or an absolute folder path, got ${JSON.stringify(raw)}`,
+  );
 }
 
 function readMethod(raw: unknown): Read<CreditMethodName> {
   if (raw === undefined || raw === null) return ok('loo');
   if (typeof raw === 'string' && isCreditMethod(raw)) return ok(raw);
-  return err(`${name(configKeys.defaultMethod)} must be one of ${creditMethods.join(', ')}, got ${JSON.stringify(raw)}`);
+  return err(
+    `${name(configKeys.defaultMethod)} must be one of ${creditMethods.join(', ')}, got ${JSON.stringify(raw)}`,
+  );
 }
 
 function readString(key: string, raw: unknown, fallback: string, allowEmpty: boolean): Read<string> {
@@ -168,7 +189,8 @@ function readBoolean(key: string, raw: unknown, fallback: boolean): Read<boolean
 }
 
 function readThresholds(raw: unknown): Read<AuditThresholds> {
-  if (raw !== undefined && raw !== null && !isPlainObject(raw)) return err(`${name(configKeys.auditThresholds)} must be an object, got ${JSON.stringify(raw)}`);
+  if (raw !== undefined && raw !== null && !isPlainObject(raw))
+    return err(`${name(configKeys.auditThresholds)} must be an object, got ${JSON.stringify(raw)}`);
   const parsed = parseAuditThresholds(raw ?? undefined);
   return parsed.ok ? parsed : err(`${name(configKeys.auditThresholds)}: ${parsed.error}`);
 }
@@ -180,7 +202,8 @@ function readSeverity(raw: unknown): Read<Readonly<Record<FlagKind, SeverityName
   const severity: Record<FlagKind, SeverityName> = { ...defaultSeverity };
   for (const [kind, value] of Object.entries(raw)) {
     if (!isFlagKind(kind)) return err(`${key}: unknown flag kind '${kind}' (known: ${flagKinds.join(', ')})`);
-    if (!isSeverity(value)) return err(`${key}.${kind} must be one of ${severityNames.join(', ')}, got ${JSON.stringify(value)}`);
+    if (!isSeverity(value))
+      return err(`${key}.${kind} must be one of ${severityNames.join(', ')}, got ${JSON.stringify(value)}`);
     severity[kind] = value;
   }
   return ok(severity);
@@ -208,8 +231,11 @@ export function loadConfigOrReport(log: vscode.LogOutputChannel): CreditLensConf
   const config = loadConfig();
   if (config.ok) return config.value;
   log.error(`Invalid settings: ${config.error}`);
-  void vscode.window.showErrorMessage(`Credit Lens settings are invalid: ${config.error}`, openSettingsAction).then((choice) => {
-    if (choice === openSettingsAction) void vscode.commands.executeCommand('workbench.action.openSettings', configSection);
-  });
+  void vscode.window
+    .showErrorMessage(`Credit Lens settings are invalid: ${config.error}`, openSettingsAction)
+    .then((choice) => {
+      if (choice === openSettingsAction)
+        void vscode.commands.executeCommand('workbench.action.openSettings', configSection);
+    });
   return undefined;
 }

@@ -20,36 +20,63 @@ export function activate(context: vscode.ExtensionContext): void {
     dashboardPanel.refresh(folder);
     episodePanel.refresh(folder);
   };
-  const episodePanel = own(context, new EpisodePanel({ extensionUri: context.extensionUri, log, config, onCredited: refreshPanels, ...storage }));
-  const dashboardPanel = own(context, new DashboardPanel({
-    extensionUri: context.extensionUri,
-    log,
-    config,
-    onCredited: refreshPanels,
-    openEpisode: (folder, episodeId) => {
-      episodePanel.show(folder, episodeId);
-    },
-    ...storage,
-  }));
+  const episodePanel = own(
+    context,
+    new EpisodePanel({ extensionUri: context.extensionUri, log, config, onCredited: refreshPanels, ...storage }),
+  );
+  const dashboardPanel = own(
+    context,
+    new DashboardPanel({
+      extensionUri: context.extensionUri,
+      log,
+      config,
+      onCredited: refreshPanels,
+      openEpisode: (folder, episodeId) => {
+        episodePanel.show(folder, episodeId);
+      },
+      ...storage,
+    }),
+  );
   registerPanelSerializers(context, episodePanel, dashboardPanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
-  registerAllCommands(context, { log, workerScript, jobs, summaryPanel, episodePanel, dashboardPanel, version, onCredited: refreshPanels, ...hooks, ...storage });
+  registerAllCommands(context, {
+    log,
+    workerScript,
+    jobs,
+    summaryPanel,
+    episodePanel,
+    dashboardPanel,
+    version,
+    onCredited: refreshPanels,
+    ...hooks,
+    ...storage,
+  });
 }
 
 /** Brings the Episode and Dashboard panels back after a reload, from the state their webviews saved. */
-function registerPanelSerializers(context: vscode.ExtensionContext, episodePanel: EpisodePanel, dashboardPanel: DashboardPanel): void {
-  own(context, vscode.window.registerWebviewPanelSerializer(EpisodePanel.viewType, {
-    deserializeWebviewPanel: (panel, state) => {
-      episodePanel.restore(panel, state);
-      return Promise.resolve();
-    },
-  }));
-  own(context, vscode.window.registerWebviewPanelSerializer(DashboardPanel.viewType, {
-    deserializeWebviewPanel: (panel, state) => {
-      dashboardPanel.restore(panel, state);
-      return Promise.resolve();
-    },
-  }));
+function registerPanelSerializers(
+  context: vscode.ExtensionContext,
+  episodePanel: EpisodePanel,
+  dashboardPanel: DashboardPanel,
+): void {
+  own(
+    context,
+    vscode.window.registerWebviewPanelSerializer(EpisodePanel.viewType, {
+      deserializeWebviewPanel: (panel, state) => {
+        episodePanel.restore(panel, state);
+        return Promise.resolve();
+      },
+    }),
+  );
+  own(
+    context,
+    vscode.window.registerWebviewPanelSerializer(DashboardPanel.viewType, {
+      deserializeWebviewPanel: (panel, state) => {
+        dashboardPanel.restore(panel, state);
+        return Promise.resolve();
+      },
+    }),
+  );
 }
 
 /** Nothing to do: `context.subscriptions` disposes everything, which cancels running passes. */

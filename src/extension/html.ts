@@ -32,7 +32,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
  */
 export function buildWebviewHtml(options: WebviewHtmlOptions): string {
   const { webview, extensionUri, nonce } = options;
-  const asset = (path: AssetPath): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
+  const asset = (path: AssetPath): string =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
   const csp = [
     `default-src 'none'`,
     `script-src 'nonce-${nonce}'`,

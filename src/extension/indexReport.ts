@@ -48,7 +48,10 @@ export function progressPercent(progress: IndexProgress): number {
  * `window.withProgress` takes increments, not totals: the step from the percent already reported
  * to this report's percent. Never negative, so a report that goes backwards does not shrink the bar.
  */
-export function progressIncrement(reportedPercent: number, progress: IndexProgress): { percent: number; increment: number } {
+export function progressIncrement(
+  reportedPercent: number,
+  progress: IndexProgress,
+): { percent: number; increment: number } {
   const percent = Math.max(reportedPercent, progressPercent(progress));
   return { percent, increment: percent - reportedPercent };
 }
@@ -77,7 +80,9 @@ export function formatSummaryLog(summary: IndexSummary): string[] {
       `${plural(summary.agents, 'agent')}, ${plural(summary.steps, 'step')}, ${count(summary.searchableEpisodes)} searchable`,
     ...inferredRuns(summary),
     ...summary.runs.map(formatRunLog),
-    ...(summary.otherFiles?.length ? [`Other files (configs, metrics, checkpoints; not read): ${count(summary.otherFiles.length)}`] : []),
+    ...(summary.otherFiles?.length
+      ? [`Other files (configs, metrics, checkpoints; not read): ${count(summary.otherFiles.length)}`]
+      : []),
     ...(summary.repeatedRows ? [`Repeated rows skipped (counted, not errors): ${count(summary.repeatedRows)}`] : []),
     `Errors: ${count(summary.errorCount)}`,
     ...summary.errors.map(formatIssue),
@@ -94,7 +99,8 @@ function inferredRuns(summary: IndexSummary): string[] {
 
 function formatRunLog(run: RunSummary): string {
   const mechanism = run.mechanism ? ` (${run.mechanism})` : '';
-  const agents = run.agents.map((a) => `${a.name} ${count(a.episodes)} ep / ${count(a.messages)} msg`).join('; ') || 'no agents';
+  const agents =
+    run.agents.map((a) => `${a.name} ${count(a.episodes)} ep / ${count(a.messages)} msg`).join('; ') || 'no agents';
   const note = run.layoutNote ? ` (note: ${run.layoutNote})` : '';
   return `Run ${run.name || '(root)'}${mechanism}: ${plural(run.episodes, 'episode')}, ${plural(run.messages, 'message')}; ${agents}${note}`;
 }
@@ -104,14 +110,19 @@ function formatRunLog(run: RunSummary): string {
  * sentence for `showErrorMessage`, without a stack trace: what failed for which folder, what to do.
  */
 export function describeIndexFailure(folder: string, message: string, action: 'index' | 'read' = 'index'): string {
-  if (/NODE_MODULE_VERSION|compiled against a different Node\.js version|invalid ELF header|was compiled for/i.test(message)) {
+  if (
+    /NODE_MODULE_VERSION|compiled against a different Node\.js version|invalid ELF header|was compiled for/i.test(
+      message,
+    )
+  ) {
     return (
       'Credit Lens could not load its SQLite driver (better-sqlite3) in this VS Code: it was built for a ' +
       'different runtime. Install the Credit Lens package built for your platform, or rebuild better-sqlite3 ' +
       "for VS Code's Electron. Details are in the Credit Lens log."
     );
   }
-  if (/run folder not found/.test(message)) return `Credit Lens: the folder ${folder} does not exist or is not a folder.`;
+  if (/run folder not found/.test(message))
+    return `Credit Lens: the folder ${folder} does not exist or is not a folder.`;
   if (/SQLITE_BUSY|database is locked/i.test(message)) {
     return `Credit Lens: the index of ${folder} is locked by another process (another indexing run?). Try again when it finishes.`;
   }

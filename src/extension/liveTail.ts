@@ -21,7 +21,10 @@ export interface LiveTailDeps {
  * exactly one more. Appended lines therefore show up about one pass after they are written.
  */
 export class LiveTail {
-  private readonly watchers = new Map<string, { watcher: Disposable; timer?: NodeJS.Timeout; running: boolean; dirty: boolean }>();
+  private readonly watchers = new Map<
+    string,
+    { watcher: Disposable; timer?: NodeJS.Timeout; running: boolean; dirty: boolean }
+  >();
   private disposed = false;
 
   constructor(private readonly deps: LiveTailDeps) {}

@@ -81,7 +81,11 @@ export const maxCandidates = 20;
  * each folder with a run.json (one run). Sorted by path, at most {@link maxCandidates}, without the
  * workspace folders themselves (the caller offers them apart).
  */
-export function runFolderCandidates(roots: readonly string[], files: readonly string[], manifestName = 'run.json'): string[] {
+export function runFolderCandidates(
+  roots: readonly string[],
+  files: readonly string[],
+  manifestName = 'run.json',
+): string[] {
   const found = new Set<string>();
   for (const file of files) {
     const root = roots.find((r) => isInside(relative(r, file)));

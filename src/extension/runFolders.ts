@@ -81,7 +81,12 @@ export class RunFolders extends Disposable implements RunFolderSource {
 
   indexed(): vscode.Uri[] {
     const chosen = this.lastChosen();
-    return uniqueByPath([...(chosen ? [chosen] : []), ...this.known.values(), ...workspaceRoots(), ...this.found]).filter((folder) => this.options.hasIndex(folder));
+    return uniqueByPath([
+      ...(chosen ? [chosen] : []),
+      ...this.known.values(),
+      ...workspaceRoots(),
+      ...this.found,
+    ]).filter((folder) => this.options.hasIndex(folder));
   }
 
   current(): vscode.Uri | undefined {
@@ -106,7 +111,11 @@ export class RunFolders extends Disposable implements RunFolderSource {
   async candidates(): Promise<readonly vscode.Uri[]> {
     const roots = workspaceRoots();
     const files = await this.find(runFileGlob, runFileExclude, maxRunFiles, 'run folders');
-    const found = runFolderCandidates(roots.map((root) => root.fsPath), files.map((file) => file.fsPath), manifestFileName);
+    const found = runFolderCandidates(
+      roots.map((root) => root.fsPath),
+      files.map((file) => file.fsPath),
+      manifestFileName,
+    );
     return [...found.map((path) => vscode.Uri.file(path)), ...roots];
   }
 
@@ -124,7 +133,8 @@ export class RunFolders extends Disposable implements RunFolderSource {
   private async search(): Promise<void> {
     const files = await this.find(indexGlob, indexSearchExclude, maxIndexes, 'Credit Lens indexes');
     this.found = uniqueByPath(files.map((file) => vscode.Uri.file(dirname(dirname(file.fsPath)))));
-    if (this.found.length > 0) this.options.log.info(`Credit Lens indexes in the workspace: ${this.found.map(folderLabel).join(', ')}`);
+    if (this.found.length > 0)
+      this.options.log.info(`Credit Lens indexes in the workspace: ${this.found.map(folderLabel).join(', ')}`);
     if (!this.isDisposed) this.changed.fire();
   }
 
@@ -133,7 +143,9 @@ export class RunFolders extends Disposable implements RunFolderSource {
     try {
       return await vscode.workspace.findFiles(include, exclude, max);
     } catch (error) {
-      this.options.log.warn(`Could not search the workspace for ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log.warn(
+        `Could not search the workspace for ${what}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return [];
     }
   }

@@ -35,33 +35,40 @@ export function activateRunViews(
   const storageDir = context.storageUri?.fsPath;
   const indexPath = (root: string): string | undefined => configuredIndexPath(root, storageDir);
   const active = own(new ActiveIndex(log, indexPath));
-  const folders = own(new RunFolders({
-    state: context.workspaceState,
-    hasIndex: (folder) => hasIndex(folder.fsPath, storageDir),
-    describe: (folder) => describeIndex(active.of(folder)),
-    log,
-  }));
+  const folders = own(
+    new RunFolders({
+      state: context.workspaceState,
+      hasIndex: (folder) => hasIndex(folder.fsPath, storageDir),
+      describe: (folder) => describeIndex(active.of(folder)),
+      log,
+    }),
+  );
   /** The folder the views follow: the current one, else the first indexed (the commands still ask). */
   const shownFolder = (): vscode.Uri | undefined => folders.current() ?? folders.indexed()[0];
-  const severities = (): SeverityByKind => vscode.workspace.getConfiguration('creditLens').get<SeverityByKind>('audit.severity', {});
-  const views = own(new CreditLensViews({
-    index: () => active.get(),
-    folders: () => folderEntries(folders.indexed(), active.get()?.folder),
-    indexOf: (folder) => active.of(folder),
-    onSelect: (folder) => folders.choose(folder),
-    log,
-    severities,
-  }));
+  const severities = (): SeverityByKind =>
+    vscode.workspace.getConfiguration('creditLens').get<SeverityByKind>('audit.severity', {});
+  const views = own(
+    new CreditLensViews({
+      index: () => active.get(),
+      folders: () => folderEntries(folders.indexed(), active.get()?.folder),
+      indexOf: (folder) => active.of(folder),
+      onSelect: (folder) => folders.choose(folder),
+      log,
+      severities,
+    }),
+  );
   const isShown = (folder: vscode.Uri): boolean => active.get()?.folder.fsPath === folder.fsPath;
-  const background = own(new BackgroundIndexing({
-    log,
-    workerScript,
-    indexPath,
-    onIndexed: (folder) => {
-      if (isShown(folder)) views.refresh();
-      onChanged(folder);
-    },
-  }));
+  const background = own(
+    new BackgroundIndexing({
+      log,
+      workerScript,
+      indexPath,
+      onIndexed: (folder) => {
+        if (isShown(folder)) views.refresh();
+        onChanged(folder);
+      },
+    }),
+  );
   const showCurrent = (): void => {
     active.closeOthers();
     const folder = shownFolder();
@@ -103,7 +110,10 @@ function describeIndex(index: BrowseIndex | undefined): string | undefined {
     const runs = index.repository.runs();
     if (runs.length === 0) return 'no runs yet';
     const episodes = runs.reduce((sum, run) => sum + run.episodes, 0);
-    const names = runs.slice(0, 3).map((run) => run.name || '(root)').join(', ');
+    const names = runs
+      .slice(0, 3)
+      .map((run) => run.name || '(root)')
+      .join(', ');
     return `${plural(runs.length, 'run')} (${names}${runs.length > 3 ? ', …' : ''}) · ${plural(episodes, 'episode')}`;
   } catch {
     return undefined;

@@ -29,10 +29,15 @@ export interface GatedEvaluator {
  * Without a command (`""`), the built-in evaluator with its options is used, whatever the trust.
  */
 export function evaluatorChoice(config: CreditLensConfig, isTrusted: boolean, source: SettingSource): GatedEvaluator {
-  const builtin: EvaluatorChoice = { kind: 'builtin', name: config.evaluator.builtin, options: config.evaluator.options };
+  const builtin: EvaluatorChoice = {
+    kind: 'builtin',
+    name: config.evaluator.builtin,
+    options: config.evaluator.options,
+  };
   const { command, timeoutMs, concurrency } = config.evaluator;
   if (command === '') return { choice: builtin };
-  if (source === 'workspace' && !isTrusted) return { choice: builtin, warning: untrustedWarning(command, config.evaluator.builtin) };
+  if (source === 'workspace' && !isTrusted)
+    return { choice: builtin, warning: untrustedWarning(command, config.evaluator.builtin) };
   return { choice: { kind: 'command', command, timeoutMs, concurrency } };
 }
 
@@ -79,7 +84,11 @@ const manageTrustAction = 'Manage Workspace Trust';
  * The gated evaluator of {@link currentEvaluatorChoice}; when the configured command was refused,
  * logs the warning and shows it (without waiting) with a button that opens Workspace Trust.
  */
-export function gatedEvaluatorChoice(config: CreditLensConfig, log: vscode.LogOutputChannel, refused = currentEvaluatorChoice(config)): EvaluatorChoice {
+export function gatedEvaluatorChoice(
+  config: CreditLensConfig,
+  log: vscode.LogOutputChannel,
+  refused = currentEvaluatorChoice(config),
+): EvaluatorChoice {
   if (refused.warning !== undefined) showTrustWarning(refused.warning, log);
   return refused.choice;
 }

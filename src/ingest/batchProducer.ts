@@ -86,7 +86,8 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
 export function lazyProducer(create: () => BatchProducer): BatchProducer {
   let producer: BatchProducer | undefined;
   return {
-    parseAll: (requests, onBatch) => (requests.length === 0 ? Promise.resolve() : (producer ??= create()).parseAll(requests, onBatch)),
+    parseAll: (requests, onBatch) =>
+      requests.length === 0 ? Promise.resolve() : (producer ??= create()).parseAll(requests, onBatch),
     close: async () => producer?.close(),
   };
 }

@@ -36,7 +36,10 @@ export async function buildSearchIndex(root: string, sink: IndexSink, ctx: Searc
         if (episode.format === canonicalFormat) rows.push(...searchRows(files, episode));
         else rows.push(...(await importedSearchRows(root, episode, ctx.mappers)));
       }
-      sink.writeSearch(pending.map((p) => p.episodeId), rows);
+      sink.writeSearch(
+        pending.map((p) => p.episodeId),
+        rows,
+      );
       ctx.tally.searchEpisodes += pending.length;
       ctx.report();
     }
@@ -62,16 +65,23 @@ function searchRows(files: FileCache, episode: PendingSearchEpisode): SearchRow[
   const rows: SearchRow[] = [];
   for (let seq = 0; seq < Math.min(messages.length, episode.nMessages); seq++) {
     const message: unknown = messages[seq];
-    if (isObject(message) && typeof message['content'] === 'string') rows.push({ episodeId: episode.episodeId, seq, content: message['content'] });
+    if (isObject(message) && typeof message['content'] === 'string')
+      rows.push({ episodeId: episode.episodeId, seq, content: message['content'] });
   }
   return rows;
 }
 
 /** The messages of an imported episode as search rows; none when its record cannot be read back. */
-async function importedSearchRows(root: string, episode: PendingSearchEpisode, mappers: readonly FormatMapper[] | undefined): Promise<SearchRow[]> {
+async function importedSearchRows(
+  root: string,
+  episode: PendingSearchEpisode,
+  mappers: readonly FormatMapper[] | undefined,
+): Promise<SearchRow[]> {
   const read = await readEpisode(root, episode, mappers);
   if (!read.ok) return [];
-  return read.value.messages.slice(0, episode.nMessages).map((m, seq) => ({ episodeId: episode.episodeId, seq, content: m.content }));
+  return read.value.messages
+    .slice(0, episode.nMessages)
+    .map((m, seq) => ({ episodeId: episode.episodeId, seq, content: m.content }));
 }
 
 /** Keeps one descriptor per file open for the duration of a stage. */

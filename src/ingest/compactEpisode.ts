@@ -20,7 +20,13 @@ export class RosterDetails {
 
   /** The declaration to send: the full one the first time its details are seen, else the bare name. */
   reduce(agent: AgentDecl): AgentDecl {
-    if (agent.kind === 'llm' && agent.policy === undefined && agent.trainable === undefined && agent.description === undefined) return agent;
+    if (
+      agent.kind === 'llm' &&
+      agent.policy === undefined &&
+      agent.trainable === undefined &&
+      agent.description === undefined
+    )
+      return agent;
     const signature = `${agent.kind}\u0000${agent.policy ?? ''}\u0000${agent.trainable ?? ''}\u0000${agent.description ?? ''}`;
     if (this.sent.get(agent.name) === signature) return { name: agent.name, kind: 'llm' };
     this.sent.set(agent.name, signature);
@@ -61,7 +67,15 @@ export function compactEpisode(e: Episode, at: LineLocation, details?: RosterDet
       nTokens = (nTokens ?? 0) + m.tokenCount;
     }
     const hasTokens = m.tokens !== undefined || m.logprobs !== undefined || m.attribution !== undefined ? 1 : 0;
-    packed.push([ordinal, m.turn ?? null, m.role ?? null, m.channel ?? null, m.content.length, m.tokenCount ?? null, hasTokens]);
+    packed.push([
+      ordinal,
+      m.turn ?? null,
+      m.role ?? null,
+      m.channel ?? null,
+      m.content.length,
+      m.tokenCount ?? null,
+      hasTokens,
+    ]);
   }
   return {
     line: at.line,

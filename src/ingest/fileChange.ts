@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { StoredFileState } from '../core/indexing';
 
-
 /** What to do with a file on this pass. */
 export type FilePlan =
   | { readonly kind: 'unchanged' }
@@ -52,10 +51,13 @@ export function planFile(path: string, stored: StoredFileState | undefined, size
   if (stored === undefined) return { kind: 'reindex', reason: 'new file' };
   if (size === stored.size && mtimeMs === stored.mtimeMs) return { kind: 'unchanged' };
   if (size < stored.indexedOffset) return { kind: 'reindex', reason: `truncated from ${stored.size} to ${size} bytes` };
-  if (headHash(path, stored.indexedOffset) !== stored.headHash) return { kind: 'reindex', reason: 'rewritten (head changed)' };
+  if (headHash(path, stored.indexedOffset) !== stored.headHash)
+    return { kind: 'reindex', reason: 'rewritten (head changed)' };
   if (size === stored.size) {
     // Same length, new mtime, same head: an in-place edit or a touch; only a full read is safe.
-    return size === stored.indexedOffset ? { kind: 'reindex', reason: 'modified in place' } : { kind: 'append', fromOffset: stored.indexedOffset, fromLine: stored.lines };
+    return size === stored.indexedOffset
+      ? { kind: 'reindex', reason: 'modified in place' }
+      : { kind: 'append', fromOffset: stored.indexedOffset, fromLine: stored.lines };
   }
   if (!endsLineAt(path, stored.indexedOffset)) return { kind: 'reindex', reason: 'line boundary moved' };
   return { kind: 'append', fromOffset: stored.indexedOffset, fromLine: stored.lines };

@@ -18,7 +18,12 @@ export const wholeFileLocator: RecordLocator = { line: 1, offset: 0, length: 0 }
  * at its line; the records around it are kept. The file's state is marked complete only by the last
  * batch, so a cancelled or failed import is redone by the next pass.
  */
-export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx: FileContext, isCancelled: () => boolean): Promise<void> {
+export async function importWholeFile(
+  work: WholeFileWork,
+  sink: IndexSink,
+  ctx: FileContext,
+  isCancelled: () => boolean,
+): Promise<void> {
   const { file, run, detected } = work;
   const { mapper, container } = detected;
   const empty = { size: file.size, mtimeMs: incompleteMtime, indexedOffset: 0, lines: 0, headHash: '' };
@@ -30,8 +35,22 @@ export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx:
   let records = 0;
   let unwritten = 0;
   const flush = (final: boolean): void => {
-    const state = { size: file.size, mtimeMs: final ? file.mtimeMs : incompleteMtime, indexedOffset: final ? file.size : 0, lines: records, headHash: head };
-    const { duplicates, repeats = 0 } = sink.writeBatch({ uri: file.uri, format: mapper.format, sourceId, runId: run.runId, episodes, issues, state });
+    const state = {
+      size: file.size,
+      mtimeMs: final ? file.mtimeMs : incompleteMtime,
+      indexedOffset: final ? file.size : 0,
+      lines: records,
+      headHash: head,
+    };
+    const { duplicates, repeats = 0 } = sink.writeBatch({
+      uri: file.uri,
+      format: mapper.format,
+      sourceId,
+      runId: run.runId,
+      episodes,
+      issues,
+      state,
+    });
     const { tally } = ctx;
     tally.episodesAdded += episodes.length - duplicates.length - repeats;
     tally.repeatsSkipped += repeats;
@@ -74,21 +93,43 @@ export async function importWholeFile(work: WholeFileWork, sink: IndexSink, ctx:
       if (item.kind === 'issue') issues.push(issueOf(file.uri, item.locator, item.reason, item.excerpt));
       else if (mapper.wholeFile) whole.push(item);
       else {
-        const imported = importRecord(mapper, item.record, withLinkedFiles(mapper, item.record, context(item), indexedFolder), { uri: file.uri, locator: item.locator, ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}) });
+        const imported = importRecord(
+          mapper,
+          item.record,
+          withLinkedFiles(mapper, item.record, context(item), indexedFolder),
+          { uri: file.uri, locator: item.locator, ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}) },
+        );
         episodes.push(...imported.episodes);
-        for (const issue of imported.issues) issues.push(issue.excerpt === undefined ? { ...issue, excerpt: excerptOfValue(item.record) } : issue);
+        for (const issue of imported.issues)
+          issues.push(issue.excerpt === undefined ? { ...issue, excerpt: excerptOfValue(item.record) } : issue);
       }
       if (episodes.length >= ctx.batchSize || issues.length >= ctx.batchSize) flush(false);
     }
   } catch (error) {
     // The file went away or could not be read mid-way: say so; the next pass reads it again.
     failed = true;
-    issues.push(issueOf(file.uri, { line: 0, offset: 0, length: 0 }, `cannot read the file: ${messageOf(error)}`, undefined));
+    issues.push(
+      issueOf(file.uri, { line: 0, offset: 0, length: 0 }, `cannot read the file: ${messageOf(error)}`, undefined),
+    );
   }
   if (!cancelled && !failed && mapper.wholeFile) {
     const first = whole[0];
-    const wholeContext: RecordContext = { uri: file.uri, fileName, index: 0, line: 1, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}), ...(first?.header ? { header: first.header } : {}) };
-    const imported = importRecord(mapper, whole.map((r) => r.record), wholeContext, { uri: file.uri, locator: wholeFileLocator });
+    const wholeContext: RecordContext = {
+      uri: file.uri,
+      fileName,
+      index: 0,
+      line: 1,
+      roster: run.roster,
+      ...(run.splits ? { splits: run.splits } : {}),
+      ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
+      ...(first?.header ? { header: first.header } : {}),
+    };
+    const imported = importRecord(
+      mapper,
+      whole.map((r) => r.record),
+      wholeContext,
+      { uri: file.uri, locator: wholeFileLocator },
+    );
     episodes.push(...imported.episodes);
     issues.push(...imported.issues);
   }
@@ -102,7 +143,9 @@ function issueOf(uri: string, at: RecordLocator, reason: string, excerpt: string
 /** The start of a record that has no raw text (a Parquet row), as JSON. */
 function excerptOfValue(record: unknown): string {
   try {
-    return excerptOf(JSON.stringify(record, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)));
+    return excerptOf(
+      JSON.stringify(record, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)),
+    );
   } catch {
     return '';
   }

@@ -62,7 +62,8 @@ export interface WholeFileWork {
   readonly detected: DetectedFormat;
 }
 
-export type PlannedFile = { readonly kind: 'lines'; readonly work: FileWork } | { readonly kind: 'whole'; readonly work: WholeFileWork };
+export type PlannedFile =
+  { readonly kind: 'lines'; readonly work: FileWork } | { readonly kind: 'whole'; readonly work: WholeFileWork };
 
 /** True when the importer reads the file line by line, so appended lines can be read alone. */
 export function readsLines(mapper: FormatMapper, container: ContainerKind): boolean {
@@ -78,7 +79,12 @@ export function readsLines(mapper: FormatMapper, container: ContainerKind): bool
  * changed. A file no importer recognises is an other file when its records look like config or
  * metrics (sideFiles.ts), else it gets one issue (`file:0`) and is skipped.
  */
-export async function planFileImport(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext): Promise<PlannedFile | undefined> {
+export async function planFileImport(
+  file: ScannedFile,
+  run: RunTarget,
+  sink: IndexSink,
+  ctx: FileContext,
+): Promise<PlannedFile | undefined> {
   const stored = sink.fileState(file.uri);
   const container = containerOf(file.uri);
   if (container === undefined) return undefined;
@@ -86,14 +92,19 @@ export async function planFileImport(file: ScannedFile, run: RunTarget, sink: In
   const kept = keptImporter(stored, run, container, importers);
   // A file that now belongs to another run (a run.json appeared or went) is read again for it.
   if (stored && kept && stored.runId === run.runId) {
-    const plan = readsLines(kept, container) ? planFile(file.path, stored, file.size, file.mtimeMs) : wholeFilePlan(stored, file);
+    const plan = readsLines(kept, container)
+      ? planFile(file.path, stored, file.size, file.mtimeMs)
+      : wholeFilePlan(stored, file);
     if (plan.kind === 'unchanged') {
       countUnchanged(file, ctx);
       return undefined;
     }
     if (plan.kind === 'append' && stored.indexedOffset > 0) {
       ctx.tally.filesAppended++;
-      return { kind: 'lines', work: lineWork(file, run, sink, ctx, kept, { offset: plan.fromOffset, line: plan.fromLine }, stored.sourceId) };
+      return {
+        kind: 'lines',
+        work: lineWork(file, run, sink, ctx, kept, { offset: plan.fromOffset, line: plan.fromLine }, stored.sourceId),
+      };
     }
   }
   const name = basename(file.uri);
@@ -112,12 +123,23 @@ export async function planFileImport(file: ScannedFile, run: RunTarget, sink: In
   ctx.tally.filesReindexed++;
   const { mapper } = detected.value;
   if (!readsLines(mapper, container)) return { kind: 'whole', work: { file, run, detected: detected.value } };
-  const sourceId = sink.resetSource(file.uri, run.runId, mapper.format, { size: 0, mtimeMs: 0, indexedOffset: 0, lines: 0, headHash: '' });
+  const sourceId = sink.resetSource(file.uri, run.runId, mapper.format, {
+    size: 0,
+    mtimeMs: 0,
+    indexedOffset: 0,
+    lines: 0,
+    headHash: '',
+  });
   return { kind: 'lines', work: lineWork(file, run, sink, ctx, mapper, { offset: 0, line: 0 }, sourceId) };
 }
 
 /** The importer a file was read with, when it may be kept without detecting again. */
-function keptImporter(stored: StoredFileState | undefined, run: RunTarget, container: ContainerKind, importers: readonly FormatMapper[]): FormatMapper | undefined {
+function keptImporter(
+  stored: StoredFileState | undefined,
+  run: RunTarget,
+  container: ContainerKind,
+  importers: readonly FormatMapper[],
+): FormatMapper | undefined {
   if (!stored || stored.format === unknownFormat) return undefined;
   if (run.forced && run.forced.format !== stored.format) return undefined;
   const mapper = findImporter(stored.format, importers);
@@ -135,8 +157,20 @@ function countUnchanged(file: ScannedFile, ctx: FileContext): void {
 }
 
 /** Records a file no importer recognised: one issue at line 0; its old episodes (if any) are gone. */
-function recordUnrecognised(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext, reason: string): void {
-  const sourceId = sink.resetSource(file.uri, run.runId, unknownFormat, { size: file.size, mtimeMs: file.mtimeMs, indexedOffset: 0, lines: 0, headHash: '' });
+function recordUnrecognised(
+  file: ScannedFile,
+  run: RunTarget,
+  sink: IndexSink,
+  ctx: FileContext,
+  reason: string,
+): void {
+  const sourceId = sink.resetSource(file.uri, run.runId, unknownFormat, {
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    indexedOffset: 0,
+    lines: 0,
+    headHash: '',
+  });
   sink.writeIssues(sourceId, [{ uri: file.uri, line: 0, offset: 0, reason }]);
   ctx.tally.filesReindexed++;
   ctx.tally.issues++;
@@ -160,27 +194,77 @@ async function hasSideContent(path: string, container: ContainerKind): Promise<b
 export function recordOtherFile(file: ScannedFile, runId: number, sink: IndexSink, tally: IndexTally): void {
   const stored = sink.fileState(file.uri);
   tally.otherFiles++;
-  if (stored?.format === otherFileFormat && stored.runId === runId && stored.size === file.size && stored.mtimeMs === file.mtimeMs) return;
-  sink.resetSource(file.uri, runId, otherFileFormat, { size: file.size, mtimeMs: file.mtimeMs, indexedOffset: 0, lines: 0, headHash: '' });
+  if (
+    stored?.format === otherFileFormat &&
+    stored.runId === runId &&
+    stored.size === file.size &&
+    stored.mtimeMs === file.mtimeMs
+  )
+    return;
+  sink.resetSource(file.uri, runId, otherFileFormat, {
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    indexedOffset: 0,
+    lines: 0,
+    headHash: '',
+  });
 }
 
-function lineWork(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext, mapper: FormatMapper, start: ReadPosition, sourceId: number): FileWork {
+function lineWork(
+  file: ScannedFile,
+  run: RunTarget,
+  sink: IndexSink,
+  ctx: FileContext,
+  mapper: FormatMapper,
+  start: ReadPosition,
+  sourceId: number,
+): FileWork {
   ctx.tally.bytesDone += start.offset;
   const mapping = ctx.mappings.find((m) => m.mapper === mapper);
   return {
-    request: { path: file.path, uri: file.uri, format: mapper.format, start, roster: run.roster, ...(run.splits ? { splits: run.splits } : {}), ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}), batchSize: ctx.batchSize, ...(mapping ? { mappingSpec: mapping.spec } : {}) },
+    request: {
+      path: file.path,
+      uri: file.uri,
+      format: mapper.format,
+      start,
+      roster: run.roster,
+      ...(run.splits ? { splits: run.splits } : {}),
+      ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
+      batchSize: ctx.batchSize,
+      ...(mapping ? { mappingSpec: mapping.spec } : {}),
+    },
     write: batchWriter(file, run.runId, sink, ctx, { sourceId, format: mapper.format }),
   };
 }
 
 /** Commits each parsed batch together with the file's new state (offset, lines, head hash). */
-function batchWriter(file: ScannedFile, runId: number, sink: IndexSink, ctx: FileContext, source: { sourceId: number; format: string }): (batch: ParsedBatch) => void {
+function batchWriter(
+  file: ScannedFile,
+  runId: number,
+  sink: IndexSink,
+  ctx: FileContext,
+  source: { sourceId: number; format: string },
+): (batch: ParsedBatch) => void {
   let head: string | undefined;
   return (batch) => {
     const { end } = batch;
     if (head === undefined || end.offset < headBytes) head = headHash(file.path, end.offset);
-    const state = { size: Math.max(file.size, end.offset), mtimeMs: batch.final ? file.mtimeMs : incompleteMtime, indexedOffset: end.offset, lines: end.line, headHash: head };
-    const { duplicates, repeats = 0 } = sink.writeBatch({ uri: file.uri, format: source.format, sourceId: source.sourceId, runId, episodes: batch.episodes, issues: batch.issues, state });
+    const state = {
+      size: Math.max(file.size, end.offset),
+      mtimeMs: batch.final ? file.mtimeMs : incompleteMtime,
+      indexedOffset: end.offset,
+      lines: end.line,
+      headHash: head,
+    };
+    const { duplicates, repeats = 0 } = sink.writeBatch({
+      uri: file.uri,
+      format: source.format,
+      sourceId: source.sourceId,
+      runId,
+      episodes: batch.episodes,
+      issues: batch.issues,
+      state,
+    });
     ctx.tally.episodesAdded += batch.episodes.length - duplicates.length - repeats;
     ctx.tally.repeatsSkipped += repeats;
     ctx.tally.issues += batch.issues.length + duplicates.length;

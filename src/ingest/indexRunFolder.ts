@@ -52,12 +52,15 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   const { mappings, problems } = loadMappings(root, scanned.mappings);
   const importers = importerList([...mappings.map((m) => m.mapper), ...mappers]);
   const forced = options.format === undefined ? undefined : findImporter(options.format, importers);
-  if (options.format !== undefined && forced === undefined) throw new Error(unknownFormatMessage(options.format, importers));
+  if (options.format !== undefined && forced === undefined)
+    throw new Error(unknownFormatMessage(options.format, importers));
   const runIds = registerRuns(scanned.runs, sink, tally, { importers, ...(forced ? { forced } : {}) });
   tally.filesTotal = scanned.files.length;
   tally.bytesTotal = scanned.files.reduce((sum, f) => sum + f.size, 0);
   const kept = [...scanned.files, ...scanned.others].map((f) => f.uri);
-  tally.removedFiles = sink.removeSourcesExcept(new Set([...kept, ...manifestUris(scanned.runs), ...problems.map((p) => p.uri)]));
+  tally.removedFiles = sink.removeSourcesExcept(
+    new Set([...kept, ...manifestUris(scanned.runs), ...problems.map((p) => p.uri)]),
+  );
   recordMappingProblems(problems, runIds, sink, tally);
   for (const other of scanned.others) {
     const run = runIds.get(other.runRoot);
@@ -80,7 +83,10 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   }
   const producer = lazyProducer(() => makeProducer(options, isCancelled));
   try {
-    await producer.parseAll(lineWork.map((w) => w.request), (index, batch) => lineWork[index]?.write(batch));
+    await producer.parseAll(
+      lineWork.map((w) => w.request),
+      (index, batch) => lineWork[index]?.write(batch),
+    );
   } finally {
     await producer.close();
   }
@@ -90,7 +96,8 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   }
   tally.cancelled = isCancelled();
   tally.indexMs = Date.now() - started;
-  if (!tally.cancelled && options.search !== false) await buildSearchIndex(root, sink, { tally, isCancelled, report, mappers: options.mappers ?? formatMappers });
+  if (!tally.cancelled && options.search !== false)
+    await buildSearchIndex(root, sink, { tally, isCancelled, report, mappers: options.mappers ?? formatMappers });
   tally.cancelled = isCancelled();
   tally.elapsedMs = Date.now() - started;
   tally.searchMs = tally.elapsedMs - tally.indexMs;
@@ -102,7 +109,13 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
  * A file that is not JSONL, planned just before it is imported: importing a file can mark files
  * that skipped repeats of its rows for re-reading, and they are then re-read in this same pass.
  */
-async function importFile(file: ScannedFile, run: RunTarget, sink: IndexSink, ctx: FileContext, isCancelled: () => boolean): Promise<void> {
+async function importFile(
+  file: ScannedFile,
+  run: RunTarget,
+  sink: IndexSink,
+  ctx: FileContext,
+  isCancelled: () => boolean,
+): Promise<void> {
   const planned = await planFileImport(file, run, sink, ctx);
   if (planned?.kind === 'whole') await importWholeFile(planned.work, sink, ctx, isCancelled);
   else ctx.tally.filesDone++;
@@ -117,21 +130,44 @@ function registerRuns(
   const ids = new Map<string, RunTarget>();
   for (const scanned of runs) {
     const declared = scanned.manifest?.traceFormat;
-    const forcedByRun = declared === undefined || formats.forced ? undefined : findImporter(declared, formats.importers);
+    const forcedByRun =
+      declared === undefined || formats.forced ? undefined : findImporter(declared, formats.importers);
     const unknown = !formats.forced && declared !== undefined && forcedByRun === undefined;
     const run: ScannedRun =
       unknown && scanned.manifestUri !== undefined
-        ? { ...scanned, manifestIssue: { uri: scanned.manifestUri, line: 0, offset: 0, reason: `invalid run manifest: traceFormat: ${unknownFormatMessage(declared, formats.importers)}` } }
+        ? {
+            ...scanned,
+            manifestIssue: {
+              uri: scanned.manifestUri,
+              line: 0,
+              offset: 0,
+              reason: `invalid run manifest: traceFormat: ${unknownFormatMessage(declared, formats.importers)}`,
+            },
+          }
         : scanned;
-    const layout = { ...(run.layout ? { layout: run.layout } : {}), ...(run.layoutNote ? { layoutNote: run.layoutNote } : {}) };
-    const runId = sink.upsertRun({ root: run.root, name: run.name, ...(run.manifest ? { manifest: run.manifest } : {}), ...layout });
+    const layout = {
+      ...(run.layout ? { layout: run.layout } : {}),
+      ...(run.layoutNote ? { layoutNote: run.layoutNote } : {}),
+    };
+    const runId = sink.upsertRun({
+      root: run.root,
+      name: run.name,
+      ...(run.manifest ? { manifest: run.manifest } : {}),
+      ...layout,
+    });
     if (run.manifestIssue) {
       recordManifestIssue(run.manifestIssue, runId, sink);
       tally.fatal.push(`${run.manifestIssue.uri}:${run.manifestIssue.line}: ${run.manifestIssue.reason}`);
       continue;
     }
     const forced = formats.forced ?? forcedByRun;
-    ids.set(run.root, { runId, roster: run.manifest?.agents ?? [], ...(run.manifest?.splits ? { splits: run.manifest.splits } : {}), ...(run.manifest?.rewardWeights ? { rewardWeights: run.manifest.rewardWeights } : {}), ...(forced ? { forced } : {}) });
+    ids.set(run.root, {
+      runId,
+      roster: run.manifest?.agents ?? [],
+      ...(run.manifest?.splits ? { splits: run.manifest.splits } : {}),
+      ...(run.manifest?.rewardWeights ? { rewardWeights: run.manifest.rewardWeights } : {}),
+      ...(forced ? { forced } : {}),
+    });
   }
   return ids;
 }
@@ -142,7 +178,10 @@ function recordManifestIssue(issue: TraceIssue, runId: number, sink: IndexSink):
   sink.writeIssues(sourceId, [issue]);
 }
 
-function loadMappings(root: string, uris: readonly string[]): { mappings: LoadedMapping[]; problems: MappingProblem[] } {
+function loadMappings(
+  root: string,
+  uris: readonly string[],
+): { mappings: LoadedMapping[]; problems: MappingProblem[] } {
   const mappings: LoadedMapping[] = [];
   const problems: MappingProblem[] = [];
   for (const uri of uris) {
@@ -154,9 +193,16 @@ function loadMappings(root: string, uris: readonly string[]): { mappings: Loaded
 }
 
 /** An unusable mapping file is an issue against it (in the run of its folder); the files it describes go undetected. */
-function recordMappingProblems(problems: readonly MappingProblem[], runs: ReadonlyMap<string, RunTarget>, sink: IndexSink, tally: IndexTally): void {
+function recordMappingProblems(
+  problems: readonly MappingProblem[],
+  runs: ReadonlyMap<string, RunTarget>,
+  sink: IndexSink,
+  tally: IndexTally,
+): void {
   for (const problem of problems) {
-    const owner = [...runs.keys()].filter((r) => r === '' || problem.uri.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    const owner = [...runs.keys()]
+      .filter((r) => r === '' || problem.uri.startsWith(`${r}/`))
+      .sort((a, b) => b.length - a.length)[0];
     const run = runs.get(owner ?? [...runs.keys()][0] ?? '');
     if (!run) continue;
     const state = { size: 0, mtimeMs: 0, indexedOffset: 0, lines: 0, headHash: '' };
@@ -172,7 +218,9 @@ function manifestUris(runs: readonly ScannedRun[]): string[] {
 
 function makeProducer(options: IndexOptions, isCancelled: () => boolean): BatchProducer {
   if (options.mappers) return inThreadProducer(isCancelled, options.mappers);
-  return options.parseWorkerScript ? workerProducer(options.parseWorkerScript, isCancelled) : inThreadProducer(isCancelled);
+  return options.parseWorkerScript
+    ? workerProducer(options.parseWorkerScript, isCancelled)
+    : inThreadProducer(isCancelled);
 }
 
 /** Calls `onProgress` at most every 100 ms, and always when `force` is set. */

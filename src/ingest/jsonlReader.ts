@@ -27,7 +27,11 @@ const newline = 0x0a;
  * `onLine` may return `false` to stop early (cancellation): that line counts as not consumed, and
  * the returned position points at its start.
  */
-export function readJsonlLines(path: string, start: ReadPosition, onLine: (line: JsonlLine) => boolean | void): ReadPosition {
+export function readJsonlLines(
+  path: string,
+  start: ReadPosition,
+  onLine: (line: JsonlLine) => boolean | void,
+): ReadPosition {
   const fd = openSync(path, 'r');
   try {
     return readLines(fd, start, onLine);
@@ -56,7 +60,8 @@ function readLines(fd: number, start: ReadPosition, onLine: (line: JsonlLine) =>
       pending = [];
       pendingBytes = 0;
       lineNumber++;
-      if (onLine({ line: lineNumber, offset: lineStart, length, text }) === false) return { offset: lineStart, line: lineNumber - 1 };
+      if (onLine({ line: lineNumber, offset: lineStart, length, text }) === false)
+        return { offset: lineStart, line: lineNumber - 1 };
       lineStart += length + 1;
       from = nl + 1;
       nl = buffer.indexOf(newline, from);

@@ -74,7 +74,12 @@ export function parseLines(
   };
   const mapper = request.format === canonicalFormat ? undefined : importerOf(request, mappers);
   if (request.format !== canonicalFormat && mapper === undefined) {
-    issues.push({ uri: request.uri, line: 0, offset: 0, reason: `no importer named "${request.format}" in this build; re-index the run` });
+    issues.push({
+      uri: request.uri,
+      line: 0,
+      offset: 0,
+      reason: `no importer named "${request.format}" in this build; re-index the run`,
+    });
     flush(true);
     return position;
   }
@@ -105,7 +110,14 @@ function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): Fo
 }
 
 /** Maps one line of a non-canonical JSONL file: any number of episodes and issues. */
-function mapLine(mapper: FormatMapper, line: JsonlLine, request: ParseRequest, details: RosterDetails, episodes: CompactEpisode[], issues: TraceIssue[]): void {
+function mapLine(
+  mapper: FormatMapper,
+  line: JsonlLine,
+  request: ParseRequest,
+  details: RosterDetails,
+  episodes: CompactEpisode[],
+  issues: TraceIssue[],
+): void {
   if (line.text.trim() === '') return;
   const locator = { line: line.line, offset: line.offset, length: line.length };
   const excerpt = line.text.slice(0, excerptLength);
@@ -113,11 +125,25 @@ function mapLine(mapper: FormatMapper, line: JsonlLine, request: ParseRequest, d
   try {
     record = JSON.parse(line.text);
   } catch (error) {
-    issues.push({ uri: request.uri, line: line.line, offset: line.offset, reason: `invalid JSON: ${(error as Error).message}`, excerpt });
+    issues.push({
+      uri: request.uri,
+      line: line.line,
+      offset: line.offset,
+      reason: `invalid JSON: ${(error as Error).message}`,
+      excerpt,
+    });
     return;
   }
   const fileName = request.uri.slice(request.uri.lastIndexOf('/') + 1);
-  const context = { uri: request.uri, fileName, index: line.line - 1, line: line.line, roster: request.roster, ...(request.splits ? { splits: request.splits } : {}), ...(request.rewardWeights ? { rewardWeights: request.rewardWeights } : {}) };
+  const context = {
+    uri: request.uri,
+    fileName,
+    index: line.line - 1,
+    line: line.line,
+    roster: request.roster,
+    ...(request.splits ? { splits: request.splits } : {}),
+    ...(request.rewardWeights ? { rewardWeights: request.rewardWeights } : {}),
+  };
   const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details);
   for (const e of imported.episodes) episodes.push(e);
   for (const i of imported.issues) issues.push(i);
@@ -134,10 +160,21 @@ type LineOutcome =
  * line that names agents outside its roster is indexed without those references, with a warning
  * issue at the same line for each.
  */
-export function decodeLine(line: JsonlLine, uri: string, roster: readonly AgentDecl[], details?: RosterDetails): LineOutcome {
+export function decodeLine(
+  line: JsonlLine,
+  uri: string,
+  roster: readonly AgentDecl[],
+  details?: RosterDetails,
+): LineOutcome {
   // `{` first is the common case; only other lines pay for the blank check.
   if (line.text.charCodeAt(0) !== 0x7b && line.text.trim() === '') return { kind: 'blank' };
-  const at = (reason: string): TraceIssue => ({ uri, line: line.line, offset: line.offset, reason, excerpt: line.text.slice(0, excerptLength) });
+  const at = (reason: string): TraceIssue => ({
+    uri,
+    line: line.line,
+    offset: line.offset,
+    reason,
+    excerpt: line.text.slice(0, excerptLength),
+  });
   const issue = (reason: string): LineOutcome => ({ kind: 'issue', issue: at(reason) });
   let json: unknown;
   try {

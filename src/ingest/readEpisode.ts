@@ -27,7 +27,11 @@ export interface EpisodeLocation {
  * mapped again by its importer (`mappers`: the registered formats by default). Fails with
  * `file:line: reason` when the file is gone or changed since indexing.
  */
-export async function readEpisode(root: string, at: EpisodeLocation, mappers: readonly FormatMapper[] = formatMappers): Promise<Result<Episode>> {
+export async function readEpisode(
+  root: string,
+  at: EpisodeLocation,
+  mappers: readonly FormatMapper[] = formatMappers,
+): Promise<Result<Episode>> {
   if (at.format === undefined || at.format === canonicalFormat) return readCanonicalEpisode(root, at);
   return readImportedEpisode(root, { ...at, format: at.format }, importerList(mappers));
 }

@@ -28,7 +28,8 @@ export interface InferredRun {
 }
 
 /** Names of verl dump folders that hold one split of an experiment (`trainer.rollout_data_dir`, `validation_data_dir`). */
-const splitFolderNames = /^(rollouts?|rollout_data|generations|train(ing)?|val(id|idation)?|eval(uation)?|test)(_data|_dumps?|_generations)?$/i;
+const splitFolderNames =
+  /^(rollouts?|rollout_data|generations|train(ing)?|val(id|idation)?|eval(uation)?|test)(_data|_dumps?|_generations)?$/i;
 const verlStepFile = /^\d+\.jsonl$/;
 
 /** The parent of a relative folder (`''` stays `''`). */
@@ -45,11 +46,18 @@ export const layoutRules: readonly LayoutRule[] = [
   },
   {
     layout: 'trl',
-    experimentOf: (f) => (f.name === 'completions' && f.files.some((n) => /^completions_\d+\.parquet$/.test(n)) ? parentOf(f.rel) : undefined),
+    experimentOf: (f) =>
+      f.name === 'completions' && f.files.some((n) => /^completions_\d+\.parquet$/.test(n))
+        ? parentOf(f.rel)
+        : undefined,
   },
   {
     layout: 'rllm',
-    experimentOf: (f) => (f.name === 'episodes' && (f.folders.some((n) => /_step_\d+/.test(n)) || f.files.some((n) => /^episode_.*\.json$/.test(n))) ? parentOf(f.rel) : undefined),
+    experimentOf: (f) =>
+      f.name === 'episodes' &&
+      (f.folders.some((n) => /_step_\d+/.test(n)) || f.files.some((n) => /^episode_.*\.json$/.test(n)))
+        ? parentOf(f.rel)
+        : undefined,
   },
   {
     layout: 'verl',
@@ -66,7 +74,10 @@ export const layoutRules: readonly LayoutRule[] = [
  * note: verl dump folders with names that are not split names, side by side (splits of one
  * experiment, or several experiments? they are taken as several).
  */
-export function inferRuns(folders: readonly FolderListing[], rules: readonly LayoutRule[] = layoutRules): InferredRun[] {
+export function inferRuns(
+  folders: readonly FolderListing[],
+  rules: readonly LayoutRule[] = layoutRules,
+): InferredRun[] {
   const found = new Map<string, InferredRun>();
   const verlOwn = new Map<string, string[]>();
   for (const folder of folders) {
@@ -74,7 +85,8 @@ export function inferRuns(folders: readonly FolderListing[], rules: readonly Lay
       const root = rule.experimentOf(folder);
       if (root === undefined) continue;
       if (!found.has(root)) found.set(root, { root, layout: rule.layout });
-      if (rule.layout === 'verl' && root === folder.rel && folder.rel !== '') verlOwn.set(parentOf(folder.rel), [...(verlOwn.get(parentOf(folder.rel)) ?? []), folder.rel]);
+      if (rule.layout === 'verl' && root === folder.rel && folder.rel !== '')
+        verlOwn.set(parentOf(folder.rel), [...(verlOwn.get(parentOf(folder.rel)) ?? []), folder.rel]);
       break;
     }
   }

@@ -103,11 +103,23 @@ function walk(root: string, rel: string, parentRun: string | undefined, found: F
   }
   if (runRoot === undefined) {
     const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
-    found.folders.push({ rel, name: rel ? basename(rel) : rootName, files: entries.filter((e) => e.isFile()).map((e) => e.name), folders });
+    found.folders.push({
+      rel,
+      name: rel ? basename(rel) : rootName,
+      files: entries.filter((e) => e.isFile()).map((e) => e.name),
+      folders,
+    });
   }
   for (const entry of entries) {
     const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-    const listed = (uri: string, size: number, mtimeMs: number): Unassigned => ({ uri, path: join(root, childRel), size, mtimeMs, runRoot, folder: rel });
+    const listed = (uri: string, size: number, mtimeMs: number): Unassigned => ({
+      uri,
+      path: join(root, childRel),
+      size,
+      mtimeMs,
+      runRoot,
+      folder: rel,
+    });
     const kind = sideFileKind(entry.name, entry.isDirectory());
     if (entry.isDirectory() && !entry.name.startsWith('.') && !skippedFolders.has(entry.name)) {
       if (kind) found.others.push({ ...listed(`${childRel}/`, 0, 0), kind });
@@ -129,7 +141,10 @@ function walk(root: string, rel: string, parentRun: string | undefined, found: F
  * infer for its folder, else the root run (created when some file needs it). The root run gets a
  * note when it holds files besides inferred runs: a run.json would say which run they belong to.
  */
-function assignRuns(found: Found, rootName: string): { runs: ScannedRun[]; files: ScannedFile[]; others: ScannedOther[] } {
+function assignRuns(
+  found: Found,
+  rootName: string,
+): { runs: ScannedRun[]; files: ScannedFile[]; others: ScannedOther[] } {
   const inferred = inferRuns(found.folders);
   const experiments = new Set(inferred.map((r) => r.root));
   const runs = [...found.runs];
@@ -142,11 +157,20 @@ function assignRuns(found: Found, rootName: string): { runs: ScannedRun[]; files
   const files = found.files.map((f) => strip(place(f)));
   const others = found.others.map((o) => ({ ...strip(place(o)), kind: o.kind }));
   for (const run of inferred) {
-    if (used.has(run.root) && !runs.some((r) => r.root === run.root)) runs.push({ root: run.root, name: run.root || rootName, layout: run.layout, ...(run.note ? { layoutNote: run.note } : {}) });
+    if (used.has(run.root) && !runs.some((r) => r.root === run.root))
+      runs.push({
+        root: run.root,
+        name: run.root || rootName,
+        layout: run.layout,
+        ...(run.note ? { layoutNote: run.note } : {}),
+      });
   }
   if (used.has('') && !runs.some((r) => r.root === '')) {
     const loose = files.filter((f) => f.runRoot === '').length;
-    const note = inferred.length > 0 && loose > 0 ? `${loose} trace ${loose === 1 ? 'file is' : 'files are'} outside the runs inferred from the layout; add a run.json to a folder to make it a run` : undefined;
+    const note =
+      inferred.length > 0 && loose > 0
+        ? `${loose} trace ${loose === 1 ? 'file is' : 'files are'} outside the runs inferred from the layout; add a run.json to a folder to make it a run`
+        : undefined;
     runs.push({ root: '', name: rootName, ...(note ? { layoutNote: note } : {}) });
   }
   return { runs: runs.sort((a, b) => (a.root < b.root ? -1 : a.root > b.root ? 1 : 0)), files, others };

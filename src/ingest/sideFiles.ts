@@ -26,7 +26,11 @@ const genericRules: readonly SideFileRule[] = [
   { name: 'run_config.json', kind: 'config', by: 'generic' },
   { name: 'config.json', kind: 'config', by: 'generic' },
   { name: /\.(ya?ml|toml|ini|cfg)$/i, kind: 'config', by: 'generic' },
-  { name: /^(hparams|args|training_args|generation_config|trainer_state|tokenizer_config|special_tokens_map|adapter_config)\.(json|bin)$/i, kind: 'config', by: 'generic' },
+  {
+    name: /^(hparams|args|training_args|generation_config|trainer_state|tokenizer_config|special_tokens_map|adapter_config)\.(json|bin)$/i,
+    kind: 'config',
+    by: 'generic',
+  },
   { name: 'meta.json', kind: 'config', by: 'rllm' },
   // Metrics.
   { name: /(^|[._-])metrics\.jsonl?$/i, kind: 'metrics', by: 'generic' },
@@ -69,7 +73,25 @@ export function sideFileKind(name: string, folder = false): SideFileKind | undef
 }
 
 /** Keys that an episode-like record holds somewhere (prompt, messages, completion, …). */
-const episodeKeys = new Set(['messages', 'prompt', 'completion', 'completions', 'input', 'output', 'response', 'responses', 'trajectory', 'trajectories', 'steps', 'turns', 'conversation', 'history', 'samples', 'spans', 'events']);
+const episodeKeys = new Set([
+  'messages',
+  'prompt',
+  'completion',
+  'completions',
+  'input',
+  'output',
+  'response',
+  'responses',
+  'trajectory',
+  'trajectories',
+  'steps',
+  'turns',
+  'conversation',
+  'history',
+  'samples',
+  'spans',
+  'events',
+]);
 const maxSideString = 512;
 
 /**
@@ -79,7 +101,10 @@ const maxSideString = 512;
  * characters at any depth: a metrics line (`{"step": 3, "loss": 0.2}`) or a config document.
  */
 export function looksLikeSideRecords(records: readonly unknown[]): boolean {
-  return records.length > 0 && records.every((r) => isObject(r) && !Object.keys(r).some((k) => episodeKeys.has(k)) && isFlatValue(r, 0));
+  return (
+    records.length > 0 &&
+    records.every((r) => isObject(r) && !Object.keys(r).some((k) => episodeKeys.has(k)) && isFlatValue(r, 0))
+  );
 }
 
 function isFlatValue(value: unknown, depth: number): boolean {

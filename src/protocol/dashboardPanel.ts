@@ -185,11 +185,17 @@ function isFolder(value: unknown): value is string {
 }
 
 function isDashboardReadyParams(value: unknown): value is DashboardReadyParams {
-  return isRecord(value) && isNonNegativeInt(value['stateVersion']) && (value['folder'] === null || isFolder(value['folder']));
+  return (
+    isRecord(value) &&
+    isNonNegativeInt(value['stateVersion']) &&
+    (value['folder'] === null || isFolder(value['folder']))
+  );
 }
 
 function isRunMethodParams(value: unknown): value is GetOverviewParams {
-  return isRecord(value) && isFolder(value['folder']) && isNonNegativeInt(value['runId']) && isViewMethod(value['method']);
+  return (
+    isRecord(value) && isFolder(value['folder']) && isNonNegativeInt(value['runId']) && isViewMethod(value['method'])
+  );
 }
 
 function isOptional(value: unknown, check: (v: unknown) => boolean): boolean {
@@ -200,7 +206,10 @@ function isOptional(value: unknown, check: (v: unknown) => boolean): boolean {
 export function isEpisodeFilter(value: unknown): value is EpisodeFilter {
   if (!isRecord(value)) return false;
   const finite = (v: unknown): boolean => isNullableFinite(v);
-  const text = (max: number) => (v: unknown): boolean => isBoundedString(v, max);
+  const text =
+    (max: number) =>
+    (v: unknown): boolean =>
+      isBoundedString(v, max);
   return (
     isOptional(value['stepFrom'], finite) &&
     isOptional(value['stepTo'], finite) &&
@@ -214,23 +223,45 @@ export function isEpisodeFilter(value: unknown): value is EpisodeFilter {
 }
 
 function isGetEpisodesParams(value: unknown): value is GetEpisodesParams {
-  if (!isRecord(value) || !isFolder(value['folder']) || !isNonNegativeInt(value['runId']) || !isEpisodeFilter(value['filter'])) return false;
+  if (
+    !isRecord(value) ||
+    !isFolder(value['folder']) ||
+    !isNonNegativeInt(value['runId']) ||
+    !isEpisodeFilter(value['filter'])
+  )
+    return false;
   const sort = value['sort'];
-  if (!isRecord(sort) || !episodeSortKeys.includes(sort['key'] as EpisodeSortKey) || typeof sort['descending'] !== 'boolean') return false;
+  if (
+    !isRecord(sort) ||
+    !episodeSortKeys.includes(sort['key'] as EpisodeSortKey) ||
+    typeof sort['descending'] !== 'boolean'
+  )
+    return false;
   const { offset, limit } = value;
-  return isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxEpisodePage;
+  return (
+    isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxEpisodePage
+  );
 }
 
 /** Webview → host: the script runs; (re)send the runs. */
 export const DashboardReadyCommand = new IpcCommand<DashboardReadyParams>('dashboard/ready', isDashboardReadyParams);
 /** Webview → host: the charts' data for a run and method. */
-export const GetOverviewRequest = new IpcRequest<GetOverviewParams, RunOverview>('dashboard/overview/get', isRunMethodParams);
+export const GetOverviewRequest = new IpcRequest<GetOverviewParams, RunOverview>(
+  'dashboard/overview/get',
+  isRunMethodParams,
+);
 /** Webview → host: one page of the episode table. */
-export const GetEpisodesRequest = new IpcRequest<GetEpisodesParams, EpisodePage>('dashboard/episodes/get', isGetEpisodesParams);
+export const GetEpisodesRequest = new IpcRequest<GetEpisodesParams, EpisodePage>(
+  'dashboard/episodes/get',
+  isGetEpisodesParams,
+);
 /** Webview → host: open an episode in the Episode panel. */
 export const OpenEpisodeCommand = new IpcCommand<EpisodeRef>('dashboard/episode/open', isEpisodeRef);
 /** Webview → host: recompute a run's credit under a method (the host shows progress and sends a new revision after). */
-export const DashboardRecomputeCommand = new IpcCommand<DashboardRecomputeParams>('dashboard/credit/recompute', isRunMethodParams);
+export const DashboardRecomputeCommand = new IpcCommand<DashboardRecomputeParams>(
+  'dashboard/credit/recompute',
+  isRunMethodParams,
+);
 
 /** Host → webview: the runs of the folder (and a new revision after every change). */
 export const DidChangeRunsNotification = new IpcNotification<DashboardRunsData>('dashboard/runs/didChange');

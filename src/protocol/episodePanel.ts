@@ -1,5 +1,13 @@
 import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
-import { isEpisodeRef, isNonNegativeInt, isViewMethod, type CreditStatus, type EpisodeRef, type FlagView, type ViewMethod } from './viewData';
+import {
+  isEpisodeRef,
+  isNonNegativeInt,
+  isViewMethod,
+  type CreditStatus,
+  type EpisodeRef,
+  type FlagView,
+  type ViewMethod,
+} from './viewData';
 
 // The contract of the "Credit Lens: Episode" webview (host: src/extension/panels/episodePanel.ts,
 // webview: webview/src/episode/main.ts).
@@ -207,13 +215,17 @@ export interface EpisodeReadyParams {
 }
 
 function isEpisodeReadyParams(value: unknown): value is EpisodeReadyParams {
-  return isRecord(value) && isNonNegativeInt(value['stateVersion']) && (value['ref'] === null || isEpisodeRef(value['ref']));
+  return (
+    isRecord(value) && isNonNegativeInt(value['stateVersion']) && (value['ref'] === null || isEpisodeRef(value['ref']))
+  );
 }
 
 function isGetMessagesParams(value: unknown): value is GetMessagesParams {
   if (!isRecord(value) || !isEpisodeRef(value['ref'])) return false;
   const { offset, limit } = value;
-  return isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxMessageWindow;
+  return (
+    isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxMessageWindow
+  );
 }
 
 function isMethodParams(value: unknown): value is GetCreditParams {
@@ -231,9 +243,15 @@ function isEmptyParams(value: unknown): value is Record<string, never> {
 /** Webview → host: the script runs; (re)send the episode. */
 export const EpisodeReadyCommand = new IpcCommand<EpisodeReadyParams>('episode/ready', isEpisodeReadyParams);
 /** Webview → host: messages `[offset, offset + limit)` of the shown episode. */
-export const GetMessagesRequest = new IpcRequest<GetMessagesParams, MessageWindow>('episode/messages/get', isGetMessagesParams);
+export const GetMessagesRequest = new IpcRequest<GetMessagesParams, MessageWindow>(
+  'episode/messages/get',
+  isGetMessagesParams,
+);
 /** Webview → host: the stored credit of the shown episode under one method. */
-export const GetCreditRequest = new IpcRequest<GetCreditParams, EpisodeCreditView>('episode/credit/get', isMethodParams);
+export const GetCreditRequest = new IpcRequest<GetCreditParams, EpisodeCreditView>(
+  'episode/credit/get',
+  isMethodParams,
+);
 /** Webview → host: recompute this episode's credit under one method (progress by {@link DidChangeRecomputeNotification}). */
 export const RecomputeCommand = new IpcCommand<RecomputeParams>('episode/credit/recompute', isMethodParams);
 /** Webview → host: cancel the running recompute. */

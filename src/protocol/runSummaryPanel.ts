@@ -49,7 +49,13 @@ export interface OpenIssueParams {
 export function isOpenIssueParams(value: unknown): value is OpenIssueParams {
   if (!isRecord(value)) return false;
   const { file, line } = value;
-  return typeof file === 'string' && isSafeRelativePath(file) && Number.isSafeInteger(line) && (line as number) >= 0 && (line as number) < 2 ** 31;
+  return (
+    typeof file === 'string' &&
+    isSafeRelativePath(file) &&
+    Number.isSafeInteger(line) &&
+    (line as number) >= 0 &&
+    (line as number) < 2 ** 31
+  );
 }
 
 function isSafeRelativePath(file: string): boolean {

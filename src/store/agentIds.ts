@@ -41,7 +41,13 @@ export class AgentIds {
    */
   declare(runId: number, agent: AgentDecl): number {
     const id = this.idOf(runId, agent.name);
-    if (agent.kind === 'llm' && agent.policy === undefined && agent.trainable === undefined && agent.description === undefined) return id;
+    if (
+      agent.kind === 'llm' &&
+      agent.policy === undefined &&
+      agent.trainable === undefined &&
+      agent.description === undefined
+    )
+      return id;
     const key = `${runId}\u0000${agent.name}`;
     const signature = `${agent.kind}\u0000${agent.policy ?? ''}\u0000${agent.trainable ?? ''}\u0000${agent.description ?? ''}`;
     if (this.applied.get(key) === signature) return id;

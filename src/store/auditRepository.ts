@@ -100,9 +100,23 @@ export class AuditRepository {
       this.clearStmt.run(runId);
       for (const flag of flags) {
         const agentId = flag.agent === undefined ? null : (this.agentIdStmt.get(runId, flag.agent)?.agent_id ?? null);
-        const scopeId = flag.scope === 'episode' ? (flag.episode ?? '') : flag.steps ? `${flag.steps[0]}..${flag.steps[1]}` : '';
+        const scopeId =
+          flag.scope === 'episode' ? (flag.episode ?? '') : flag.steps ? `${flag.steps[0]}..${flag.steps[1]}` : '';
         const score = typeof flag.evidence['score'] === 'number' ? flag.evidence['score'] : null;
-        this.insertStmt.run(runId, flag.scope, scopeId, agentId, flag.kind, score, JSON.stringify({ ...flag.evidence, location: flag.location, ...(flag.locations ? { locations: flag.locations } : {}) }), now);
+        this.insertStmt.run(
+          runId,
+          flag.scope,
+          scopeId,
+          agentId,
+          flag.kind,
+          score,
+          JSON.stringify({
+            ...flag.evidence,
+            location: flag.location,
+            ...(flag.locations ? { locations: flag.locations } : {}),
+          }),
+          now,
+        );
       }
     })();
   }

@@ -147,10 +147,39 @@ const parseErrorsSql = `
  * prepared once; the step, group and episode listings read through the `episode_step` index.
  */
 export class BrowseRepository {
-  private readonly runsStmt: Statement<{ run_id: number; name: string; root: string; mechanism: string | null; episodes: number; steps: number; mean_reward: number | null; flags: number }>;
-  private readonly stepsStmt: Statement<{ step: number | null; episodes: number; groups: number; mean_reward: number | null; flags: number }>;
-  private readonly groupsStmt: Statement<{ group_id: string | null; episodes: number; mean_reward: number | null; flags: number }>;
-  private readonly episodesStmt: Statement<{ episode_id: number; external_id: string; sample_idx: number | null; outcome: number | null; uri: string; line: number; agents: number; flags: number }>;
+  private readonly runsStmt: Statement<{
+    run_id: number;
+    name: string;
+    root: string;
+    mechanism: string | null;
+    episodes: number;
+    steps: number;
+    mean_reward: number | null;
+    flags: number;
+  }>;
+  private readonly stepsStmt: Statement<{
+    step: number | null;
+    episodes: number;
+    groups: number;
+    mean_reward: number | null;
+    flags: number;
+  }>;
+  private readonly groupsStmt: Statement<{
+    group_id: string | null;
+    episodes: number;
+    mean_reward: number | null;
+    flags: number;
+  }>;
+  private readonly episodesStmt: Statement<{
+    episode_id: number;
+    external_id: string;
+    sample_idx: number | null;
+    outcome: number | null;
+    uri: string;
+    line: number;
+    agents: number;
+    flags: number;
+  }>;
   private readonly flagsStmt: Statement<FlagRow>;
   private readonly parseErrorsStmt: Statement<BrowseParseError>;
 
@@ -166,24 +195,46 @@ export class BrowseRepository {
   /** Runs that still have a source file, by root. */
   runs(): BrowseRun[] {
     return this.runsStmt.all().map((r) => ({
-      runId: r.run_id, name: r.name, root: r.root, mechanism: r.mechanism, episodes: r.episodes, steps: r.steps, meanReward: r.mean_reward, flags: r.flags,
+      runId: r.run_id,
+      name: r.name,
+      root: r.root,
+      mechanism: r.mechanism,
+      episodes: r.episodes,
+      steps: r.steps,
+      meanReward: r.mean_reward,
+      flags: r.flags,
     }));
   }
 
   /** The run's training steps in ascending order (the null step first). Empty for an unknown run. */
   steps(runId: number): BrowseStep[] {
-    return this.stepsStmt.all({ run: runId }).map((r) => ({ step: r.step, episodes: r.episodes, groups: r.groups, meanReward: r.mean_reward, flags: r.flags }));
+    return this.stepsStmt.all({ run: runId }).map((r) => ({
+      step: r.step,
+      episodes: r.episodes,
+      groups: r.groups,
+      meanReward: r.mean_reward,
+      flags: r.flags,
+    }));
   }
 
   /** The groups of one step (`step` null = episodes without a step), by group id. */
   groups(runId: number, step: number | null): BrowseGroup[] {
-    return this.groupsStmt.all({ run: runId, step }).map((r) => ({ group: r.group_id, episodes: r.episodes, meanReward: r.mean_reward, flags: r.flags }));
+    return this.groupsStmt
+      .all({ run: runId, step })
+      .map((r) => ({ group: r.group_id, episodes: r.episodes, meanReward: r.mean_reward, flags: r.flags }));
   }
 
   /** At most `limit` episodes of one group of one step, by sample index then id. */
   episodes(runId: number, step: number | null, group: string | null, limit: number): BrowseEpisode[] {
     return this.episodesStmt.all({ run: runId, step, group, limit }).map((r) => ({
-      episodeId: r.episode_id, externalId: r.external_id, sample: r.sample_idx, reward: r.outcome, agents: r.agents, uri: r.uri, line: r.line, flags: r.flags,
+      episodeId: r.episode_id,
+      externalId: r.external_id,
+      sample: r.sample_idx,
+      reward: r.outcome,
+      agents: r.agents,
+      uri: r.uri,
+      line: r.line,
+      flags: r.flags,
     }));
   }
 
@@ -219,7 +270,9 @@ function parseEvidence(json: string | null): Record<string, unknown> {
   if (json === null) return {};
   try {
     const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

@@ -37,13 +37,37 @@ export interface CreditRun {
 
 /** Reads what the credit engine needs from the index, a page of episodes at a time. */
 export class CreditInputRepository {
-  private readonly runsStmt: Statement<{ run_id: number; name: string; root: string; mechanism: string | null; evaluator_json: string | null }>;
+  private readonly runsStmt: Statement<{
+    run_id: number;
+    name: string;
+    root: string;
+    mechanism: string | null;
+    evaluator_json: string | null;
+  }>;
   private readonly pageStmt: Statement<EpisodeRow>;
   private readonly rosterStmt: Statement<RosterRow>;
   private readonly coalitionStmt: Statement<{ episode_id: number; values_json: string }>;
-  private readonly counterfactualStmt: Statement<{ episode_id: number; agents: string; intervention: string; replayed: number | null; value: number }>;
-  private readonly routingStmt: Statement<{ episode_id: number; selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null }>;
-  private readonly labelStmt: Statement<{ episode_id: number; kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
+  private readonly counterfactualStmt: Statement<{
+    episode_id: number;
+    agents: string;
+    intervention: string;
+    replayed: number | null;
+    value: number;
+  }>;
+  private readonly routingStmt: Statement<{
+    episode_id: number;
+    selected_agent_id: number;
+    probs_json: string;
+    behaviour_probs_json: string | null;
+  }>;
+  private readonly labelStmt: Statement<{
+    episode_id: number;
+    kind: string;
+    agent: string | null;
+    message_seq: number | null;
+    value: string | null;
+    reason: string | null;
+  }>;
   private readonly countStmt: Statement<{ n: number }>;
   private readonly pageInStmt: Statement<EpisodeRow>;
   private readonly countInStmt: Statement<{ n: number }>;
@@ -62,14 +86,20 @@ export class CreditInputRepository {
     this.rosterStmt = db.prepare(`
       SELECT ea.episode_id, ea.agent_id, a.name FROM episode_agent ea JOIN agent a USING (agent_id)
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
-    this.coalitionStmt = db.prepare(`SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`);
+    this.coalitionStmt = db.prepare(
+      `SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`,
+    );
     this.counterfactualStmt = db.prepare(`
       SELECT episode_id, agents, intervention, replayed, value FROM counterfactual WHERE ${range} AND source = 'logged' ORDER BY cf_id`);
-    this.routingStmt = db.prepare(`SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`);
+    this.routingStmt = db.prepare(
+      `SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`,
+    );
     this.labelStmt = db.prepare(`
       SELECT l.episode_id, l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.${range} ORDER BY l.label_id`);
-    this.countStmt = db.prepare(`SELECT count(*) AS n FROM episode e WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}`);
+    this.countStmt = db.prepare(
+      `SELECT count(*) AS n FROM episode e WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}`,
+    );
     // The same two over a set of episode ids (a JSON array), for recomputing chosen episodes.
     this.pageInStmt = db.prepare(`
       SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
@@ -87,13 +117,27 @@ export class CreditInputRepository {
    * How many episodes {@link episodes} will yield for the same arguments. With `ids`, only those
    * episodes (row ids) are counted; `split` (default all) keeps training or validation episodes.
    */
-  countEpisodes(runId: number, fromStep = -Infinity, toStep = Infinity, ids?: readonly number[], split: SplitChoice = 'all'): number {
+  countEpisodes(
+    runId: number,
+    fromStep = -Infinity,
+    toStep = Infinity,
+    ids?: readonly number[],
+    split: SplitChoice = 'all',
+  ): number {
     const steps = [clampStep(fromStep), clampStep(toStep), splitParam(split)] as const;
-    return (ids ? this.countInStmt.get(JSON.stringify(ids), runId, ...steps) : this.countStmt.get(runId, ...steps))?.n ?? 0;
+    return (
+      (ids ? this.countInStmt.get(JSON.stringify(ids), runId, ...steps) : this.countStmt.get(runId, ...steps))?.n ?? 0
+    );
   }
 
   runs(): CreditRun[] {
-    return this.runsStmt.all().map((r) => ({ runId: r.run_id, name: r.name, root: r.root, mechanism: r.mechanism, evaluatorJson: r.evaluator_json }));
+    return this.runsStmt.all().map((r) => ({
+      runId: r.run_id,
+      name: r.name,
+      root: r.root,
+      mechanism: r.mechanism,
+      evaluatorJson: r.evaluator_json,
+    }));
   }
 
   /**
@@ -101,14 +145,24 @@ export class CreditInputRepository {
    * With `ids`, only those episodes (row ids; ids of other runs are left out); `split` (default all)
    * keeps training or validation episodes (core/split.ts).
    */
-  *episodes(runId: number, fromStep = -Infinity, toStep = Infinity, pageSize = 2000, ids?: readonly number[], split: SplitChoice = 'all'): Generator<CreditEpisode> {
+  *episodes(
+    runId: number,
+    fromStep = -Infinity,
+    toStep = Infinity,
+    pageSize = 2000,
+    ids?: readonly number[],
+    split: SplitChoice = 'all',
+  ): Generator<CreditEpisode> {
     const idsJson = ids ? JSON.stringify(ids) : undefined;
     const steps = [clampStep(fromStep), clampStep(toStep), splitParam(split)] as const;
     let after = 0;
     for (;;) {
       // Chosen episodes are read one at a time: assemble() reads rosters and values by id range,
       // which for scattered ids would span the episodes between them.
-      const page = idsJson === undefined ? this.pageStmt.all(runId, after, ...steps, pageSize) : this.pageInStmt.all(idsJson, runId, after, ...steps, 1);
+      const page =
+        idsJson === undefined
+          ? this.pageStmt.all(runId, after, ...steps, pageSize)
+          : this.pageInStmt.all(idsJson, runId, after, ...steps, 1);
       if (page.length === 0) return;
       yield* this.assemble(page);
       after = page[page.length - 1]?.episode_id ?? after;
@@ -133,7 +187,12 @@ export class CreditInputRepository {
       for (const cf of removals.get(row.episode_id) ?? []) {
         const removed = maskOf(cf.agents, bit);
         if (removed === undefined) continue;
-        counterfactuals.push({ removed, intervention: cf.intervention, replayed: cf.replayed === null ? null : cf.replayed === 1, value: cf.value });
+        counterfactuals.push({
+          removed,
+          intervention: cf.intervention,
+          replayed: cf.replayed === null ? null : cf.replayed === 1,
+          value: cf.value,
+        });
         // Only removal (⊥) is the coalition game's default; other interventions are other games.
         if (cf.intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
       }
@@ -156,7 +215,13 @@ export class CreditInputRepository {
         loggedCoalitions: logged,
         loggedCounterfactuals: counterfactuals,
         messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
-        labels: (labels.get(row.episode_id) ?? []).map((l) => ({ kind: l.kind, agent: l.agent, messageSeq: l.message_seq, value: l.value, reason: l.reason })),
+        labels: (labels.get(row.episode_id) ?? []).map((l) => ({
+          kind: l.kind,
+          agent: l.agent,
+          messageSeq: l.message_seq,
+          value: l.value,
+          reason: l.reason,
+        })),
         ...(decision ? { routing: routingIndices(decision, agents) } : {}),
       };
     });
@@ -166,7 +231,6 @@ export class CreditInputRepository {
 function clampStep(step: number): number {
   return Math.max(-1e15, Math.min(1e15, step));
 }
-
 
 /** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
 function maskOf(ids: string, bit: ReadonlyMap<number, bigint>): bigint | undefined {

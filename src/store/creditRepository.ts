@@ -72,12 +72,19 @@ export class CreditRepository {
   private readonly insertStmt: Statement;
   private readonly errorStmt: Statement;
   private readonly groupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
-  private readonly someGroupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
+  private readonly someGroupRowsStmt: Statement<{
+    credit_id: number;
+    group_id: string;
+    agent_id: number;
+    value: number;
+  }>;
   private readonly advantageStmt: Statement;
   private readonly outputStmt: Statement<CreditOutputRow>;
 
   constructor(private readonly db: Db) {
-    this.cachedStmt = db.prepare('SELECT intervention, value, replayed FROM evaluation WHERE episode_id = ? AND evaluator = ?');
+    this.cachedStmt = db.prepare(
+      'SELECT intervention, value, replayed FROM evaluation WHERE episode_id = ? AND evaluator = ?',
+    );
     this.cacheStmt = db.prepare(`
       INSERT INTO evaluation (episode_id, evaluator, intervention, value, replayed, computed_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET value = excluded.value, replayed = excluded.replayed, computed_at = excluded.computed_at`);
@@ -90,7 +97,9 @@ export class CreditRepository {
       ON CONFLICT DO UPDATE SET sampled = excluded.sampled, agreed = excluded.agreed, threshold = excluded.threshold, accepted = excluded.accepted,
         reason = excluded.reason, example_json = excluded.example_json, computed_at = excluded.computed_at`);
     this.clearStmt = db.prepare('DELETE FROM credit WHERE episode_id = ? AND method = ? AND params_hash = ?');
-    this.clearErrorStmt = db.prepare('DELETE FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?');
+    this.clearErrorStmt = db.prepare(
+      'DELETE FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?',
+    );
     this.insertStmt = db.prepare(`
       INSERT INTO credit (run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, stderr, n, ci_low, ci_high,
         advantage, approximate, source, status, intervention, params_hash, params_json, computed_at)
@@ -118,8 +127,20 @@ export class CreditRepository {
   }
 
   /** Stored rows of one parameter set of a run (all its methods) in a step range and split (default all), in episode order. */
-  outputRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15, split: SplitChoice = 'all'): IterableIterator<CreditOutputRow> {
-    return this.outputStmt.iterate(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep), splitParam(split));
+  outputRows(
+    runId: number,
+    paramsHash: string,
+    fromStep = -1e15,
+    toStep = 1e15,
+    split: SplitChoice = 'all',
+  ): IterableIterator<CreditOutputRow> {
+    return this.outputStmt.iterate(
+      runId,
+      paramsHash,
+      Math.max(-1e15, fromStep),
+      Math.min(1e15, toStep),
+      splitParam(split),
+    );
   }
 
   /** Episodes of one parameter set of a run that failed or are not identifiable, in a step range. */
@@ -128,7 +149,17 @@ export class CreditRepository {
   }
 
   storeCalibration(runId: number, c: StoredCalibration): void {
-    this.calibrationStmt.run(runId, c.evaluator, c.sampled, c.agreed, c.threshold, c.accepted ? 1 : 0, c.reason ?? null, c.example === undefined ? null : JSON.stringify(c.example), new Date().toISOString());
+    this.calibrationStmt.run(
+      runId,
+      c.evaluator,
+      c.sampled,
+      c.agreed,
+      c.threshold,
+      c.accepted ? 1 : 0,
+      c.reason ?? null,
+      c.example === undefined ? null : JSON.stringify(c.example),
+      new Date().toISOString(),
+    );
   }
 
   /**
@@ -136,7 +167,12 @@ export class CreditRepository {
    * and agent (credit-methods.md §3.15), for one method and parameter set of a run; with
    * `episodeIds`, only in the groups of those episodes.
    */
-  updateGroupAdvantages(runId: number, params: CreditParams, advantages: (values: Float64Array) => Float64Array, episodeIds?: readonly number[]): void {
+  updateGroupAdvantages(
+    runId: number,
+    params: CreditParams,
+    advantages: (values: Float64Array) => Float64Array,
+    episodeIds?: readonly number[],
+  ): void {
     const rows = episodeIds
       ? this.someGroupRowsStmt.all(params.method, params.hash, runId, JSON.stringify(episodeIds))
       : this.groupRowsStmt.all(runId, params.method, params.hash);
@@ -156,13 +192,20 @@ export class CreditRepository {
 
   /** Cached evaluator results of one episode, by intervention key. */
   cachedEvaluations(episodeId: number, evaluator: string): Map<string, { value: number; replayed: boolean }> {
-    return new Map(this.cachedStmt.all(episodeId, evaluator).map((r) => [r.intervention, { value: r.value, replayed: r.replayed === 1 }]));
+    return new Map(
+      this.cachedStmt
+        .all(episodeId, evaluator)
+        .map((r) => [r.intervention, { value: r.value, replayed: r.replayed === 1 }]),
+    );
   }
 
-  storeEvaluations(rows: readonly { episodeId: number; evaluator: string; intervention: string; value: number; replayed: boolean }[]): void {
+  storeEvaluations(
+    rows: readonly { episodeId: number; evaluator: string; intervention: string; value: number; replayed: boolean }[],
+  ): void {
     const now = new Date().toISOString();
     this.db.transaction(() => {
-      for (const r of rows) this.cacheStmt.run(r.episodeId, r.evaluator, r.intervention, r.value, r.replayed ? 1 : 0, now);
+      for (const r of rows)
+        this.cacheStmt.run(r.episodeId, r.evaluator, r.intervention, r.value, r.replayed ? 1 : 0, now);
     })();
   }
 
@@ -170,7 +213,12 @@ export class CreditRepository {
    * Replaces the credit of the given episodes for one method and parameter set, and records the
    * episodes that failed (their old rows are removed too, so nothing stale looks complete).
    */
-  writeCredit(runId: number, params: CreditParams, rows: readonly CreditRow[], failures: readonly CreditFailure[]): void {
+  writeCredit(
+    runId: number,
+    params: CreditParams,
+    rows: readonly CreditRow[],
+    failures: readonly CreditFailure[],
+  ): void {
     const now = new Date().toISOString();
     const json = JSON.stringify(params.params);
     const episodes = new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]);
@@ -181,11 +229,38 @@ export class CreditRepository {
       }
       for (const r of rows) {
         this.insertStmt.run(
-          runId, r.episodeId, String(r.episodeId), r.agentId, r.messageSeq, params.method, r.value, r.stderr, r.n, r.ciLow, r.ciHigh,
-          r.advantage, r.status === 'approximate' ? 1 : 0, r.source, r.status, r.intervention, params.hash, json, now,
+          runId,
+          r.episodeId,
+          String(r.episodeId),
+          r.agentId,
+          r.messageSeq,
+          params.method,
+          r.value,
+          r.stderr,
+          r.n,
+          r.ciLow,
+          r.ciHigh,
+          r.advantage,
+          r.status === 'approximate' ? 1 : 0,
+          r.source,
+          r.status,
+          r.intervention,
+          params.hash,
+          json,
+          now,
         );
       }
-      for (const f of failures) this.errorStmt.run(runId, f.episodeId, params.method, params.hash, f.reason, f.status ?? 'failed', f.remedy ?? null, now);
+      for (const f of failures)
+        this.errorStmt.run(
+          runId,
+          f.episodeId,
+          params.method,
+          params.hash,
+          f.reason,
+          f.status ?? 'failed',
+          f.remedy ?? null,
+          now,
+        );
     })();
   }
 }

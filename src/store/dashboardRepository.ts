@@ -205,11 +205,17 @@ function pageSql(key: EpisodePageSortKey, descending: boolean): string {
   const order = sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
   const columns = 'episode_id, external_id, train_step, group_id, sample_idx, outcome, n_messages';
   const inner = `
-    SELECT ${columns.split(', ').map((c) => `e.${c}`).join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
+    SELECT ${columns
+      .split(', ')
+      .map((c) => `e.${c}`)
+      .join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
     FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   return `
     WITH ${flagCoverage}
-    SELECT ${columns.split(', ').map((c) => `p.${c}`).join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
+    SELECT ${columns
+      .split(', ')
+      .map((c) => `p.${c}`)
+      .join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
       ${key === 'flags' ? 'p.flags' : flagsOf('p')} AS flags
     FROM (${inner}) p ORDER BY ${order}`;
 }
@@ -218,35 +224,81 @@ const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e W
 
 /** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
-  ...(Object.keys(sortColumns) as EpisodePageSortKey[]).flatMap((key) => [false, true].map((d) => [pageKey(key, d), pageSql(key, d)] as const)),
+  ...(Object.keys(sortColumns) as EpisodePageSortKey[]).flatMap((key) =>
+    [false, true].map((d) => [pageKey(key, d), pageSql(key, d)] as const),
+  ),
   ['count', pageCountSql],
 ]);
 
 function pageParams(query: EpisodePageQuery): Record<string, BindValue> {
   const f = query.filter;
   return {
-    run: query.runId, stepFrom: f.stepFrom ?? null, stepTo: f.stepTo ?? null, group: f.group ?? null, rewardMin: f.rewardMin ?? null,
-    rewardMax: f.rewardMax ?? null, flag: f.flag ?? null, agent: f.agent ?? null, search: f.search ?? null, split: splitParam(f.split ?? defaultSplit),
-    limit: query.limit, offset: query.offset,
+    run: query.runId,
+    stepFrom: f.stepFrom ?? null,
+    stepTo: f.stepTo ?? null,
+    group: f.group ?? null,
+    rewardMin: f.rewardMin ?? null,
+    rewardMax: f.rewardMax ?? null,
+    flag: f.flag ?? null,
+    agent: f.agent ?? null,
+    search: f.search ?? null,
+    split: splitParam(f.split ?? defaultSplit),
+    limit: query.limit,
+    offset: query.offset,
   };
 }
 
 /** The aggregate statements, exported so a test can check their query plans. */
-export const dashboardQueries = { runs: runsSql, steps: stepsSql, latestParams: latestParamsSql, creditByStep: creditByStepSql, sharedByStep: sharedByStepSql } as const;
+export const dashboardQueries = {
+  runs: runsSql,
+  steps: stepsSql,
+  latestParams: latestParamsSql,
+  creditByStep: creditByStepSql,
+  sharedByStep: sharedByStepSql,
+} as const;
 
 /**
  * Run-level aggregates for the Run Dashboard, computed in SQL per (training step, agent), and the
  * episode table's filtered, sorted pages. Every statement is prepared once.
  */
 export class DashboardRepository {
-  private readonly runsStmt: Statement<{ run_id: number; name: string; mechanism: string | null; episodes: number; min_step: number | null; max_step: number | null; step_count: number; flags: number; routing: number; agents: string }>;
+  private readonly runsStmt: Statement<{
+    run_id: number;
+    name: string;
+    mechanism: string | null;
+    episodes: number;
+    min_step: number | null;
+    max_step: number | null;
+    step_count: number;
+    flags: number;
+    routing: number;
+    agents: string;
+  }>;
   private readonly agentsStmt: Statement<{ agent_id: number; name: string }>;
   private readonly stepsStmt: Statement<{ step: number; episodes: number; mean_reward: number | null }>;
   private readonly latestParamsStmt: Statement<{ params_hash: string }>;
-  private readonly creditByStepStmt: Statement<{ step: number; agent_id: number; mean: number; spoke: number; idle: number }>;
-  private readonly sharedByStepStmt: Statement<{ step: number; agent_id: number; mean: number; spoke: number; idle: number }>;
+  private readonly creditByStepStmt: Statement<{
+    step: number;
+    agent_id: number;
+    mean: number;
+    spoke: number;
+    idle: number;
+  }>;
+  private readonly sharedByStepStmt: Statement<{
+    step: number;
+    agent_id: number;
+    mean: number;
+    spoke: number;
+    idle: number;
+  }>;
   private readonly failureStmt: Statement<{ reason: string; status: string; params_hash: string }>;
-  private readonly coverageStmt: Statement<{ episodes: number; drawn: number; approximate: number; unidentified: number; failed: number }>;
+  private readonly coverageStmt: Statement<{
+    episodes: number;
+    drawn: number;
+    approximate: number;
+    unidentified: number;
+    failed: number;
+  }>;
   private readonly topReasonStmt: Statement<{ reason: string; remedy: string | null }>;
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
@@ -261,7 +313,9 @@ export class DashboardRepository {
     this.latestParamsStmt = db.prepare(latestParamsSql);
     this.creditByStepStmt = db.prepare(creditByStepSql);
     this.sharedByStepStmt = db.prepare(sharedByStepSql);
-    this.failureStmt = db.prepare('SELECT reason, status, params_hash FROM credit_error WHERE run_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.failureStmt = db.prepare(
+      'SELECT reason, status, params_hash FROM credit_error WHERE run_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1',
+    );
     this.coverageStmt = db.prepare(coverageSql);
     this.topReasonStmt = db.prepare(topReasonSql);
     this.episodeFlagStepsStmt = db.prepare(`
@@ -274,8 +328,14 @@ export class DashboardRepository {
   /** Runs that still have a source file, by root. */
   runs(): DashboardRunRow[] {
     return this.runsStmt.all().map((r) => ({
-      runId: r.run_id, name: r.name, mechanism: r.mechanism, episodes: r.episodes, agents: JSON.parse(r.agents) as string[],
-      steps: { min: r.min_step, max: r.max_step, count: r.step_count }, flags: r.flags, routingLogged: r.routing === 1,
+      runId: r.run_id,
+      name: r.name,
+      mechanism: r.mechanism,
+      episodes: r.episodes,
+      agents: JSON.parse(r.agents) as string[],
+      steps: { min: r.min_step, max: r.max_step, count: r.step_count },
+      flags: r.flags,
+      routingLogged: r.routing === 1,
     }));
   }
 
@@ -286,7 +346,9 @@ export class DashboardRepository {
 
   /** The run's training steps of the episodes in `split`, ascending (episodes without a step left out). */
   steps(runId: number, split: SplitChoice = defaultSplit): DashboardStep[] {
-    return this.stepsStmt.all({ run: runId, split: splitParam(split) }).map((r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }));
+    return this.stepsStmt
+      .all({ run: runId, split: splitParam(split) })
+      .map((r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }));
   }
 
   /** The parameter set of the newest credit of the run under `method`; undefined when none is stored. */
@@ -295,8 +357,16 @@ export class DashboardRepository {
   }
 
   /** Credit per (step, agent) of one parameter set over the episodes in `split`, by step then agent id. */
-  creditByStep(runId: number, method: string, paramsHash: string, epsilon: number, split: SplitChoice = defaultSplit): StepAgentCredit[] {
-    return this.creditByStepStmt.all({ run: runId, method, hash: paramsHash, epsilon, split: splitParam(split) }).map(toStepAgent);
+  creditByStep(
+    runId: number,
+    method: string,
+    paramsHash: string,
+    epsilon: number,
+    split: SplitChoice = defaultSplit,
+  ): StepAgentCredit[] {
+    return this.creditByStepStmt
+      .all({ run: runId, method, hash: paramsHash, epsilon, split: splitParam(split) })
+      .map(toStepAgent);
   }
 
   /** The `shared` signal per (step, agent) over the episodes in `split`, derived from the logged team reward. */
@@ -344,6 +414,12 @@ export class DashboardRepository {
   }
 }
 
-function toStepAgent(r: { step: number; agent_id: number; mean: number; spoke: number; idle: number }): StepAgentCredit {
+function toStepAgent(r: {
+  step: number;
+  agent_id: number;
+  mean: number;
+  spoke: number;
+  idle: number;
+}): StepAgentCredit {
   return { step: r.step, agentId: r.agent_id, mean: r.mean, spoke: r.spoke, idle: r.idle };
 }

@@ -147,23 +147,64 @@ const adjacentSql = {
 } as const;
 
 /** The statements above, exported so a test can check their query plans. */
-export const episodeViewQueries = { header: headerSql, credit: creditSql, evidence: evidenceSql, ...adjacentSql } as const;
+export const episodeViewQueries = {
+  header: headerSql,
+  credit: creditSql,
+  evidence: evidenceSql,
+  ...adjacentSql,
+} as const;
 
-type AdjacentKey = Record<'run_id' | 'train_step' | 'group_id' | 'sample_idx' | 'episode_id', BindValue> & { train_step: number | null };
+type AdjacentKey = Record<'run_id' | 'train_step' | 'group_id' | 'sample_idx' | 'episode_id', BindValue> & {
+  train_step: number | null;
+};
 
 interface HeaderRow {
-  episode_id: number; run_id: number; run_name: string; mechanism: string | null; external_id: string; train_step: number | null; group_id: string | null;
-  sample_idx: number | null; task_id: string | null; outcome: number | null; ground_truth: string | null; final_answer: string | null;
-  final_agent: string | null; n_messages: number; n_tokens: number | null; uri: string; format: string; line: number; byte_offset: number; byte_length: number;
+  episode_id: number;
+  run_id: number;
+  run_name: string;
+  mechanism: string | null;
+  external_id: string;
+  train_step: number | null;
+  group_id: string | null;
+  sample_idx: number | null;
+  task_id: string | null;
+  outcome: number | null;
+  ground_truth: string | null;
+  final_answer: string | null;
+  final_agent: string | null;
+  n_messages: number;
+  n_tokens: number | null;
+  uri: string;
+  format: string;
+  line: number;
+  byte_offset: number;
+  byte_length: number;
 }
 
 interface RosterRow {
-  agent_id: number; name: string; kind: string; ordinal: number; declared: number; n_messages: number; n_tokens: number | null; reward: number | null; advantage: number | null;
+  agent_id: number;
+  name: string;
+  kind: string;
+  ordinal: number;
+  declared: number;
+  n_messages: number;
+  n_tokens: number | null;
+  reward: number | null;
+  advantage: number | null;
 }
 
 interface CreditRowData {
-  agent_id: number; message_seq: number | null; value: number | null; ci_low: number | null; ci_high: number | null; n: number | null;
-  advantage: number | null; approximate: number; source: string | null; status: string; computed_at: string;
+  agent_id: number;
+  message_seq: number | null;
+  value: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  n: number | null;
+  advantage: number | null;
+  approximate: number;
+  source: string | null;
+  status: string;
+  computed_at: string;
 }
 
 /**
@@ -174,11 +215,23 @@ export class EpisodeViewRepository {
   private readonly headerStmt: Statement<HeaderRow>;
   private readonly rosterStmt: Statement<RosterRow>;
   private readonly runAgentsStmt: Statement<{ agent_id: number; name: string }>;
-  private readonly labelsStmt: Statement<{ kind: string; agent: string | null; message_seq: number | null; value: string | null; reason: string | null }>;
+  private readonly labelsStmt: Statement<{
+    kind: string;
+    agent: string | null;
+    message_seq: number | null;
+    value: string | null;
+    reason: string | null;
+  }>;
   private readonly authorsStmt: Statement<{ messages_json: string }>;
   private readonly creditStmt: Statement<CreditRowData>;
   private readonly errorStmt: Statement<{ reason: string; computed_at: string; status: string; remedy: string | null }>;
-  private readonly evidenceStmt: Statement<{ coalitions: number; counterfactuals: number; agent_evaluations: number; message_evaluations: number; routing: number }>;
+  private readonly evidenceStmt: Statement<{
+    coalitions: number;
+    counterfactuals: number;
+    agent_evaluations: number;
+    message_evaluations: number;
+    routing: number;
+  }>;
   private readonly counterfactualsStmt: Statement<StoredCounterfactual>;
   private readonly coalitionsStmt: Statement<{ source: string; values_json: string; counts_json: string | null }>;
   private readonly evaluationsStmt: Statement<StoredEvaluation>;
@@ -196,12 +249,22 @@ export class EpisodeViewRepository {
       WHERE l.episode_id = ? ORDER BY l.message_seq IS NULL, l.message_seq, l.label_id`);
     this.authorsStmt = db.prepare('SELECT messages_json FROM episode WHERE episode_id = ?');
     this.creditStmt = db.prepare(creditSql);
-    this.errorStmt = db.prepare('SELECT reason, computed_at, status, remedy FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1');
+    this.errorStmt = db.prepare(
+      'SELECT reason, computed_at, status, remedy FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1',
+    );
     this.evidenceStmt = db.prepare(evidenceSql);
-    this.counterfactualsStmt = db.prepare('SELECT agents, intervention, value, evaluator, n, source FROM counterfactual WHERE episode_id = ? ORDER BY cf_id');
-    this.coalitionsStmt = db.prepare('SELECT source, values_json, counts_json FROM coalition_value WHERE episode_id = ? ORDER BY source');
-    this.evaluationsStmt = db.prepare("SELECT evaluator, intervention, value FROM evaluation WHERE episode_id = ? AND intervention LIKE 'agents:%' ORDER BY evaluator, intervention");
-    this.keyStmt = db.prepare('SELECT run_id, train_step, group_id, sample_idx, episode_id FROM episode WHERE episode_id = ?');
+    this.counterfactualsStmt = db.prepare(
+      'SELECT agents, intervention, value, evaluator, n, source FROM counterfactual WHERE episode_id = ? ORDER BY cf_id',
+    );
+    this.coalitionsStmt = db.prepare(
+      'SELECT source, values_json, counts_json FROM coalition_value WHERE episode_id = ? ORDER BY source',
+    );
+    this.evaluationsStmt = db.prepare(
+      "SELECT evaluator, intervention, value FROM evaluation WHERE episode_id = ? AND intervention LIKE 'agents:%' ORDER BY evaluator, intervention",
+    );
+    this.keyStmt = db.prepare(
+      'SELECT run_id, train_step, group_id, sample_idx, episode_id FROM episode WHERE episode_id = ?',
+    );
     const prepare = (sql: string): Statement<{ episode_id: number }> => db.prepare(sql);
     this.adjacentStmts = {
       nextInStep: prepare(adjacentSql.nextInStep),
@@ -217,9 +280,25 @@ export class EpisodeViewRepository {
     const r = this.headerStmt.get(episodeId);
     if (!r) return undefined;
     return {
-      episodeId: r.episode_id, runId: r.run_id, runName: r.run_name, mechanism: r.mechanism, externalId: r.external_id, step: r.train_step,
-      group: r.group_id, sample: r.sample_idx, task: r.task_id, reward: r.outcome, groundTruth: r.ground_truth, finalAnswer: r.final_answer,
-      finalAgent: r.final_agent, messages: r.n_messages, tokens: r.n_tokens, uri: r.uri, line: r.line, offset: r.byte_offset, length: r.byte_length,
+      episodeId: r.episode_id,
+      runId: r.run_id,
+      runName: r.run_name,
+      mechanism: r.mechanism,
+      externalId: r.external_id,
+      step: r.train_step,
+      group: r.group_id,
+      sample: r.sample_idx,
+      task: r.task_id,
+      reward: r.outcome,
+      groundTruth: r.ground_truth,
+      finalAnswer: r.final_answer,
+      finalAgent: r.final_agent,
+      messages: r.n_messages,
+      tokens: r.n_tokens,
+      uri: r.uri,
+      line: r.line,
+      offset: r.byte_offset,
+      length: r.byte_length,
       format: r.format,
     };
   }
@@ -227,8 +306,15 @@ export class EpisodeViewRepository {
   /** The roster in ordinal order: declared agents, then other speakers. */
   roster(episodeId: number): RosterAgent[] {
     return this.rosterStmt.all(episodeId).map((r) => ({
-      agentId: r.agent_id, name: r.name, kind: r.kind, ordinal: r.ordinal, declared: r.declared === 1, messages: r.n_messages, tokens: r.n_tokens,
-      reward: r.reward, advantage: r.advantage,
+      agentId: r.agent_id,
+      name: r.name,
+      kind: r.kind,
+      ordinal: r.ordinal,
+      declared: r.declared === 1,
+      messages: r.n_messages,
+      tokens: r.n_tokens,
+      reward: r.reward,
+      advantage: r.advantage,
     }));
   }
 
@@ -239,7 +325,9 @@ export class EpisodeViewRepository {
 
   /** Labels by message (labels without a message last), then in trace order. */
   labels(episodeId: number): EpisodeLabel[] {
-    return this.labelsStmt.all(episodeId).map((r) => ({ kind: r.kind, agent: r.agent, messageSeq: r.message_seq, value: r.value, reason: r.reason }));
+    return this.labelsStmt
+      .all(episodeId)
+      .map((r) => ({ kind: r.kind, agent: r.agent, messageSeq: r.message_seq, value: r.value, reason: r.reason }));
   }
 
   /** The roster ordinal of each message's author, in message order; undefined for an unknown episode. */
@@ -251,22 +339,39 @@ export class EpisodeViewRepository {
   /** Rows of the parameter set computed last for this episode and method: agent rows first, then messages by seq. */
   credit(episodeId: number, method: string): EpisodeCreditRow[] {
     return this.creditStmt.all({ episode: episodeId, method }).map((r) => ({
-      agentId: r.agent_id, messageSeq: r.message_seq, value: r.value, ciLow: r.ci_low, ciHigh: r.ci_high, n: r.n, advantage: r.advantage,
-      approximate: r.approximate !== 0, source: r.source, status: r.status, computedAt: r.computed_at,
+      agentId: r.agent_id,
+      messageSeq: r.message_seq,
+      value: r.value,
+      ciLow: r.ci_low,
+      ciHigh: r.ci_high,
+      n: r.n,
+      advantage: r.advantage,
+      approximate: r.approximate !== 0,
+      source: r.source,
+      status: r.status,
+      computedAt: r.computed_at,
     }));
   }
 
   /** The most recent failure of this method on the episode, if any (of any parameter set). */
-  latestError(episodeId: number, method: string): { reason: string; computedAt: string; status: string; remedy: string | null } | undefined {
+  latestError(
+    episodeId: number,
+    method: string,
+  ): { reason: string; computedAt: string; status: string; remedy: string | null } | undefined {
     const row = this.errorStmt.get(episodeId, method);
-    return row ? { reason: row.reason, computedAt: row.computed_at, status: row.status, remedy: row.remedy } : undefined;
+    return row
+      ? { reason: row.reason, computedAt: row.computed_at, status: row.status, remedy: row.remedy }
+      : undefined;
   }
 
   evidence(episodeId: number): CoalitionEvidence {
     const r = this.evidenceStmt.get({ episode: episodeId });
     return {
-      coalitions: r?.coalitions === 1, counterfactuals: r?.counterfactuals === 1, agentEvaluations: r?.agent_evaluations === 1,
-      messageEvaluations: r?.message_evaluations === 1, routing: r?.routing === 1,
+      coalitions: r?.coalitions === 1,
+      counterfactuals: r?.counterfactuals === 1,
+      agentEvaluations: r?.agent_evaluations === 1,
+      messageEvaluations: r?.message_evaluations === 1,
+      routing: r?.routing === 1,
     };
   }
 
@@ -275,7 +380,9 @@ export class EpisodeViewRepository {
   }
 
   coalitions(episodeId: number): StoredCoalitions[] {
-    return this.coalitionsStmt.all(episodeId).map((r) => ({ source: r.source, valuesJson: r.values_json, countsJson: r.counts_json }));
+    return this.coalitionsStmt
+      .all(episodeId)
+      .map((r) => ({ source: r.source, valuesJson: r.values_json, countsJson: r.counts_json }));
   }
 
   /** Cached evaluator results over agent subsets. */
@@ -299,6 +406,8 @@ export class EpisodeViewRepository {
       return undefined;
     };
     if (direction === 'next') return first(s.nextInStep, s.nextStep);
-    return key.train_step === null ? first(s.previousInStep) : first(s.previousInStep, s.previousStep, s.lastWithoutStep);
+    return key.train_step === null
+      ? first(s.previousInStep)
+      : first(s.previousInStep, s.previousStep, s.lastWithoutStep);
   }
 }

@@ -24,13 +24,29 @@ export class EpisodeWriter {
         train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json, content_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, external_id) DO NOTHING`);
-    this.rosterRows = new MultiInsert(db, 'episode_agent', ['episode_id', 'agent_id', 'ordinal', 'declared', 'n_messages', 'n_tokens', 'n_chars', 'reward', 'advantage']);
-    this.routingStmt = db.prepare('INSERT INTO routing (episode_id, selected_agent_id, probs_json, behaviour_probs_json) VALUES (?, ?, ?, ?)');
+    this.rosterRows = new MultiInsert(db, 'episode_agent', [
+      'episode_id',
+      'agent_id',
+      'ordinal',
+      'declared',
+      'n_messages',
+      'n_tokens',
+      'n_chars',
+      'reward',
+      'advantage',
+    ]);
+    this.routingStmt = db.prepare(
+      'INSERT INTO routing (episode_id, selected_agent_id, probs_json, behaviour_probs_json) VALUES (?, ?, ?, ?)',
+    );
     this.counterfactualStmt = db.prepare(`
       INSERT INTO counterfactual (episode_id, agents, intervention, replacement, replayed, n, returns_json, value, evaluator, source)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'logged')`);
-    this.coalitionStmt = db.prepare("INSERT INTO coalition_value (episode_id, source, values_json, counts_json) VALUES (?, 'logged', ?, ?)");
-    this.labelStmt = db.prepare('INSERT INTO label (episode_id, agent_id, message_seq, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.coalitionStmt = db.prepare(
+      "INSERT INTO coalition_value (episode_id, source, values_json, counts_json) VALUES (?, 'logged', ?, ?)",
+    );
+    this.labelStmt = db.prepare(
+      'INSERT INTO label (episode_id, agent_id, message_seq, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
   }
 
   /**
@@ -42,13 +58,33 @@ export class EpisodeWriter {
    */
   insert(runId: number, sourceId: number, e: CompactEpisode): number | undefined {
     // Roster first, so agent ids follow the declared order.
-    const rosterIds = e.roster.map((agent, i) => (i < e.declaredCount ? this.agents.declare(runId, agent) : this.agents.idOf(runId, agent.name)));
+    const rosterIds = e.roster.map((agent, i) =>
+      i < e.declaredCount ? this.agents.declare(runId, agent) : this.agents.idOf(runId, agent.name),
+    );
     const roster = new Map<string, number>();
     e.roster.forEach((agent, i) => roster.set(agent.name, rosterIds[i] as number));
     const finalAgent = e.finalAgent !== null ? (roster.get(e.finalAgent) ?? null) : null;
     const result = this.episodeStmt.run(
-      runId, sourceId, e.line, e.offset, e.length, e.id, e.task, e.group, e.sample, e.step, e.split, e.groundTruth, e.reward,
-      e.finalAnswer, finalAgent, e.nMessages, e.nTokens, e.messagesJson, e.metadataJson, e.contentHash ?? null,
+      runId,
+      sourceId,
+      e.line,
+      e.offset,
+      e.length,
+      e.id,
+      e.task,
+      e.group,
+      e.sample,
+      e.step,
+      e.split,
+      e.groundTruth,
+      e.reward,
+      e.finalAnswer,
+      finalAgent,
+      e.nMessages,
+      e.nTokens,
+      e.messagesJson,
+      e.metadataJson,
+      e.contentHash ?? null,
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);
@@ -70,7 +106,17 @@ export class EpisodeWriter {
       seen.add(agentId);
       const [messages, tokens, chars] = e.activity[ordinal] ?? [0, null, 0];
       const declared = ordinal < e.declaredCount ? 1 : 0;
-      values.push(episodeId, agentId, ordinal, declared, messages, tokens, chars, rewards.get(agentId) ?? null, advantages.get(agentId) ?? null);
+      values.push(
+        episodeId,
+        agentId,
+        ordinal,
+        declared,
+        messages,
+        tokens,
+        chars,
+        rewards.get(agentId) ?? null,
+        advantages.get(agentId) ?? null,
+      );
     });
     if (values.length > 0) this.rosterRows.run(values, values.length / 9);
   }
@@ -91,7 +137,17 @@ export class EpisodeWriter {
       if (key === undefined) continue;
       const replayed = cf.replayed === undefined ? null : cf.replayed ? 1 : 0;
       const returns = cf.rewards ? JSON.stringify(cf.rewards) : null;
-      this.counterfactualStmt.run(episodeId, key, cf.intervention, cf.replacement ?? null, replayed, cf.rewards?.length ?? 1, returns, cf.reward, cf.evaluator ?? null);
+      this.counterfactualStmt.run(
+        episodeId,
+        key,
+        cf.intervention,
+        cf.replacement ?? null,
+        replayed,
+        cf.rewards?.length ?? 1,
+        returns,
+        cf.reward,
+        cf.evaluator ?? null,
+      );
     }
     const values: Record<string, number> = {};
     const counts: Record<string, number> = {};
@@ -102,13 +158,25 @@ export class EpisodeWriter {
       if (c.n !== undefined) counts[key] = c.n;
     }
     if (Object.keys(values).length === 0) return;
-    this.coalitionStmt.run(episodeId, JSON.stringify(values), Object.keys(counts).length > 0 ? JSON.stringify(counts) : null);
+    this.coalitionStmt.run(
+      episodeId,
+      JSON.stringify(values),
+      Object.keys(counts).length > 0 ? JSON.stringify(counts) : null,
+    );
   }
 
   private insertLabels(episodeId: number, e: CompactEpisode, roster: Roster): void {
     for (const l of e.extras.labels ?? []) {
       const agentId = l.agent !== undefined ? (roster.get(l.agent) ?? null) : null;
-      this.labelStmt.run(episodeId, agentId, l.message ?? null, l.kind, l.value ?? null, l.reason ?? null, l.annotator ?? null);
+      this.labelStmt.run(
+        episodeId,
+        agentId,
+        l.message ?? null,
+        l.kind,
+        l.value ?? null,
+        l.reason ?? null,
+        l.annotator ?? null,
+      );
     }
   }
 }

@@ -95,7 +95,12 @@ export class IndexStore implements IndexSink {
       const first = this.firstSeenStmt.get(batch.runId, record.id);
       const where = first ? ` (first seen at ${first.uri}:${first.line})` : '';
       const what = batch.format === canonicalSourceFormat ? 'line' : 'record';
-      duplicates.push({ uri: batch.uri, line: record.line, offset: record.offset, reason: `duplicate episode id "${record.id}"${where}; ${what} skipped` });
+      duplicates.push({
+        uri: batch.uri,
+        line: record.line,
+        offset: record.offset,
+        reason: `duplicate episode id "${record.id}"${where}; ${what} skipped`,
+      });
     }
     this.sources.countRepeats(batch.sourceId, skip);
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);

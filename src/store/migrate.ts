@@ -10,7 +10,17 @@ import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
-export const migrations: readonly string[] = [init0001, credit0002, lookup0003, views0004, import0005, provenance0006, rollingBuffer0007, layout0008, splitIndex0009];
+export const migrations: readonly string[] = [
+  init0001,
+  credit0002,
+  lookup0003,
+  views0004,
+  import0005,
+  provenance0006,
+  rollingBuffer0007,
+  layout0008,
+  splitIndex0009,
+];
 
 /** The schema version this build writes. */
 export const schemaVersion = migrations.length;

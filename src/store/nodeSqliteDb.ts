@@ -25,24 +25,30 @@ export interface NodeSqliteModule {
  * better-sqlite3's addon. Transactions are BEGIN/COMMIT with savepoints when nested (as
  * better-sqlite3 does); `pragma('x = y')` executes, `pragma('x')` returns the rows.
  */
-export function nodeSqliteDb(sqlite: NodeSqliteModule, file: string, options: { readonly readonly: boolean; readonly timeoutMs: number }): Db {
+export function nodeSqliteDb(
+  sqlite: NodeSqliteModule,
+  file: string,
+  options: { readonly readonly: boolean; readonly timeoutMs: number },
+): Db {
   const db = new sqlite.DatabaseSync(file, { readOnly: options.readonly, timeout: options.timeoutMs });
   let depth = 0;
-  const transaction = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
-    const savepoint = `credit_lens_${depth}`;
-    db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
-    depth++;
-    try {
-      const result = fn(...args);
-      depth--;
-      db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
-      return result;
-    } catch (error) {
-      depth--;
-      db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
-      throw error;
-    }
-  };
+  const transaction =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    (...args: A): R => {
+      const savepoint = `credit_lens_${depth}`;
+      db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+      depth++;
+      try {
+        const result = fn(...args);
+        depth--;
+        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+        return result;
+      } catch (error) {
+        depth--;
+        db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        throw error;
+      }
+    };
   return {
     prepare: <Row>(sql: string) => statement<Row>(db.prepare(sql)),
     exec: (sql) => db.exec(sql),
@@ -65,6 +71,9 @@ function statement<Row>(s: NodeSqliteStatement): Statement<Row> {
     get: (...params) => s.get(...args(params)) as Row | undefined,
     all: (...params) => s.all(...args(params)) as Row[],
     // StatementSync.iterate exists from Node 22.13/23.4; older builds read the rows at once.
-    iterate: (...params) => (s.iterate ? (s.iterate(...args(params)) as IterableIterator<Row>) : (s.all(...args(params)) as Row[])[Symbol.iterator]()),
+    iterate: (...params) =>
+      s.iterate
+        ? (s.iterate(...args(params)) as IterableIterator<Row>)
+        : (s.all(...args(params)) as Row[])[Symbol.iterator](),
   };
 }

@@ -16,7 +16,9 @@ export class RunProducerRepository {
 
   constructor(db: Db) {
     this.runStmt = db.prepare('SELECT config_json, framework FROM run WHERE run_id = ?');
-    this.formatsStmt = db.prepare('SELECT format FROM source WHERE run_id = ? GROUP BY format ORDER BY count(*) DESC, format');
+    this.formatsStmt = db.prepare(
+      'SELECT format FROM source WHERE run_id = ? GROUP BY format ORDER BY count(*) DESC, format',
+    );
   }
 
   producer(runId: number): RunProducer {

@@ -1,4 +1,10 @@
-import { maxMessagesPerEpisode, type FileProgressState, type RunRecord, type StoredFileState, type TraceIssue } from '../core/indexing';
+import {
+  maxMessagesPerEpisode,
+  type FileProgressState,
+  type RunRecord,
+  type StoredFileState,
+  type TraceIssue,
+} from '../core/indexing';
 import type { Db, Statement } from './database';
 
 /** The importer's identity, stored with every source so a later build can tell what wrote a row. */
@@ -44,7 +50,9 @@ export class SourceRepository {
         framework = excluded.framework, algorithm = excluded.algorithm, format_version = excluded.format_version,
         evaluator_json = excluded.evaluator_json, config_json = excluded.config_json
       RETURNING run_id`);
-    this.stateStmt = db.prepare('SELECT source_id, run_id, format, size, mtime_ms, indexed_offset, lines, head_hash FROM source WHERE uri = ?');
+    this.stateStmt = db.prepare(
+      'SELECT source_id, run_id, format, size, mtime_ms, indexed_offset, lines, head_hash FROM source WHERE uri = ?',
+    );
     this.insertSourceStmt = db.prepare(`
       INSERT INTO source (run_id, uri, format, size, mtime_ms, indexed_offset, lines, head_hash, imported_at, importer_version)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -70,7 +78,9 @@ export class SourceRepository {
         WHERE e.source_id = ? AND e.search_indexed = 1)`);
     this.deleteEpisodesStmt = db.prepare('DELETE FROM episode WHERE source_id = ?');
     this.deleteErrorsStmt = db.prepare('DELETE FROM parse_error WHERE source_id = ?');
-    this.insertErrorStmt = db.prepare('INSERT INTO parse_error (source_id, line, byte_offset, reason, excerpt) VALUES (?, ?, ?, ?, ?)');
+    this.insertErrorStmt = db.prepare(
+      'INSERT INTO parse_error (source_id, line, byte_offset, reason, excerpt) VALUES (?, ?, ?, ?, ?)',
+    );
     this.urisStmt = db.prepare('SELECT source_id, uri FROM source');
     this.deleteSourceStmt = db.prepare('DELETE FROM source WHERE source_id = ?');
   }
@@ -114,7 +124,20 @@ export class SourceRepository {
       const existing = this.stateStmt.get(uri);
       if (!existing) {
         const s = state;
-        return Number(this.insertSourceStmt.run(runId, uri, format, s.size, s.mtimeMs, s.indexedOffset, s.lines, s.headHash, now(), importerVersion).lastInsertRowid);
+        return Number(
+          this.insertSourceStmt.run(
+            runId,
+            uri,
+            format,
+            s.size,
+            s.mtimeMs,
+            s.indexedOffset,
+            s.lines,
+            s.headHash,
+            now(),
+            importerVersion,
+          ).lastInsertRowid,
+        );
       }
       this.clearSource(existing.source_id);
       this.updateState(existing.source_id, runId, format, state);
@@ -159,7 +182,8 @@ export class SourceRepository {
 
   /** Must run inside the caller's transaction. */
   insertIssues(sourceId: number, issues: readonly TraceIssue[]): void {
-    for (const issue of issues) this.insertErrorStmt.run(sourceId, issue.line, issue.offset, issue.reason, issue.excerpt ?? null);
+    for (const issue of issues)
+      this.insertErrorStmt.run(sourceId, issue.line, issue.offset, issue.reason, issue.excerpt ?? null);
   }
 
   writeIssues(sourceId: number, issues: readonly TraceIssue[]): void {

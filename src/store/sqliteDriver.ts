@@ -62,7 +62,11 @@ export function currentRuntime(): RuntimeInfo {
  * what to do — never a bare stack trace. The probe opens an in-memory database, because a
  * mismatched addon only fails when first used (NODE_MODULE_VERSION errors).
  */
-export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: RuntimeInfo = currentRuntime(), loaders: DriverLoaders = defaultLoaders): SqliteDriver {
+export function selectDriver(
+  nativeBinding = bundledNativeBinding(),
+  runtime: RuntimeInfo = currentRuntime(),
+  loaders: DriverLoaders = defaultLoaders,
+): SqliteDriver {
   const attempts: string[] = [];
   try {
     const Database = loaders.betterSqlite3();
@@ -85,7 +89,9 @@ export function selectDriver(nativeBinding = bundledNativeBinding(), runtime: Ru
 }
 
 function noDriverMessage(runtime: RuntimeInfo, attempts: readonly string[]): string {
-  const where = runtime.electron ? `Electron ${runtime.electron} (Node ${runtime.node}, ABI ${runtime.abi})` : `Node ${runtime.node} (ABI ${runtime.abi})`;
+  const where = runtime.electron
+    ? `Electron ${runtime.electron} (Node ${runtime.node}, ABI ${runtime.abi})`
+    : `Node ${runtime.node} (ABI ${runtime.abi})`;
   return (
     `Credit Lens cannot open its SQLite index in ${where}. Tried ${attempts.join('; ')}. ` +
     `Install the Credit Lens build for your platform, or use a VS Code whose runtime provides node:sqlite (Node ≥ 22.13); ` +

@@ -1,4 +1,10 @@
-import { formatCounts, type IndexSummary, type IssueSummary, type RunSummary, type SourceSummary } from '../core/indexSummary';
+import {
+  formatCounts,
+  type IndexSummary,
+  type IssueSummary,
+  type RunSummary,
+  type SourceSummary,
+} from '../core/indexSummary';
 import type { Db, Statement } from './database';
 
 interface RunRow {
@@ -30,7 +36,13 @@ interface AgentRow {
 export class SummaryRepository {
   private readonly runsStmt: Statement<RunRow>;
   private readonly agentsStmt: Statement<AgentRow>;
-  private readonly countsStmt: Statement<{ files: number; agents: number; steps: number; searchable: number; errors: number }>;
+  private readonly countsStmt: Statement<{
+    files: number;
+    agents: number;
+    steps: number;
+    searchable: number;
+    errors: number;
+  }>;
   private readonly errorsStmt: Statement<{ file: string; line: number; reason: string }>;
   private readonly sourcesStmt: Statement<SourceSummary & { repeats: number }>;
   private readonly othersStmt: Statement<{ uri: string }>;
@@ -70,7 +82,9 @@ export class SummaryRepository {
     const counts = this.countsStmt.get() ?? { files: 0, agents: 0, steps: 0, searchable: 0, errors: 0 };
     const errors: IssueSummary[] = this.errorsStmt.all(maxErrors);
     // `repeats` only where there are some, so the common source reads as before.
-    const sources: SourceSummary[] = this.sourcesStmt.all().map(({ repeats, ...s }) => (repeats > 0 ? { ...s, repeats } : s));
+    const sources: SourceSummary[] = this.sourcesStmt
+      .all()
+      .map(({ repeats, ...s }) => (repeats > 0 ? { ...s, repeats } : s));
     return {
       files: counts.files,
       runs,
@@ -95,7 +109,9 @@ export class SummaryRepository {
       mechanism: row.mechanism,
       episodes: row.episodes,
       messages: row.messages ?? 0,
-      agents: this.agentsStmt.all(row.run_id).map((a) => ({ name: a.name, kind: a.kind, episodes: a.episodes, messages: a.messages ?? 0 })),
+      agents: this.agentsStmt
+        .all(row.run_id)
+        .map((a) => ({ name: a.name, kind: a.kind, episodes: a.episodes, messages: a.messages ?? 0 })),
       steps: { count: row.step_count, min: row.step_min, max: row.step_max },
       meanReward: row.mean_reward,
       layout: row.layout,

@@ -14,8 +14,25 @@ import type { Locator } from 'playwright-core';
 import type { WebviewHarness } from './harness/harness';
 import { browserSuite } from './harness/suite';
 import type { HarnessTheme } from './harness/server';
-import { brushColumns, choose, dashboardEntry, dashboardHost, nextEpisodesRequest, nextPosted, tableRows, waitForStatus, type DashboardHost } from './dashboard/dashboardHost';
-import { collapseStep, demoFolder, episodePage, scriptedRun, type RunShape, type ScriptedRun } from './dashboard/scriptedRun';
+import {
+  brushColumns,
+  choose,
+  dashboardEntry,
+  dashboardHost,
+  nextEpisodesRequest,
+  nextPosted,
+  tableRows,
+  waitForStatus,
+  type DashboardHost,
+} from './dashboard/dashboardHost';
+import {
+  collapseStep,
+  demoFolder,
+  episodePage,
+  scriptedRun,
+  type RunShape,
+  type ScriptedRun,
+} from './dashboard/scriptedRun';
 
 const suite = browserSuite();
 const browser = suite.browser;
@@ -29,7 +46,12 @@ interface Opened {
 async function open(options: { theme?: HarnessTheme; shape?: RunShape } = {}): Promise<Opened> {
   const run = scriptedRun(options.shape);
   const host = dashboardHost(run);
-  const h = await browser.open({ entry: dashboardEntry, host: host.host, theme: options.theme, viewport: { width: 1360, height: 1000 } });
+  const h = await browser.open({
+    entry: dashboardEntry,
+    host: host.host,
+    theme: options.theme,
+    viewport: { width: 1360, height: 1000 },
+  });
   await waitForStatus(h.page, /\d episodes?/);
   await h.page.locator('#chart-reward path.series').waitFor();
   return { h, host, run };
@@ -46,8 +68,10 @@ const savedState = (h: WebviewHarness): Promise<Record<string, unknown>> =>
 const activeId = (h: WebviewHarness): Promise<string | undefined> => h.page.evaluate(() => document.activeElement?.id);
 const valueOf = (locator: Locator): Promise<string> => locator.evaluate((e) => (e as HTMLInputElement).value);
 
-const episodesParams = (h: WebviewHarness): GetEpisodesParams[] => h.posted.filter((m) => GetEpisodesRequest.is(m)).map((m) => m.params);
-const focusedRowText = (h: WebviewHarness): Promise<string> => h.page.locator('#episode-grid .row.focused .col-id').innerText();
+const episodesParams = (h: WebviewHarness): GetEpisodesParams[] =>
+  h.posted.filter((m) => GetEpisodesRequest.is(m)).map((m) => m.params);
+const focusedRowText = (h: WebviewHarness): Promise<string> =>
+  h.page.locator('#episode-grid .row.focused .col-id').innerText();
 
 suite.describe('Run Dashboard webview', () => {
   test('the dashboard loads: charts with labels, the verifier collapse flagged, a window of table rows', async () => {
@@ -58,10 +82,17 @@ suite.describe('Run Dashboard webview', () => {
     const overview = await o.h.waitForPosted((m) => GetOverviewRequest.is(m));
     assert.deepEqual(overview.params, { folder: demoFolder, runId: 1, method: 'loo' });
     await waitForStatus(page, '20,000 episodes');
-    for (const id of ['reward', 'share', 'idle', 'heatmap']) assert.ok(((await page.locator(`#chart-${id}`).getAttribute('aria-label')) ?? '').length > 20, `${id} has an aria-label`);
+    for (const id of ['reward', 'share', 'idle', 'heatmap'])
+      assert.ok(
+        ((await page.locator(`#chart-${id}`).getAttribute('aria-label')) ?? '').length > 20,
+        `${id} has an aria-label`,
+      );
     assert.equal(await page.locator('#chart-share path.layer').count(), 3);
     assert.match(await page.locator('#figure-share .chart-caption').innerText(), /verifier 0\.31 → 0\.00/);
-    assert.deepEqual(await page.locator('#chart-share .window-label text').allTextContents(), [`decoupling · verifier (steps ${String(collapseStep)}–59)`, `idle · verifier (steps ${String(collapseStep)}–59)`]);
+    assert.deepEqual(await page.locator('#chart-share .window-label text').allTextContents(), [
+      `decoupling · verifier (steps ${String(collapseStep)}–59)`,
+      `idle · verifier (steps ${String(collapseStep)}–59)`,
+    ]);
     assert.equal(await page.locator('#chart-heatmap rect.cell').count(), 3 * 60);
     assert.equal(await page.locator('#chart-idle rect.flag-mark').count(), 60 - collapseStep);
     await tableRows(page).first().waitFor();
@@ -75,7 +106,10 @@ suite.describe('Run Dashboard webview', () => {
     const o = await open();
     const { page } = o.h;
     const before = await page.locator('#figure-share .chart-caption').innerText();
-    const request = nextPosted(o.h, (m) => GetOverviewRequest.is(m) && (m.params as { method: string }).method === 'shapley');
+    const request = nextPosted(
+      o.h,
+      (m) => GetOverviewRequest.is(m) && (m.params as { method: string }).method === 'shapley',
+    );
     await choose(page, '#method-select', 'Shapley (exact)');
     await request;
     await page.locator('#figure-share .chart-caption', { hasText: 'verifier 0.29' }).waitFor();
@@ -132,7 +166,10 @@ suite.describe('Run Dashboard webview', () => {
     await waitForStatus(page, 'steps 30–40');
     assert.equal(await valueOf(page.locator('#filter-stepFrom')), '30');
     const steps = (await tableRows(page).locator('.col-step').allInnerTexts()).map(Number);
-    assert.ok(steps.length > 0 && steps.every((s) => s >= 30 && s <= 40), `rows inside the brushed steps: ${steps.join(',')}`);
+    assert.ok(
+      steps.length > 0 && steps.every((s) => s >= 30 && s <= 40),
+      `rows inside the brushed steps: ${steps.join(',')}`,
+    );
     await page.locator('#figure-heatmap .chart-caption', { hasText: 'Selected steps 30–40' }).waitFor();
     const cleared = nextEpisodesRequest(o.h, (p) => p.filter.stepFrom == null);
     await page.locator('#clear-brush').click();
@@ -164,7 +201,14 @@ suite.describe('Run Dashboard webview', () => {
     const flag = nextEpisodesRequest(o.h, (p) => p.filter.flag === 'decoupling');
     await choose(page, '#filter-flag', 'Flag: decoupling');
     await flag;
-    const flagged = episodePage(o.run, { folder: demoFolder, runId: 1, filter: { flag: 'decoupling' }, sort: { key: 'step', descending: false }, offset: 0, limit: 1 }).total;
+    const flagged = episodePage(o.run, {
+      folder: demoFolder,
+      runId: 1,
+      filter: { flag: 'decoupling' },
+      sort: { key: 'step', descending: false },
+      offset: 0,
+      limit: 1,
+    }).total;
     await waitForStatus(page, `${flagged.toLocaleString('en-US')} episodes · flag: decoupling`);
     const agent = nextEpisodesRequest(o.h, (p) => p.filter.agent === 'verifier');
     await choose(page, '#filter-agent', 'verifier');
@@ -199,8 +243,15 @@ suite.describe('Run Dashboard webview', () => {
     assert.equal(await focusedRowText(o.h), 'ep-0-1', 'the first j focuses the top row');
     const focused = page.locator('#episode-grid .row.focused');
     assert.equal(await focused.getAttribute('aria-selected'), 'true');
-    assert.equal(await page.locator('#episode-grid').getAttribute('aria-activedescendant'), await focused.getAttribute('id'));
-    assert.notEqual(await focused.evaluate((e) => getComputedStyle(e).outlineStyle), 'none', 'the focused row is visibly outlined');
+    assert.equal(
+      await page.locator('#episode-grid').getAttribute('aria-activedescendant'),
+      await focused.getAttribute('id'),
+    );
+    assert.notEqual(
+      await focused.evaluate((e) => getComputedStyle(e).outlineStyle),
+      'none',
+      'the focused row is visibly outlined',
+    );
     const opened = nextPosted(o.h, (m) => OpenEpisodeCommand.is(m));
     await page.keyboard.press('Enter');
     assert.deepEqual((await opened).params, { folder: demoFolder, episodeId: 2 });
@@ -261,7 +312,9 @@ suite.describe('Run Dashboard webview', () => {
     await page.locator('#episode-grid .viewport').evaluate((e) => {
       e.scrollTop = 500 * 24;
     });
-    await page.waitForFunction(() => (JSON.parse(sessionStorage.getItem('vscode-state') ?? '{}') as { topRow?: number }).topRow === 500);
+    await page.waitForFunction(
+      () => (JSON.parse(sessionStorage.getItem('vscode-state') ?? '{}') as { topRow?: number }).topRow === 500,
+    );
     const ready = nextPosted(o.h, (m) => DashboardReadyCommand.is(m));
     const overview = nextPosted(o.h, (m) => GetOverviewRequest.is(m));
     const firstPage = nextEpisodesRequest(o.h);
@@ -283,15 +336,31 @@ suite.describe('Run Dashboard webview', () => {
   test('trace text with markup is shown literally and never runs', async () => {
     const img = '<img src=x onerror="window.__xss=1">';
     const script = '<script>window.__xss=1</script>';
-    const o = await open({ shape: { agents: [`planner${img}`, script, 'verifier'], groupPrefix: img, idPrefix: script, folderName: img, runName: script, episodes: 600 } });
+    const o = await open({
+      shape: {
+        agents: [`planner${img}`, script, 'verifier'],
+        groupPrefix: img,
+        idPrefix: script,
+        folderName: img,
+        runName: script,
+        episodes: 600,
+      },
+    });
     const { page } = o.h;
     await tableRows(page).first().waitFor();
     assert.equal(await page.locator('.dashboard-title').innerText(), `${img} · ${script}`);
-    assert.deepEqual(await page.locator('#figure-share .legend li').allInnerTexts(), [`planner${img}`, script, 'verifier']);
+    assert.deepEqual(await page.locator('#figure-share .legend li').allInnerTexts(), [
+      `planner${img}`,
+      script,
+      'verifier',
+    ]);
     assert.equal(await page.locator('#chart-heatmap .row-label title').first().textContent(), `planner${img}`);
     assert.equal(await page.locator('#episode-grid .row[aria-rowindex="2"] .col-id').innerText(), `${script}0-0`);
     assert.equal(await page.locator('#episode-grid .row[aria-rowindex="2"] .col-group').innerText(), `${img}0-0`);
-    assert.match((await page.locator('#chart-share .window-label text').first().textContent()) ?? '', /decoupling · verifier/);
+    assert.match(
+      (await page.locator('#chart-share .window-label text').first().textContent()) ?? '',
+      /decoupling · verifier/,
+    );
     assert.equal(await page.locator('#filter-agent vscode-option', { hasText: script }).count(), 1);
     assert.equal(await page.evaluate(() => (window as { __xss?: unknown }).__xss), undefined);
     assert.equal(await page.locator('#app img, #app script, #app [onerror]').count(), 0);
@@ -305,7 +374,8 @@ suite.describe('Run Dashboard webview', () => {
     const columns = (await page.locator('#chart-heatmap rect.cell').count()) / 3;
     const width = (await page.locator('#chart-heatmap').boundingBox())?.width ?? 0;
     assert.ok(columns <= width / 2 && columns >= 100, `${String(columns)} columns for ${String(width)} px`);
-    for (const id of ['share', 'heatmap']) assert.ok((await page.locator(`#chart-${id} .axis-x .tick`).count()) <= 16, `${id} ticks thinned`);
+    for (const id of ['share', 'heatmap'])
+      assert.ok((await page.locator(`#chart-${id} .axis-x .tick`).count()) <= 16, `${id} ticks thinned`);
     await close(o);
   });
 

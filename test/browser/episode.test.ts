@@ -18,35 +18,52 @@ import type { ViewMethod } from '../../src/protocol/viewData';
 import { creditColorScale } from '../../webview/src/charts/creditScale';
 import { creditFor, episodeData, longSeq, messageAt, ref, scriptedHost, tokenSeq } from './episode/fixture';
 import { scrollFrames, scrollToRow, scrollTop, waitForSaved, type ComputedStyleHost } from './episode/page';
-import { chooseMethod, entry, focusedSeq, openEpisode, rowInfo, savedState, waitForPostedAfter } from './episode/session';
+import {
+  chooseMethod,
+  entry,
+  focusedSeq,
+  openEpisode,
+  rowInfo,
+  savedState,
+  waitForPostedAfter,
+} from './episode/session';
 import { describeInBrowser } from './harness/suite';
 
 describeInBrowser('Episode webview', (browser) => {
-
   test('opens a 10,000-message episode in under a second with only a window of rows in the DOM', async () => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 10_000 }), data: episodeData(10_000) });
-    console.log(`10,000 messages: first rows ${s.openMs.toFixed(0)} ms after DidChangeEpisode (${s.webviewMs.toFixed(0)} ms in the webview, the rest is the scripted host's round trip)`);
+    console.log(
+      `10,000 messages: first rows ${s.openMs.toFixed(0)} ms after DidChangeEpisode (${s.webviewMs.toFixed(0)} ms in the webview, the rest is the scripted host's round trip)`,
+    );
     assert.ok(s.openMs < 1000, `opened in ${String(s.openMs)} ms`);
     assert.ok(s.webviewMs < 200, `${String(s.webviewMs)} ms of work in the webview`);
     const rows = await s.h.page.locator('.msg').count();
     assert.ok(rows > 5 && rows < 80, `${String(rows)} rows in the DOM`);
     assert.equal(await s.h.page.locator('.msg[data-seq="0"]').getAttribute('aria-setsize'), '10000');
-    assert.match((await s.h.page.locator('.msg[data-seq="0"] .msg-body').textContent()) ?? '', /^Message 0 from planner/);
+    assert.match(
+      (await s.h.page.locator('.msg[data-seq="0"] .msg-body').textContent()) ?? '',
+      /^Message 0 from planner/,
+    );
     // Scrolling far down fetches that window only, and the DOM stays a window.
     await scrollToRow(s.h, 5000);
     await s.h.page.locator('.msg.is-loaded[data-seq="5000"]').waitFor();
     const after = await s.h.page.locator('.msg').count();
     assert.ok(after < 80, `${String(after)} rows in the DOM after scrolling`);
-    for (const m of s.h.posted.filter((p) => GetMessagesRequest.is(p))) assert.ok((m.params as { limit: number }).limit <= maxMessageWindow);
+    for (const m of s.h.posted.filter((p) => GetMessagesRequest.is(p)))
+      assert.ok((m.params as { limit: number }).limit <= maxMessageWindow);
     const frames = await scrollFrames(s.h.page, 120, 300);
-    console.log(`10,000 messages: scrolling 300 px a frame for 120 frames, frame time p50 ${frames.p50.toFixed(1)} ms, max ${frames.max.toFixed(1)} ms, ${String(frames.rows)} rows in the DOM`);
+    console.log(
+      `10,000 messages: scrolling 300 px a frame for 120 frames, frame time p50 ${frames.p50.toFixed(1)} ms, max ${frames.max.toFixed(1)} ms, ${String(frames.rows)} rows in the DOM`,
+    );
     assert.ok(frames.rows < 80);
     await s.close();
   });
 
   test('opens a 100,000-message episode and reaches its last message', async () => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 100_000 }), data: episodeData(100_000) });
-    console.log(`100,000 messages: first rows ${s.openMs.toFixed(0)} ms after DidChangeEpisode (${s.webviewMs.toFixed(0)} ms in the webview)`);
+    console.log(
+      `100,000 messages: first rows ${s.openMs.toFixed(0)} ms after DidChangeEpisode (${s.webviewMs.toFixed(0)} ms in the webview)`,
+    );
     assert.ok(s.openMs < 2000, `opened in ${String(s.openMs)} ms`);
     await s.h.page.locator('.msg[data-seq="0"]').focus();
     await s.h.page.keyboard.press('End');
@@ -66,13 +83,29 @@ describeInBrowser('Episode webview', (browser) => {
     assert.ok(Number(shared.credit) > 0.001, 'verifier has shared credit');
     await chooseMethod(s.h, 'loo');
     await s.h.waitForPosted((m) => GetCreditRequest.is(m) && m.params.method === 'loo');
-    await s.h.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { dataset: Record<string, string> } | null } }).document.querySelector('.msg[data-seq="2"]')?.dataset['credit'] === '0');
+    await s.h.page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as {
+            document: { querySelector(s: string): { dataset: Record<string, string> } | null };
+          }
+        ).document.querySelector('.msg[data-seq="2"]')?.dataset['credit'] === '0',
+    );
     const loo = await rowInfo(s.h, verifier);
     assert.notEqual(loo.tint, shared.tint, 'the tint changed');
     assert.equal(loo.tint, creditColorScale(1)(0), 'zero credit is the centre of the scale');
     assert.ok(Number((await rowInfo(s.h, 0)).credit) > 0.001, 'the planner keeps credit under loo');
-    assert.equal(await s.h.page.locator('.msg[data-seq="2"]').evaluate((el) => (el as unknown as Record<string, unknown>)['__marker']), true, 'same element');
-    assert.match((await s.h.page.locator('.msg[data-seq="2"] .msg-credit').getAttribute('title')) ?? '', /Credit 0 under Leave-one-out \(agent credit spread evenly/);
+    assert.equal(
+      await s.h.page
+        .locator('.msg[data-seq="2"]')
+        .evaluate((el) => (el as unknown as Record<string, unknown>)['__marker']),
+      true,
+      'same element',
+    );
+    assert.match(
+      (await s.h.page.locator('.msg[data-seq="2"] .msg-credit').getAttribute('title')) ?? '',
+      /Credit 0 under Leave-one-out \(agent credit spread evenly/,
+    );
     assert.match((await s.h.page.locator('.legend').getAttribute('aria-label')) ?? '', /Leave-one-out/);
     assert.equal(await s.h.page.locator('.agent-bar[data-agent="verifier"] .agent-value').textContent(), '0');
     await chooseMethod(s.h, 'prefix');
@@ -82,29 +115,61 @@ describeInBrowser('Episode webview', (browser) => {
 
   test('recompute shows progress, cancels, and asks for credit again when done', async () => {
     let computed = false;
-    const host = scriptedHost({ count: 300, credit: (method) => (method === 'shapley' && computed ? { ...creditFor('loo', 300), method } : creditFor(method, 300)) });
+    const host = scriptedHost({
+      count: 300,
+      credit: (method) =>
+        method === 'shapley' && computed ? { ...creditFor('loo', 300), method } : creditFor(method, 300),
+    });
     const s = await openEpisode(browser, { host, data: episodeData(300) });
     await chooseMethod(s.h, 'shapley');
     await s.h.page.locator('[data-notice="not-computed"]').waitFor();
     await s.h.page.locator('[data-notice="not-computed"] vscode-button').click();
-    await s.h.waitForPosted((m) => RecomputeCommand.is(m) && m.params.method === 'shapley' && m.params.ref.episodeId === ref.episodeId);
-    await s.h.notify(DidChangeRecomputeNotification, { method: 'shapley', state: 'running', done: 3, total: 10, message: null });
+    await s.h.waitForPosted(
+      (m) => RecomputeCommand.is(m) && m.params.method === 'shapley' && m.params.ref.episodeId === ref.episodeId,
+    );
+    await s.h.notify(DidChangeRecomputeNotification, {
+      method: 'shapley',
+      state: 'running',
+      done: 3,
+      total: 10,
+      message: null,
+    });
     await s.h.page.locator('.recompute-progress:not([hidden])').waitFor();
     assert.equal(await s.h.page.locator('.progress-count').textContent(), '3 / 10');
     assert.equal(await s.h.page.locator('.progress-track').getAttribute('aria-valuenow'), '3');
     assert.equal(await s.h.page.locator('.recompute-button').getAttribute('disabled'), '');
     await s.h.page.locator('.recompute-cancel').click();
     await s.h.waitForPosted((m) => CancelRecomputeCommand.is(m));
-    await s.h.notify(DidChangeRecomputeNotification, { method: 'shapley', state: 'cancelled', done: 4, total: 10, message: null });
+    await s.h.notify(DidChangeRecomputeNotification, {
+      method: 'shapley',
+      state: 'cancelled',
+      done: 4,
+      total: 10,
+      message: null,
+    });
     await s.h.page.locator('.recompute-progress[hidden]').waitFor({ state: 'attached' });
     assert.match((await s.h.page.locator('.recompute-result').textContent()) ?? '', /cancelled/);
 
     await s.h.page.locator('.recompute-button').click();
-    await s.h.waitForPosted((m) => RecomputeCommand.is(m) && s.h.posted.filter((p) => RecomputeCommand.is(p)).length === 2);
+    await s.h.waitForPosted(
+      (m) => RecomputeCommand.is(m) && s.h.posted.filter((p) => RecomputeCommand.is(p)).length === 2,
+    );
     const from = s.h.posted.length;
-    await s.h.notify(DidChangeRecomputeNotification, { method: 'shapley', state: 'running', done: 9, total: 10, message: null });
+    await s.h.notify(DidChangeRecomputeNotification, {
+      method: 'shapley',
+      state: 'running',
+      done: 9,
+      total: 10,
+      message: null,
+    });
     computed = true;
-    await s.h.notify(DidChangeRecomputeNotification, { method: 'shapley', state: 'done', done: 10, total: 10, message: '10 evaluator calls, 4 from the cache' });
+    await s.h.notify(DidChangeRecomputeNotification, {
+      method: 'shapley',
+      state: 'done',
+      done: 10,
+      total: 10,
+      message: '10 evaluator calls, 4 from the cache',
+    });
     await waitForPostedAfter(s.h, from, (m) => GetCreditRequest.is(m) && m.params.method === 'shapley');
     await s.h.page.locator('[data-notice="not-computed"]').waitFor({ state: 'detached' });
     assert.equal((await rowInfo(s.h, 2)).credit, '0');
@@ -113,9 +178,18 @@ describeInBrowser('Episode webview', (browser) => {
   });
 
   test('shows the not computed, approximate, no evaluator and failed states', async () => {
-    const data = episodeData(100, { evaluator: { configured: false, description: '', reason: 'Restricted Mode: evaluator commands from workspace settings are not run' } });
+    const data = episodeData(100, {
+      evaluator: {
+        configured: false,
+        description: '',
+        reason: 'Restricted Mode: evaluator commands from workspace settings are not run',
+      },
+    });
     const s = await openEpisode(browser, { host: scriptedHost({ count: 100 }), data });
-    assert.match((await s.h.page.locator('.evaluator-line').textContent()) ?? '', /No evaluator configured: Restricted Mode/);
+    assert.match(
+      (await s.h.page.locator('.evaluator-line').textContent()) ?? '',
+      /No evaluator configured: Restricted Mode/,
+    );
     const expectations: [ViewMethod, string, RegExp][] = [
       ['shapley', 'not-computed', /Not computed yet/],
       ['shapley-mc', 'approximate', /Approximate/],
@@ -140,14 +214,29 @@ describeInBrowser('Episode webview', (browser) => {
     assert.equal(await focusedSeq(s.h), 0);
     for (let i = 0; i < longSeq; i++) await keys.press('j');
     assert.equal(await focusedSeq(s.h), longSeq);
-    assert.notEqual(await s.h.page.locator(`.msg[data-seq="${String(longSeq)}"]`).evaluate((el) => (globalThis as unknown as ComputedStyleHost).getComputedStyle(el).outlineStyle), 'none', 'visible focus');
+    assert.notEqual(
+      await s.h.page
+        .locator(`.msg[data-seq="${String(longSeq)}"]`)
+        .evaluate((el) => (globalThis as unknown as ComputedStyleHost).getComputedStyle(el).outlineStyle),
+      'none',
+      'visible focus',
+    );
     const before = await rowInfo(s.h, longSeq + 1);
     await keys.press('Enter');
     await s.h.page.locator(`.msg.is-expanded[data-seq="${String(longSeq)}"]`).waitFor();
-    await s.h.page.waitForFunction((seq) => ((globalThis as unknown as { document: { querySelector(s: string): { offsetTop: number } | null } }).document.querySelector(`.msg[data-seq="${String(seq)}"]`)?.offsetTop ?? 0) > 0, longSeq + 1);
+    await s.h.page.waitForFunction(
+      (seq) =>
+        ((
+          globalThis as unknown as { document: { querySelector(s: string): { offsetTop: number } | null } }
+        ).document.querySelector(`.msg[data-seq="${String(seq)}"]`)?.offsetTop ?? 0) > 0,
+      longSeq + 1,
+    );
     const afterExpand = await rowInfo(s.h, longSeq + 1);
     assert.ok(afterExpand.top > before.top + 40, 'the rows below moved down');
-    assert.match((await s.h.page.locator(`.msg[data-seq="${String(longSeq)}"] .msg-note`).textContent()) ?? '', /Showing the first/);
+    assert.match(
+      (await s.h.page.locator(`.msg[data-seq="${String(longSeq)}"] .msg-note`).textContent()) ?? '',
+      /Showing the first/,
+    );
     await keys.press('Enter');
     await s.h.page.locator(`.msg.is-expanded[data-seq="${String(longSeq)}"]`).waitFor({ state: 'detached' });
 
@@ -157,7 +246,14 @@ describeInBrowser('Episode webview', (browser) => {
     await s.h.waitForPosted((m) => NavigateEpisodeCommand.is(m) && m.params.direction === 'previous');
 
     await keys.press('/');
-    assert.equal(await s.h.page.evaluate(() => (globalThis as unknown as { document: { activeElement: { tagName: string } } }).document.activeElement.tagName), 'VSCODE-TEXT-FIELD');
+    assert.equal(
+      await s.h.page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { tagName: string } } }).document.activeElement
+            .tagName,
+      ),
+      'VSCODE-TEXT-FIELD',
+    );
     await keys.type('message 250 from');
     await keys.press('Enter');
     await s.h.page.locator('.msg.is-current[data-seq="250"]').waitFor();
@@ -177,7 +273,11 @@ describeInBrowser('Episode webview', (browser) => {
   });
 
   test('trace text with markup is shown literally and never runs', async () => {
-    const payloads = ['<script>window.__xss=1</script>', '<img src=x onerror="window.__xss=1">', '<a href="javascript:window.__xss=1">x</a>'];
+    const payloads = [
+      '<script>window.__xss=1</script>',
+      '<img src=x onerror="window.__xss=1">',
+      '<a href="javascript:window.__xss=1">x</a>',
+    ];
     const all = payloads.join(' ');
     const content = (seq: number): string | undefined => (seq < 3 ? payloads[seq] : undefined);
     const data = episodeData(30, {
@@ -186,19 +286,51 @@ describeInBrowser('Episode webview', (browser) => {
       task: all,
       groundTruth: payloads[2]!,
       finalAnswer: { answer: payloads[1]!, agent: payloads[0]! },
-      agents: [{ name: payloads[1]!, kind: 'llm', declared: true, messages: 1, tokens: null, loggedReward: null, loggedAdvantage: null }],
+      agents: [
+        {
+          name: payloads[1]!,
+          kind: 'llm',
+          declared: true,
+          messages: 1,
+          tokens: null,
+          loggedReward: null,
+          loggedAdvantage: null,
+        },
+      ],
       labels: [{ kind: payloads[0]!, agent: payloads[1]!, message: 1, value: payloads[2]!, reason: all }],
-      flags: [{ flagId: 1, kind: 'idle', agent: payloads[2]!, scope: 'episode', steps: null, score: null, summary: all, evidence: { [payloads[0]!]: payloads[1]! } }],
-      counterfactuals: [{ removed: [payloads[1]!], intervention: 'remove', reward: 0, source: 'computed', evaluator: payloads[2]!, n: null }],
+      flags: [
+        {
+          flagId: 1,
+          kind: 'idle',
+          agent: payloads[2]!,
+          scope: 'episode',
+          steps: null,
+          score: null,
+          summary: all,
+          evidence: { [payloads[0]!]: payloads[1]! },
+        },
+      ],
+      counterfactuals: [
+        {
+          removed: [payloads[1]!],
+          intervention: 'remove',
+          reward: 0,
+          source: 'computed',
+          evaluator: payloads[2]!,
+          n: null,
+        },
+      ],
     });
     const host = scriptedHost({ count: 30, content });
     const wrapped: typeof host = (message, harness) => {
       const value = host(message, harness) as { messages?: { agent: string }[] } | undefined;
-      if (GetMessagesRequest.is(message)) for (const m of value?.messages ?? []) m.agent = payloads[m.agent.length % 3]!;
+      if (GetMessagesRequest.is(message))
+        for (const m of value?.messages ?? []) m.agent = payloads[m.agent.length % 3]!;
       return value;
     };
     const s = await openEpisode(browser, { host: wrapped, data });
-    for (let seq = 0; seq < 3; seq++) assert.equal(await s.h.page.locator(`.msg[data-seq="${String(seq)}"] .msg-body`).textContent(), payloads[seq]);
+    for (let seq = 0; seq < 3; seq++)
+      assert.equal(await s.h.page.locator(`.msg[data-seq="${String(seq)}"] .msg-body`).textContent(), payloads[seq]);
     assert.equal(await s.h.page.locator('h1').textContent(), `Episode ${payloads[1]!}`);
     await s.h.page.getByText(all).first().waitFor();
     await s.h.page.locator('.msg[data-seq="2"] .msg-body').click();
@@ -207,8 +339,16 @@ describeInBrowser('Episode webview', (browser) => {
     await s.h.page.keyboard.press('Enter');
     await s.h.page.locator('.flag-evidence summary').click();
     const result = await s.h.page.evaluate(() => {
-      const page = globalThis as unknown as { __xss?: unknown; document: { querySelectorAll(s: string): { length: number } } };
-      return { xss: page.__xss, injected: page.document.querySelectorAll('#app img, #app script, #app iframe, a[href^="javascript"], [onerror]').length, images: page.document.querySelectorAll('img').length };
+      const page = globalThis as unknown as {
+        __xss?: unknown;
+        document: { querySelectorAll(s: string): { length: number } };
+      };
+      return {
+        xss: page.__xss,
+        injected: page.document.querySelectorAll('#app img, #app script, #app iframe, a[href^="javascript"], [onerror]')
+          .length,
+        images: page.document.querySelectorAll('img').length,
+      };
     });
     assert.deepEqual(result, { xss: undefined, injected: 0, images: 0 });
     await s.close();
@@ -218,7 +358,12 @@ describeInBrowser('Episode webview', (browser) => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 10_000 }), data: episodeData(10_000) });
     await chooseMethod(s.h, 'loo');
     await scrollToRow(s.h, 2000);
-    await s.h.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('.msg.is-loaded[data-seq="2005"]') !== null);
+    await s.h.page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(
+          '.msg.is-loaded[data-seq="2005"]',
+        ) !== null,
+    );
     const top = (await waitForSaved(s.h, 'topSeq', 1900))['topSeq'] as number;
     const expandSeq = top + 3;
     await s.h.page.locator(`.msg[data-seq="${String(expandSeq)}"]`).click();
@@ -234,9 +379,14 @@ describeInBrowser('Episode webview', (browser) => {
     await s.h.notify(DidChangeEpisodeNotification, episodeData(10_000));
     await waitForPostedAfter(s.h, from, (m) => GetCreditRequest.is(m) && m.params.method === 'loo');
     await s.h.page.locator(`.msg.is-expanded[data-seq="${String(expandSeq)}"]`).waitFor();
-    assert.equal(await s.h.page.locator('vscode-dropdown.method-switch').evaluate((el) => (el as unknown as { value: string }).value), 'loo');
+    assert.equal(
+      await s.h.page
+        .locator('vscode-dropdown.method-switch')
+        .evaluate((el) => (el as unknown as { value: string }).value),
+      'loo',
+    );
     assert.equal((await savedState(s.h))?.['topSeq'], top);
-    assert.ok((await s.h.page.locator(`.msg[data-seq="${String(top)}"]`).isVisible()), 'the saved top row is shown');
+    assert.ok(await s.h.page.locator(`.msg[data-seq="${String(top)}"]`).isVisible(), 'the saved top row is shown');
     await s.close();
   });
 
@@ -251,7 +401,11 @@ describeInBrowser('Episode webview', (browser) => {
     const other = { ...ref, episodeId: 43 };
     const from = s.h.posted.length;
     await s.h.notify(DidChangeEpisodeNotification, episodeData(50, { ref: other, externalId: 'ep-0043' }));
-    await waitForPostedAfter(s.h, from, (m) => GetMessagesRequest.is(m) && m.params.ref.episodeId === 43 && m.params.offset === 0);
+    await waitForPostedAfter(
+      s.h,
+      from,
+      (m) => GetMessagesRequest.is(m) && m.params.ref.episodeId === 43 && m.params.offset === 0,
+    );
     await s.h.page.locator('.msg.is-loaded[data-seq="0"]').waitFor();
     assert.equal(await scrollTop(s.h), 0);
     assert.equal(await s.h.page.locator('h1').textContent(), 'Episode ep-0043');
@@ -262,7 +416,11 @@ describeInBrowser('Episode webview', (browser) => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 20 }), data: episodeData(20) });
     const tokens = s.h.page.locator(`.msg[data-seq="${String(tokenSeq)}"] .tok`);
     assert.equal(await tokens.count(), messageAt(tokenSeq).tokens!.text.length);
-    const heats = await tokens.evaluateAll((els) => els.map((el) => (el as unknown as { style: { getPropertyValue(p: string): string } }).style.getPropertyValue('--heat')));
+    const heats = await tokens.evaluateAll((els) =>
+      els.map((el) =>
+        (el as unknown as { style: { getPropertyValue(p: string): string } }).style.getPropertyValue('--heat'),
+      ),
+    );
     assert.equal(new Set(heats.filter(Boolean)).size, heats.length - 1, 'a distinct colour for every attribution');
     assert.equal(heats.at(-1), '', 'a missing attribution has no colour');
     assert.equal(await tokens.nth(3).getAttribute('title'), 'Token attribution +0.900');
@@ -279,7 +437,9 @@ describeInBrowser('Episode webview', (browser) => {
       await s.h.page.keyboard.press('Enter');
       await s.h.page.locator(`.msg.is-expanded[data-seq="${String(longSeq)}"]`).waitFor();
       await s.h.page.keyboard.press('j');
-      const tintShown = await s.h.page.locator('.msg[data-seq="0"] .msg-tint').evaluate((el) => (globalThis as unknown as ComputedStyleHost).getComputedStyle(el).display !== 'none');
+      const tintShown = await s.h.page
+        .locator('.msg[data-seq="0"] .msg-tint')
+        .evaluate((el) => (globalThis as unknown as ComputedStyleHost).getComputedStyle(el).display !== 'none');
       assert.equal(tintShown, theme !== 'high-contrast', 'no translucent tint under text in high contrast');
       await s.h.screenshot(`episode-${theme}`);
       await s.close();
@@ -296,7 +456,11 @@ describeInBrowser('Episode webview', (browser) => {
     await h.page.locator('.msg.is-loaded').first().waitFor();
     const readies = h.posted.filter((m) => EpisodeReadyCommand.is(m)).length;
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    assert.equal(h.posted.filter((m) => EpisodeReadyCommand.is(m)).length, readies, 'no more Ready once the episode is shown');
+    assert.equal(
+      h.posted.filter((m) => EpisodeReadyCommand.is(m)).length,
+      readies,
+      'no more Ready once the episode is shown',
+    );
     await h.close();
   });
 });

@@ -4,13 +4,29 @@ import { DidChangeSummaryNotification, ReadyCommand } from '../../src/protocol/r
 import { describeInBrowser } from './harness/suite';
 
 describeInBrowser('Run Summary webview', (browser) => {
-test('the Run Summary webview shows trace-derived names as text under the production CSP', async () => {
-  const h = await browser.open({ entry: { script: 'main', styles: ['summary.css'] }, host: () => undefined });
-  await h.waitForPosted((m) => ReadyCommand.is(m));
-  await h.notify(DidChangeSummaryNotification, { folderName: '<img src=x onerror=alert(1)>', folderPath: '/x', indexPath: '/y', cancelled: false, summary: { files: 1, runs: [], episodes: 0, messages: 0, agents: 0, steps: 0, errorCount: 0, errors: [], searchIndexed: 0 } as never });
-  await h.page.locator('h1').waitFor();
-  assert.equal(await h.page.locator('h1').textContent(), '<img src=x onerror=alert(1)>');
-  await h.screenshot('smoke');
-  await h.close();
-});
+  test('the Run Summary webview shows trace-derived names as text under the production CSP', async () => {
+    const h = await browser.open({ entry: { script: 'main', styles: ['summary.css'] }, host: () => undefined });
+    await h.waitForPosted((m) => ReadyCommand.is(m));
+    await h.notify(DidChangeSummaryNotification, {
+      folderName: '<img src=x onerror=alert(1)>',
+      folderPath: '/x',
+      indexPath: '/y',
+      cancelled: false,
+      summary: {
+        files: 1,
+        runs: [],
+        episodes: 0,
+        messages: 0,
+        agents: 0,
+        steps: 0,
+        errorCount: 0,
+        errors: [],
+        searchIndexed: 0,
+      } as never,
+    });
+    await h.page.locator('h1').waitFor();
+    assert.equal(await h.page.locator('h1').textContent(), '<img src=x onerror=alert(1)>');
+    await h.screenshot('smoke');
+    await h.close();
+  });
 });

@@ -2,7 +2,16 @@
 // Run through `node scripts/e2e/run.mjs`, which starts code-server and passes E2E_* variables.
 // The tests share one page and run in order: each builds on the state the previous one left.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, appendFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  appendFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,7 +19,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 const env = (name: string): string => {
   const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} is not set: run the suite with \`npm run test:e2e\` (scripts/e2e/run.mjs)`);
+  if (value === undefined || value === '')
+    throw new Error(`${name} is not set: run the suite with \`npm run test:e2e\` (scripts/e2e/run.mjs)`);
   return value;
 };
 
@@ -120,13 +130,19 @@ async function setTheme(name: string): Promise<void> {
 async function messageCredits(): Promise<{ agent: string; credit: number }[]> {
   const rows = activeWebview().locator('.msg.is-loaded');
   const all = await rows.evaluateAll((elements) =>
-    elements.map((e) => ({ agent: e.querySelector('.msg-agent')?.textContent ?? '', credit: (e as unknown as { dataset: Record<string, string | undefined> }).dataset['credit'] ?? '' })),
+    elements.map((e) => ({
+      agent: e.querySelector('.msg-agent')?.textContent ?? '',
+      credit: (e as unknown as { dataset: Record<string, string | undefined> }).dataset['credit'] ?? '',
+    })),
   );
   return all.filter((r) => r.credit !== '').map((r) => ({ agent: r.agent, credit: Number(r.credit) }));
 }
 
 /** Chooses a credit method in the Episode view's switcher and waits until the rows carry its values. */
-async function chooseEpisodeMethod(method: string, accept: (rows: { agent: string; credit: number }[]) => boolean): Promise<{ agent: string; credit: number }[]> {
+async function chooseEpisodeMethod(
+  method: string,
+  accept: (rows: { agent: string; credit: number }[]) => boolean,
+): Promise<{ agent: string; credit: number }[]> {
   const webview = activeWebview();
   await webview.locator('vscode-dropdown.method-switch').click();
   await webview.locator(`vscode-option[value="${method}"]`).click();
@@ -151,7 +167,15 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       headless: true,
       viewport: { width: 1400, height: 900 },
       timeout: 30_000,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = context.pages()[0] ?? (await context.newPage());
   });
@@ -170,7 +194,11 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       const container = page.locator('.activitybar .action-item a[aria-label^="Credit Lens"]').first();
       await container.waitFor({ timeout: 60_000 });
       await container.click();
-      await waitFor(() => /ExtensionService#_doActivateExtension credit-lens\.credit-lens\b/.test(exthostLogs().host), 60_000, 'the activation line in remoteexthost.log');
+      await waitFor(
+        () => /ExtensionService#_doActivateExtension credit-lens\.credit-lens\b/.test(exthostLogs().host),
+        60_000,
+        'the activation line in remoteexthost.log',
+      );
       await page.waitForTimeout(1000);
       const { host, channel } = exthostLogs();
       assert.doesNotMatch(host, /Activating extension '?credit-lens\.credit-lens'? failed/);
@@ -186,7 +214,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       await runCommand('Credit Lens: Index Run Folder');
       // The index the CLI wrote in demo-run/.credit-lens/ is the only one: the command re-indexes
       // demo-run without a pick, and builds no second index at the workspace root.
-      await page.locator('.notifications-toasts, .notification-toast', { hasText: /Indexed \d/ }).first().waitFor({ timeout: 90_000 });
+      await page
+        .locator('.notifications-toasts, .notification-toast', { hasText: /Indexed \d/ })
+        .first()
+        .waitFor({ timeout: 90_000 });
       assert.equal(existsSync(join(workspace, '.credit-lens')), false, 'an index was built at the workspace root');
       const rows = runsView().locator('.monaco-list-row');
       await rows.filter({ hasText: 'planner-solver-verifier' }).first().waitFor({ timeout: 30_000 });
@@ -197,7 +228,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
   test('c. "Run Audit" puts the verifier free-rider warning in the Problems panel', { timeout: 150_000 }, async () => {
     await step('c-problems', async () => {
       await runCommand('Credit Lens: Run Audit');
-      await page.locator('.notifications-toasts, .notification-toast', { hasText: /Audit of \d+ runs?/ }).first().waitFor({ timeout: 120_000 });
+      await page
+        .locator('.notifications-toasts, .notification-toast', { hasText: /Audit of \d+ runs?/ })
+        .first()
+        .waitFor({ timeout: 120_000 });
       await runCommand('View: Focus Problems (Errors, Warnings, Infos)');
       const markers = page.locator('.markers-panel');
       await markers.waitFor({ timeout: 30_000 });
@@ -206,12 +240,23 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       assert.equal(await row.locator('.codicon-warning').count(), 1, 'the free-rider marker is a warning');
       // The resource row above the marker (rows are absolutely positioned: order them by data-index)
       // names the step file the flag points at.
-      const rows = await markers.locator('.monaco-list-row').evaluateAll((elements) =>
-        elements.map((e) => ({ index: Number(e.getAttribute('data-index')), text: e.textContent ?? '' })).sort((a, b) => a.index - b.index),
-      );
+      const rows = await markers
+        .locator('.monaco-list-row')
+        .evaluateAll((elements) =>
+          elements
+            .map((e) => ({ index: Number(e.getAttribute('data-index')), text: e.textContent ?? '' }))
+            .sort((a, b) => a.index - b.index),
+        );
       const at = rows.findIndex((r) => r.text.includes('free-rider: verifier'));
-      const resource = rows.slice(0, at).reverse().find((r) => /\.jsonl/.test(r.text));
-      assert.match(resource?.text ?? '', /step_00\d\d\.jsonl\s*demo-run\/planner-solver-verifier\/rollouts/, JSON.stringify(rows));
+      const resource = rows
+        .slice(0, at)
+        .reverse()
+        .find((r) => /\.jsonl/.test(r.text));
+      assert.match(
+        resource?.text ?? '',
+        /step_00\d\d\.jsonl\s*demo-run\/planner-solver-verifier\/rollouts/,
+        JSON.stringify(rows),
+      );
     });
   });
 
@@ -219,10 +264,16 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     await step('d-live-tail', async () => {
       const before = await statusBarEpisodes();
       const rollouts = join(runDir, 'rollouts');
-      const last = readdirSync(rollouts).filter((n) => /^step_\d+\.jsonl$/.test(n)).sort().at(-1);
+      const last = readdirSync(rollouts)
+        .filter((n) => /^step_\d+\.jsonl$/.test(n))
+        .sort()
+        .at(-1);
       assert.ok(last, 'a step file');
       const file = join(rollouts, last);
-      const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').slice(0, 3);
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .slice(0, 3);
       const appended = lines.map((line, i) => {
         const episode = JSON.parse(line) as Record<string, unknown>;
         episode.id = `e2e-appended-${Date.now()}-${i}`;
@@ -250,46 +301,64 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       await webview.locator('body', { hasText: 'routed-experts' }).waitFor({ timeout: 30_000 });
     });
   });
-  test('f. the Run Dashboard shows the verifier’s credit share collapsing over the flagged steps', { timeout: 240_000 }, async () => {
-    await step('f-dashboard-dark', async () => {
-      await runCommand('View: Close All Editors');
-      await runCommand('Credit Lens: Open Run Dashboard');
-      const webview = activeWebview();
-      const notice = webview.locator('#notice-recompute');
-      const caption = webview.locator('figcaption.chart-caption', { hasText: 'Credit share, start' });
-      await notice.or(caption).first().waitFor({ timeout: 60_000 });
-      // The audit keeps its own credit; LOO rows are stored by a recompute, here from the dashboard.
-      if (await notice.isVisible()) await notice.click();
-      await caption.waitFor({ timeout: 180_000 });
-      const text = (await caption.textContent()) ?? '';
-      const verifier = /verifier (\d+\.\d+) → (\d+\.\d+)/.exec(text);
-      assert.ok(verifier, text);
-      assert.ok(Number(verifier[1]) > 0.1 && Number(verifier[2]) < 0.05, `verifier share start → end: ${text}`);
-      await webview.locator('.window-list', { hasText: /verifier/ }).waitFor({ timeout: 10_000 });
-      await webview.locator('.episode-table, [aria-label^="Episodes"]').first().waitFor({ timeout: 10_000 });
-    });
-  });
+  test(
+    'f. the Run Dashboard shows the verifier’s credit share collapsing over the flagged steps',
+    { timeout: 240_000 },
+    async () => {
+      await step('f-dashboard-dark', async () => {
+        await runCommand('View: Close All Editors');
+        await runCommand('Credit Lens: Open Run Dashboard');
+        const webview = activeWebview();
+        const notice = webview.locator('#notice-recompute');
+        const caption = webview.locator('figcaption.chart-caption', { hasText: 'Credit share, start' });
+        await notice.or(caption).first().waitFor({ timeout: 60_000 });
+        // The audit keeps its own credit; LOO rows are stored by a recompute, here from the dashboard.
+        if (await notice.isVisible()) await notice.click();
+        await caption.waitFor({ timeout: 180_000 });
+        const text = (await caption.textContent()) ?? '';
+        const verifier = /verifier (\d+\.\d+) → (\d+\.\d+)/.exec(text);
+        assert.ok(verifier, text);
+        assert.ok(Number(verifier[1]) > 0.1 && Number(verifier[2]) < 0.05, `verifier share start → end: ${text}`);
+        await webview.locator('.window-list', { hasText: /verifier/ }).waitFor({ timeout: 10_000 });
+        await webview.locator('.episode-table, [aria-label^="Episodes"]').first().waitFor({ timeout: 10_000 });
+      });
+    },
+  );
 
-  test('g. a flagged episode is tinted by credit: the verifier near zero under loo, not under shared', { timeout: 120_000 }, async () => {
-    await step('g-episode-dark', async () => {
-      await runCommand('View: Close All Editors');
-      await runCommand('Credit Lens: Open Episode by Id…');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill('s18-g0-r0');
-      await page.keyboard.press('Enter');
-      // Both demo runs number their episodes alike: pick the pipeline run.
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' }).first().click();
-      const webview = activeWebview();
-      await webview.locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
-      const verifier = (rows: { agent: string; credit: number }[]): number[] => rows.filter((r) => r.agent === 'verifier').map((r) => r.credit);
-      const loo = await chooseEpisodeMethod('loo', (rows) => verifier(rows).length > 0);
-      assert.ok(verifier(loo).every((c) => Math.abs(c) < 0.01), `verifier under loo: ${JSON.stringify(loo)}`);
-      const shared = await chooseEpisodeMethod('shared', (rows) => verifier(rows).some((c) => c > 0.1));
-      assert.ok(verifier(shared).every((c) => c > 0.1), `verifier under shared: ${JSON.stringify(shared)}`);
-      await chooseEpisodeMethod('loo', (rows) => verifier(rows).every((c) => Math.abs(c) < 0.01));
-    });
-  });
+  test(
+    'g. a flagged episode is tinted by credit: the verifier near zero under loo, not under shared',
+    { timeout: 120_000 },
+    async () => {
+      await step('g-episode-dark', async () => {
+        await runCommand('View: Close All Editors');
+        await runCommand('Credit Lens: Open Episode by Id…');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ timeout: 10_000 });
+        await input.fill('s18-g0-r0');
+        await page.keyboard.press('Enter');
+        // Both demo runs number their episodes alike: pick the pipeline run.
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' })
+          .first()
+          .click();
+        const webview = activeWebview();
+        await webview.locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+        const verifier = (rows: { agent: string; credit: number }[]): number[] =>
+          rows.filter((r) => r.agent === 'verifier').map((r) => r.credit);
+        const loo = await chooseEpisodeMethod('loo', (rows) => verifier(rows).length > 0);
+        assert.ok(
+          verifier(loo).every((c) => Math.abs(c) < 0.01),
+          `verifier under loo: ${JSON.stringify(loo)}`,
+        );
+        const shared = await chooseEpisodeMethod('shared', (rows) => verifier(rows).some((c) => c > 0.1));
+        assert.ok(
+          verifier(shared).every((c) => c > 0.1),
+          `verifier under shared: ${JSON.stringify(shared)}`,
+        );
+        await chooseEpisodeMethod('loo', (rows) => verifier(rows).every((c) => Math.abs(c) < 0.01));
+      });
+    },
+  );
 
   test('h. after a reload the Episode panel comes back on the same episode', { timeout: 120_000 }, async () => {
     await step('h-restored', async () => {
@@ -320,7 +389,9 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     await step('i-dashboard-light', async () => {
       await runCommand('View: Close All Editors');
       await runCommand('Credit Lens: Open Run Dashboard');
-      await activeWebview().locator('figcaption.chart-caption', { hasText: 'Credit share, start' }).waitFor({ timeout: 60_000 });
+      await activeWebview()
+        .locator('figcaption.chart-caption', { hasText: 'Credit share, start' })
+        .waitFor({ timeout: 60_000 });
     });
     await setTheme('Dark Modern');
   });

@@ -5,7 +5,11 @@ export type Child = Node | string;
  * Creates `<tag class="className">` with `children`. Strings become text nodes, so trace content
  * (agent names, file names, reasons) can never inject markup.
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (className) element.className = className;
   element.append(...children);

@@ -44,7 +44,9 @@ export class HostIpc {
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
         unsubscribe();
-        reject(new HostRequestError(`${request.method}: no answer from the extension within ${String(timeoutMs / 1000)} s`));
+        reject(
+          new HostRequestError(`${request.method}: no answer from the extension within ${String(timeoutMs / 1000)} s`),
+        );
       }, timeoutMs);
       const unsubscribe = this.listen((data) => {
         if (data.id !== id || !request.response.is(data)) return;
@@ -65,7 +67,9 @@ export class HostIpc {
     });
   }
 
-  private listen(handler: (data: { readonly method: string; readonly params: unknown; readonly id?: number }) => void): () => void {
+  private listen(
+    handler: (data: { readonly method: string; readonly params: unknown; readonly id?: number }) => void,
+  ): () => void {
     const listener = (event: MessageEvent): void => {
       if (!isMessageFromHost(event, this.target)) return;
       const data: unknown = event.data;

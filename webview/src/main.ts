@@ -1,4 +1,9 @@
-import { DidChangeSummaryNotification, OpenIssueCommand, ReadyCommand, runSummaryStateVersion } from '../../src/protocol/runSummaryPanel';
+import {
+  DidChangeSummaryNotification,
+  OpenIssueCommand,
+  ReadyCommand,
+  runSummaryStateVersion,
+} from '../../src/protocol/runSummaryPanel';
 import { replaceChildren } from './dom';
 import { acquireHost } from './host';
 import { HostIpc } from './ipc';

@@ -23,9 +23,21 @@ export function renderLoading(): HTMLElement {
 }
 
 function renderHeader(data: RunSummaryData): HTMLElement {
-  const header = h('header', 'summary-header', h('h1', undefined, data.folderName), h('p', 'path', data.folderPath), h('p', 'path', `Index: ${data.indexPath}`));
+  const header = h(
+    'header',
+    'summary-header',
+    h('h1', undefined, data.folderName),
+    h('p', 'path', data.folderPath),
+    h('p', 'path', `Index: ${data.indexPath}`),
+  );
   if (data.cancelled) {
-    header.append(h('p', 'notice', 'The last indexing pass was cancelled, so the index holds only part of the folder. Index it again to finish.'));
+    header.append(
+      h(
+        'p',
+        'notice',
+        'The last indexing pass was cancelled, so the index holds only part of the folder. Index it again to finish.',
+      ),
+    );
   }
   return header;
 }
@@ -40,7 +52,13 @@ function renderTotals({ summary }: RunSummaryData): HTMLElement {
     ['Steps', summary.steps],
     ['Lines with errors', summary.errorCount],
   ];
-  const list = h('dl', 'stats', ...stats.map(([label, value]) => h('div', 'stat', h('dt', undefined, label), h('dd', undefined, formatCount(value)))));
+  const list = h(
+    'dl',
+    'stats',
+    ...stats.map(([label, value]) =>
+      h('div', 'stat', h('dt', undefined, label), h('dd', undefined, formatCount(value))),
+    ),
+  );
   return h('section', 'totals', h('h2', 'visually-hidden', 'Totals'), list);
 }
 
@@ -57,7 +75,18 @@ function renderRuns(runs: readonly RunSummary[]): HTMLElement {
 function renderRunTable(runs: readonly RunSummary[]): HTMLTableElement {
   const head = row('th', ['Run', 'Mechanism', 'Episodes', 'Messages', 'Steps', 'Mean reward'], [2, 3, 5]);
   const body = runs.map((run) =>
-    row('td', [runName(run), run.mechanism ?? '—', formatCount(run.episodes), formatCount(run.messages), stepRange(run), meanReward(run)], [2, 3, 5]),
+    row(
+      'td',
+      [
+        runName(run),
+        run.mechanism ?? '—',
+        formatCount(run.episodes),
+        formatCount(run.messages),
+        stepRange(run),
+        meanReward(run),
+      ],
+      [2, 3, 5],
+    ),
   );
   return h('table', 'runs-table', h('thead', undefined, head), h('tbody', undefined, ...body));
 }
@@ -69,7 +98,9 @@ function renderRunAgents(run: RunSummary): HTMLElement {
     return section;
   }
   const head = row('th', ['Agent', 'Kind', 'Episodes', 'Messages'], [2, 3]);
-  const body = run.agents.map((agent) => row('td', [agent.name, agent.kind, formatCount(agent.episodes), formatCount(agent.messages)], [2, 3]));
+  const body = run.agents.map((agent) =>
+    row('td', [agent.name, agent.kind, formatCount(agent.episodes), formatCount(agent.messages)], [2, 3]),
+  );
   section.append(h('table', 'agents-table', h('thead', undefined, head), h('tbody', undefined, ...body)));
   return section;
 }
@@ -82,7 +113,10 @@ function renderProblems({ summary }: RunSummaryData, actions: SummaryActions): H
   }
   section.append(h('ul', 'issues', ...summary.errors.map((issue) => renderIssue(issue, actions))));
   const unlisted = summary.errorCount - summary.errors.length;
-  if (unlisted > 0) section.append(h('p', 'more', `… and ${formatCount(unlisted)} more; the Credit Lens log and \`credit-lens info\` list them.`));
+  if (unlisted > 0)
+    section.append(
+      h('p', 'more', `… and ${formatCount(unlisted)} more; the Credit Lens log and \`credit-lens info\` list them.`),
+    );
   return section;
 }
 

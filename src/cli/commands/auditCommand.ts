@@ -34,7 +34,8 @@ export const flagsRaisedExitCode = 3;
  */
 export async function auditCommand(options: AuditCommandOptions, io: CliIo): Promise<number> {
   const method = options.method ?? 'loo';
-  if (method !== 'loo' && method !== 'shapley') throw new UsageError(`--method for audit must be loo or shapley, got "${method}"`);
+  if (method !== 'loo' && method !== 'shapley')
+    throw new UsageError(`--method for audit must be loo or shapley, got "${method}"`);
   const failOn = parseKinds(options.failOn);
   const thresholds = parseAuditThresholds(parseSettings(options.thresholds));
   if (!thresholds.ok) throw new UsageError(`--threshold: ${thresholds.error}`);
@@ -51,31 +52,48 @@ export async function auditCommand(options: AuditCommandOptions, io: CliIo): Pro
   });
   if (options.output === 'json') {
     const runs = result.runs.map(auditJson);
-    io.out(JSON.stringify(runs.length === 1 ? runs[0] : { runs }, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2));
+    io.out(
+      JSON.stringify(
+        runs.length === 1 ? runs[0] : { runs },
+        (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v),
+        2,
+      ),
+    );
   } else if (options.output === 'sarif') {
     io.out(JSON.stringify(auditSarif(options.root, result.runs, '0.1.0'), null, 2));
   } else {
     for (const report of result.runs) for (const line of formatAudit(report)) io.out(line);
   }
   const raised = result.runs.flatMap((r) => r.flags.filter((f) => failOn.has(f.kind)));
-  if (raised.length > 0) io.err(`credit-lens: ${raised.length} flag(s) of kind ${[...new Set(raised.map((f) => f.kind))].join(', ')} raised (--fail-on)`);
+  if (raised.length > 0)
+    io.err(
+      `credit-lens: ${raised.length} flag(s) of kind ${[...new Set(raised.map((f) => f.kind))].join(', ')} raised (--fail-on)`,
+    );
   return raised.length > 0 ? flagsRaisedExitCode : exitCodes.ok;
 }
 
 function parseKinds(text: string | undefined): Set<FlagKind> {
   if (!text) return new Set();
-  const kinds = text.split(',').map((k) => k.trim()).filter(Boolean);
-  for (const kind of kinds) if (!(flagKinds as readonly string[]).includes(kind)) throw new UsageError(`--fail-on: unknown flag kind "${kind}" (kinds: ${flagKinds.join(', ')})`);
+  const kinds = text
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  for (const kind of kinds)
+    if (!(flagKinds as readonly string[]).includes(kind))
+      throw new UsageError(`--fail-on: unknown flag kind "${kind}" (kinds: ${flagKinds.join(', ')})`);
   return new Set(kinds as FlagKind[]);
 }
 
 function parseSettings(text: string | undefined): Record<string, unknown> | undefined {
   if (!text) return undefined;
-  const entries = text.split(',').filter(Boolean).map((pair) => {
-    const [key, value] = pair.split('=', 2);
-    if (!key || value === undefined) throw new UsageError(`--threshold must look like key=value, got "${pair}"`);
-    const number = Number(value);
-    return [key, Number.isNaN(number) ? value : number] as const;
-  });
+  const entries = text
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const [key, value] = pair.split('=', 2);
+      if (!key || value === undefined) throw new UsageError(`--threshold must look like key=value, got "${pair}"`);
+      const number = Number(value);
+      return [key, Number.isNaN(number) ? value : number] as const;
+    });
   return Object.fromEntries(entries);
 }

@@ -5,7 +5,14 @@ import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engi
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
 import { parseStepRange } from '../../core/stepRange';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
-import { calibrationLine, csvHeader, csvLine, csvProblemLine, episodesJson, formatCreditReport } from '../../engine/report/formatCredit';
+import {
+  calibrationLine,
+  csvHeader,
+  csvLine,
+  csvProblemLine,
+  episodesJson,
+  formatCreditReport,
+} from '../../engine/report/formatCredit';
 import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
 import { ProgressBar } from '../progressBar';
 
@@ -51,7 +58,11 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
     if (found) firstErrors.push(found);
   };
   const bar = options.output === 'text' && io.tty ? new ProgressBar(io.tty) : undefined;
-  const onProgress = (done: number, total: number, run: string): void => bar?.draw(total > 0 ? done / total : 1, `${run}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} episodes`);
+  const onProgress = (done: number, total: number, run: string): void =>
+    bar?.draw(
+      total > 0 ? done / total : 1,
+      `${run}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} episodes`,
+    );
   const onRunStored = (run: RunCreditResult, rows: IterableIterator<CreditOutputRow>): void => {
     if (options.output === 'csv') {
       for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
@@ -83,13 +94,21 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
   if (options.output === 'json') {
     const lookups = result.values.cached + result.values.evaluated;
     const values = { ...result.values, hitRate: lookups > 0 ? result.values.cached / lookups : null };
-    io.out(JSON.stringify({ root: options.root, method, runs: runsJson, values, elapsedMs: result.elapsedMs, firstErrors }, jsonReplacer, 2));
+    io.out(
+      JSON.stringify(
+        { root: options.root, method, runs: runsJson, values, elapsedMs: result.elapsedMs, firstErrors },
+        jsonReplacer,
+        2,
+      ),
+    );
   } else if (options.output === 'text') {
     for (const line of formatCreditReport(options.root, method, result)) io.out(line);
     if (firstErrors.length > 0) io.out(formatFirstErrors(firstErrors));
   }
   // Not-identifiable episodes are summarised in the report (with the remedy); failures are listed.
-  for (const run of result.runs) for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20)) io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
+  for (const run of result.runs)
+    for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20))
+      io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
   return computed > 0 ? exitCodes.ok : exitCodes.fatal;
 }
@@ -105,8 +124,23 @@ function runJson(run: RunCreditResult) {
     computed: run.computed,
     notIdentifiable: run.unidentified,
     failed: run.failures.length - run.unidentified,
-    agents: run.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.mean, ci: a.ci, early: a.early, late: a.late, status: a.status })),
-    failures: run.failures.map((f) => ({ episode: f.episode, step: f.step, where: f.where, status: f.status ?? 'failed', reason: f.reason, ...(f.remedy ? { remedy: f.remedy } : {}) })),
+    agents: run.agents.map((a) => ({
+      agent: a.agent,
+      episodes: a.episodes,
+      meanCredit: a.mean,
+      ci: a.ci,
+      early: a.early,
+      late: a.late,
+      status: a.status,
+    })),
+    failures: run.failures.map((f) => ({
+      episode: f.episode,
+      step: f.step,
+      where: f.where,
+      status: f.status ?? 'failed',
+      reason: f.reason,
+      ...(f.remedy ? { remedy: f.remedy } : {}),
+    })),
     ...(run.calibration ? { calibration: { ...run.calibration, summary: calibrationLine(run.calibration) } } : {}),
     ...(run.budget ? { budget: run.budget } : {}),
     advantage: advantageJson(run),
@@ -118,12 +152,15 @@ function advantageJson({ advantage: { convention, source, description } }: RunCr
 }
 
 function parseMethod(name: string): CreditMethodName {
-  if (!isCreditMethod(name)) throw new UsageError(`unknown method "${name}"; choose one of ${creditMethods.join(', ')}`);
+  if (!isCreditMethod(name))
+    throw new UsageError(`unknown method "${name}"; choose one of ${creditMethods.join(', ')}`);
   return name;
 }
 
 /** `--evaluator final-answer[:key=value,…]` or `--evaluator-cmd "CMD"` (not both); `none` disables. */
-export function parseEvaluator(options: Pick<CreditCommandOptions, 'evaluator' | 'evaluatorCmd' | 'timeoutMs' | 'concurrency'>): EvaluatorChoice | undefined {
+export function parseEvaluator(
+  options: Pick<CreditCommandOptions, 'evaluator' | 'evaluatorCmd' | 'timeoutMs' | 'concurrency'>,
+): EvaluatorChoice | undefined {
   if (options.evaluator && options.evaluatorCmd) throw new UsageError('give --evaluator or --evaluator-cmd, not both');
   if (options.evaluatorCmd) {
     return {
@@ -136,11 +173,15 @@ export function parseEvaluator(options: Pick<CreditCommandOptions, 'evaluator' |
   if (!options.evaluator) return undefined;
   if (options.evaluator === 'none') return { kind: 'none' };
   const [name = '', settings = ''] = options.evaluator.split(':', 2);
-  const entries = settings.split(',').filter(Boolean).map((pair) => {
-    const [key, value] = pair.split('=', 2);
-    if (!key || value === undefined) throw new UsageError(`--evaluator options must look like key=value, got "${pair}"`);
-    return [key, value] as const;
-  });
+  const entries = settings
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const [key, value] = pair.split('=', 2);
+      if (!key || value === undefined)
+        throw new UsageError(`--evaluator options must look like key=value, got "${pair}"`);
+      return [key, value] as const;
+    });
   return { kind: 'builtin', name, options: Object.fromEntries(entries) };
 }
 
@@ -156,4 +197,3 @@ function jsonReplacer(_key: string, value: unknown): unknown {
   if (typeof value === 'number' && !Number.isFinite(value)) return null;
   return value;
 }
-

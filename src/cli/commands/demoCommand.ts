@@ -29,7 +29,9 @@ export async function demoCommand(options: DemoCommandOptions, io: CliIo): Promi
   });
   if (!options.json) {
     for (const run of written.runs) {
-      io.out(`Wrote ${run.name}: ${count(run.episodes)} episodes in ${count(run.files)} files (${megabytes(run.bytes)}) → ${run.folder}`);
+      io.out(
+        `Wrote ${run.name}: ${count(run.episodes)} episodes in ${count(run.files)} files (${megabytes(run.bytes)}) → ${run.folder}`,
+      );
     }
   }
   return indexCommand({ root: out, json: options.json, search: true }, io);

@@ -21,9 +21,18 @@ export async function exportCommand(options: ExportCommandOptions, io: CliIo): P
   const fd = options.out === undefined ? undefined : openSync(options.out, 'w');
   const write = fd === undefined ? io.out : (line: string): void => void writeSync(fd, `${line}\n`);
   try {
-    const result = await exportOtlp({ root: options.root, methods: options.methods, ...(options.db ? { dbPath: options.db } : {}), ...(options.run ? { run: options.run } : {}) }, write);
+    const result = await exportOtlp(
+      {
+        root: options.root,
+        methods: options.methods,
+        ...(options.db ? { dbPath: options.db } : {}),
+        ...(options.run ? { run: options.run } : {}),
+      },
+      write,
+    );
     for (const failure of result.failures.slice(0, 20)) io.err(`warning: ${failure}`);
-    if (options.out !== undefined) io.err(`Wrote ${String(result.episodes)} episodes in ${String(result.lines)} OTLP request(s) to ${options.out}`);
+    if (options.out !== undefined)
+      io.err(`Wrote ${String(result.episodes)} episodes in ${String(result.lines)} OTLP request(s) to ${options.out}`);
     return result.episodes === 0 && result.failures.length > 0 ? exitCodes.fatal : exitCodes.ok;
   } finally {
     if (fd !== undefined) closeSync(fd);

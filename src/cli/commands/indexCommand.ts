@@ -22,7 +22,12 @@ export interface IndexCommandOptions {
 export async function indexCommand(options: IndexCommandOptions, io: CliIo): Promise<number> {
   const bar = !options.json && io.tty ? new ProgressBar(io.tty) : undefined;
   const handle = runIndexInWorker(
-    { root: options.root, search: options.search, ...(options.db ? { dbPath: options.db } : {}), ...(options.format !== undefined ? { format: options.format } : {}) },
+    {
+      root: options.root,
+      search: options.search,
+      ...(options.db ? { dbPath: options.db } : {}),
+      ...(options.format !== undefined ? { format: options.format } : {}),
+    },
     join(__dirname, 'indexWorker.js'),
     (progress) => bar?.update(progress),
   );
@@ -32,7 +37,18 @@ export async function indexCommand(options: IndexCommandOptions, io: CliIo): Pro
     const result = await handle.result;
     bar?.clear();
     if (options.json) {
-      io.out(JSON.stringify({ root: options.root, index: result.index, pass: { ...result.tally, maxRssBytes: result.maxRssBytes }, summary: result.summary }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            root: options.root,
+            index: result.index,
+            pass: { ...result.tally, maxRssBytes: result.maxRssBytes },
+            summary: result.summary,
+          },
+          null,
+          2,
+        ),
+      );
     } else {
       io.out(`Indexed ${options.root} (index: ${result.index.path})`);
       for (const line of formatSummary(result.summary)) io.out(line);

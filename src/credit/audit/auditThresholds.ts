@@ -31,7 +31,13 @@ export const defaultAuditThresholds: AuditThresholds = Object.freeze({
   freeRiderMinReward: 0.1,
 });
 
-type Rule = { readonly integer?: boolean; readonly min: number; readonly max: number; readonly minOpen?: boolean; readonly maxOpen?: boolean };
+type Rule = {
+  readonly integer?: boolean;
+  readonly min: number;
+  readonly max: number;
+  readonly minOpen?: boolean;
+  readonly maxOpen?: boolean;
+};
 
 const rules: Readonly<Record<keyof AuditThresholds, Rule>> = {
   epsilon: { min: 0, max: Infinity, minOpen: true, maxOpen: true },
@@ -55,7 +61,8 @@ export function parseAuditThresholds(input: Readonly<Record<string, unknown>> | 
   const thresholds: AuditThresholds = { ...defaultAuditThresholds };
   for (const [key, raw] of Object.entries(input ?? {})) {
     if (raw === null || raw === undefined) continue;
-    if (!isThresholdKey(key)) return err(`audit thresholds: unknown setting '${key}' (known: ${Object.keys(rules).join(', ')})`);
+    if (!isThresholdKey(key))
+      return err(`audit thresholds: unknown setting '${key}' (known: ${Object.keys(rules).join(', ')})`);
     const value = parseValue(key, raw);
     if (!value.ok) return value;
     thresholds[key] = value.value;
@@ -69,12 +76,15 @@ function isThresholdKey(key: string): key is keyof AuditThresholds {
 
 function parseValue(key: keyof AuditThresholds, raw: unknown): Result<number> {
   const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-  if (typeof value !== 'number' || Number.isNaN(value)) return err(`audit thresholds: ${key} must be a number, got ${JSON.stringify(raw)}`);
+  if (typeof value !== 'number' || Number.isNaN(value))
+    return err(`audit thresholds: ${key} must be a number, got ${JSON.stringify(raw)}`);
   const rule = rules[key];
   const aboveMin = rule.minOpen === true ? value > rule.min : value >= rule.min;
   const belowMax = rule.maxOpen === true ? value < rule.max : value <= rule.max;
-  if (rule.integer === true && !Number.isInteger(value)) return err(`audit thresholds: ${key} must be an integer, got ${value}`);
-  if (!aboveMin || !belowMax || !Number.isFinite(value)) return err(`audit thresholds: ${key} must be in ${describeRange(rule)}, got ${value}`);
+  if (rule.integer === true && !Number.isInteger(value))
+    return err(`audit thresholds: ${key} must be an integer, got ${value}`);
+  if (!aboveMin || !belowMax || !Number.isFinite(value))
+    return err(`audit thresholds: ${key} must be in ${describeRange(rule)}, got ${value}`);
   return ok(value);
 }
 

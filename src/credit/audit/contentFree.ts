@@ -51,7 +51,8 @@ export function tokenCount(text: string): number {
  */
 export function isContentFree(text: string, options: { readonly minTokens?: number } = {}): boolean {
   const { minTokens = 5 } = options;
-  if (!Number.isSafeInteger(minTokens) || minTokens < 0) throw new RangeError(`minTokens must be a non-negative integer, got ${minTokens}`);
+  if (!Number.isSafeInteger(minTokens) || minTokens < 0)
+    throw new RangeError(`minTokens must be a non-negative integer, got ${minTokens}`);
   const tokens = wordTokens(stripFinalAnswerMarkers(text));
   return tokens.length <= minTokens || isAgreementOnly(tokens);
 }
@@ -69,7 +70,9 @@ function stripFinalAnswerMarkers(text: string): string {
 /** All tokens are agreement vocabulary, once a closing "answer (is) X" is set aside. */
 function isAgreementOnly(tokens: readonly string[]): boolean {
   const answerAt = tokens.lastIndexOf('answer');
-  const closesWithAnswer = answerAt >= 0 && (answerAt === tokens.length - 2 || (answerAt === tokens.length - 3 && tokens[answerAt + 1] === 'is'));
+  const closesWithAnswer =
+    answerAt >= 0 &&
+    (answerAt === tokens.length - 2 || (answerAt === tokens.length - 3 && tokens[answerAt + 1] === 'is'));
   const body = closesWithAnswer ? tokens.slice(0, answerAt) : tokens;
   return body.every((token) => agreementVocabulary.has(token));
 }

@@ -8,7 +8,8 @@
 export function creditShares(credit: readonly number[]): Float64Array {
   const positive = Float64Array.from(credit, (c) => (c > 0 ? c : 0));
   const total = positive.reduce((sum, c) => sum + c, 0);
-  if (total > 0 && Number.isFinite(total)) for (let k = 0; k < positive.length; k++) positive[k] = (positive[k] ?? 0) / total;
+  if (total > 0 && Number.isFinite(total))
+    for (let k = 0; k < positive.length; k++) positive[k] = (positive[k] ?? 0) / total;
   else positive.fill(0);
   return positive;
 }

@@ -44,7 +44,9 @@ export function decoupling(
 ): DecouplingEvidence | undefined {
   const { alpha = 0.05, minShare = 0.1 } = options;
   if (teamReward.length !== steps.length || share.length !== steps.length) {
-    throw new RangeError(`steps (${steps.length}), teamReward (${teamReward.length}) and share (${share.length}) must be aligned`);
+    throw new RangeError(
+      `steps (${steps.length}), teamReward (${teamReward.length}) and share (${share.length}) must be aligned`,
+    );
   }
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   const { s, r, h } = sortedCheckpoints(steps, teamReward, share);
@@ -58,16 +60,32 @@ export function decoupling(
   const falling = trend.rho < 0 && trend.p < alpha;
   if (!rising || !(falling || lastShare < minShare)) return undefined;
   const from = s[declineStart(h)] ?? NaN;
-  return { rewardRho: reward.rho, rewardP: reward.p, shareRho: trend.rho, shareP: trend.p, lastShare, from, to: s[n - 1] ?? NaN };
+  return {
+    rewardRho: reward.rho,
+    rewardP: reward.p,
+    shareRho: trend.rho,
+    shareP: trend.p,
+    lastShare,
+    from,
+    to: s[n - 1] ?? NaN,
+  };
 }
 
 /** The checkpoints whose step, reward and share are all finite, sorted by step. */
-function sortedCheckpoints(steps: readonly number[], reward: readonly number[], share: readonly number[]): { s: number[]; r: number[]; h: number[] } {
+function sortedCheckpoints(
+  steps: readonly number[],
+  reward: readonly number[],
+  share: readonly number[],
+): { s: number[]; r: number[]; h: number[] } {
   const kept = steps
     .map((_, k) => k)
     .filter((k) => Number.isFinite(steps[k]) && Number.isFinite(reward[k]) && Number.isFinite(share[k]))
     .sort((a, b) => (steps[a] ?? 0) - (steps[b] ?? 0));
-  return { s: kept.map((k) => steps[k] ?? NaN), r: kept.map((k) => reward[k] ?? NaN), h: kept.map((k) => share[k] ?? NaN) };
+  return {
+    s: kept.map((k) => steps[k] ?? NaN),
+    r: kept.map((k) => reward[k] ?? NaN),
+    h: kept.map((k) => share[k] ?? NaN),
+  };
 }
 
 /** Index of the last maximum of the centred moving average of `share`; 0 when that is the last index. */

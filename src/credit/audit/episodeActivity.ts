@@ -51,14 +51,22 @@ export function episodeActivity(
   options: ActivityOptions = {},
 ): AgentActivity[] {
   const { minTokens = 5, copyThreshold = 0.8 } = options;
-  if (!Number.isSafeInteger(nAgents) || nAgents < 0) throw new RangeError(`nAgents must be a non-negative integer, got ${nAgents}`);
-  const counts = Array.from({ length: nAgents }, () => ({ messages: 0, tokens: 0, emptyMessages: 0, copiedMessages: 0, finalAnswerFirst: false }));
+  if (!Number.isSafeInteger(nAgents) || nAgents < 0)
+    throw new RangeError(`nAgents must be a non-negative integer, got ${nAgents}`);
+  const counts = Array.from({ length: nAgents }, () => ({
+    messages: 0,
+    tokens: 0,
+    emptyMessages: 0,
+    copiedMessages: 0,
+    finalAnswerFirst: false,
+  }));
   const answer = finalAnswer === undefined ? [] : wordTokens(finalAnswer);
   let answerSeen = answer.length === 0;
   const latest = new Map<number, string>();
   for (const { agent, content } of messages) {
     const count = counts[agent];
-    if (count === undefined || !Number.isInteger(agent)) throw new RangeError(`message agent ${agent} is outside [0, ${nAgents})`);
+    if (count === undefined || !Number.isInteger(agent))
+      throw new RangeError(`message agent ${agent} is outside [0, ${nAgents})`);
     const tokens = wordTokens(content);
     count.messages++;
     count.tokens += tokens.length;

@@ -23,7 +23,7 @@ export function spearman(x: readonly number[], y: readonly number[]): { rho: num
 function averageRanks(values: readonly number[]): Float64Array {
   const order = values.map((_, k) => k).sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0));
   const ranks = new Float64Array(values.length);
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start + 1;
     while (end < order.length && values[order[end] ?? 0] === values[order[start] ?? 0]) end++;
     const rank = (start + 1 + end) / 2;

@@ -17,12 +17,18 @@ export interface StepWindow {
  * the next), `minEpisodes ≤ 0` one window per step. Non-finite steps or counts, negative counts, or a NaN `minEpisodes` are a programmer
  * error (RangeError).
  */
-export function stepWindows(stepCounts: readonly { readonly step: number; readonly episodes: number }[], minEpisodes: number): StepWindow[] {
+export function stepWindows(
+  stepCounts: readonly { readonly step: number; readonly episodes: number }[],
+  minEpisodes: number,
+): StepWindow[] {
   if (Number.isNaN(minEpisodes)) throw new RangeError('minEpisodes must be a number, got NaN');
   const windows: StepWindow[] = [];
   let open: StepWindow | undefined;
   for (const [step, episodes] of episodesByStep(stepCounts)) {
-    open = open === undefined ? { from: step, to: step, episodes } : { from: open.from, to: step, episodes: open.episodes + episodes };
+    open =
+      open === undefined
+        ? { from: step, to: step, episodes }
+        : { from: open.from, to: step, episodes: open.episodes + episodes };
     if (open.episodes >= minEpisodes) {
       windows.push(open);
       open = undefined;
@@ -35,11 +41,15 @@ export function stepWindows(stepCounts: readonly { readonly step: number; readon
 }
 
 /** Episode counts per distinct step, sorted by step. */
-function episodesByStep(stepCounts: readonly { readonly step: number; readonly episodes: number }[]): [number, number][] {
+function episodesByStep(
+  stepCounts: readonly { readonly step: number; readonly episodes: number }[],
+): [number, number][] {
   const byStep = new Map<number, number>();
   for (const { step, episodes } of stepCounts) {
     if (!Number.isFinite(step) || !Number.isFinite(episodes) || episodes < 0) {
-      throw new RangeError(`step ${step} has an invalid episode count ${episodes} (finite step and count ≥ 0 expected)`);
+      throw new RangeError(
+        `step ${step} has an invalid episode count ${episodes} (finite step and count ≥ 0 expected)`,
+      );
     }
     byStep.set(step, (byStep.get(step) ?? 0) + episodes);
   }
@@ -53,14 +63,19 @@ function episodesByStep(stepCounts: readonly { readonly step: number; readonly e
  * the spans shown on the trend chart (product-targets.md T10). Returns new sorted ranges; `steps`
  * need not be sorted. A range with `from > to` or a NaN bound is a programmer error (RangeError).
  */
-export function mergeStepRanges(ranges: readonly (readonly [number, number])[], steps: readonly number[]): [number, number][] {
-  for (const [from, to] of ranges) if (!(from <= to)) throw new RangeError(`step range [${from}, ${to}] must have from ≤ to`);
+export function mergeStepRanges(
+  ranges: readonly (readonly [number, number])[],
+  steps: readonly number[],
+): [number, number][] {
+  for (const [from, to] of ranges)
+    if (!(from <= to)) throw new RangeError(`step range [${from}, ${to}] must have from ≤ to`);
   const observed = [...new Set(steps)].sort((a, b) => a - b);
   const sorted = ranges.map(([from, to]): [number, number] => [from, to]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const merged: [number, number][] = [];
   for (const range of sorted) {
     const last = merged.at(-1);
-    if (last !== undefined && (range[0] <= last[1] || !stepBetween(observed, last[1], range[0]))) last[1] = Math.max(last[1], range[1]);
+    if (last !== undefined && (range[0] <= last[1] || !stepBetween(observed, last[1], range[0])))
+      last[1] = Math.max(last[1], range[1]);
     else merged.push(range);
   }
   return merged;

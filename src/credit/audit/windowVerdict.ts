@@ -67,7 +67,9 @@ export function windowVerdict(
   options: WindowVerdictOptions = {},
 ): { verdict: WindowVerdict; evidence: WindowEvidence } {
   if (rewards.length !== credit.length || (without !== null && without.length !== credit.length)) {
-    throw new RangeError(`credit (${credit.length}), rewards (${rewards.length}) and without (${without?.length ?? 'null'}) must be aligned`);
+    throw new RangeError(
+      `credit (${credit.length}), rewards (${rewards.length}) and without (${without?.length ?? 'null'}) must be aligned`,
+    );
   }
   const statistics = windowStatistics(credit);
   const meanReward = finiteMean(rewards);
@@ -97,7 +99,10 @@ function windowStatistics(credit: readonly number[]): PairedStatistics {
   const statistics = pairedStatistics(credit);
   if (statistics.n >= 20) return statistics;
   const t = (confidence: number): number => studentTQuantile((1 + confidence) / 2, statistics.n - 1);
-  const interval = (confidence: number): Interval => [statistics.mean - t(confidence) * statistics.se, statistics.mean + t(confidence) * statistics.se];
+  const interval = (confidence: number): Interval => [
+    statistics.mean - t(confidence) * statistics.se,
+    statistics.mean + t(confidence) * statistics.se,
+  ];
   return { ...statistics, ci90: interval(0.9), ci95: interval(0.95) };
 }
 

@@ -22,6 +22,10 @@ const wordToken = /[\p{L}\p{M}\p{N}]+(?:(?:'|(?<=\p{N})[.,](?=\p{N}))[\p{L}\p{M}
  * Linear in the length of `text`.
  */
 export function wordTokens(text: string): string[] {
-  const normalised = text.normalize('NFKC').replace(/\u2019/g, "'").toLowerCase().replace(unspacedScript, ' $& ');
+  const normalised = text
+    .normalize('NFKC')
+    .replace(/\u2019/g, "'")
+    .toLowerCase()
+    .replace(unspacedScript, ' $& ');
   return normalised.match(wordToken) ?? [];
 }

@@ -27,7 +27,11 @@ const numberToken = /(?<![\w.])(?:[-\u2212](?=[$€£¥]?\d))?[$€£¥]?(?:\d{1
  * Normalisation (Unicode minus, currency, thousands separators, trailing zeros, case and
  * whitespace folding) follows `normalisation` (see {@link normaliseAnswer}).
  */
-export function extractAnswer(text: string, mode: ExtractionMode, normalisation?: AnswerNormalisation): string | undefined {
+export function extractAnswer(
+  text: string,
+  mode: ExtractionMode,
+  normalisation?: AnswerNormalisation,
+): string | undefined {
   switch (mode) {
     case 'strict-boxed':
       return boxedAnswer(text, normalisation);

@@ -38,7 +38,11 @@ const evaluatorVersion = 1;
  * `v(∅) = 0`. A negative or fractional mask is a programmer error (RangeError). NaN (unscorable) for a non-empty coalition when the ground truth is missing or empty,
  * or when `aggregation` is `selected` and the episode records no selected expert.
  */
-export function finalAnswerReward(episode: EvaluatorEpisode, presentMask: number | bigint, options: FinalAnswerOptions): number {
+export function finalAnswerReward(
+  episode: EvaluatorEpisode,
+  presentMask: number | bigint,
+  options: FinalAnswerOptions,
+): number {
   if (typeof presentMask === 'bigint' ? presentMask < 0n : !Number.isSafeInteger(presentMask) || presentMask < 0) {
     throw new RangeError(`presentMask must be a non-negative integer, got ${presentMask}`);
   }
@@ -53,7 +57,11 @@ export function finalAnswerReward(episode: EvaluatorEpisode, presentMask: number
  * The team's normalised final answer when only the agents in `presentMask` act (the answer that
  * {@link finalAnswerReward} compares with the gold), or undefined when there is none.
  */
-export function coalitionAnswer(episode: EvaluatorEpisode, presentMask: number | bigint, options: FinalAnswerOptions): string | undefined {
+export function coalitionAnswer(
+  episode: EvaluatorEpisode,
+  presentMask: number | bigint,
+  options: FinalAnswerOptions,
+): string | undefined {
   const answers = episode.messages
     .filter((m) => isPresent(presentMask, m.agent))
     .map((m) => ({ agent: m.agent, answer: extractAnswer(m.content, options.extraction, options) }));
@@ -68,12 +76,18 @@ export function coalitionAnswer(episode: EvaluatorEpisode, presentMask: number |
  */
 export function finalAnswerFingerprint(options: FinalAnswerOptions): string {
   const flags = Object.entries(resolveNormalisation(options)).map(([name, on]) => `${name}=${on ? 1 : 0}`);
-  return [`final-answer@${evaluatorVersion}`, `extraction=${options.extraction}`, `aggregation=${options.aggregation}`, ...flags].join(' ');
+  return [
+    `final-answer@${evaluatorVersion}`,
+    `extraction=${options.extraction}`,
+    `aggregation=${options.aggregation}`,
+    ...flags,
+  ].join(' ');
 }
 
 function goldAnswer(groundTruth: string | undefined, options: FinalAnswerOptions): string | undefined {
   if (groundTruth === undefined) return undefined;
-  if (groundTruth.includes('####') || groundTruth.includes('\\boxed')) return extractAnswer(groundTruth, 'gsm8k', options);
+  if (groundTruth.includes('####') || groundTruth.includes('\\boxed'))
+    return extractAnswer(groundTruth, 'gsm8k', options);
   return normaliseAnswer(groundTruth, options);
 }
 

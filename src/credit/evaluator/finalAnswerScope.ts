@@ -1,6 +1,7 @@
 /** Trace formats whose rewards the final-answer checker cannot reproduce, and why. */
 const unscorableFormats: Readonly<Record<string, string>> = {
-  'tau-bench': 'tau-bench rewards compare the tool actions and the final database state with the task, not a final answer',
+  'tau-bench':
+    'tau-bench rewards compare the tool actions and the final database state with the task, not a final answer',
   inspect: "Inspect rewards come from the task's own scorers, which the final-answer checker does not reimplement",
 };
 
@@ -17,10 +18,13 @@ export const maxShortAnswerChars = 64;
 export function finalAnswerCannotScore(groundTruth: string | null, format: string | undefined): string | undefined {
   const byFormat = format === undefined ? undefined : unscorableFormats[format];
   if (byFormat !== undefined) return byFormat;
-  if (groundTruth === null || groundTruth.trim() === '') return 'the episode has no ground truth to compare a final answer with';
+  if (groundTruth === null || groundTruth.trim() === '')
+    return 'the episode has no ground truth to compare a final answer with';
   const text = groundTruth.trim();
   if (text.includes('####') || text.includes('\\boxed')) return undefined;
-  if (/^[[{]/.test(text)) return 'its ground truth is structured data (such as a list of tool actions), not a final answer';
-  if (text.length > maxShortAnswerChars) return `its ground truth is ${text.length} characters of text, not a short final answer (at most ${maxShortAnswerChars})`;
+  if (/^[[{]/.test(text))
+    return 'its ground truth is structured data (such as a list of tool actions), not a final answer';
+  if (text.length > maxShortAnswerChars)
+    return `its ground truth is ${text.length} characters of text, not a short final answer (at most ${maxShortAnswerChars})`;
   return undefined;
 }

@@ -21,7 +21,13 @@ export type ResolvedNormalisation = Required<AnswerNormalisation>;
 
 /** Applies the defaults of {@link AnswerNormalisation}. */
 export function resolveNormalisation(options: AnswerNormalisation = {}): ResolvedNormalisation {
-  const { stripThousands = true, stripCurrency = true, stripTrailingZeros = true, foldCase = false, foldWhitespace = true } = options;
+  const {
+    stripThousands = true,
+    stripCurrency = true,
+    stripTrailingZeros = true,
+    foldCase = false,
+    foldWhitespace = true,
+  } = options;
   return { stripThousands, stripCurrency, stripTrailingZeros, foldCase, foldWhitespace };
 }
 

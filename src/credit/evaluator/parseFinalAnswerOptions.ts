@@ -31,10 +31,16 @@ const mechanismAggregation: Readonly<Record<Mechanism, FinalAnswerAggregation>> 
  * Unknown keys are errors (a misspelt option would silently change every score), as are values of
  * the wrong type or outside the lists above.
  */
-export function parseFinalAnswerOptions(options: Readonly<Record<string, unknown>> | undefined, mechanism?: Mechanism): Result<FinalAnswerOptions> {
-  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== null && value !== undefined));
+export function parseFinalAnswerOptions(
+  options: Readonly<Record<string, unknown>> | undefined,
+  mechanism?: Mechanism,
+): Result<FinalAnswerOptions> {
+  const given = Object.fromEntries(
+    Object.entries(options ?? {}).filter(([, value]) => value !== null && value !== undefined),
+  );
   const unknown = Object.keys(given).find((key) => !knownKeys.includes(key));
-  if (unknown !== undefined) return err(`final-answer options: unknown option '${unknown}' (known: ${knownKeys.join(', ')})`);
+  if (unknown !== undefined)
+    return err(`final-answer options: unknown option '${unknown}' (known: ${knownKeys.join(', ')})`);
   const extraction = parseExtraction(given);
   if (!extraction.ok) return extraction;
   const aggregation = parseAggregation(given, mechanism);
@@ -43,7 +49,8 @@ export function parseFinalAnswerOptions(options: Readonly<Record<string, unknown
   for (const flag of flags) {
     const value = given[flag];
     if (value === undefined) continue;
-    if (typeof value !== 'boolean') return err(`final-answer options: ${flag} must be true or false, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'boolean')
+      return err(`final-answer options: ${flag} must be true or false, got ${JSON.stringify(value)}`);
     normalisation[flag] = value;
   }
   return ok({ extraction: extraction.value, aggregation: aggregation.value, ...normalisation });
@@ -52,22 +59,32 @@ export function parseFinalAnswerOptions(options: Readonly<Record<string, unknown
 function parseExtraction(given: Record<string, unknown>): Result<ExtractionMode> {
   const { extraction, extract } = given;
   if (extraction !== undefined && extract !== undefined && extraction !== extract) {
-    return err(`final-answer options: extraction ${JSON.stringify(extraction)} and extract ${JSON.stringify(extract)} disagree`);
+    return err(
+      `final-answer options: extraction ${JSON.stringify(extraction)} and extract ${JSON.stringify(extract)} disagree`,
+    );
   }
   const value = extraction ?? extract ?? 'gsm8k';
   const mode = typeof value === 'string' ? extractions.find((m) => m === value.replace(/_/g, '-')) : undefined;
-  if (mode === undefined) return err(`final-answer options: extraction ${JSON.stringify(value)} is not one of ${extractions.join(', ')}`);
+  if (mode === undefined)
+    return err(`final-answer options: extraction ${JSON.stringify(value)} is not one of ${extractions.join(', ')}`);
   return ok(mode);
 }
 
-function parseAggregation(given: Record<string, unknown>, mechanism: Mechanism | undefined): Result<FinalAnswerAggregation> {
+function parseAggregation(
+  given: Record<string, unknown>,
+  mechanism: Mechanism | undefined,
+): Result<FinalAnswerAggregation> {
   const value = given.aggregation ?? (mechanism === undefined ? 'last' : mechanismAggregation[mechanism]);
   const aggregation = typeof value === 'string' ? aggregations.find((a) => a === value.replace(/_/g, '-')) : undefined;
-  if (aggregation === undefined) return err(`final-answer options: aggregation ${JSON.stringify(value)} is not one of ${aggregations.join(', ')}`);
+  if (aggregation === undefined)
+    return err(`final-answer options: aggregation ${JSON.stringify(value)} is not one of ${aggregations.join(', ')}`);
   const { ties } = given;
   if (ties === undefined) return ok(aggregation);
-  if (aggregation !== 'vote' && aggregation !== 'vote-ties-none') return err(`final-answer options: ties applies to aggregation 'vote' only, not '${aggregation}'`);
+  if (aggregation !== 'vote' && aggregation !== 'vote-ties-none')
+    return err(`final-answer options: ties applies to aggregation 'vote' only, not '${aggregation}'`);
   if (ties === 'none') return ok('vote-ties-none');
   if (ties === 'earliest' && aggregation === 'vote') return ok('vote');
-  return err(`final-answer options: ties ${JSON.stringify(ties)} must be 'earliest' or 'none' (and agree with aggregation '${aggregation}')`);
+  return err(
+    `final-answer options: ties ${JSON.stringify(ties)} must be 'earliest' or 'none' (and agree with aggregation '${aggregation}')`,
+  );
 }

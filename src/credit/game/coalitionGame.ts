@@ -62,6 +62,8 @@ export function coalitionSizes(n: number): Uint8Array {
 export function checkCoalitionTable(table: CoalitionTable, caller: string): void {
   checkPlayerCount(table.n, maxTablePlayers, caller);
   if (table.values.length !== 2 ** table.n) {
-    throw new RangeError(`${caller}: a table of ${table.n} players needs ${2 ** table.n} values, got ${table.values.length}`);
+    throw new RangeError(
+      `${caller}: a table of ${table.n} players needs ${2 ** table.n} values, got ${table.values.length}`,
+    );
   }
 }

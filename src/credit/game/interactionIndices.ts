@@ -47,7 +47,9 @@ function pairIndex(values: Float64Array, sizes: Uint8Array, i: number, j: number
     const mask = ((withI & ~lowJ) << 1) | (withI & lowJ);
     // j's marginal with i minus j's marginal without i: exactly 0 when either agent is null.
     const delta =
-      (values[mask | both] as number) - (values[mask | bitI] as number) - ((values[mask | bitJ] as number) - (values[mask] as number));
+      (values[mask | both] as number) -
+      (values[mask | bitI] as number) -
+      ((values[mask | bitJ] as number) - (values[mask] as number));
     sum += (weights[sizes[mask] as number] as number) * delta;
   }
   return sum;

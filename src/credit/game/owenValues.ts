@@ -25,7 +25,11 @@ import { shapleyWeights } from './shapleyWeights';
  *   (at least for the messages whose marginals it enters).
  * @throws RangeError when `nPlayers` is out of range or `unions` is not a partition (programmer error).
  */
-export function owenValues(unions: readonly (readonly number[])[], nPlayers: number, value: (mask: number) => number): Float64Array {
+export function owenValues(
+  unions: readonly (readonly number[])[],
+  nPlayers: number,
+  value: (mask: number) => number,
+): Float64Array {
   checkPlayerCount(nPlayers, maxTablePlayers, 'owenValues');
   const groups = checkPartition(unions, nPlayers);
   const cache = new Map<number, number>();
@@ -68,7 +72,8 @@ function unionOwen(
       const bit = 1 << p;
       let sum = 0;
       for (let t = 0; t < local.length; t++) {
-        if ((t & bit) === 0) sum += (innerWeights[popcount(t)] as number) * ((local[t | bit] as number) - (local[t] as number));
+        if ((t & bit) === 0)
+          sum += (innerWeights[popcount(t)] as number) * ((local[t | bit] as number) - (local[t] as number));
       }
       credit[p] = (credit[p] as number) + outer * sum;
     }

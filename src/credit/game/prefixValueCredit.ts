@@ -29,10 +29,17 @@ export function prefixValueCredit(prefixValues: ArrayLike<number>): Float64Array
  * @throws RangeError when lengths differ, `nAgents` is not a non-negative integer, or an author is
  *   outside `0 .. nAgents−1` (programmer errors: dropping a message would break conservation).
  */
-export function agentCreditFromMessages(messageCredit: ArrayLike<number>, authors: ArrayLike<number>, nAgents: number): Float64Array {
-  if (!Number.isInteger(nAgents) || nAgents < 0) throw new RangeError(`agentCreditFromMessages: nAgents must be an integer ≥ 0, got ${nAgents}`);
+export function agentCreditFromMessages(
+  messageCredit: ArrayLike<number>,
+  authors: ArrayLike<number>,
+  nAgents: number,
+): Float64Array {
+  if (!Number.isInteger(nAgents) || nAgents < 0)
+    throw new RangeError(`agentCreditFromMessages: nAgents must be an integer ≥ 0, got ${nAgents}`);
   if (authors.length !== messageCredit.length) {
-    throw new RangeError(`agentCreditFromMessages: ${messageCredit.length} message credits but ${authors.length} authors`);
+    throw new RangeError(
+      `agentCreditFromMessages: ${messageCredit.length} message credits but ${authors.length} authors`,
+    );
   }
   const credit = new Float64Array(nAgents);
   for (let t = 0; t < authors.length; t++) {

@@ -78,7 +78,11 @@ export interface MonteCarloPlan {
  * @throws RangeError for `n` out of range, invalid options, or a listed order that is not a
  *   permutation of `0 .. n−1` (programmer errors).
  */
-export function shapleyMonteCarlo(n: number, value: (mask: bigint) => number, options: MonteCarloOptions = {}): MonteCarloResult {
+export function shapleyMonteCarlo(
+  n: number,
+  value: (mask: bigint) => number,
+  options: MonteCarloOptions = {},
+): MonteCarloResult {
   checkPlayerCount(n, Number.MAX_SAFE_INTEGER, 'shapleyMonteCarlo');
   const plan = monteCarloPlan(n, options);
   const units = unitSource(n, plan.design, options);
@@ -98,7 +102,12 @@ export function shapleyMonteCarlo(n: number, value: (mask: bigint) => number, op
     if (shouldStop(sampler, plan)) break;
   }
   if (exact) return exactMonteCarlo(n, (mask) => cache.get(mask) as number, sampler.permutations, cache.size);
-  return { ...sampler.estimate(plan.confidence), permutations: sampler.permutations, evaluations: cache.size, converged: shouldStop(sampler, plan) };
+  return {
+    ...sampler.estimate(plan.confidence),
+    permutations: sampler.permutations,
+    evaluations: cache.size,
+    converged: shouldStop(sampler, plan),
+  };
 }
 
 /** True when `distinct` masks are all `2^n` coalitions (only checked up to the table size). */
@@ -116,7 +125,14 @@ export function shouldStop(sampler: ShapleySampler, plan: MonteCarloPlan): boole
  * budget (two units are the fewest with a standard error); antithetic pairs are rounded up.
  */
 export function monteCarloPlan(n: number, options: MonteCarloOptions): MonteCarloPlan {
-  const { maxPermutations = 200, targetStderr = 0.02, confidence = 0.95, antithetic = false, rotation = true, minPermutations = 10 } = options;
+  const {
+    maxPermutations = 200,
+    targetStderr = 0.02,
+    confidence = 0.95,
+    antithetic = false,
+    rotation = true,
+    minPermutations = 10,
+  } = options;
   if (!Number.isInteger(maxPermutations) || maxPermutations < 1) {
     throw new RangeError(`shapleyMonteCarlo: maxPermutations must be an integer ≥ 1, got ${maxPermutations}`);
   }
@@ -124,7 +140,8 @@ export function monteCarloPlan(n: number, options: MonteCarloOptions): MonteCarl
     throw new RangeError(`shapleyMonteCarlo: minPermutations must be an integer ≥ 0, got ${minPermutations}`);
   }
   if (!(targetStderr >= 0)) throw new RangeError(`shapleyMonteCarlo: targetStderr must be ≥ 0, got ${targetStderr}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`shapleyMonteCarlo: confidence must be in (0, 1), got ${confidence}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`shapleyMonteCarlo: confidence must be in (0, 1), got ${confidence}`);
   const listed = options.permutations !== undefined;
   const blocks = rotation && !antithetic && !listed && n > 1 && maxPermutations >= 2 * n;
   const design: PermutationDesign = antithetic ? 'antithetic' : blocks ? 'rotation' : 'independent';
@@ -134,9 +151,22 @@ export function monteCarloPlan(n: number, options: MonteCarloOptions): MonteCarl
 }
 
 /** Exact Shapley values (SE 0, zero-width intervals: nothing is sampled) from a fully evaluated game. */
-export function exactMonteCarlo(n: number, value: (mask: bigint) => number, permutations: number, evaluations: number): MonteCarloResult {
+export function exactMonteCarlo(
+  n: number,
+  value: (mask: bigint) => number,
+  permutations: number,
+  evaluations: number,
+): MonteCarloResult {
   const values = n === 0 ? new Float64Array(0) : shapleyValues(coalitionTable(n, (mask) => value(BigInt(mask))));
-  return { values, stderr: new Float64Array(n), ciLow: values.slice(), ciHigh: values.slice(), permutations, evaluations, converged: true };
+  return {
+    values,
+    stderr: new Float64Array(n),
+    ciLow: values.slice(),
+    ciHigh: values.slice(),
+    permutations,
+    evaluations,
+    converged: true,
+  };
 }
 
 /** Yields the orders of the next unit: the next listed permutation (a pair when antithetic), or fresh draws. */

@@ -64,7 +64,8 @@ export class ShapleySampler {
     this.sample.fill(0);
     for (const order of orders) {
       permutationMarginals(order, tracked, this.marginals);
-      for (let i = 0; i < this.n; i++) this.sample[i] = (this.sample[i] as number) + (this.marginals[i] as number) / orders.length;
+      for (let i = 0; i < this.n; i++)
+        this.sample[i] = (this.sample[i] as number) + (this.marginals[i] as number) / orders.length;
     }
     this.permutations += orders.length;
     this.moments.add(this.sample);

@@ -17,7 +17,11 @@ export const advantageConventionNames = ['verl', 'trl', 'openrlhf', 'drmas', 'c3
 export type AdvantageConventionName = (typeof advantageConventionNames)[number];
 
 /** Other names accepted for a convention (`magrpo` is C3's MAGRPO). */
-const aliases: Readonly<Record<string, AdvantageConventionName>> = { magrpo: 'c3', 'dr-mas': 'drmas', drgrpo: 'dr-grpo' };
+const aliases: Readonly<Record<string, AdvantageConventionName>> = {
+  magrpo: 'c3',
+  'dr-mas': 'drmas',
+  drgrpo: 'dr-grpo',
+};
 
 /*
  * Sources (fetched and read, not paraphrased from papers). Every trainer here groups per prompt; the
@@ -63,19 +67,22 @@ const conventions: Readonly<Record<AdvantageConventionName, AdvantageConvention>
   trl: {
     name: 'trl',
     summary: 'sample std, eps 1e-4',
-    source: 'huggingface/trl@f2cd57710ae345ea6428ae95363267fcf38a3dc8 trl/trainer/grpo_trainer.py (scale_rewards="group")',
+    source:
+      'huggingface/trl@f2cd57710ae345ea6428ae95363267fcf38a3dc8 trl/trainer/grpo_trainer.py (scale_rewards="group")',
     options: { ddof: 1, eps: 1e-4 },
   },
   openrlhf: {
     name: 'openrlhf',
     summary: 'sample std, eps 1e-9',
-    source: 'OpenRLHF/OpenRLHF@3c3be6234e0cb353e76bb8019947db9dfe99fca7 openrlhf/trainer/ppo_utils/experience_maker.py (group_norm)',
+    source:
+      'OpenRLHF/OpenRLHF@3c3be6234e0cb353e76bb8019947db9dfe99fca7 openrlhf/trainer/ppo_utils/experience_maker.py (group_norm)',
     options: { ddof: 1, eps: 1e-9 },
   },
   drmas: {
     name: 'drmas',
     summary: 'per-agent groups, sample std, eps 1e-6',
-    source: 'langfengQ/DrMAS@19c632bc0f75730b6db98d90b5035ee9bb7f66d1 verl/trainer/ppo/core_algos.py compute_grpo_outcome_advantage (group_by_agent_id)',
+    source:
+      'langfengQ/DrMAS@19c632bc0f75730b6db98d90b5035ee9bb7f66d1 verl/trainer/ppo/core_algos.py compute_grpo_outcome_advantage (group_by_agent_id)',
     options: { ddof: 1, eps: 1e-6, singleton: 'unit' },
   },
   c3: {
@@ -95,7 +102,9 @@ const conventions: Readonly<Record<AdvantageConventionName, AdvantageConvention>
 /** The convention named `name` (or one of its aliases, case-insensitive), or undefined. */
 export function findAdvantageConvention(name: string): AdvantageConvention | undefined {
   const key = name.trim().toLowerCase();
-  const canonical = (advantageConventionNames as readonly string[]).includes(key) ? (key as AdvantageConventionName) : aliases[key];
+  const canonical = (advantageConventionNames as readonly string[]).includes(key)
+    ? (key as AdvantageConventionName)
+    : aliases[key];
   return canonical ? conventions[canonical] : undefined;
 }
 
@@ -108,7 +117,10 @@ export function allAdvantageConventions(): readonly AdvantageConvention[] {
  * GRPO advantages of one (prompt group, agent) group as the named trainer computes them: see
  * {@link grpoAdvantages} for NaN handling and constant groups (A = 0).
  */
-export function advantagesFor(convention: AdvantageConvention | AdvantageConventionName, values: ArrayLike<number>): Float64Array {
+export function advantagesFor(
+  convention: AdvantageConvention | AdvantageConventionName,
+  values: ArrayLike<number>,
+): Float64Array {
   const c = typeof convention === 'string' ? conventions[convention] : convention;
   return grpoAdvantages(values, c.options);
 }

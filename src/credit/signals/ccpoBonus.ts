@@ -37,7 +37,8 @@ export interface CcpoRewards {
  */
 export function ccpoBonus(joint: ArrayLike<number>, solo: ArrayLike<number>, options: CcpoOptions = {}): CcpoRewards {
   const { lambda = 0.2, mode = 'event' } = options;
-  if (joint.length !== solo.length) throw new RangeError(`joint (${joint.length}) and solo (${solo.length}) rewards must be aligned per rollout`);
+  if (joint.length !== solo.length)
+    throw new RangeError(`joint (${joint.length}) and solo (${solo.length}) rewards must be aligned per rollout`);
   const n = joint.length;
   let sum = 0;
   for (let g = 0; g < n; g++) sum += solo[g] ?? NaN;

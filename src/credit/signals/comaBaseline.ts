@@ -8,7 +8,8 @@
  * entry is NaN. `policy` and `q` must be aligned (a programmer error throws RangeError).
  */
 export function comaBaseline(policy: ArrayLike<number>, q: ArrayLike<number>): number {
-  if (policy.length !== q.length) throw new RangeError(`policy (${policy.length}) and q (${q.length}) must have one entry per option`);
+  if (policy.length !== q.length)
+    throw new RangeError(`policy (${policy.length}) and q (${q.length}) must have one entry per option`);
   let weight = 0;
   let value = 0;
   for (let k = 0; k < policy.length; k++) {

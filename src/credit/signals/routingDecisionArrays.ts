@@ -27,14 +27,22 @@ export function routingDecisionArrays(decision: RoutingDecision, experts: readon
   return ok({ probs: probs.value, selected, behaviourProbs: behaviourProbs.value });
 }
 
-function alignedProbabilities(logged: Readonly<Record<string, number>>, experts: readonly string[], label: string): Result<Float64Array> {
+function alignedProbabilities(
+  logged: Readonly<Record<string, number>>,
+  experts: readonly string[],
+  label: string,
+): Result<Float64Array> {
   for (const name of Object.keys(logged)) {
-    if (!experts.includes(name)) return err(`${label} probability logged for '${name}', which is not in the roster (${experts.join(', ')})`);
+    if (!experts.includes(name))
+      return err(`${label} probability logged for '${name}', which is not in the roster (${experts.join(', ')})`);
   }
   const aligned = new Float64Array(experts.length);
   for (const [k, name] of experts.entries()) {
     const p = Object.hasOwn(logged, name) ? logged[name] : undefined;
-    if (p === undefined) return err(`${label} probability missing for expert '${name}': positivity needs the probabilities of all experts`);
+    if (p === undefined)
+      return err(
+        `${label} probability missing for expert '${name}': positivity needs the probabilities of all experts`,
+      );
     aligned[k] = p;
   }
   return ok(aligned);

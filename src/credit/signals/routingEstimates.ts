@@ -43,7 +43,8 @@ export function routingEstimates(
   if (!mu.ok) return mu;
   const n = p.value.length;
   if (mu.value.length !== n) return err(`behaviour router has ${mu.value.length} experts, the router ${n}`);
-  if (!Number.isInteger(selected) || selected < 0 || selected >= n) return err(selectedOutOfRange(selected, n, experts));
+  if (!Number.isInteger(selected) || selected < 0 || selected >= n)
+    return err(selectedOutOfRange(selected, n, experts));
   if (!Number.isFinite(reward)) return err(`reward ${reward} is not a finite number`);
   const problem = positivityProblem(p.value, mu.value, selected, experts);
   if (problem !== undefined) return err(problem);
@@ -55,7 +56,12 @@ function selectedOutOfRange(selected: number, n: number, experts: readonly strin
   return `the selected expert is not one of the episode's agents (${experts.join(', ')})`;
 }
 
-function positivityProblem(p: Float64Array, mu: Float64Array, selected: number, experts: readonly string[] | undefined): string | undefined {
+function positivityProblem(
+  p: Float64Array,
+  mu: Float64Array,
+  selected: number,
+  experts: readonly string[] | undefined,
+): string | undefined {
   const name = (k: number): string => expertName(k, experts);
   for (let k = 0; k < p.length; k++) {
     if (p[k] === 1 || mu[k] === 1) return `${deterministic} (expert ${name(k)} has probability 1)`;

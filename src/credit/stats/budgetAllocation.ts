@@ -27,12 +27,17 @@ export interface BudgetAllocation {
  * variance 0. A floor `q_j ≥ q_min` (0.05 recommended, §3.16) is the caller's choice and spends
  * extra budget. Negative or non-finite inputs and misaligned costs are programmer errors (RangeError).
  */
-export function budgetAllocation(residualScales: ArrayLike<number>, budget: number, costs?: ArrayLike<number>): BudgetAllocation {
+export function budgetAllocation(
+  residualScales: ArrayLike<number>,
+  budget: number,
+  costs?: ArrayLike<number>,
+): BudgetAllocation {
   const n = residualScales.length;
   const e = checkedArray(residualScales, 'residual scale');
   const c = costs === undefined ? new Float64Array(n).fill(1) : checkedArray(costs, 'cost');
   if (c.length !== n) throw new RangeError(`costs (${c.length}) must have one entry per item (${n})`);
-  if (!(budget >= 0) || !Number.isFinite(budget)) throw new RangeError(`budget must be a non-negative finite number, got ${budget}`);
+  if (!(budget >= 0) || !Number.isFinite(budget))
+    throw new RangeError(`budget must be a non-negative finite number, got ${budget}`);
   const q = new Float64Array(n);
   const active: number[] = [];
   for (let j = 0; j < n; j++) {
@@ -69,7 +74,8 @@ function waterFill(e: Float64Array, c: Float64Array, q: Float64Array, active: nu
  * Use it to compare an allocation with the uniform one (E12: 0.20 vs 0.30).
  */
 export function addedVariance(residualScales: ArrayLike<number>, q: ArrayLike<number>): number {
-  if (q.length !== residualScales.length) throw new RangeError(`q (${q.length}) must have one entry per item (${residualScales.length})`);
+  if (q.length !== residualScales.length)
+    throw new RangeError(`q (${q.length}) must have one entry per item (${residualScales.length})`);
   let variance = 0;
   for (let j = 0; j < q.length; j++) {
     const e = residualScales[j] ?? NaN;
@@ -107,7 +113,8 @@ function checkProbability(q: number): void {
 function checkedArray(values: ArrayLike<number>, label: string): Float64Array {
   const checked = Float64Array.from(values);
   for (const [j, v] of checked.entries()) {
-    if (!(v >= 0) || !Number.isFinite(v)) throw new RangeError(`${label} ${j} must be a non-negative finite number, got ${v}`);
+    if (!(v >= 0) || !Number.isFinite(v))
+      throw new RangeError(`${label} ${j} must be a non-negative finite number, got ${v}`);
   }
   return checked;
 }

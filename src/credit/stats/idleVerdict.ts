@@ -18,7 +18,11 @@ export type IdleVerdict = 'contributes' | 'harmful' | 'idle' | 'inconclusive';
  * Free-rider and sole-performer verdicts build on this one elsewhere. E13: 90% CI (−0.0129, 0.0529)
  * is inconclusive at ε = 0.05 and idle at ε = 0.10. `epsilon ≤ 0` is a programmer error (RangeError).
  */
-export function idleVerdict(statistics: { readonly ci90: Interval; readonly ci95: Interval }, epsilon: number, partnerSolo: boolean): IdleVerdict {
+export function idleVerdict(
+  statistics: { readonly ci90: Interval; readonly ci95: Interval },
+  epsilon: number,
+  partnerSolo: boolean,
+): IdleVerdict {
   checkEpsilon(epsilon);
   const [lower95, upper95] = statistics.ci95;
   const [lower90, upper90] = statistics.ci90;
@@ -39,7 +43,7 @@ export function requiredSampleSize(sd: number, epsilon: number, alpha = 0.05): n
   if (!(alpha > 0 && alpha < 0.5)) throw new RangeError(`alpha must be in (0, 0.5), got ${alpha}`);
   if (Number.isNaN(sd)) return NaN;
   const z = normalQuantile(1 - alpha);
-  return Math.max(2, Math.ceil((z * sd / epsilon) ** 2));
+  return Math.max(2, Math.ceil(((z * sd) / epsilon) ** 2));
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 export function mcnemarExact(b: number, c: number): number {
   for (const count of [b, c]) {
-    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`discordant counts must be non-negative integers, got ${count}`);
+    if (!Number.isSafeInteger(count) || count < 0)
+      throw new RangeError(`discordant counts must be non-negative integers, got ${count}`);
   }
   const n = b + c;
   const k = Math.min(b, c);
@@ -29,8 +30,12 @@ export function mcnemarExact(b: number, c: number): number {
  * with another value (NaN, partial credit) are skipped. The arrays must be aligned per episode (a
  * programmer error throws RangeError).
  */
-export function discordantCounts(factual: ArrayLike<number>, counterfactual: ArrayLike<number>): { b: number; c: number; n: number } {
-  if (factual.length !== counterfactual.length) throw new RangeError(`factual (${factual.length}) and counterfactual (${counterfactual.length}) must be aligned`);
+export function discordantCounts(
+  factual: ArrayLike<number>,
+  counterfactual: ArrayLike<number>,
+): { b: number; c: number; n: number } {
+  if (factual.length !== counterfactual.length)
+    throw new RangeError(`factual (${factual.length}) and counterfactual (${counterfactual.length}) must be aligned`);
   let b = 0;
   let c = 0;
   let n = 0;

@@ -32,13 +32,25 @@ const succeedingTarget = 0.82;
 /** How much a helpful (not necessary) pipeline agent raises its stage's success. */
 const helpfulLift = 0.5;
 /** Decoupling: team success of the other contributors before and after they learn the fading agent's job. */
-const decoupling = { pipelineEarly: 0.6, pipelineLate: 0.92, fadingPresent: 0.95, voteEarly: 0.5, voteLate: 0.88, fadingVote: 0.8 };
+const decoupling = {
+  pipelineEarly: 0.6,
+  pipelineLate: 0.92,
+  fadingPresent: 0.95,
+  voteEarly: 0.5,
+  voteLate: 0.88,
+  fadingVote: 0.8,
+};
 const helpfulStream = 21;
 
 /** The latent game of `step` (see {@link LatentGame}); only decoupling scenarios change with the step. */
 export function stepGame(plan: ScenarioPlan, step: number): LatentGame {
   const n = plan.spec.teamSize;
-  const base = { mechanism: plan.spec.mechanism, contributors: plan.contributors, present: new Array<number>(n).fill(0), absent: new Array<number>(n).fill(0) };
+  const base = {
+    mechanism: plan.spec.mechanism,
+    contributors: plan.contributors,
+    present: new Array<number>(n).fill(0),
+    absent: new Array<number>(n).fill(0),
+  };
   const h = plan.contributors.length;
   if (h === 0) return { ...base, quorum: 1 };
   if (plan.fade) return fadingGame(plan, base, step);
@@ -53,7 +65,8 @@ export function stepGame(plan: ScenarioPlan, step: number): LatentGame {
   const p = target ** (1 / h);
   for (const j of plan.contributors) base.present[j] = p;
   const last = plan.contributors[h - 1] ?? 0;
-  if (!plan.failing && h >= 2 && createRandom(deriveSeed(plan.spec.seed, helpfulStream)).next() < 0.5) base.absent[last] = p - helpfulLift;
+  if (!plan.failing && h >= 2 && createRandom(deriveSeed(plan.spec.seed, helpfulStream)).next() < 0.5)
+    base.absent[last] = p - helpfulLift;
   return { ...base, quorum: 1 };
 }
 
@@ -73,7 +86,10 @@ function fadingGame(plan: ScenarioPlan, base: GameBase, step: number): LatentGam
     return { ...base, quorum: 1 };
   }
   const fading = decoupling.fadingVote;
-  const early = solveIncreasing((c) => quorumProbability([...new Array<number>(o).fill(c), fading], o), decoupling.voteEarly);
+  const early = solveIncreasing(
+    (c) => quorumProbability([...new Array<number>(o).fill(c), fading], o),
+    decoupling.voteEarly,
+  );
   const late = decoupling.voteLate ** (1 / o);
   for (const j of others) base.present[j] = early + (late - early) * (1 - fade);
   base.present[agent] = fading * fade;
@@ -84,7 +100,8 @@ function fadingGame(plan: ScenarioPlan, base: GameBase, step: number): LatentGam
 export function latentValue(game: LatentGame, uniforms: readonly number[], mask: number): number {
   if (game.mechanism === 'vote') {
     let right = 0;
-    for (const j of game.contributors) if ((mask & (1 << j)) !== 0 && (uniforms[j] ?? 1) < (game.present[j] ?? 0)) right++;
+    for (const j of game.contributors)
+      if ((mask & (1 << j)) !== 0 && (uniforms[j] ?? 1) < (game.present[j] ?? 0)) right++;
     return right >= game.quorum ? 1 : 0;
   }
   if (!game.contributors.some((j) => (mask & (1 << j)) !== 0)) return 0;

@@ -66,7 +66,15 @@ export function scenarioManifest(spec: ScenarioSpec): RunManifest {
     agents: scenarioRoster(plan),
     framework: 'verl',
     algorithm: 'magrpo',
-    metadata: { generator: 'credit-lens audit scenario', dataset: 'arithmetic word problems (GSM8K-like)', seed, steps, groupsPerStep, samplesPerGroup, noise },
+    metadata: {
+      generator: 'credit-lens audit scenario',
+      dataset: 'arithmetic word problems (GSM8K-like)',
+      seed,
+      steps,
+      groupsPerStep,
+      samplesPerGroup,
+      noise,
+    },
   };
 }
 
@@ -89,25 +97,49 @@ export function scenarioTruth(spec: ScenarioSpec): GroundTruth[] {
     truth.push({ kind: 'decoupling', agent: name(agent), steps: [from, spec.steps] });
     truth.push({ kind: 'free-rider', agent: name(agent), steps: [zeroAt, spec.steps] });
     const partners = plan.contributors.filter((j) => j !== agent);
-    if (partners.length === 1) truth.push({ kind: 'dominant', agent: name(partners[0] ?? 0), steps: [zeroAt, spec.steps] });
+    if (partners.length === 1)
+      truth.push({ kind: 'dominant', agent: name(partners[0] ?? 0), steps: [zeroAt, spec.steps] });
   }
   return truth;
 }
 
 /** Trainable LoRA policies on one base model; the description is neutral about the role. */
 function scenarioRoster(plan: ScenarioPlan): AgentDecl[] {
-  const job = plan.spec.mechanism === 'vote' ? 'Solves the problem independently and votes with #### N.' : 'One stage of the pipeline; may end with #### N.';
-  return plan.names.map((name) => ({ name, kind: 'llm', policy: `qwen2.5-1.5b-lora-${name}`, trainable: true, description: job }));
+  const job =
+    plan.spec.mechanism === 'vote'
+      ? 'Solves the problem independently and votes with #### N.'
+      : 'One stage of the pipeline; may end with #### N.';
+  return plan.names.map((name) => ({
+    name,
+    kind: 'llm',
+    policy: `qwen2.5-1.5b-lora-${name}`,
+    trainable: true,
+    description: job,
+  }));
 }
 
-function* scenarioGroup(plan: ScenarioPlan, roster: readonly AgentDecl[], game: LatentGame, step: number, group: number): Generator<Episode> {
+function* scenarioGroup(
+  plan: ScenarioPlan,
+  roster: readonly AgentDecl[],
+  game: LatentGame,
+  step: number,
+  group: number,
+): Generator<Episode> {
   const { seed, groupsPerStep, samplesPerGroup } = plan.spec;
   const problem = drawProblem(createRandom(deriveSeed(seed, problemStream, step, group)));
-  const outcomes = Array.from({ length: samplesPerGroup }, (_, sample) => scenarioOutcome(plan, game, { step, group, sample }));
+  const outcomes = Array.from({ length: samplesPerGroup }, (_, sample) =>
+    scenarioOutcome(plan, game, { step, group, sample }),
+  );
   const advantages = grpoAdvantages(outcomes.map((o) => o.reward));
   const fade = fadeAt(plan, step);
   for (const [sample, outcome] of outcomes.entries()) {
-    const transcript = scenarioMessages(plan, problem, outcome, fade, createRandom(deriveSeed(seed, textStream, step, group, sample)));
+    const transcript = scenarioMessages(
+      plan,
+      problem,
+      outcome,
+      fade,
+      createRandom(deriveSeed(seed, textStream, step, group, sample)),
+    );
     const advantage = advantages[sample] ?? 0;
     const speakers = new Set(transcript.messages.map((m) => m.agent));
     yield {

@@ -25,7 +25,12 @@ const agreements: readonly ((answer: number) => string)[] = [
   (a) => `LGTM. #### ${a}`,
   (a) => `Agreed, the answer is ${a}. #### ${a}`,
 ];
-const openers = ['Sounds good, go ahead.', 'I agree with the approach.', "Let's solve this step by step.", 'OK, over to you.'];
+const openers = [
+  'Sounds good, go ahead.',
+  'I agree with the approach.',
+  "Let's solve this step by step.",
+  'OK, over to you.',
+];
 const echoRate = 0.3;
 const finalPattern = /#### (-?\d+)\s*$/;
 
@@ -37,13 +42,26 @@ const finalPattern = /#### (-?\d+)\s*$/;
  * or echo a partner verbatim; silent agents write nothing. A decoupling agent writes like a
  * free-rider in episodes where it is a null player, with probability `1 − fade`.
  */
-export function scenarioMessages(plan: ScenarioPlan, problem: Problem, outcome: ScenarioOutcome, fade: number, rng: Random): ScenarioTranscript {
+export function scenarioMessages(
+  plan: ScenarioPlan,
+  problem: Problem,
+  outcome: ScenarioOutcome,
+  fade: number,
+  rng: Random,
+): ScenarioTranscript {
   const voices = plan.roles.map((role, i): Voice => {
     if (i === plan.fade?.agent && (outcome.nulls & (1 << i)) !== 0 && rng.next() < 1 - fade) return 'free-rider';
     return role === 'honest' || role === 'dominant' ? 'contributor' : role;
   });
-  const messages = plan.spec.mechanism === 'vote' ? voteMessages(plan, problem, outcome, voices, rng) : pipelineMessages(plan, problem, outcome, voices, rng);
-  return { messages, final: voteFinal(plan, problem, outcome, messages) ?? lastAnswer(messages) ?? { answer: String(problem.answer + 1) } };
+  const messages =
+    plan.spec.mechanism === 'vote'
+      ? voteMessages(plan, problem, outcome, voices, rng)
+      : pipelineMessages(plan, problem, outcome, voices, rng);
+  return {
+    messages,
+    final: voteFinal(plan, problem, outcome, messages) ??
+      lastAnswer(messages) ?? { answer: String(problem.answer + 1) },
+  };
 }
 
 /** Pipeline state while the messages are written in order. */
@@ -53,7 +71,13 @@ interface PipelineState {
   chainRight: boolean;
 }
 
-function pipelineMessages(plan: ScenarioPlan, problem: Problem, outcome: ScenarioOutcome, voices: readonly Voice[], rng: Random): Message[] {
+function pipelineMessages(
+  plan: ScenarioPlan,
+  problem: Problem,
+  outcome: ScenarioOutcome,
+  voices: readonly Voice[],
+  rng: Random,
+): Message[] {
   const slipped = slippedSolution(problem, rng);
   const writers = voices.flatMap((voice, i) => (voice === 'contributor' ? [i] : []));
   const messages: Message[] = [];
@@ -75,7 +99,11 @@ function pipelineMessages(plan: ScenarioPlan, problem: Problem, outcome: Scenari
 }
 
 /** The first of several writers plans; the last writes the team's answer; those between carry the chain. */
-function contributorText(problem: Problem, at: { writers: readonly number[]; i: number; reward: number; slipped: WorkedSolution }, state: PipelineState): string {
+function contributorText(
+  problem: Problem,
+  at: { writers: readonly number[]; i: number; reward: number; slipped: WorkedSolution },
+  state: PipelineState,
+): string {
   const { writers, i } = at;
   if (i === writers[0] && writers.length > 1) {
     state.planned = true;
@@ -100,11 +128,18 @@ function freeRiderText(previous: Message | undefined, answer: number | undefined
 }
 
 /** Votes in parallel (turn 0), then free-riders agree with or copy a partner (turn 1). */
-function voteMessages(plan: ScenarioPlan, problem: Problem, outcome: ScenarioOutcome, voices: readonly Voice[], rng: Random): Message[] {
+function voteMessages(
+  plan: ScenarioPlan,
+  problem: Problem,
+  outcome: ScenarioOutcome,
+  voices: readonly Voice[],
+  rng: Random,
+): Message[] {
   const votes: Message[] = [];
   for (const [i, voice] of voices.entries()) {
     if (voice !== 'contributor' && voice !== 'idle') continue;
-    const solution = voice === 'contributor' && outcome.right[i] ? correctSolution(problem) : slippedSolution(problem, rng);
+    const solution =
+      voice === 'contributor' && outcome.right[i] ? correctSolution(problem) : slippedSolution(problem, rng);
     votes.push(assistantMessage(plan.names[i] ?? '', 0, solverText(problem, solution, 'My solution:', false)));
   }
   const partners = votes.filter((m) => plan.contributors.some((j) => plan.names[j] === m.agent));
@@ -115,17 +150,25 @@ function voteMessages(plan: ScenarioPlan, problem: Problem, outcome: ScenarioOut
     const partner = rng.pick(partners.length > 0 ? partners : votes);
     const answer = lastAnswer([partner])?.answer;
     let text = freeRiderText(partner, answer === undefined ? undefined : Number(answer), rng);
-    if (text !== partner.content && answer !== undefined && rng.next() < 0.5) text = `I agree with ${partner.agent}. #### ${answer}`;
+    if (text !== partner.content && answer !== undefined && rng.next() < 0.5)
+      text = `I agree with ${partner.agent}. #### ${answer}`;
     followUps.push(assistantMessage(plan.names[i] ?? '', 1, text));
   }
   return [...votes, ...followUps];
 }
 
 /** A vote's final answer: the gold answer on success, else the first wrong vote (no quorum when there is none). */
-function voteFinal(plan: ScenarioPlan, problem: Problem, outcome: ScenarioOutcome, messages: readonly Message[]): FinalAnswer | undefined {
+function voteFinal(
+  plan: ScenarioPlan,
+  problem: Problem,
+  outcome: ScenarioOutcome,
+  messages: readonly Message[],
+): FinalAnswer | undefined {
   if (plan.spec.mechanism !== 'vote') return undefined;
   if (outcome.reward === 1) return { answer: String(problem.answer) };
-  const wrong = messages.map((m) => finalPattern.exec(m.content)?.[1]).find((a) => a !== undefined && a !== String(problem.answer));
+  const wrong = messages
+    .map((m) => finalPattern.exec(m.content)?.[1])
+    .find((a) => a !== undefined && a !== String(problem.answer));
   return { answer: wrong ?? 'no quorum' };
 }
 

@@ -43,7 +43,10 @@ export function scenarioOutcome(plan: ScenarioPlan, game: LatentGame, key: Episo
   const nulls = nullAgents(game, uniforms, teamSize);
   const active = full & ~nulls;
   const isFlipped = (effective: number): boolean =>
-    noise > 0 && effective !== 0 && effective !== active && createRandom(deriveSeed(seed, noiseStream, key.step, key.group, key.sample, effective)).next() < noise;
+    noise > 0 &&
+    effective !== 0 &&
+    effective !== active &&
+    createRandom(deriveSeed(seed, noiseStream, key.step, key.group, key.sample, effective)).next() < noise;
   const values: number[] = [];
   for (let mask = 0; mask <= full; mask++) {
     const latent = latentValue(game, uniforms, mask);
@@ -56,7 +59,10 @@ export function scenarioOutcome(plan: ScenarioPlan, game: LatentGame, key: Episo
  * The logged coalition table (all 2^n subsets, ∅ first, by bit mask) and one replayed "remove"
  * counterfactual per agent, `reward = v(N \ {i})`.
  */
-export function coalitionRecords(names: readonly string[], values: readonly number[]): { coalitions: CoalitionValue[]; counterfactuals: Counterfactual[] } {
+export function coalitionRecords(
+  names: readonly string[],
+  values: readonly number[],
+): { coalitions: CoalitionValue[]; counterfactuals: Counterfactual[] } {
   const full = (1 << names.length) - 1;
   const coalitions = values.map((value, mask) => ({ agents: names.filter((_, j) => (mask & (1 << j)) !== 0), value }));
   const counterfactuals = names.map((name, j) => ({

@@ -42,8 +42,10 @@ export function scenarioPlan(spec: ScenarioSpec): ScenarioPlan {
   const contributors = roles.flatMap((r, i) => (r === 'honest' || r === 'dominant' ? [i] : []));
   const failing = roles.includes('idle');
   if (dominant > 1) throw new RangeError('at most one agent can be dominant');
-  if (failing && (roles.includes('free-rider') || dominant > 0)) throw new RangeError('idle agents need a failing team: no free-rider or dominant agent with them');
-  if (roles.includes('free-rider') && contributors.length === 0) throw new RangeError('free-riders need an honest or dominant partner');
+  if (failing && (roles.includes('free-rider') || dominant > 0))
+    throw new RangeError('idle agents need a failing team: no free-rider or dominant agent with them');
+  if (roles.includes('free-rider') && contributors.length === 0)
+    throw new RangeError('free-riders need an honest or dominant partner');
   const plan = { spec, names: agentNames(spec), roles, contributors, failing };
   return spec.decoupling ? { ...plan, fade: fadeSchedule(spec, plan) } : plan;
 }
@@ -71,11 +73,14 @@ function agentNames(spec: ScenarioSpec): readonly string[] {
 }
 
 function checkSizes(spec: ScenarioSpec): void {
-  if (!Number.isInteger(spec.teamSize) || spec.teamSize < 2 || spec.teamSize > 5) throw new RangeError(`teamSize must be an integer in 2..5, got ${spec.teamSize}`);
-  if (spec.roles.length !== spec.teamSize) throw new RangeError(`roles must give one role per agent (${spec.teamSize}), got ${spec.roles.length}`);
+  if (!Number.isInteger(spec.teamSize) || spec.teamSize < 2 || spec.teamSize > 5)
+    throw new RangeError(`teamSize must be an integer in 2..5, got ${spec.teamSize}`);
+  if (spec.roles.length !== spec.teamSize)
+    throw new RangeError(`roles must give one role per agent (${spec.teamSize}), got ${spec.roles.length}`);
   if (!(spec.noise >= 0 && spec.noise <= 0.3)) throw new RangeError(`noise must be in [0, 0.3], got ${spec.noise}`);
   for (const key of ['steps', 'groupsPerStep', 'samplesPerGroup'] as const) {
-    if (!Number.isInteger(spec[key]) || spec[key] < 1) throw new RangeError(`${key} must be a positive integer, got ${spec[key]}`);
+    if (!Number.isInteger(spec[key]) || spec[key] < 1)
+      throw new RangeError(`${key} must be a positive integer, got ${spec[key]}`);
   }
 }
 
@@ -83,9 +88,12 @@ function checkSizes(spec: ScenarioSpec): void {
 function fadeSchedule(spec: ScenarioSpec, plan: Omit<ScenarioPlan, 'fade'>): FadeSchedule {
   const { agent, from } = spec.decoupling ?? { agent: -1, from: 0 };
   if (plan.roles[agent] !== 'honest') throw new RangeError(`the decoupling agent ${agent} must be honest`);
-  if (plan.failing || plan.contributors.length < 2) throw new RangeError('decoupling needs a succeeding team with another honest agent');
+  if (plan.failing || plan.contributors.length < 2)
+    throw new RangeError('decoupling needs a succeeding team with another honest agent');
   // In a vote a lone partner would leave the fading agent an early Shapley share near 0.9 (a sole performer).
-  if (spec.mechanism === 'vote' && plan.contributors.length < 3) throw new RangeError('vote decoupling needs two other honest agents');
-  if (!Number.isInteger(from) || from < 2 || from > spec.steps - 3) throw new RangeError(`decoupling.from must be an integer in 2..${spec.steps - 3}, got ${from}`);
+  if (spec.mechanism === 'vote' && plan.contributors.length < 3)
+    throw new RangeError('vote decoupling needs two other honest agents');
+  if (!Number.isInteger(from) || from < 2 || from > spec.steps - 3)
+    throw new RangeError(`decoupling.from must be an integer in 2..${spec.steps - 3}, got ${from}`);
   return { agent, from, zeroAt: from + Math.max(2, Math.round((spec.steps - from) / 2)) };
 }

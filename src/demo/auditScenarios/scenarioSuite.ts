@@ -1,6 +1,11 @@
 import type { InjectedRole, ScenarioSpec } from './scenario';
 
-type Row = readonly [mechanism: ScenarioSpec['mechanism'], noise: number, roles: readonly InjectedRole[], decoupling?: ScenarioSpec['decoupling']];
+type Row = readonly [
+  mechanism: ScenarioSpec['mechanism'],
+  noise: number,
+  roles: readonly InjectedRole[],
+  decoupling?: ScenarioSpec['decoupling'],
+];
 
 const h = 'honest';
 const i = 'idle';

@@ -20,7 +20,11 @@ export interface KindScore {
 export const scoredKinds: readonly GroundTruth['kind'][] = ['idle', 'free-rider', 'silent', 'dominant', 'decoupling'];
 
 /** Other spellings auditors use for the scored kinds (credit-methods.md §5.2 calls dominant "sole performer"). */
-const aliases: Readonly<Record<string, string>> = { 'sole-performer': 'dominant', 'null-player': 'idle', freerider: 'free-rider' };
+const aliases: Readonly<Record<string, string>> = {
+  'sole-performer': 'dominant',
+  'null-player': 'idle',
+  freerider: 'free-rider',
+};
 
 type Ranges = readonly (readonly [number, number])[];
 
@@ -41,12 +45,24 @@ interface Claim {
  * outside the truth), such as "contributes", are ignored; a scored flag without an agent is a false
  * positive. Every scored kind is in the result, with zero counts when nothing was expected or seen.
  */
-export function scoreFlags(truth: readonly GroundTruth[], observed: readonly ObservedFlag[], options: { minStepOverlap?: number } = {}): Record<string, KindScore> {
+export function scoreFlags(
+  truth: readonly GroundTruth[],
+  observed: readonly ObservedFlag[],
+  options: { minStepOverlap?: number } = {},
+): Record<string, KindScore> {
   const minOverlap = options.minStepOverlap ?? 0.5;
   const kinds = new Set<string>([...scoredKinds, ...truth.map((t) => normaliseKind(t.kind))]);
-  const expected = claims(truth.map((t) => ({ ...t, kind: normaliseKind(t.kind) })), kinds);
-  const seen = claims(observed.map((o) => ({ ...o, kind: normaliseKind(o.kind) })), kinds);
-  const counts = new Map<string, { tp: number; fp: number; fn: number }>([...kinds].map((k) => [k, { tp: 0, fp: 0, fn: 0 }]));
+  const expected = claims(
+    truth.map((t) => ({ ...t, kind: normaliseKind(t.kind) })),
+    kinds,
+  );
+  const seen = claims(
+    observed.map((o) => ({ ...o, kind: normaliseKind(o.kind) })),
+    kinds,
+  );
+  const counts = new Map<string, { tp: number; fp: number; fn: number }>(
+    [...kinds].map((k) => [k, { tp: 0, fp: 0, fn: 0 }]),
+  );
   for (const [key, claim] of expected) {
     const count = counts.get(claim.kind);
     const found = seen.get(key);
@@ -66,7 +82,9 @@ export function scoreFlags(truth: readonly GroundTruth[], observed: readonly Obs
  * Sums per-kind counts over runs and recomputes precision and recall; `overall` sums every kind
  * (micro-average). Empty input gives `{ overall: { 0, 0, 0, 1, 1 } }`.
  */
-export function combineScores(scores: readonly Record<string, KindScore>[]): Record<string, KindScore> & { overall: KindScore } {
+export function combineScores(
+  scores: readonly Record<string, KindScore>[],
+): Record<string, KindScore> & { overall: KindScore } {
   const totals = new Map<string, { tp: number; fp: number; fn: number }>();
   const all = { tp: 0, fp: 0, fn: 0 };
   for (const score of scores) {
@@ -88,12 +106,18 @@ export function kindScore(tp: number, fp: number, fn: number): KindScore {
 }
 
 function normaliseKind(kind: string): string {
-  const plain = kind.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const plain = kind
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   return aliases[plain] ?? plain;
 }
 
 /** Groups flags by (kind, agent) over the scored kinds and merges their ranges. */
-function claims(flags: readonly { kind: string; agent?: string; steps?: readonly [number, number] }[], kinds: ReadonlySet<string>): Map<string, Claim> {
+function claims(
+  flags: readonly { kind: string; agent?: string; steps?: readonly [number, number] }[],
+  kinds: ReadonlySet<string>,
+): Map<string, Claim> {
   const grouped = new Map<string, { kind: string; ranges: (readonly [number, number])[] | undefined }>();
   for (const flag of flags) {
     if (!kinds.has(flag.kind)) continue;
@@ -104,7 +128,9 @@ function claims(flags: readonly { kind: string; agent?: string; steps?: readonly
     else claim.ranges?.push(flag.steps[0] <= flag.steps[1] ? flag.steps : [flag.steps[1], flag.steps[0]]);
     grouped.set(key, claim);
   }
-  return new Map([...grouped].map(([key, c]) => [key, { kind: c.kind, ranges: c.ranges ? mergeRanges(c.ranges) : undefined }]));
+  return new Map(
+    [...grouped].map(([key, c]) => [key, { kind: c.kind, ranges: c.ranges ? mergeRanges(c.ranges) : undefined }]),
+  );
 }
 
 function rangesMatch(truth: Ranges | undefined, observed: Ranges | undefined, minOverlap: number): boolean {

@@ -20,7 +20,8 @@ export function writeScenario(dir: string, spec: ScenarioSpec): { folder: string
   let lines: string[] = [];
   let step = 0;
   const flush = (): void => {
-    if (lines.length > 0) writeFileSync(join(folder, 'rollouts', `step_${String(step).padStart(4, '0')}.jsonl`), `${lines.join('\n')}\n`);
+    if (lines.length > 0)
+      writeFileSync(join(folder, 'rollouts', `step_${String(step).padStart(4, '0')}.jsonl`), `${lines.join('\n')}\n`);
     lines = [];
   };
   for (const episode of scenarioEpisodes(spec)) {

@@ -5,7 +5,11 @@ import type { EpisodeFacts } from './auditFacts';
 import { meanOf } from './stepTrends';
 
 /** Per-agent standing over the run: mean credit with a 95% interval, shares, behaviour rates, flags. */
-export function agentAudits(episodes: readonly EpisodeFacts[], agents: readonly string[], flags: readonly AuditFlag[]): AgentAudit[] {
+export function agentAudits(
+  episodes: readonly EpisodeFacts[],
+  agents: readonly string[],
+  flags: readonly AuditFlag[],
+): AgentAudit[] {
   const totalTokens = episodes.reduce((s, e) => s + e.agents.reduce((t, a) => t + a.tokens, 0), 0);
   const perAgent = agents.map((agent) => episodes.flatMap((e) => e.agents.filter((a) => a.name === agent)));
   const means = perAgent.map((list) => meanOf(list.flatMap((a) => (a.credit === null ? [] : [a.credit]))));
@@ -21,9 +25,18 @@ export function agentAudits(episodes: readonly EpisodeFacts[], agents: readonly 
       ci: interval(credit),
       creditShare: shares ? (shares[i] ?? 0) : null,
       tokenShare: totalTokens > 0 ? list.reduce((s, a) => s + a.tokens, 0) / totalTokens : 0,
-      emptyRate: rate(list.map((a) => a.emptyMessages), messages),
-      copyRate: rate(list.map((a) => a.copiedMessages), messages),
-      finalAnswerShare: list.some((a) => a.finalAnswerFirst === null) || list.length === 0 ? null : list.filter((a) => a.finalAnswerFirst).length / list.length,
+      emptyRate: rate(
+        list.map((a) => a.emptyMessages),
+        messages,
+      ),
+      copyRate: rate(
+        list.map((a) => a.copiedMessages),
+        messages,
+      ),
+      finalAnswerShare:
+        list.some((a) => a.finalAnswerFirst === null) || list.length === 0
+          ? null
+          : list.filter((a) => a.finalAnswerFirst).length / list.length,
       flags: [...new Set(flags.filter((f) => f.agent === agent).map((f) => f.kind))],
     };
   });

@@ -51,7 +51,8 @@ export interface AuditResult {
 export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const started = Date.now();
   const location = findIndexLocation(options.root, options.dbPath);
-  if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
+  if (!location)
+    throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
   const method = options.method ?? 'loo';
   const split = options.split ?? defaultSplit;
   const credit = new Map<number, Map<string, StoredCredit>>();
@@ -74,11 +75,15 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       ...(options.evaluator ? { evaluator: options.evaluator } : {}),
       ...(options.calibration ? { calibration: options.calibration } : {}),
     },
-    { onRunStored: (_result, rows) => collect(rows), ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}) },
+    {
+      onRunStored: (_result, rows) => collect(rows),
+      ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
+    },
   ).catch((error: unknown) => ({ runs: [], error: error instanceof Error ? error.message : String(error) }));
   for (const r of creditRun.runs) {
     const first = r.failures[0];
-    if (first) problems.set(r.run.name, `${first.reason}${first.remedy ? `; what would answer it: ${first.remedy}` : ''}`);
+    if (first)
+      problems.set(r.run.name, `${first.reason}${first.remedy ? `; what would answer it: ${first.remedy}` : ''}`);
     else if (r.computed === 0) problems.set(r.run.name, 'no episode has the data');
   }
   const generalProblem = 'error' in creditRun ? creditRun.error : undefined;
@@ -87,12 +92,22 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const store = IndexStore.open(location.path);
   try {
     const audits = new AuditRepository(store.db);
-    const runs = new CreditInputRepository(store.db).runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
+    const runs = new CreditInputRepository(store.db)
+      .runs()
+      .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
     const reports: RunAudit[] = [];
     for (const run of runs) {
       const thresholds = options.thresholds ?? defaultAuditThresholds;
       const facts: EpisodeFacts[] = [];
-      for (const e of audits.episodes(run.runId, undefined, split)) facts.push(await episodeFacts(e, credit.get(e.episodeId), options.readText === false ? undefined : options.root, thresholds));
+      for (const e of audits.episodes(run.runId, undefined, split))
+        facts.push(
+          await episodeFacts(
+            e,
+            credit.get(e.episodeId),
+            options.readText === false ? undefined : options.root,
+            thresholds,
+          ),
+        );
       const report = buildRunAudit(run.name, method, facts, thresholds, problems.get(run.name) ?? generalProblem);
       audits.replaceFlags(run.runId, report.flags);
       reports.push(report);
@@ -112,7 +127,12 @@ interface StoredCredit {
 /** Only exact or estimated credit supports a verdict (docs/credit-provenance.md). */
 const supportsVerdict = (status: string): boolean => status === 'exact' || status === 'estimated';
 
-async function episodeFacts(e: AuditEpisode, credit: ReadonlyMap<string, StoredCredit> | undefined, root: string | undefined, thresholds: AuditThresholds): Promise<EpisodeFacts> {
+async function episodeFacts(
+  e: AuditEpisode,
+  credit: ReadonlyMap<string, StoredCredit> | undefined,
+  root: string | undefined,
+  thresholds: AuditThresholds,
+): Promise<EpisodeFacts> {
   const activity = root === undefined ? undefined : await textActivity(root, e, thresholds);
   return {
     externalId: e.externalId,
@@ -141,10 +161,17 @@ function verdictCredit(stored: StoredCredit | undefined): number | null {
 }
 
 /** Emptiness, copying and output share from the message text; undefined when the line cannot be read. */
-async function textActivity(root: string, e: AuditEpisode, thresholds: AuditThresholds): Promise<AgentActivity[] | undefined> {
+async function textActivity(
+  root: string,
+  e: AuditEpisode,
+  thresholds: AuditThresholds,
+): Promise<AgentActivity[] | undefined> {
   const read = await readEpisode(root, e);
   if (!read.ok) return undefined;
   const index = new Map(e.agents.map((a, i) => [a.name, i]));
   const messages = read.value.messages.map((m) => ({ agent: index.get(m.agent) ?? -1, content: m.content }));
-  return episodeActivity(messages, e.agents.length, e.finalAnswer ?? undefined, { minTokens: thresholds.minTokens, copyThreshold: thresholds.copyThreshold });
+  return episodeActivity(messages, e.agents.length, e.finalAnswer ?? undefined, {
+    minTokens: thresholds.minTokens,
+    copyThreshold: thresholds.copyThreshold,
+  });
 }

@@ -24,9 +24,13 @@ export function decouplingFlags(
   for (const agent of agents) {
     const shares = trends.map((t) => t.agents[agent]?.creditShare ?? null);
     if (shares.some((s) => s === null) || steps.length < 4) continue;
-    const endsIdle = flags.some((f) => f.agent === agent && (f.kind === 'idle' || f.kind === 'free-rider') && f.steps?.[1] === lastStep);
+    const endsIdle = flags.some(
+      (f) => f.agent === agent && (f.kind === 'idle' || f.kind === 'free-rider') && f.steps?.[1] === lastStep,
+    );
     // minShare 0: a share that is small throughout is not a decline (the trend tests decide).
-    const found = endsIdle ? decoupling(steps, reward, shares as number[], { alpha: thresholds.alpha, minShare: 0 }) : undefined;
+    const found = endsIdle
+      ? decoupling(steps, reward, shares as number[], { alpha: thresholds.alpha, minShare: 0 })
+      : undefined;
     if (!found) continue;
     const at = episodes.find((e) => e.step >= found.from);
     raised.push({

@@ -13,12 +13,21 @@ import { windowFlags } from './windowFlags';
  * support a verdict (exact or estimated marginal contributions). Every verdict that could not be
  * reached is listed in `unreachable`, per agent, with the reason and what would answer it.
  */
-export function buildRunAudit(run: string, method: string, episodes: readonly EpisodeFacts[], thresholds: AuditThresholds, creditProblem?: string): RunAudit {
+export function buildRunAudit(
+  run: string,
+  method: string,
+  episodes: readonly EpisodeFacts[],
+  thresholds: AuditThresholds,
+  creditProblem?: string,
+): RunAudit {
   const agents = agentOrder(episodes);
   const trained = agents.filter((agent) => episodes.some((e) => e.agents.some((a) => a.name === agent && a.trainable)));
   const epsilon = thresholds.epsilon ?? 0.02;
   const flags = [...silentFlags(episodes)];
-  const unreachable = [...contextNotes(episodes, agents, trained), ...missingCredit(episodes, trained, method, creditProblem)];
+  const unreachable = [
+    ...contextNotes(episodes, agents, trained),
+    ...missingCredit(episodes, trained, method, creditProblem),
+  ];
   const judged = trained.filter((agent) => hasVerdictCredit(episodes, agent));
   if (judged.length > 0) {
     const windows = windowFlags(episodes, judged, thresholds);
@@ -48,7 +57,11 @@ function hasVerdictCredit(episodes: readonly EpisodeFacts[], agent: string): boo
 }
 
 /** Agents that are part of the environment (human, tool, user simulator, system prompt, …). */
-function contextNotes(episodes: readonly EpisodeFacts[], agents: readonly string[], trained: readonly string[]): string[] {
+function contextNotes(
+  episodes: readonly EpisodeFacts[],
+  agents: readonly string[],
+  trained: readonly string[],
+): string[] {
   return agents
     .filter((agent) => !trained.includes(agent))
     .map((agent) => {
@@ -58,12 +71,19 @@ function contextNotes(episodes: readonly EpisodeFacts[], agents: readonly string
 }
 
 /** Trained agents none of whose credit can support a verdict, with why. */
-function missingCredit(episodes: readonly EpisodeFacts[], trained: readonly string[], method: string, creditProblem: string | undefined): string[] {
+function missingCredit(
+  episodes: readonly EpisodeFacts[],
+  trained: readonly string[],
+  method: string,
+  creditProblem: string | undefined,
+): string[] {
   const notes: string[] = [];
   for (const agent of trained) {
     if (hasVerdictCredit(episodes, agent)) continue;
     const statuses = new Map<string, number>();
-    for (const e of episodes) for (const a of e.agents) if (a.name === agent) statuses.set(a.creditStatus, (statuses.get(a.creditStatus) ?? 0) + 1);
+    for (const e of episodes)
+      for (const a of e.agents)
+        if (a.name === agent) statuses.set(a.creditStatus, (statuses.get(a.creditStatus) ?? 0) + 1);
     const approximate = statuses.get('approximate') ?? 0;
     const why =
       approximate > 0

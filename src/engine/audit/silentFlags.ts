@@ -11,7 +11,10 @@ const maxLocations = 1000;
  * every one (up to 1,000) in `locations`.
  */
 export function silentFlags(episodes: readonly EpisodeFacts[]): AuditFlag[] {
-  const tally = new Map<string, { declared: number; silent: number; first?: EpisodeFacts; steps: number[]; at: EpisodeFacts[] }>();
+  const tally = new Map<
+    string,
+    { declared: number; silent: number; first?: EpisodeFacts; steps: number[]; at: EpisodeFacts[] }
+  >();
   for (const e of episodes) {
     for (const a of e.agents) {
       if (!a.declared) continue;
@@ -38,7 +41,12 @@ export function silentFlags(episodes: readonly EpisodeFacts[]): AuditFlag[] {
       ...(t.silent === t.declared ? {} : { episode: t.first.externalId }),
       location: { uri: t.first.uri, line: t.first.line },
       locations: t.at.map((e) => ({ uri: e.uri, line: e.line, episode: e.externalId })),
-      evidence: { silentEpisodes: t.silent, declaredEpisodes: t.declared, share: t.silent / t.declared, score: t.silent / t.declared },
+      evidence: {
+        silentEpisodes: t.silent,
+        declaredEpisodes: t.declared,
+        share: t.silent / t.declared,
+        score: t.silent / t.declared,
+      },
     });
   }
   return flags;

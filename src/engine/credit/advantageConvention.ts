@@ -1,4 +1,9 @@
-import { advantageConventionNames, findAdvantageConvention, type AdvantageConvention, type AdvantageConventionName } from '../../credit/signals/advantageConventions';
+import {
+  advantageConventionNames,
+  findAdvantageConvention,
+  type AdvantageConvention,
+  type AdvantageConventionName,
+} from '../../credit/signals/advantageConventions';
 import type { RunProducer } from '../../store/runProducerRepository';
 
 /** Where the advantage convention of a run came from. */
@@ -45,9 +50,15 @@ const byProducer: Readonly<Record<string, AdvantageConventionName>> = {
  * are errors that list the known conventions.
  */
 export function chooseAdvantageConvention(runName: string, producer: RunProducer, override?: string): AdvantageChoice {
-  if (override !== undefined) return { convention: known(override, '--advantage'), source: 'flag', description: 'from --advantage' };
+  if (override !== undefined)
+    return { convention: known(override, '--advantage'), source: 'flag', description: 'from --advantage' };
   const fromManifest = manifestAdvantage(producer.configJson);
-  if (fromManifest !== undefined) return { convention: known(fromManifest, `"advantage" in run.json of run "${runName}"`), source: 'run.json', description: 'from run.json' };
+  if (fromManifest !== undefined)
+    return {
+      convention: known(fromManifest, `"advantage" in run.json of run "${runName}"`),
+      source: 'run.json',
+      description: 'from run.json',
+    };
   const fromProducer = producerConvention(producer);
   if (fromProducer) return fromProducer;
   return { convention: known(defaultAdvantageConvention, 'default'), source: 'default', description: 'default' };

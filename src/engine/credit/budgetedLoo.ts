@@ -36,18 +36,32 @@ const qMin = 0.05;
  * estimate `m + Z/q·(Δ − m)` averaged over all episodes, with its standard error.
  * `costOf(e)` is the number of evaluator calls an exact episode needs (0 = free).
  */
-export async function budgetedLoo(episodes: readonly CreditEpisode[], budget: number, costOf: (e: CreditEpisode) => number, exact: ExactCredit, seed = 1): Promise<BudgetReport> {
+export async function budgetedLoo(
+  episodes: readonly CreditEpisode[],
+  budget: number,
+  costOf: (e: CreditEpisode) => number,
+  exact: ExactCredit,
+  seed = 1,
+): Promise<BudgetReport> {
   const random = mulberry32(seed);
   const costs = episodes.map(costOf);
   const free = episodes.filter((_, j) => costs[j] === 0);
   const costly = episodes.map((e, j) => ({ e, c: costs[j] ?? 0 })).filter((x) => x.c > 0);
-  const pilot = sample(costly, Math.min(costly.length, Math.round((pilotShare * budget) / Math.max(1, mean(costly.map((x) => x.c))))), random);
+  const pilot = sample(
+    costly,
+    Math.min(costly.length, Math.round((pilotShare * budget) / Math.max(1, mean(costly.map((x) => x.c))))),
+    random,
+  );
   const known = await exact([...free, ...pilot.map((x) => x.e)]);
   const agents = agentNames(episodes);
   const model = fit(known, episodes, agents);
   const rest = costly.filter((x) => !pilot.includes(x));
   const spent = pilot.reduce((sum, x) => sum + x.c, 0);
-  const allocation = budgetAllocation(rest.map(() => model.residual), Math.max(0, budget - spent), rest.map((x) => x.c));
+  const allocation = budgetAllocation(
+    rest.map(() => model.residual),
+    Math.max(0, budget - spent),
+    rest.map((x) => x.c),
+  );
   const q = Array.from(allocation.q, (p) => (model.residual > 0 ? Math.max(qMin, p) : p));
   const drawn = rest.filter((_, k) => random() < (q[k] ?? 0));
   const sampled = await exact(drawn.map((x) => x.e));
@@ -57,7 +71,9 @@ export async function budgetedLoo(episodes: readonly CreditEpisode[], budget: nu
     plannedCost: spent + rest.reduce((sum, x, k) => sum + x.c * (q[k] ?? 0), 0),
     exactEpisodes: known.size + sampled.size,
     totalEpisodes: episodes.length,
-    agents: agents.map((agent, i) => estimateFor(agent, i, episodes, { known, sampled, inclusion, m: model.means[i] ?? 0 })),
+    agents: agents.map((agent, i) =>
+      estimateFor(agent, i, episodes, { known, sampled, inclusion, m: model.means[i] ?? 0 }),
+    ),
   };
 }
 
@@ -68,7 +84,12 @@ interface EstimateInputs {
   readonly m: number;
 }
 
-function estimateFor(agent: string, index: number, episodes: readonly CreditEpisode[], x: EstimateInputs): BudgetEstimate {
+function estimateFor(
+  agent: string,
+  index: number,
+  episodes: readonly CreditEpisode[],
+  x: EstimateInputs,
+): BudgetEstimate {
   const values = episodes
     .filter((e) => e.agents[index]?.name === agent)
     .map((e) => {
@@ -84,7 +105,11 @@ function estimateFor(agent: string, index: number, episodes: readonly CreditEpis
 }
 
 /** The learned estimate: per-agent means of the exact values, and the pooled residual scale. */
-function fit(known: ReadonlyMap<number, Float64Array>, episodes: readonly CreditEpisode[], agents: readonly string[]): { means: number[]; residual: number } {
+function fit(
+  known: ReadonlyMap<number, Float64Array>,
+  episodes: readonly CreditEpisode[],
+  agents: readonly string[],
+): { means: number[]; residual: number } {
   const byAgent = agents.map((_, i) => [...known.values()].map((v) => v[i] ?? Number.NaN).filter(Number.isFinite));
   const means = byAgent.map((values) => (values.length > 0 ? mean(values) : 0));
   const squares = byAgent.flatMap((values, i) => values.map((v) => (v - (means[i] ?? 0)) ** 2));

@@ -17,7 +17,12 @@ export interface CalibrationResult {
   /** Why it was not accepted (or what limits an acceptance); undefined when plainly accepted. */
   readonly reason?: string;
   /** One disagreeing episode. */
-  readonly example?: { readonly episode: string; readonly where: string; readonly logged: number; readonly checked: number };
+  readonly example?: {
+    readonly episode: string;
+    readonly where: string;
+    readonly logged: number;
+    readonly checked: number;
+  };
 }
 
 export interface CalibrationOptions {
@@ -58,8 +63,23 @@ export async function calibrateEvaluator(
   const chosen = sampleEpisodes(evaluator, episodes, total, options.sample ?? defaultCalibration.sample);
   const base = { evaluator: evaluator.fingerprint, threshold };
   if (chosen.sample.length === 0) {
-    if (!chosen.anyReward) return { ...base, sampled: 0, agreed: 0, rate: NaN, accepted: true, reason: 'the trace logs no reward to compare with, so the evaluator defines every value' };
-    return { ...base, sampled: 0, agreed: 0, rate: NaN, accepted: false, reason: `${evaluator.label} can score none of the run's episodes that log a reward${chosen.refusal ? `: ${chosen.refusal}` : ''}` };
+    if (!chosen.anyReward)
+      return {
+        ...base,
+        sampled: 0,
+        agreed: 0,
+        rate: NaN,
+        accepted: true,
+        reason: 'the trace logs no reward to compare with, so the evaluator defines every value',
+      };
+    return {
+      ...base,
+      sampled: 0,
+      agreed: 0,
+      rate: NaN,
+      accepted: false,
+      reason: `${evaluator.label} can score none of the run's episodes that log a reward${chosen.refusal ? `: ${chosen.refusal}` : ''}`,
+    };
   }
   let agreed = 0;
   let example: CalibrationResult['example'];
@@ -88,12 +108,24 @@ export async function calibrateEvaluator(
   const result = { ...base, sampled, agreed, rate, ...(example ? { example } : {}) };
   if (threshold > 0 && rate < threshold) {
     const failed = errors.length > 0 ? `; ${errors.length} could not be scored (${errors[0]?.message ?? ''})` : '';
-    const e = failed + (example ? `; e.g. episode ${example.episode} (${example.where}) logs ${example.logged}, the evaluator scores ${example.checked}` : '');
-    return { ...result, accepted: false, reason: `${evaluator.label} reproduces the logged reward of ${agreed} of ${sampled} sampled episodes (${percent(rate)}, below the ${percent(threshold)} required)${e}` };
+    const e =
+      failed +
+      (example
+        ? `; e.g. episode ${example.episode} (${example.where}) logs ${example.logged}, the evaluator scores ${example.checked}`
+        : '');
+    return {
+      ...result,
+      accepted: false,
+      reason: `${evaluator.label} reproduces the logged reward of ${agreed} of ${sampled} sampled episodes (${percent(rate)}, below the ${percent(threshold)} required)${e}`,
+    };
   }
   if (threshold > 0 && outcomes < 2) {
     const only = chosen.sample[0]?.reward;
-    return { ...result, accepted: false, reason: `all ${sampled} sampled episodes log reward ${only}, so agreement cannot show that ${evaluator.label} tells success from failure` };
+    return {
+      ...result,
+      accepted: false,
+      reason: `all ${sampled} sampled episodes log reward ${only}, so agreement cannot show that ${evaluator.label} tells success from failure`,
+    };
   }
   return { ...result, accepted: true };
 }
@@ -101,7 +133,10 @@ export async function calibrateEvaluator(
 /** Why counterfactual values of a run cannot be used after `result`, or undefined when they can. */
 export function calibrationDistrust(result: CalibrationResult): Unidentified | undefined {
   if (result.accepted) return undefined;
-  return { reason: `counterfactual values are not identifiable for this run: ${result.reason ?? 'the evaluator is not calibrated'}`, remedy: remedies.checker };
+  return {
+    reason: `counterfactual values are not identifiable for this run: ${result.reason ?? 'the evaluator is not calibrated'}`,
+    remedy: remedies.checker,
+  };
 }
 
 function sampleEpisodes(evaluator: Evaluator, episodes: Iterable<CreditEpisode>, total: number, size: number) {

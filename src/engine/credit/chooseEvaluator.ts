@@ -11,21 +11,36 @@ export type EvaluatorChoice =
   | { readonly kind: 'none' };
 
 /** Aggregation of the built-in evaluator by run mechanism, when the manifest does not say. */
-const aggregationByMechanism: Readonly<Record<string, string>> = { pipeline: 'last', debate: 'vote', vote: 'vote', routed: 'selected' };
+const aggregationByMechanism: Readonly<Record<string, string>> = {
+  pipeline: 'last',
+  debate: 'vote',
+  vote: 'vote',
+  routed: 'selected',
+};
 
 /**
  * Builds the evaluator of a run. An explicit choice wins. Otherwise a manifest naming a built-in
  * evaluator is honoured; a manifest naming a *command* is not run (a trace folder is untrusted
  * input), and the built-in final-answer evaluator is used instead.
  */
-export function chooseEvaluator(run: CreditRun, root: string, choice: EvaluatorChoice | undefined): Evaluator | undefined {
+export function chooseEvaluator(
+  run: CreditRun,
+  root: string,
+  choice: EvaluatorChoice | undefined,
+): Evaluator | undefined {
   if (choice?.kind === 'none') return undefined;
   if (choice?.kind === 'command') return commandEvaluator({ command: choice.command, root, ...optional(choice) });
-  const manifest = run.evaluatorJson ? (JSON.parse(run.evaluatorJson) as { kind?: string; name?: string; options?: Record<string, unknown> }) : undefined;
+  const manifest = run.evaluatorJson
+    ? (JSON.parse(run.evaluatorJson) as { kind?: string; name?: string; options?: Record<string, unknown> })
+    : undefined;
   const name = choice?.name ?? (manifest?.kind === 'builtin' ? manifest.name : undefined) ?? 'final-answer';
   if (name !== 'final-answer') throw new Error(`unknown built-in evaluator "${name}" (available: final-answer)`);
   const fromManifest = manifest?.kind === 'builtin' ? manifest.options : undefined;
-  const options = { aggregation: aggregationByMechanism[run.mechanism ?? ''] ?? 'last', ...fromManifest, ...(choice?.kind === 'builtin' ? choice.options : {}) };
+  const options = {
+    aggregation: aggregationByMechanism[run.mechanism ?? ''] ?? 'last',
+    ...fromManifest,
+    ...(choice?.kind === 'builtin' ? choice.options : {}),
+  };
   const parsed = parseFinalAnswerOptions(options);
   if (!parsed.ok) throw new Error(`evaluator options of run "${run.name}": ${parsed.error}`);
   // Episode locations are relative to the indexed folder, whichever run they belong to.

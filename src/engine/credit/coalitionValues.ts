@@ -89,7 +89,11 @@ export class CoalitionValues {
       if (this.known.has(mask) || missing.has(mask)) continue;
       const logged = this.sources.useLogged ? this.loggedValue(mask) : undefined;
       if (logged !== undefined) {
-        this.known.set(mask, { value: logged, source: 'logged', exact: !this.loggedWithoutReplay(mask) || this.checkedExactly(mask) });
+        this.known.set(mask, {
+          value: logged,
+          source: 'logged',
+          exact: !this.loggedWithoutReplay(mask) || this.checkedExactly(mask),
+        });
         this.sources.counters.logged++;
       } else missing.add(mask);
     }
@@ -100,7 +104,11 @@ export class CoalitionValues {
       const cached = this.cache().get(interventionKey(this.episode, this.kind, mask));
       if (cached === undefined) toEvaluate.push(mask);
       else {
-        this.known.set(mask, { value: cached.value, source: 'cached', exact: cached.replayed || this.checkedExactly(mask) });
+        this.known.set(mask, {
+          value: cached.value,
+          source: 'cached',
+          exact: cached.replayed || this.checkedExactly(mask),
+        });
         this.sources.counters.cached++;
       }
     }
@@ -157,7 +165,9 @@ export class CoalitionValues {
   /** True when the trace says its value of `mask` kept the downstream text (a `remove` counterfactual with `replayed: false`). */
   private loggedWithoutReplay(mask: bigint): boolean {
     if (this.kind !== 'agents') return false;
-    return this.episode.loggedCounterfactuals.some((cf) => cf.intervention === 'remove' && cf.replayed === false && (this.full & ~cf.removed) === mask);
+    return this.episode.loggedCounterfactuals.some(
+      (cf) => cf.intervention === 'remove' && cf.replayed === false && (this.full & ~cf.removed) === mask,
+    );
   }
 
   private loggedValue(mask: bigint): number | undefined {
@@ -175,10 +185,17 @@ export class CoalitionValues {
     if (this.trusted) return;
     const evaluator = this.sources.evaluator;
     if (!evaluator) {
-      throw new NotIdentifiableError('the trace logs none of the counterfactual values this method needs, and no evaluator is configured', remedies.counterfactuals);
+      throw new NotIdentifiableError(
+        'the trace logs none of the counterfactual values this method needs, and no evaluator is configured',
+        remedies.counterfactuals,
+      );
     }
     const refusal = evaluator.cannotScore?.(this.episode);
-    if (refusal !== undefined) throw new NotIdentifiableError(`${evaluator.label} cannot score this episode: ${refusal}`, remedies.counterfactuals);
+    if (refusal !== undefined)
+      throw new NotIdentifiableError(
+        `${evaluator.label} cannot score this episode: ${refusal}`,
+        remedies.counterfactuals,
+      );
     const distrust = await this.sources.trust();
     if (distrust) throw new NotIdentifiableError(distrust.reason, distrust.remedy);
     this.trusted = true;
@@ -197,7 +214,12 @@ export class CoalitionValues {
       const value = result.rewards.get(fullAgents);
       if (value === undefined || !Number.isFinite(value)) return;
       checked = { value, replayed: result.replayed };
-      this.sources.fresh.push({ episodeId: this.episode.episodeId, intervention: key, value, replayed: result.replayed });
+      this.sources.fresh.push({
+        episodeId: this.episode.episodeId,
+        intervention: key,
+        value,
+        replayed: result.replayed,
+      });
       this.sources.counters.evaluated++;
     }
     if (!checked.replayed && Math.abs(checked.value - logged) > agreementTolerance) {
@@ -215,10 +237,20 @@ export class CoalitionValues {
     for (const mask of masks) {
       const value = result.rewards.get(mask);
       const key = interventionKey(this.episode, this.kind, mask);
-      if (value === undefined || !Number.isFinite(value)) throw new Error(`${evaluator.label} returned no valid reward for ${this.describe(mask)}`);
-      this.known.set(mask, { value, source: result.replayed ? 'replayed' : 'checked', exact: result.replayed || this.checkedExactly(mask) });
+      if (value === undefined || !Number.isFinite(value))
+        throw new Error(`${evaluator.label} returned no valid reward for ${this.describe(mask)}`);
+      this.known.set(mask, {
+        value,
+        source: result.replayed ? 'replayed' : 'checked',
+        exact: result.replayed || this.checkedExactly(mask),
+      });
       this.sources.counters.evaluated++;
-      this.sources.fresh.push({ episodeId: this.episode.episodeId, intervention: key, value, replayed: result.replayed });
+      this.sources.fresh.push({
+        episodeId: this.episode.episodeId,
+        intervention: key,
+        value,
+        replayed: result.replayed,
+      });
     }
   }
 }

@@ -8,7 +8,12 @@ import { NoIndexError } from '../indexJob';
 import { interventionKey, type Evaluator } from '../evaluators/evaluator';
 import { budgetedLoo, type BudgetReport } from './budgetedLoo';
 import { CoalitionValues, type CachedEvaluation, type NewEvaluation, type ValueCounters } from './coalitionValues';
-import { calibrateEvaluator, calibrationDistrust, type CalibrationOptions, type CalibrationResult } from './calibration';
+import {
+  calibrateEvaluator,
+  calibrationDistrust,
+  type CalibrationOptions,
+  type CalibrationResult,
+} from './calibration';
 import { NotIdentifiableError, type ComputedStatus, type Unidentified } from '../../core/provenance';
 import { coalitionMethods, perMessageMethods, type CreditMethodName } from './creditMethod';
 import { creditParams } from './creditParams';
@@ -75,7 +80,11 @@ export interface RunCreditResult {
 }
 
 /** A failed or not-identifiable episode of a run, with where it is. */
-export type RunFailure = CreditFailure & { readonly where: string; readonly episode: string; readonly step: number | null };
+export type RunFailure = CreditFailure & {
+  readonly where: string;
+  readonly episode: string;
+  readonly step: number | null;
+};
 
 export interface CreditJobResult {
   readonly runs: readonly RunCreditResult[];
@@ -103,21 +112,32 @@ const writeEvery = 250;
 export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHooks = {}): Promise<CreditJobResult> {
   const started = Date.now();
   const location = findIndexLocation(options.root, options.dbPath);
-  if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
+  if (!location)
+    throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
   const store = IndexStore.open(location.path);
   const counters: ValueCounters = { logged: 0, cached: 0, evaluated: 0 };
   try {
     const input = new CreditInputRepository(store.db);
     const output = new CreditRepository(store.db);
     const runs: RunCreditResult[] = [];
-    const selected = input.runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
-    if (options.run !== undefined && selected.length === 0) throw new Error(`no run named "${options.run}" in ${options.root}`);
+    const selected = input
+      .runs()
+      .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
+    if (options.run !== undefined && selected.length === 0)
+      throw new Error(`no run named "${options.run}" in ${options.root}`);
     const [from, to] = options.steps ?? [-Infinity, Infinity];
     const split = options.split ?? defaultSplit;
     for (const run of selected) {
       if (hooks.isCancelled?.()) break;
       if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes, split) === 0) continue;
-      const result = await creditForRun(run, { options, hooks, input, output, counters, producers: new RunProducerRepository(store.db) });
+      const result = await creditForRun(run, {
+        options,
+        hooks,
+        input,
+        output,
+        counters,
+        producers: new RunProducerRepository(store.db),
+      });
       if (hooks.onRunStored) {
         const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
         try {
@@ -162,14 +182,21 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
   });
   const [from, to] = options.steps ?? [-Infinity, Infinity];
   const split = options.split ?? defaultSplit;
-  const episodes = (): Generator<CreditEpisode> => ctx.input.episodes(run.runId, from, to, undefined, options.episodes, split);
+  const episodes = (): Generator<CreditEpisode> =>
+    ctx.input.episodes(run.runId, from, to, undefined, options.episodes, split);
   const total = ctx.input.countEpisodes(run.runId, from, to, options.episodes, split);
   const state = new RunState(run, params, ctx, total);
   // Calibrated once, on first need, over the whole run (not only the episodes being recomputed).
   let calibration: Promise<CalibrationResult> | undefined;
   state.trust = async (): Promise<Unidentified | undefined> => {
     if (!evaluator) return undefined;
-    calibration ??= calibrateEvaluator(evaluator, ctx.input.episodes(run.runId, undefined, undefined, undefined, undefined, split), ctx.input.countEpisodes(run.runId, undefined, undefined, undefined, split), state.calibrationIo(evaluator), options.calibration).then((result) => {
+    calibration ??= calibrateEvaluator(
+      evaluator,
+      ctx.input.episodes(run.runId, undefined, undefined, undefined, undefined, split),
+      ctx.input.countEpisodes(run.runId, undefined, undefined, undefined, split),
+      state.calibrationIo(evaluator),
+      options.calibration,
+    ).then((result) => {
       ctx.output.storeCalibration(run.runId, result);
       state.storeFresh(); // so episodes find the factual values calibration just scored
       return result;
@@ -181,21 +208,36 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     const compute = (episode: CreditEpisode) => state.compute(episode, evaluator, monteCarlo);
     if (options.budget !== undefined) {
       if (options.method !== 'loo') throw new Error('--budget applies to the loo method');
-      budget = await budgetedLoo([...episodes()], options.budget, (e) => state.missingLooValues(e, evaluator), async (chosen) => {
-        const values = new Map<number, Float64Array>();
-        await forEachConcurrently(chosen[Symbol.iterator](), options.concurrency ?? 4, async (e) => {
-          const rows = await compute(e);
-          if (rows) values.set(e.episodeId, Float64Array.from(rows, (r) => r.value));
-        });
-        return values;
-      });
+      budget = await budgetedLoo(
+        [...episodes()],
+        options.budget,
+        (e) => state.missingLooValues(e, evaluator),
+        async (chosen) => {
+          const values = new Map<number, Float64Array>();
+          await forEachConcurrently(chosen[Symbol.iterator](), options.concurrency ?? 4, async (e) => {
+            const rows = await compute(e);
+            if (rows)
+              values.set(
+                e.episodeId,
+                Float64Array.from(rows, (r) => r.value),
+              );
+          });
+          return values;
+        },
+      );
     } else {
       await forEachConcurrently(episodes(), options.concurrency ?? 4, async (episode) => {
         if (!ctx.hooks.isCancelled?.()) await compute(episode);
       });
     }
     state.flush();
-    for (const method of state.methods) ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, (v) => advantagesFor(advantage.convention, v), options.episodes);
+    for (const method of state.methods)
+      ctx.output.updateGroupAdvantages(
+        run.runId,
+        { ...params, method },
+        (v) => advantagesFor(advantage.convention, v),
+        options.episodes,
+      );
   } finally {
     await evaluator?.close();
   }
@@ -208,7 +250,12 @@ async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditR
     unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
     agents: agentSummaries(state.agentValues),
     ...(budget ? { budget } : {}),
-    ...(calibration ? await calibration.then((c) => ({ calibration: c }), () => ({})) : {}),
+    ...(calibration
+      ? await calibration.then(
+          (c) => ({ calibration: c }),
+          () => ({}),
+        )
+      : {}),
     advantage,
   };
 }
@@ -235,8 +282,13 @@ class RunState {
   ) {}
 
   /** Computes one episode; returns its agent-level rows of the primary method, or undefined when it failed. */
-  async compute(episode: CreditEpisode, evaluator: Evaluator | undefined, monteCarlo: MonteCarloSettings): Promise<CreditRow[] | undefined> {
-    const loadCache = (): ReadonlyMap<string, CachedEvaluation> => (evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map());
+  async compute(
+    episode: CreditEpisode,
+    evaluator: Evaluator | undefined,
+    monteCarlo: MonteCarloSettings,
+  ): Promise<CreditRow[] | undefined> {
+    const loadCache = (): ReadonlyMap<string, CachedEvaluation> =>
+      evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map();
     const sources = {
       loadCache,
       evaluator,
@@ -250,13 +302,27 @@ class RunState {
     const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, sources);
     let primary: CreditRow[] | undefined;
     try {
-      const result = await episodeCredit({ episode, method: this.ctx.options.method, values: make('agents'), messageValues: make('messages'), monteCarlo });
+      const result = await episodeCredit({
+        episode,
+        method: this.ctx.options.method,
+        values: make('agents'),
+        messageValues: make('messages'),
+        monteCarlo,
+      });
       this.accept(episode, result.rows, result.messages);
       primary = result.rows.get(this.params.method)?.filter((r) => r.messageSeq === null);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const failure: CreditFailure = error instanceof NotIdentifiableError ? { episodeId: episode.episodeId, reason, status: 'not-identifiable', remedy: error.remedy } : { episodeId: episode.episodeId, reason };
-      this.failures.push({ ...failure, where: `${episode.uri}:${episode.line}`, episode: episode.externalId, step: episode.step });
+      const failure: CreditFailure =
+        error instanceof NotIdentifiableError
+          ? { episodeId: episode.episodeId, reason, status: 'not-identifiable', remedy: error.remedy }
+          : { episodeId: episode.episodeId, reason };
+      this.failures.push({
+        ...failure,
+        where: `${episode.uri}:${episode.line}`,
+        episode: episode.externalId,
+        step: episode.step,
+      });
       this.pendingFailures.push(failure);
     }
     if (++this.sinceWrite >= writeEvery) this.flush();
@@ -277,19 +343,32 @@ class RunState {
 
   /** Where calibration finds cached values and leaves new ones. */
   calibrationIo(evaluator: Evaluator) {
-    return { cache: (episodeId: number) => this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint), fresh: this.fresh, counters: this.ctx.counters };
+    return {
+      cache: (episodeId: number) => this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint),
+      fresh: this.fresh,
+      counters: this.ctx.counters,
+    };
   }
 
   /** Writes the new evaluations so far to the cache. */
   storeFresh(): void {
     if (this.fresh.length === 0) return;
-    this.ctx.output.storeEvaluations(this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })));
+    this.ctx.output.storeEvaluations(
+      this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })),
+    );
     this.fresh.length = 0;
   }
 
   flush(): void {
-    for (const [method, rows] of this.rows) this.ctx.output.writeCredit(this.run.runId, { ...this.params, method }, rows, method === this.params.method ? this.pendingFailures : []);
-    if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0) this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures);
+    for (const [method, rows] of this.rows)
+      this.ctx.output.writeCredit(
+        this.run.runId,
+        { ...this.params, method },
+        rows,
+        method === this.params.method ? this.pendingFailures : [],
+      );
+    if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0)
+      this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures);
     this.storeFresh();
     this.rows = new Map();
     this.pendingFailures = [];
@@ -297,7 +376,11 @@ class RunState {
     this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
   }
 
-  private accept(episode: CreditEpisode, rows: ReadonlyMap<string, readonly CreditRow[]>, messages: MessageCreditResult | undefined): void {
+  private accept(
+    episode: CreditEpisode,
+    rows: ReadonlyMap<string, readonly CreditRow[]>,
+    messages: MessageCreditResult | undefined,
+  ): void {
     this.computed++;
     for (const [method, list] of rows) {
       this.methods.add(method);
@@ -317,7 +400,11 @@ class RunState {
 }
 
 /** Runs `fn` over an iterator with at most `limit` calls in flight. */
-async function forEachConcurrently<T>(items: Iterator<T>, limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function forEachConcurrently<T>(
+  items: Iterator<T>,
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   const worker = async (): Promise<void> => {
     for (let next = items.next(); !next.done; next = items.next()) await fn(next.value);
   };

@@ -9,7 +9,12 @@ export interface RowProvenance {
 }
 
 /** One row per agent, in roster order. */
-export function agentRows(episode: CreditEpisode, values: ArrayLike<number>, provenance: RowProvenance, extra: Partial<CreditRow>[] = []): CreditRow[] {
+export function agentRows(
+  episode: CreditEpisode,
+  values: ArrayLike<number>,
+  provenance: RowProvenance,
+  extra: Partial<CreditRow>[] = [],
+): CreditRow[] {
   return episode.agents.map((agent, i) => ({
     episodeId: episode.episodeId,
     agentId: agent.agentId,

@@ -18,7 +18,9 @@ export interface AgentSummary {
  * Per-agent summaries from (step, value) pairs. The interval is the normal approximation
  * mean ± 1.96·sd/√n (n ≥ 2; a single episode gives [mean, mean]). NaN values are skipped.
  */
-export function agentSummaries(values: ReadonlyMap<string, readonly (readonly [number, number, ComputedStatus?])[]>): AgentSummary[] {
+export function agentSummaries(
+  values: ReadonlyMap<string, readonly (readonly [number, number, ComputedStatus?])[]>,
+): AgentSummary[] {
   return [...values].map(([agent, pairs]) => {
     const finite = pairs.filter(([, v]) => Number.isFinite(v));
     // A loop, not Math.min(...steps): a spread of 100k+ arguments overflows the call stack.

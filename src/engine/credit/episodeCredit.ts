@@ -37,7 +37,14 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
   if (n === 0) throw new Error('the episode has no agents');
   switch (method) {
     case 'shared':
-      return single(method, agentRows(episode, Float64Array.from(episode.agents, () => requireReward(episode)), { source: 'logged', status: 'exact' }));
+      return single(
+        method,
+        agentRows(
+          episode,
+          Float64Array.from(episode.agents, () => requireReward(episode)),
+          { source: 'logged', status: 'exact' },
+        ),
+      );
     case 'routing':
       return routingCredit(episode);
     case 'loo':
@@ -64,7 +71,17 @@ async function monteCarloRows(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const exact = r.converged && r.stderr.every((se) => se === 0);
   const status = !values.allExact() ? 'approximate' : exact ? 'exact' : 'estimated';
   const source = joinSources([...values.sourcesUsed(), ...(exact ? [] : (['estimated'] as const))]);
-  return agentRows(input.episode, r.values, { source, status }, Array.from(r.values, (_, i) => ({ stderr: r.stderr[i] ?? null, ciLow: r.ciLow[i] ?? null, ciHigh: r.ciHigh[i] ?? null, n: r.permutations })));
+  return agentRows(
+    input.episode,
+    r.values,
+    { source, status },
+    Array.from(r.values, (_, i) => ({
+      stderr: r.stderr[i] ?? null,
+      ciLow: r.ciLow[i] ?? null,
+      ciHigh: r.ciHigh[i] ?? null,
+      n: r.permutations,
+    })),
+  );
 }
 
 function single(method: string, rows: CreditRow[]): EpisodeCreditOutput {
@@ -96,7 +113,11 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const extra = without.map((mask, i): Partial<CreditRow> => {
     const alternative = alternatives[i];
     const counterfactual: ValueInfo = alternative
-      ? { value: alternative.value, source: 'logged', exact: alternative.replayed !== false || values.checkedExactly(mask) }
+      ? {
+          value: alternative.value,
+          source: 'logged',
+          exact: alternative.replayed !== false || values.checkedExactly(mask),
+        }
       : values.info(mask);
     credit[i] = factual.value - counterfactual.value;
     return { ...provenanceOf([factual, counterfactual]), intervention: alternative?.intervention ?? 'remove' };
@@ -105,7 +126,11 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
 }
 
 /** A logged non-removal counterfactual of agent i alone, when no removal of i is logged. */
-function alternativeCounterfactual(episode: CreditEpisode, values: CoalitionValues, i: number): LoggedCounterfactual | undefined {
+function alternativeCounterfactual(
+  episode: CreditEpisode,
+  values: CoalitionValues,
+  i: number,
+): LoggedCounterfactual | undefined {
   const bit = 1n << BigInt(i);
   if (episode.loggedCoalitions.has(values.full & ~bit)) return undefined;
   const own = episode.loggedCounterfactuals.filter((cf) => cf.removed === bit);
@@ -119,7 +144,9 @@ function alternativeCounterfactual(episode: CreditEpisode, values: CoalitionValu
 async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const n = input.episode.agents.length;
   if (n > maxExactAgents) {
-    throw new Error(`exact Shapley needs all 2^${n} coalitions and is refused above ${maxExactAgents} agents: use shapley-mc for more than ${maxExactAgents} agents (Monte-Carlo, with intervals)`);
+    throw new Error(
+      `exact Shapley needs all 2^${n} coalitions and is refused above ${maxExactAgents} agents: use shapley-mc for more than ${maxExactAgents} agents (Monte-Carlo, with intervals)`,
+    );
   }
   const values = input.values();
   const masks = Array.from({ length: 1 << n }, (_, mask) => BigInt(mask));
@@ -136,9 +163,18 @@ async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
 function routingCredit(episode: CreditEpisode): EpisodeCreditOutput {
   const routing = episode.routing;
   if (!routing) {
-    throw new NotIdentifiableError("routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision", remedies.routing);
+    throw new NotIdentifiableError(
+      'routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision',
+      remedies.routing,
+    );
   }
-  const estimate = routingEstimates(routing.probs, routing.selected, requireReward(episode), routing.behaviourProbs, episode.agents.map((a) => a.name));
+  const estimate = routingEstimates(
+    routing.probs,
+    routing.selected,
+    requireReward(episode),
+    routing.behaviourProbs,
+    episode.agents.map((a) => a.name),
+  );
   if (!estimate.ok) throw new NotIdentifiableError(estimate.error, remedies.routing);
   const logged = joinSources(['logged']);
   return {

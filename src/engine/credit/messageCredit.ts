@@ -31,7 +31,9 @@ export async function messageCredit(values: CoalitionValues, method: 'prefix' | 
   const authors = values.episode.messageAuthors;
   const t = authors.length;
   if (method === 'owen' && t > maxOwenMessages) {
-    throw new Error(`exact Owen values need 2^${t} message subsets and are limited to ${maxOwenMessages} messages; this episode has ${t} (use prefix credit, or owen on shorter episodes)`);
+    throw new Error(
+      `exact Owen values need 2^${t} message subsets and are limited to ${maxOwenMessages} messages; this episode has ${t} (use prefix credit, or owen on shorter episodes)`,
+    );
   }
   let credit: Float64Array;
   let error: FirstErrorResult | undefined;
@@ -56,19 +58,42 @@ export async function messageCredit(values: CoalitionValues, method: 'prefix' | 
 function checkConservation(credit: Float64Array, total: number, method: string): void {
   if (!isConserved(credit, total, 1e-6)) {
     const sum = credit.reduce((s, c) => s + c, 0);
-    throw new Error(`${method} credit does not conserve: the messages sum to ${sum} but v(all) − v(none) = ${total} (a NaN value, or an evaluator that is not deterministic)`);
+    throw new Error(
+      `${method} credit does not conserve: the messages sum to ${sum} but v(all) − v(none) = ${total} (a NaN value, or an evaluator that is not deterministic)`,
+    );
   }
 }
 
 /** Message and agent rows: one per message, then each agent's sum. */
-function rowsOf(values: CoalitionValues, authors: readonly number[], credit: Float64Array, provenance: RowProvenance): CreditRow[] {
+function rowsOf(
+  values: CoalitionValues,
+  authors: readonly number[],
+  credit: Float64Array,
+  provenance: RowProvenance,
+): CreditRow[] {
   const episode = values.episode;
-  const base = { stderr: null, ciLow: null, ciHigh: null, n: null, ...provenance, intervention: null, advantage: null } as const;
+  const base = {
+    stderr: null,
+    ciLow: null,
+    ciHigh: null,
+    n: null,
+    ...provenance,
+    intervention: null,
+    advantage: null,
+  } as const;
   const sums = new Float64Array(episode.agents.length);
   const rows: CreditRow[] = authors.map((author, seq) => {
     sums[author] = (sums[author] ?? 0) + (credit[seq] ?? 0);
-    return { ...base, episodeId: episode.episodeId, agentId: episode.agents[author]?.agentId ?? -1, messageSeq: seq, value: credit[seq] ?? Number.NaN };
+    return {
+      ...base,
+      episodeId: episode.episodeId,
+      agentId: episode.agents[author]?.agentId ?? -1,
+      messageSeq: seq,
+      value: credit[seq] ?? Number.NaN,
+    };
   });
-  episode.agents.forEach((agent, i) => rows.push({ ...base, episodeId: episode.episodeId, agentId: agent.agentId, messageSeq: null, value: sums[i] ?? 0 }));
+  episode.agents.forEach((agent, i) =>
+    rows.push({ ...base, episodeId: episode.episodeId, agentId: agent.agentId, messageSeq: null, value: sums[i] ?? 0 }),
+  );
   return rows;
 }

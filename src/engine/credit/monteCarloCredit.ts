@@ -1,7 +1,13 @@
 import { mulberry32 } from '../../core/mulberry32';
 import { drawUnit, unitSize } from '../../credit/game/permutationDesign';
 import { prefixMasks } from '../../credit/game/permutationMarginals';
-import { exactMonteCarlo, isEnumerated, monteCarloPlan, shouldStop, type MonteCarloPlan } from '../../credit/game/shapleyMonteCarlo';
+import {
+  exactMonteCarlo,
+  isEnumerated,
+  monteCarloPlan,
+  shouldStop,
+  type MonteCarloPlan,
+} from '../../credit/game/shapleyMonteCarlo';
 import { ShapleySampler } from '../../credit/game/shapleySampler';
 
 export interface MonteCarloSettings {
@@ -56,7 +62,10 @@ export interface MonteCarloEpisodeEstimate {
  * one request, then added, until every SE is below the target (after at least two units), the
  * budget is spent, or all 2^n coalitions are known (then the values are exact).
  */
-export async function monteCarloCredit(values: MaskValues, settings: MonteCarloSettings): Promise<MonteCarloEpisodeEstimate> {
+export async function monteCarloCredit(
+  values: MaskValues,
+  settings: MonteCarloSettings,
+): Promise<MonteCarloEpisodeEstimate> {
   const n = values.episode.agents.length;
   const episodeSeed = (settings.seed ^ values.episode.episodeId) >>> 0;
   const plan = monteCarloPlan(n, { maxPermutations: settings.maxPermutations, targetStderr: settings.targetStderr });
@@ -67,7 +76,9 @@ export async function monteCarloCredit(values: MaskValues, settings: MonteCarloS
   const perChunk = Math.max(1, Math.floor(settings.chunk / unitSize(plan.design, n)));
   let exact = n === 0;
   while (!exact && sampler.units < plan.maxUnits && !shouldStop(sampler, plan)) {
-    const units = Array.from({ length: Math.min(perChunk, plan.maxUnits - sampler.units) }, () => drawUnit(plan.design, base, random));
+    const units = Array.from({ length: Math.min(perChunk, plan.maxUnits - sampler.units) }, () =>
+      drawUnit(plan.design, base, random),
+    );
     const masks = units.flat().flatMap(prefixMasks);
     await values.require(masks);
     for (const mask of masks) required.add(mask);
@@ -77,7 +88,22 @@ export async function monteCarloCredit(values: MaskValues, settings: MonteCarloS
   return estimate(n, values, plan, sampler, exact, required.size, { seed: settings.seed, episodeSeed });
 }
 
-function estimate(n: number, values: MaskValues, plan: MonteCarloPlan, sampler: ShapleySampler, exact: boolean, evaluations: number, seeds: { seed: number; episodeSeed: number }): MonteCarloEpisodeEstimate {
-  if (exact) return { ...exactMonteCarlo(n, (mask) => values.value(mask), sampler.permutations, evaluations), ...seeds };
-  return { ...sampler.estimate(plan.confidence), permutations: sampler.permutations, evaluations, converged: shouldStop(sampler, plan), ...seeds };
+function estimate(
+  n: number,
+  values: MaskValues,
+  plan: MonteCarloPlan,
+  sampler: ShapleySampler,
+  exact: boolean,
+  evaluations: number,
+  seeds: { seed: number; episodeSeed: number },
+): MonteCarloEpisodeEstimate {
+  if (exact)
+    return { ...exactMonteCarlo(n, (mask) => values.value(mask), sampler.permutations, evaluations), ...seeds };
+  return {
+    ...sampler.estimate(plan.confidence),
+    permutations: sampler.permutations,
+    evaluations,
+    converged: shouldStop(sampler, plan),
+    ...seeds,
+  };
 }

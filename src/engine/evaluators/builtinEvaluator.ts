@@ -1,6 +1,11 @@
 import type { CreditEpisode } from '../../core/creditInput';
 import type { Episode } from '../../core/episode';
-import { finalAnswerFingerprint, finalAnswerReward, type EvaluatorEpisode, type FinalAnswerOptions } from '../../credit/evaluator/finalAnswerEvaluator';
+import {
+  finalAnswerFingerprint,
+  finalAnswerReward,
+  type EvaluatorEpisode,
+  type FinalAnswerOptions,
+} from '../../credit/evaluator/finalAnswerEvaluator';
 import { finalAnswerCannotScore } from '../../credit/evaluator/finalAnswerScope';
 import { readEpisode } from '../../ingest/readEpisode';
 import type { EvaluationRequest, EvaluationResult, Evaluator } from './evaluator';
@@ -22,7 +27,11 @@ export function builtinEvaluator(root: string, options: FinalAnswerOptions): Eva
   };
 }
 
-async function evaluateEpisode(root: string, options: FinalAnswerOptions, request: EvaluationRequest): Promise<EvaluationResult> {
+async function evaluateEpisode(
+  root: string,
+  options: FinalAnswerOptions,
+  request: EvaluationRequest,
+): Promise<EvaluationResult> {
   const read = await readEpisode(root, request.episode);
   if (!read.ok) throw new Error(read.error);
   const base = evaluatorEpisode(request.episode, read.value);
@@ -30,7 +39,15 @@ async function evaluateEpisode(root: string, options: FinalAnswerOptions, reques
   const rewards = new Map<bigint, number>();
   for (const mask of request.masks) {
     if (request.kind === 'agents') rewards.set(mask, finalAnswerReward(base, mask, options));
-    else rewards.set(mask, finalAnswerReward({ ...base, messages: base.messages.filter((_, seq) => ((mask >> BigInt(seq)) & 1n) === 1n) }, all, options));
+    else
+      rewards.set(
+        mask,
+        finalAnswerReward(
+          { ...base, messages: base.messages.filter((_, seq) => ((mask >> BigInt(seq)) & 1n) === 1n) },
+          all,
+          options,
+        ),
+      );
   }
   return { rewards, replayed: false };
 }

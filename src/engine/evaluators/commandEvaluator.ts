@@ -22,8 +22,16 @@ export interface CommandEvaluatorOptions {
  * coalition. A crash, a timeout or garbage output fails only the affected episodes.
  */
 export function commandEvaluator(options: CommandEvaluatorOptions): Evaluator {
-  const process = new EvaluatorProcess(options.command, options.root, options.timeoutMs ?? 60_000, options.concurrency ?? 4);
-  const fingerprint = `command:${createHash('sha256').update(`${options.command}\u0000${options.version ?? ''}`).digest('hex').slice(0, 16)}`;
+  const process = new EvaluatorProcess(
+    options.command,
+    options.root,
+    options.timeoutMs ?? 60_000,
+    options.concurrency ?? 4,
+  );
+  const fingerprint = `command:${createHash('sha256')
+    .update(`${options.command}\u0000${options.version ?? ''}`)
+    .digest('hex')
+    .slice(0, 16)}`;
   return {
     fingerprint,
     label: `the evaluator command "${options.command}"`,
@@ -33,9 +41,14 @@ export function commandEvaluator(options: CommandEvaluatorOptions): Evaluator {
       const coalitions = request.masks.map((mask) => members(request, mask));
       const answer = await process.request({ episode: read.value, kind: request.kind, coalitions });
       if (answer.rewards.length !== request.masks.length) {
-        throw new Error(`the evaluator returned ${answer.rewards.length} rewards for ${request.masks.length} coalitions`);
+        throw new Error(
+          `the evaluator returned ${answer.rewards.length} rewards for ${request.masks.length} coalitions`,
+        );
       }
-      return { rewards: new Map(request.masks.map((mask, i) => [mask, answer.rewards[i] ?? Number.NaN])), replayed: answer.replayed };
+      return {
+        rewards: new Map(request.masks.map((mask, i) => [mask, answer.rewards[i] ?? Number.NaN])),
+        replayed: answer.replayed,
+      };
     },
     close: () => process.close(),
   };

@@ -117,7 +117,12 @@ export class EvaluatorProcess {
     this.restart();
   }
 
-  private onExit(child: ChildProcessWithoutNullStreams, code: number | null, signal: string | null, error?: Error): void {
+  private onExit(
+    child: ChildProcessWithoutNullStreams,
+    code: number | null,
+    signal: string | null,
+    error?: Error,
+  ): void {
     if (this.child !== child) return;
     this.child = undefined;
     if (this.closed || this.pending.size === 0) return;

@@ -30,7 +30,12 @@ export function auditSarif(root: string, reports: readonly RunAudit[], version: 
 }
 
 function physical(at: { readonly uri: string; readonly line: number }) {
-  return { physicalLocation: { artifactLocation: { uri: at.uri, uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, at.line) } } };
+  return {
+    physicalLocation: {
+      artifactLocation: { uri: at.uri, uriBaseId: '%SRCROOT%' },
+      region: { startLine: Math.max(1, at.line) },
+    },
+  };
 }
 
 function result(run: string, flag: AuditFlag) {
@@ -40,8 +45,18 @@ function result(run: string, flag: AuditFlag) {
     message: { text: `${run}: ${describeFlag(flag)}` },
     ...(flag.location ? { locations: [physical(flag.location)] } : {}),
     ...(flag.locations && flag.locations.length > 1
-      ? { relatedLocations: flag.locations.slice(1).map((l, id) => ({ id: id + 1, ...physical(l), message: { text: `episode ${l.episode}` } })) }
+      ? {
+          relatedLocations: flag.locations
+            .slice(1)
+            .map((l, id) => ({ id: id + 1, ...physical(l), message: { text: `episode ${l.episode}` } })),
+        }
       : {}),
-    properties: { run, agent: flag.agent ?? null, scope: flag.scope, steps: flag.steps ?? null, evidence: flag.evidence },
+    properties: {
+      run,
+      agent: flag.agent ?? null,
+      scope: flag.scope,
+      steps: flag.steps ?? null,
+      evidence: flag.evidence,
+    },
   };
 }

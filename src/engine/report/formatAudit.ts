@@ -1,7 +1,8 @@
 import type { AuditFlag, RunAudit } from '../../core/auditReport';
 import { flagKinds } from '../../core/auditReport';
 
-const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
+const fixed = (n: number | null | undefined, digits = 3): string =>
+  n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits);
 
 /** What each flag kind means, for terminal output and SARIF rule descriptions. */
 export const flagDescriptions: Readonly<Record<string, string>> = {
@@ -17,10 +18,22 @@ export function formatAudit(report: RunAudit): string[] {
   const lines = [`Audit of ${report.run} (credit: ${report.method})`];
   // The agent column fits the longest name (Who&When experts run to 30 characters).
   const width = Math.max(14, ...report.agents.map((a) => a.agent.length));
-  lines.push(`  ${'agent'.padEnd(width)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)} ${'answer'.padStart(6)}  flags`);
+  lines.push(
+    `  ${'agent'.padEnd(width)} ${'episodes'.padStart(8)} ${'credit'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'share'.padStart(6)} ${'tokens'.padStart(6)} ${'empty'.padStart(6)} ${'copied'.padStart(6)} ${'answer'.padStart(6)}  flags`,
+  );
   for (const a of report.agents) {
     const ci = a.ci ? `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]` : '—';
-    const cells = [a.agent.padEnd(width), a.episodes.toLocaleString('en-US').padStart(8), fixed(a.meanCredit).padStart(8), `  ${ci.padEnd(18)}`, fixed(a.creditShare, 2).padStart(6), fixed(a.tokenShare, 2).padStart(6), fixed(a.emptyRate, 2).padStart(6), fixed(a.copyRate, 2).padStart(6), fixed(a.finalAnswerShare, 2).padStart(6)];
+    const cells = [
+      a.agent.padEnd(width),
+      a.episodes.toLocaleString('en-US').padStart(8),
+      fixed(a.meanCredit).padStart(8),
+      `  ${ci.padEnd(18)}`,
+      fixed(a.creditShare, 2).padStart(6),
+      fixed(a.tokenShare, 2).padStart(6),
+      fixed(a.emptyRate, 2).padStart(6),
+      fixed(a.copyRate, 2).padStart(6),
+      fixed(a.finalAnswerShare, 2).padStart(6),
+    ];
     lines.push(`  ${cells.join(' ')}  ${a.flags.join(', ') || '-'}`);
   }
   if (report.flags.length === 0) lines.push('  no flags');
@@ -38,9 +51,12 @@ export function describeFlag(flag: AuditFlag): string {
 
 function headline(flag: AuditFlag): string {
   const e = flag.evidence;
-  if (flag.kind === 'silent') return `; silent in ${String(e['silentEpisodes'])} of ${String(e['declaredEpisodes'])} episodes`;
-  if (flag.kind === 'decoupling') return `; reward ρ=${fixed(e['rewardRho'] as number, 2)} (p=${fixed(e['rewardP'] as number, 4)}), share ρ=${fixed(e['shareRho'] as number, 2)} (p=${fixed(e['shareP'] as number, 4)})`;
-  const windows = e['windows'] as { meanCredit?: number; ci90?: [number, number]; meanReward?: number; creditShare?: number }[] | undefined;
+  if (flag.kind === 'silent')
+    return `; silent in ${String(e['silentEpisodes'])} of ${String(e['declaredEpisodes'])} episodes`;
+  if (flag.kind === 'decoupling')
+    return `; reward ρ=${fixed(e['rewardRho'] as number, 2)} (p=${fixed(e['rewardP'] as number, 4)}), share ρ=${fixed(e['shareRho'] as number, 2)} (p=${fixed(e['shareP'] as number, 4)})`;
+  const windows = e['windows'] as
+    { meanCredit?: number; ci90?: [number, number]; meanReward?: number; creditShare?: number }[] | undefined;
   const w = windows?.[windows.length - 1];
   if (!w) return '';
   if (flag.kind === 'dominant') return `; credit share ${fixed(w.creditShare, 2)}`;
@@ -52,8 +68,28 @@ export function auditJson(report: RunAudit) {
   return {
     run: report.run,
     method: report.method,
-    agents: report.agents.map((a) => ({ agent: a.agent, episodes: a.episodes, meanCredit: a.meanCredit, ci: a.ci, creditShare: a.creditShare, tokenShare: a.tokenShare, emptyRate: a.emptyRate, copyRate: a.copyRate, finalAnswerShare: a.finalAnswerShare, flags: a.flags })),
-    flags: report.flags.map((f) => ({ kind: f.kind, agent: f.agent ?? null, scope: f.scope, steps: f.steps ?? null, episode: f.episode ?? null, location: f.location ?? null, ...(f.locations ? { locations: f.locations } : {}), evidence: f.evidence })),
+    agents: report.agents.map((a) => ({
+      agent: a.agent,
+      episodes: a.episodes,
+      meanCredit: a.meanCredit,
+      ci: a.ci,
+      creditShare: a.creditShare,
+      tokenShare: a.tokenShare,
+      emptyRate: a.emptyRate,
+      copyRate: a.copyRate,
+      finalAnswerShare: a.finalAnswerShare,
+      flags: a.flags,
+    })),
+    flags: report.flags.map((f) => ({
+      kind: f.kind,
+      agent: f.agent ?? null,
+      scope: f.scope,
+      steps: f.steps ?? null,
+      episode: f.episode ?? null,
+      location: f.location ?? null,
+      ...(f.locations ? { locations: f.locations } : {}),
+      evidence: f.evidence,
+    })),
     trends: report.trends,
     unreachable: report.unreachable,
   };

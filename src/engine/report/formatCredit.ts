@@ -4,7 +4,8 @@ import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
 import { describeAdvantageChoice } from '../credit/advantageConvention';
 
-const fixed = (n: number | null | undefined, digits = 3): string => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits));
+const fixed = (n: number | null | undefined, digits = 3): string =>
+  n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits);
 
 /** The terminal report of a credit pass: per run, per agent mean, 95% interval, early → late and status. */
 export function formatCreditReport(root: string, method: string, result: CreditJobResult): string[] {
@@ -12,41 +13,60 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
   for (const run of result.runs) {
     const evaluator = run.evaluator ?? 'none (logged values only)';
     const failed = run.failures.length - run.unidentified;
-    lines.push(`  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.unidentified)} not identifiable, ${count(failed)} failed; evaluator ${evaluator}`);
+    lines.push(
+      `  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.unidentified)} not identifiable, ${count(failed)} failed; evaluator ${evaluator}`,
+    );
     const seed = (run.params.params['monteCarlo'] as { seed?: number } | undefined)?.seed;
-    if (seed !== undefined) lines.push(`    Monte-Carlo seed ${seed} (per episode: seed xor episode row id); rerun with --seed ${seed} to reproduce`);
+    if (seed !== undefined)
+      lines.push(
+        `    Monte-Carlo seed ${seed} (per episode: seed xor episode row id); rerun with --seed ${seed} to reproduce`,
+      );
     if (run.calibration) lines.push(`    ${calibrationLine(run.calibration)}`);
     lines.push(`    advantages: ${describeAdvantageChoice(run.advantage)}`);
     if (run.agents.length > 0) {
-      lines.push(`    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'early → late'.padEnd(16)} status`);
+      lines.push(
+        `    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'early → late'.padEnd(16)} status`,
+      );
       for (const a of run.agents) {
         const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
-        lines.push(`    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${`${fixed(a.early)} → ${fixed(a.late)}`.padEnd(16)} ${statusText(a.status)}`);
+        lines.push(
+          `    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${`${fixed(a.early)} → ${fixed(a.late)}`.padEnd(16)} ${statusText(a.status)}`,
+        );
       }
     }
     lines.push(...problemLines(run.failures));
     if (run.budget) {
       const b = run.budget;
-      lines.push(`    budget ${count(b.budget)} evaluator calls (planned ${count(Math.round(b.plannedCost))}): ${count(b.exactEpisodes)} of ${count(b.totalEpisodes)} episodes exact; run means (control variate):`);
-      for (const a of b.agents) lines.push(`      ${a.agent.padEnd(14)} ${fixed(a.estimate)} ± ${fixed(1.959964 * a.stderr)} (95%)`);
+      lines.push(
+        `    budget ${count(b.budget)} evaluator calls (planned ${count(Math.round(b.plannedCost))}): ${count(b.exactEpisodes)} of ${count(b.totalEpisodes)} episodes exact; run means (control variate):`,
+      );
+      for (const a of b.agents)
+        lines.push(`      ${a.agent.padEnd(14)} ${fixed(a.estimate)} ± ${fixed(1.959964 * a.stderr)} (95%)`);
     }
   }
   const v = result.values;
   const lookups = v.cached + v.evaluated;
   const hitRate = lookups > 0 ? `${((v.cached / lookups) * 100).toFixed(1)}%` : 'n/a';
-  lines.push(`  values: ${count(v.logged)} logged, ${count(v.cached)} cached, ${count(v.evaluated)} evaluated (cache hit rate ${hitRate}); took ${seconds(result.elapsedMs)}`);
+  lines.push(
+    `  values: ${count(v.logged)} logged, ${count(v.cached)} cached, ${count(v.evaluated)} evaluated (cache hit rate ${hitRate}); took ${seconds(result.elapsedMs)}`,
+  );
   return lines;
 }
 
 /** One line on an evaluator's calibration against the logged rewards. */
 export function calibrationLine(c: CalibrationResult): string {
-  const scored = c.sampled > 0 ? `reproduces ${count(c.agreed)} of ${count(c.sampled)} sampled logged rewards (${(c.rate * 100).toFixed(1)}%, ${(c.threshold * 100).toFixed(0)}% required)` : 'scored no episode';
+  const scored =
+    c.sampled > 0
+      ? `reproduces ${count(c.agreed)} of ${count(c.sampled)} sampled logged rewards (${(c.rate * 100).toFixed(1)}%, ${(c.threshold * 100).toFixed(0)}% required)`
+      : 'scored no episode';
   return `calibration: ${scored}: ${c.accepted ? 'accepted' : 'not accepted'}${c.reason ? ` (${c.reason})` : ''}`;
 }
 
 /** "exact", or the mix of statuses, e.g. "approximate 900, exact 100". */
 export function statusText(status: Readonly<Record<string, number>>): string {
-  const parts = Object.entries(status).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+  const parts = Object.entries(status)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
   if (parts.length === 1) return parts[0]?.[0] ?? '';
   return parts.map(([s, n]) => `${s} ${count(n)}`).join(', ');
 }
@@ -70,17 +90,58 @@ function problemLines(failures: readonly RunFailure[]): string[] {
   return lines;
 }
 
-export const csvHeader = 'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source,status,intervention,reason,remedy';
+export const csvHeader =
+  'run,episode,step,group,reward,agent,message,method,value,stderr,ci_low,ci_high,advantage,approximate,source,status,intervention,reason,remedy';
 
 /** One stored credit row as CSV (the run's name first). */
 export function csvLine(run: string, r: CreditOutputRow): string {
-  const cells = [run, r.external_id, r.train_step, r.group_id, r.outcome, r.agent, r.message_seq, r.method, r.value, r.stderr, r.ci_low, r.ci_high, r.advantage, r.approximate, r.source, r.status, r.intervention, null, null];
+  const cells = [
+    run,
+    r.external_id,
+    r.train_step,
+    r.group_id,
+    r.outcome,
+    r.agent,
+    r.message_seq,
+    r.method,
+    r.value,
+    r.stderr,
+    r.ci_low,
+    r.ci_high,
+    r.advantage,
+    r.approximate,
+    r.source,
+    r.status,
+    r.intervention,
+    null,
+    null,
+  ];
   return cells.map(csvCell).join(',');
 }
 
 /** An episode that failed or is not identifiable, as a CSV row without a value (agent left empty). */
 export function csvProblemLine(run: string, method: string, f: RunFailure): string {
-  const cells = [run, f.episode, f.step, null, null, null, null, method, null, null, null, null, null, null, null, f.status ?? 'failed', null, f.reason, f.remedy ?? null];
+  const cells = [
+    run,
+    f.episode,
+    f.step,
+    null,
+    null,
+    null,
+    null,
+    method,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    f.status ?? 'failed',
+    null,
+    f.reason,
+    f.remedy ?? null,
+  ];
   return cells.map(csvCell).join(',');
 }
 

@@ -31,15 +31,22 @@ export interface OtlpExportResult {
  * ExportTraceServiceRequest per line, `batchSize` episodes each, so the otel importer reads the
  * file back and a collector can ingest it line by line. Streams: memory is bounded by a batch.
  */
-export async function exportOtlp(options: OtlpExportJobOptions, writeLine: (line: string) => void): Promise<OtlpExportResult> {
+export async function exportOtlp(
+  options: OtlpExportJobOptions,
+  writeLine: (line: string) => void,
+): Promise<OtlpExportResult> {
   const location = findIndexLocation(options.root, options.dbPath);
-  if (!location) throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
+  if (!location)
+    throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
   const db = openDatabase(location.path, { readonly: true });
   try {
     const input = new CreditInputRepository(db);
     const view = new EpisodeViewRepository(db);
-    const runs = input.runs().filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
-    if (options.run !== undefined && runs.length === 0) throw new Error(`no run named "${options.run}" in ${options.root}`);
+    const runs = input
+      .runs()
+      .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
+    if (options.run !== undefined && runs.length === 0)
+      throw new Error(`no run named "${options.run}" in ${options.root}`);
     const size = options.batchSize ?? 100;
     let batch: Episode[] = [];
     let credit: OtlpCredit[] = [];
@@ -74,12 +81,26 @@ export async function exportOtlp(options: OtlpExportJobOptions, writeLine: (line
   }
 }
 
-function storedCredit(view: EpisodeViewRepository, episodeId: number, externalId: string, names: ReadonlyMap<number, string>, methods: readonly string[]): OtlpCredit[] {
+function storedCredit(
+  view: EpisodeViewRepository,
+  episodeId: number,
+  externalId: string,
+  names: ReadonlyMap<number, string>,
+  methods: readonly string[],
+): OtlpCredit[] {
   return methods.flatMap((method) =>
     view.credit(episodeId, method).flatMap((row) => {
       const agent = names.get(row.agentId);
       if (agent === undefined || row.value === null) return [];
-      return [{ episode: externalId, agent, method, value: row.value, ...(row.messageSeq !== null ? { message: row.messageSeq } : {}) }];
+      return [
+        {
+          episode: externalId,
+          agent,
+          method,
+          value: row.value,
+          ...(row.messageSeq !== null ? { message: row.messageSeq } : {}),
+        },
+      ];
     }),
   );
 }

@@ -31,32 +31,59 @@ export function counterfactualViews(sources: CounterfactualSources, limit = maxC
   const complement = (present: readonly number[]): string[] => named(rosterIds.filter((id) => !present.includes(id)));
   const views: CounterfactualView[] = [];
   for (const cf of sources.counterfactuals) {
-    views.push({ removed: named(idList(cf.agents)), intervention: cf.intervention, reward: cf.value, source: cf.source === 'computed' ? 'computed' : 'logged', evaluator: cf.evaluator, n: cf.n });
+    views.push({
+      removed: named(idList(cf.agents)),
+      intervention: cf.intervention,
+      reward: cf.value,
+      source: cf.source === 'computed' ? 'computed' : 'logged',
+      evaluator: cf.evaluator,
+      n: cf.n,
+    });
   }
   for (const row of sources.coalitions) {
     const values = parseRecord(row.valuesJson);
     const counts = row.countsJson === null ? {} : parseRecord(row.countsJson);
     for (const [key, value] of Object.entries(values)) {
       const n = counts[key];
-      views.push({ removed: complement(idList(key)), intervention: 'coalition', reward: value, source: row.source === 'computed' ? 'computed' : 'logged', evaluator: null, n: n ?? null });
+      views.push({
+        removed: complement(idList(key)),
+        intervention: 'coalition',
+        reward: value,
+        source: row.source === 'computed' ? 'computed' : 'logged',
+        evaluator: null,
+        n: n ?? null,
+      });
     }
   }
   for (const e of sources.evaluations) {
-    views.push({ removed: complement(idList(e.intervention.slice('agents:'.length))), intervention: 'coalition', reward: e.value, source: 'cached', evaluator: e.evaluator, n: null });
+    views.push({
+      removed: complement(idList(e.intervention.slice('agents:'.length))),
+      intervention: 'coalition',
+      reward: e.value,
+      source: 'cached',
+      evaluator: e.evaluator,
+      n: null,
+    });
   }
   return views.sort(byInformation).slice(0, limit);
 }
 
 /** Singletons first, then the full team, then by number removed; then by source and names. */
 function byInformation(a: CounterfactualView, b: CounterfactualView): number {
-  const rank = (v: CounterfactualView): number => (v.removed.length === 1 ? 0 : v.removed.length === 0 ? 1 : v.removed.length);
+  const rank = (v: CounterfactualView): number =>
+    v.removed.length === 1 ? 0 : v.removed.length === 0 ? 1 : v.removed.length;
   const [x, y] = [a.removed.join('\u0000'), b.removed.join('\u0000')];
   return rank(a) - rank(b) || sourceOrder[a.source] - sourceOrder[b.source] || (x < y ? -1 : x > y ? 1 : 0);
 }
 
 /** Agent ids of a comma-joined key (`''` = none). */
 function idList(key: string): number[] {
-  return key === '' ? [] : key.split(',').map(Number).filter((id) => Number.isInteger(id));
+  return key === ''
+    ? []
+    : key
+        .split(',')
+        .map(Number)
+        .filter((id) => Number.isInteger(id));
 }
 
 /** A stored `{key: number}` object; `{}` when unreadable, non-numbers left out. */
@@ -64,7 +91,9 @@ function parseRecord(json: string): Record<string, number> {
   try {
     const value: unknown = JSON.parse(json);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number'));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number'),
+    );
   } catch {
     return {};
   }

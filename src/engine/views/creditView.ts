@@ -14,7 +14,14 @@ export interface CreditViewInput {
   readonly authors: readonly number[];
   /** Rows of the parameter set computed last (agent rows and per-message rows). */
   readonly rows: readonly EpisodeCreditRow[];
-  readonly error: { readonly reason: string; readonly computedAt: string; readonly status?: string; readonly remedy?: string | null } | undefined;
+  readonly error:
+    | {
+        readonly reason: string;
+        readonly computedAt: string;
+        readonly status?: string;
+        readonly remedy?: string | null;
+      }
+    | undefined;
   readonly evidence: CoalitionEvidence;
 }
 
@@ -28,9 +35,13 @@ export interface CreditViewInput {
  */
 export function episodeCreditView(input: CreditViewInput): EpisodeCreditView {
   const { rows, error, method } = input;
-  const latest = rows.reduce<string | null>((max, r) => (max === null || r.computedAt > max ? r.computedAt : max), null);
+  const latest = rows.reduce<string | null>(
+    (max, r) => (max === null || r.computedAt > max ? r.computedAt : max),
+    null,
+  );
   if (error && (latest === null || error.computedAt > latest)) {
-    if (error.status === 'not-identifiable') return { ...emptyView(input, 'not-identifiable', error.reason, error.computedAt), remedy: error.remedy ?? null };
+    if (error.status === 'not-identifiable')
+      return { ...emptyView(input, 'not-identifiable', error.reason, error.computedAt), remedy: error.remedy ?? null };
     return emptyView(input, 'failed', error.reason, error.computedAt);
   }
   if (rows.length > 0) return storedView(input, latest);
@@ -38,10 +49,21 @@ export function episodeCreditView(input: CreditViewInput): EpisodeCreditView {
     const reward = input.reward;
     if (reward === null) return emptyView(input, 'not-computed', 'the episode logs no team reward', null);
     const agents = input.roster.map((a) => agentView(a.name, { value: reward, status: 'exact' }));
-    return { ...base(input, 'computed', null, null), source: 'logged', valueStatus: 'exact', agents, messageCredit: spread(input, new Map(input.roster.map((a) => [a.agentId, reward]))) };
+    return {
+      ...base(input, 'computed', null, null),
+      source: 'logged',
+      valueStatus: 'exact',
+      agents,
+      messageCredit: spread(input, new Map(input.roster.map((a) => [a.agentId, reward]))),
+    };
   }
   const missing = missingValues(input);
-  return emptyView(input, missing ? 'no-evaluator' : 'not-computed', missing ?? `not computed yet under ${method}; recompute to compute it`, null);
+  return emptyView(
+    input,
+    missing ? 'no-evaluator' : 'not-computed',
+    missing ?? `not computed yet under ${method}; recompute to compute it`,
+    null,
+  );
 }
 
 function storedView(input: CreditViewInput, computedAt: string | null): EpisodeCreditView {
@@ -54,27 +76,65 @@ function storedView(input: CreditViewInput, computedAt: string | null): EpisodeC
     ...base(input, 'computed', null, computedAt),
     approximate: input.rows.some((r) => r.approximate),
     source: sources.size === 0 ? null : joinSources(sources),
-    valueStatus: input.rows.reduce<ComputedStatus | null>((worst, r) => (worst === null ? asStatus(r.status) : weakerStatus(worst, asStatus(r.status))), null),
+    valueStatus: input.rows.reduce<ComputedStatus | null>(
+      (worst, r) => (worst === null ? asStatus(r.status) : weakerStatus(worst, asStatus(r.status))),
+      null,
+    ),
     agents,
     messageCredit: perMessage ? messageValues(input) : spread(input, values),
     messageCreditKind: perMessage ? 'per-message' : 'spread',
   };
 }
 
-function base(input: CreditViewInput, status: CreditStatus, reason: string | null, computedAt: string | null): EpisodeCreditView {
+function base(
+  input: CreditViewInput,
+  status: CreditStatus,
+  reason: string | null,
+  computedAt: string | null,
+): EpisodeCreditView {
   return {
-    method: input.method, status, reason, remedy: null, valueStatus: null, approximate: false, source: null, computedAt, shared: input.reward,
-    agents: [], messageCredit: [], messageCreditKind: 'spread',
+    method: input.method,
+    status,
+    reason,
+    remedy: null,
+    valueStatus: null,
+    approximate: false,
+    source: null,
+    computedAt,
+    shared: input.reward,
+    agents: [],
+    messageCredit: [],
+    messageCreditKind: 'spread',
   };
 }
 
 /** Every roster agent without a value, and no message credit. */
-function emptyView(input: CreditViewInput, status: CreditStatus, reason: string, computedAt: string | null): EpisodeCreditView {
-  return { ...base(input, status, reason, computedAt), agents: input.roster.map((a) => agentView(a.name, {})), messageCredit: input.authors.map(() => null) };
+function emptyView(
+  input: CreditViewInput,
+  status: CreditStatus,
+  reason: string,
+  computedAt: string | null,
+): EpisodeCreditView {
+  return {
+    ...base(input, status, reason, computedAt),
+    agents: input.roster.map((a) => agentView(a.name, {})),
+    messageCredit: input.authors.map(() => null),
+  };
 }
 
-function agentView(agent: string, row: Partial<Pick<EpisodeCreditRow, 'value' | 'ciLow' | 'ciHigh' | 'n' | 'advantage' | 'status'>>): AgentCreditView {
-  return { agent, value: row.value ?? null, ciLow: row.ciLow ?? null, ciHigh: row.ciHigh ?? null, n: row.n ?? null, advantage: row.advantage ?? null, status: row.value === undefined || row.value === null ? null : (row.status ?? null) };
+function agentView(
+  agent: string,
+  row: Partial<Pick<EpisodeCreditRow, 'value' | 'ciLow' | 'ciHigh' | 'n' | 'advantage' | 'status'>>,
+): AgentCreditView {
+  return {
+    agent,
+    value: row.value ?? null,
+    ciLow: row.ciLow ?? null,
+    ciHigh: row.ciHigh ?? null,
+    n: row.n ?? null,
+    advantage: row.advantage ?? null,
+    status: row.value === undefined || row.value === null ? null : (row.status ?? null),
+  };
 }
 
 function asStatus(status: string): ComputedStatus {
@@ -83,7 +143,8 @@ function asStatus(status: string): ComputedStatus {
 
 function messageValues(input: CreditViewInput): (number | null)[] {
   const credit: (number | null)[] = input.authors.map(() => null);
-  for (const r of input.rows) if (r.messageSeq !== null && r.messageSeq >= 0 && r.messageSeq < credit.length) credit[r.messageSeq] = r.value;
+  for (const r of input.rows)
+    if (r.messageSeq !== null && r.messageSeq >= 0 && r.messageSeq < credit.length) credit[r.messageSeq] = r.value;
   return credit;
 }
 
@@ -101,7 +162,10 @@ function spread(input: CreditViewInput, values: ReadonlyMap<number, number | nul
 
 /** Why the method cannot run on this episode without an evaluator; undefined when it can (or might). */
 function missingValues({ method, evidence, evaluatorConfigured }: CreditViewInput): string | undefined {
-  if (method === 'routing') return evidence.routing ? undefined : "routing credit needs the router's logged probabilities; this episode has none";
+  if (method === 'routing')
+    return evidence.routing
+      ? undefined
+      : "routing credit needs the router's logged probabilities; this episode has none";
   if (evaluatorConfigured) return undefined;
   if (coalitionMethods.has(method) && !evidence.coalitions && !evidence.counterfactuals && !evidence.agentEvaluations) {
     return `${method} needs coalition values: the trace logs none, none are cached and no evaluator is configured`;

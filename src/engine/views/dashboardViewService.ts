@@ -19,7 +19,10 @@ export class DashboardViewService {
   private readonly browse: BrowseRepository;
 
   /** `root`: absolute path of the indexed folder. */
-  constructor(db: Db, readonly root: string) {
+  constructor(
+    db: Db,
+    readonly root: string,
+  ) {
     this.repo = new DashboardRepository(db);
     this.browse = new BrowseRepository(db);
   }
@@ -47,7 +50,12 @@ export class DashboardViewService {
       credit = this.repo.creditByStep(runId, method, hash, epsilon, split);
       coverage = this.repo.coverage(runId, method, hash, split);
       // Only exact or estimated credit is drawn; a run with none of it is not "computed".
-      status = coverage.drawn > 0 ? 'computed' : coverage.notIdentifiable > 0 || coverage.approximate > 0 ? 'not-identifiable' : 'failed';
+      status =
+        coverage.drawn > 0
+          ? 'computed'
+          : coverage.notIdentifiable > 0 || coverage.approximate > 0
+            ? 'not-identifiable'
+            : 'failed';
     } else if (method === 'shared') {
       credit = this.repo.sharedByStep(runId, epsilon, split);
       status = credit.length > 0 ? 'computed' : 'not-computed';
@@ -81,15 +89,27 @@ export class DashboardViewService {
     } catch (error) {
       const search = query.filter.search;
       if (search === undefined || search === null) throw error;
-      return { total: 0, offset: query.offset, rows: [], searchError: `cannot search for "${search}": ${(error as Error).message}` };
+      return {
+        total: 0,
+        offset: query.offset,
+        rows: [],
+        searchError: `cannot search for "${search}": ${(error as Error).message}`,
+      };
     }
     return {
       total: page.total,
       offset: query.offset,
       searchError: null,
       rows: page.rows.map((r) => ({
-        episodeId: r.episode_id, externalId: r.external_id, step: r.train_step, group: r.group_id, sample: r.sample_idx, reward: r.outcome,
-        agents: r.agents, messages: r.n_messages, flags: r.flags,
+        episodeId: r.episode_id,
+        externalId: r.external_id,
+        step: r.train_step,
+        group: r.group_id,
+        sample: r.sample_idx,
+        reward: r.outcome,
+        agents: r.agents,
+        messages: r.n_messages,
+        flags: r.flags,
       })),
     };
   }

@@ -9,7 +9,14 @@ import { counterfactualViews } from './counterfactualViews';
 import { episodeCreditView } from './creditView';
 import { flagView } from './flagView';
 import { messageWindow, RecentEpisodes } from './messageWindow';
-import type { EpisodeCreditView, EpisodeViewData, EvaluatorView, FlagView, MessageWindow, ViewMethod } from './viewTypes';
+import type {
+  EpisodeCreditView,
+  EpisodeViewData,
+  EvaluatorView,
+  FlagView,
+  MessageWindow,
+  ViewMethod,
+} from './viewTypes';
 
 /** What the host adds to an episode's data: its settings and evaluator. */
 export interface EpisodeViewContext {
@@ -28,7 +35,10 @@ export class EpisodeViewService {
   private readonly decoded = new RecentEpisodes<Episode>(2);
 
   /** `root`: absolute path of the indexed folder (trace uris are relative to it). */
-  constructor(db: Db, private readonly root: string) {
+  constructor(
+    db: Db,
+    private readonly root: string,
+  ) {
     this.repo = new EpisodeViewRepository(db);
     this.browse = new BrowseRepository(db);
   }
@@ -53,9 +63,17 @@ export class EpisodeViewService {
       messageCount: header.messages,
       tokenCount: header.tokens,
       agents: roster.map((a) => ({
-        name: a.name, kind: a.kind, declared: a.declared, messages: a.messages, tokens: a.tokens, loggedReward: a.reward, loggedAdvantage: a.advantage,
+        name: a.name,
+        kind: a.kind,
+        declared: a.declared,
+        messages: a.messages,
+        tokens: a.tokens,
+        loggedReward: a.reward,
+        loggedAdvantage: a.advantage,
       })),
-      labels: this.repo.labels(episodeId).map((l) => ({ kind: l.kind, agent: l.agent, message: l.messageSeq, value: l.value, reason: l.reason })),
+      labels: this.repo
+        .labels(episodeId)
+        .map((l) => ({ kind: l.kind, agent: l.agent, message: l.messageSeq, value: l.value, reason: l.reason })),
       flags: this.flags(header),
       counterfactuals: counterfactualViews({
         roster,
@@ -114,7 +132,11 @@ export class EpisodeViewService {
     const step = header.step;
     return this.browse
       .flags(header.runId)
-      .filter((f) => (f.scope === 'episode' && f.scopeId === header.externalId) || (f.scope === 'step' && f.steps !== null && step !== null && f.steps[0] <= step && step <= f.steps[1]))
+      .filter(
+        (f) =>
+          (f.scope === 'episode' && f.scopeId === header.externalId) ||
+          (f.scope === 'step' && f.steps !== null && step !== null && f.steps[0] <= step && step <= f.steps[1]),
+      )
       .map(flagView);
   }
 
@@ -129,7 +151,9 @@ export class EpisodeViewService {
     } catch (error) {
       return `${where}: cannot read the trace file: ${(error as Error).message}`;
     }
-    return size < header.offset + header.length ? `${where}: the file is shorter than when it was indexed; re-index the run` : null;
+    return size < header.offset + header.length
+      ? `${where}: the file is shorter than when it was indexed; re-index the run`
+      : null;
   }
 
   private requireHeader(episodeId: number): EpisodeHeader {

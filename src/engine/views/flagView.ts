@@ -27,14 +27,17 @@ export function formatValue(value: unknown, max = 80): string {
 
 /** `steps 2–3`, `episode s1-g0-r1` or `whole run`. */
 export function flagScope(flag: BrowseFlag): string {
-  if (flag.steps) return flag.steps[0] === flag.steps[1] ? `step ${flag.steps[0]}` : `steps ${flag.steps[0]}–${flag.steps[1]}`;
+  if (flag.steps)
+    return flag.steps[0] === flag.steps[1] ? `step ${flag.steps[0]}` : `steps ${flag.steps[0]}–${flag.steps[1]}`;
   if (flag.scope === 'episode') return `episode ${flag.scopeId}`;
   return flag.scope === 'step' && flag.scopeId !== '' ? `steps ${flag.scopeId}` : 'whole run';
 }
 
 /** The first scalar evidence entry that explains the verdict, as `key value`; undefined when there is none. */
 export function flagHeadline(flag: BrowseFlag): string | undefined {
-  const entry = Object.entries(flag.evidence).find(([key, value]) => !notHeadline.has(key) && (typeof value === 'number' || typeof value === 'string'));
+  const entry = Object.entries(flag.evidence).find(
+    ([key, value]) => !notHeadline.has(key) && (typeof value === 'number' || typeof value === 'string'),
+  );
   return entry ? `${entry[0]} ${formatValue(entry[1], 40)}` : undefined;
 }
 

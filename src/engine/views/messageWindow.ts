@@ -6,7 +6,12 @@ import { maxMessageChars, type MessageView, type MessageWindow } from './viewTyp
  * at `maxChars` characters (never inside a surrogate pair) and marked `truncated`. Token
  * attribution is included only when the message carries tokens and attribution of equal length.
  */
-export function messageWindow(episode: Episode, offset: number, limit: number, maxChars = maxMessageChars): MessageWindow {
+export function messageWindow(
+  episode: Episode,
+  offset: number,
+  limit: number,
+  maxChars = maxMessageChars,
+): MessageWindow {
   const end = Math.min(episode.messages.length, offset + Math.max(0, limit));
   const messages: MessageView[] = [];
   for (let seq = Math.max(0, offset); seq < end; seq++) {

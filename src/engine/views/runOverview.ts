@@ -34,12 +34,23 @@ export function runOverview(input: RunOverviewInput): RunOverview {
   const rows = agents.map((a) => a.name);
   const cols = steps.map((s) => s.step);
   const cell = new Map(input.credit.map((c) => [`${String(c.agentId)}:${String(c.step)}`, c]));
-  const at = (agentId: number, step: number): StepAgentCredit | undefined => cell.get(`${String(agentId)}:${String(step)}`);
-  const mean = matrix(rows, cols, agents.map((a) => steps.map((s) => at(a.agentId, s.step)?.mean ?? null)));
-  const idle = matrix(rows, cols, agents.map((a) => steps.map((s) => {
-    const c = at(a.agentId, s.step);
-    return c && c.spoke > 0 ? c.idle / c.spoke : null;
-  })));
+  const at = (agentId: number, step: number): StepAgentCredit | undefined =>
+    cell.get(`${String(agentId)}:${String(step)}`);
+  const mean = matrix(
+    rows,
+    cols,
+    agents.map((a) => steps.map((s) => at(a.agentId, s.step)?.mean ?? null)),
+  );
+  const idle = matrix(
+    rows,
+    cols,
+    agents.map((a) =>
+      steps.map((s) => {
+        const c = at(a.agentId, s.step);
+        return c && c.spoke > 0 ? c.idle / c.spoke : null;
+      }),
+    ),
+  );
   return {
     runId: input.runId,
     method: input.method,
@@ -51,8 +62,20 @@ export function runOverview(input: RunOverviewInput): RunOverview {
     creditShare: matrix(rows, cols, shareColumns(mean, rows.length, cols.length)),
     meanCredit: mean,
     idleRate: idle,
-    flagCounts: matrix(rows, cols, rows.map((agent) => cols.map((step) => input.flags.filter((f) => f.agent === agent && covers(f, step, input.episodeFlagSteps)).length))),
-    windows: input.flags.flatMap((f): FlagWindow[] => (f.scope === 'step' && f.steps ? [{ flagId: f.flagId, kind: f.kind, agent: f.agent, from: f.steps[0], to: f.steps[1] }] : [])),
+    flagCounts: matrix(
+      rows,
+      cols,
+      rows.map((agent) =>
+        cols.map(
+          (step) => input.flags.filter((f) => f.agent === agent && covers(f, step, input.episodeFlagSteps)).length,
+        ),
+      ),
+    ),
+    windows: input.flags.flatMap((f): FlagWindow[] =>
+      f.scope === 'step' && f.steps
+        ? [{ flagId: f.flagId, kind: f.kind, agent: f.agent, from: f.steps[0], to: f.steps[1] }]
+        : [],
+    ),
     flags: input.flags.map(flagView),
     epsilon: input.epsilon,
   };
@@ -76,6 +99,10 @@ function covers(flag: BrowseFlag, step: number, episodeSteps: ReadonlyMap<number
   return flag.steps !== null && flag.steps[0] <= step && step <= flag.steps[1];
 }
 
-function matrix(rows: readonly string[], cols: readonly number[], values: readonly (readonly (number | null)[])[]): Matrix<string, number> {
+function matrix(
+  rows: readonly string[],
+  cols: readonly number[],
+  values: readonly (readonly (number | null)[])[],
+): Matrix<string, number> {
   return { rows, cols, values: values.flat() };
 }

@@ -39,9 +39,24 @@ export type ExportFormat = 'csv' | 'jsonl' | 'sarif';
 const title = 'Credit Lens: Export Credit and Flags';
 
 const formatItems: readonly (vscode.QuickPickItem & { format: ExportFormat })[] = [
-  { label: 'CSV', description: 'credit rows', detail: 'One row per episode, agent (and message) with its value, interval and GRPO advantage', format: 'csv' },
-  { label: 'JSON Lines', description: 'credit per episode', detail: 'One JSON object per episode with its credit by method and agent', format: 'jsonl' },
-  { label: 'SARIF', description: 'audit flags', detail: 'SARIF 2.1.0: every flag at its trace file and line, with its evidence', format: 'sarif' },
+  {
+    label: 'CSV',
+    description: 'credit rows',
+    detail: 'One row per episode, agent (and message) with its value, interval and GRPO advantage',
+    format: 'csv',
+  },
+  {
+    label: 'JSON Lines',
+    description: 'credit per episode',
+    detail: 'One JSON object per episode with its credit by method and agent',
+    format: 'jsonl',
+  },
+  {
+    label: 'SARIF',
+    description: 'audit flags',
+    detail: 'SARIF 2.1.0: every flag at its trace file and line, with its evidence',
+    format: 'sarif',
+  },
 ];
 
 /** An export's file text and what it holds, for the notification. */
@@ -62,11 +77,17 @@ export function exportCommand(deps: ExportDeps): (argument?: unknown) => Promise
     if (folder === undefined) return;
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
-    const picked = await vscode.window.showQuickPick(formatItems, { title, placeHolder: `Choose what to export (credit: ${config.defaultMethod})` });
+    const picked = await vscode.window.showQuickPick(formatItems, {
+      title,
+      placeHolder: `Choose what to export (credit: ${config.defaultMethod})`,
+    });
     if (picked === undefined) return;
     const target = await vscode.window.showSaveDialog({
       title,
-      defaultUri: vscode.Uri.joinPath(folder, `credit-lens-${picked.format === 'sarif' ? 'audit' : config.defaultMethod}.${picked.format}`),
+      defaultUri: vscode.Uri.joinPath(
+        folder,
+        `credit-lens-${picked.format === 'sarif' ? 'audit' : config.defaultMethod}.${picked.format}`,
+      ),
       filters: { [picked.label]: [picked.format] },
     });
     if (target === undefined) return;
@@ -74,17 +95,38 @@ export function exportCommand(deps: ExportDeps): (argument?: unknown) => Promise
   };
 }
 
-async function exportTo(folder: vscode.Uri, target: vscode.Uri, format: ExportFormat, config: CreditLensConfig, deps: ExportDeps): Promise<void> {
+async function exportTo(
+  folder: vscode.Uri,
+  target: vscode.Uri,
+  format: ExportFormat,
+  config: CreditLensConfig,
+  deps: ExportDeps,
+): Promise<void> {
   const root = folder.fsPath;
   const dbPath = indexDbPath(config.indexLocation, root, deps.storageDir);
   const evaluator = gatedEvaluatorChoice(config, deps.log);
   let exported: ExportText | undefined;
   try {
     exported = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: exporting ${folderLabel(folder)}`, cancellable: format !== 'sarif' },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Credit Lens: exporting ${folderLabel(folder)}`,
+        cancellable: format !== 'sarif',
+      },
       async (_progress, token) => {
-        if (format === 'sarif') return sarifText(root, { root, thresholds: config.auditThresholds, evaluator, ...(dbPath !== undefined ? { dbPath } : {}) }, deps);
-        const options: CreditJobOptions = { root, method: config.defaultMethod, evaluator, concurrency: config.evaluator.concurrency, ...(dbPath !== undefined ? { dbPath } : {}) };
+        if (format === 'sarif')
+          return sarifText(
+            root,
+            { root, thresholds: config.auditThresholds, evaluator, ...(dbPath !== undefined ? { dbPath } : {}) },
+            deps,
+          );
+        const options: CreditJobOptions = {
+          root,
+          method: config.defaultMethod,
+          evaluator,
+          concurrency: config.evaluator.concurrency,
+          ...(dbPath !== undefined ? { dbPath } : {}),
+        };
         const text = await creditText(format, options, () => token.isCancellationRequested, deps);
         return token.isCancellationRequested ? undefined : text;
       },
@@ -102,7 +144,12 @@ async function exportTo(folder: vscode.Uri, target: vscode.Uri, format: ExportFo
   void vscode.window.showInformationMessage(`Exported ${exported.items} to ${basename(target.fsPath)}.`);
 }
 
-async function creditText(format: 'csv' | 'jsonl', options: CreditJobOptions, isCancelled: () => boolean, deps: ExportDeps): Promise<ExportText> {
+async function creditText(
+  format: 'csv' | 'jsonl',
+  options: CreditJobOptions,
+  isCancelled: () => boolean,
+  deps: ExportDeps,
+): Promise<ExportText> {
   const { csvHeader, csvLine, episodesJson } = deps.formatters;
   const lines = format === 'csv' ? [csvHeader] : [];
   let episodes = 0;
@@ -126,7 +173,10 @@ async function creditText(format: 'csv' | 'jsonl', options: CreditJobOptions, is
 async function sarifText(root: string, options: AuditOptions, deps: ExportDeps): Promise<ExportText> {
   const result: AuditResult = await (deps.runAudit ?? runAudit)(options);
   const flags = result.runs.reduce((sum, r) => sum + r.flags.length, 0);
-  return { text: `${JSON.stringify(deps.formatters.auditSarif(root, result.runs, deps.version), null, 2)}\n`, items: plural(flags, 'flag') };
+  return {
+    text: `${JSON.stringify(deps.formatters.auditSarif(root, result.runs, deps.version), null, 2)}\n`,
+    items: plural(flags, 'flag'),
+  };
 }
 
 /** Non-finite numbers as `null`, as the CLI's `--json` writes them. */

@@ -3,14 +3,24 @@ import type { IndexProgress } from '../../core/indexProgress';
 import type { IndexJobOptions, IndexJobResult } from '../../engine/indexJob';
 import { runIndexInWorker, type IndexJobHandle } from '../../engine/runIndexInWorker';
 import type { IndexJobs } from '../indexJobs';
-import { describeIndexFailure, formatIndexLog, formatIndexResult, formatProgressMessage, progressIncrement } from '../indexReport';
+import {
+  describeIndexFailure,
+  formatIndexLog,
+  formatIndexResult,
+  formatProgressMessage,
+  progressIncrement,
+} from '../indexReport';
 import type { IndexedFolder } from '../panels/runSummaryPanel';
 import { configuredIndexPath } from '../config';
 import { folderLabel } from '../runFolders';
 import { pickFolderToIndex, type ChooseRunFolder } from './pickRunFolder';
 
 /** Starts an index pass in a worker thread; `runIndexInWorker` unless a test injects another. */
-export type RunIndex = (options: IndexJobOptions, workerScript: string, onProgress?: (progress: IndexProgress) => void) => IndexJobHandle;
+export type RunIndex = (
+  options: IndexJobOptions,
+  workerScript: string,
+  onProgress?: (progress: IndexProgress) => void,
+) => IndexJobHandle;
 
 export interface IndexRunFolderDeps {
   readonly log: vscode.LogOutputChannel;
@@ -56,7 +66,11 @@ export async function indexFolder(folder: vscode.Uri, deps: IndexRunFolderDeps):
   let result: IndexJobResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: indexing ${folderLabel(folder)}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Credit Lens: indexing ${folderLabel(folder)}`,
+        cancellable: true,
+      },
       (progress, token) => runWithProgress(root, deps, progress, token),
     );
   } catch (error) {
@@ -65,7 +79,11 @@ export async function indexFolder(folder: vscode.Uri, deps: IndexRunFolderDeps):
   }
   for (const line of formatIndexLog(root, result.index.path, result.summary, result.tally)) deps.log.info(line);
   deps.onIndexed?.(folder, result);
-  await reportResult({ folder, indexPath: result.index.path, summary: result.summary, cancelled: result.tally.cancelled }, result, deps);
+  await reportResult(
+    { folder, indexPath: result.index.path, summary: result.summary, cancelled: result.tally.cancelled },
+    result,
+    deps,
+  );
   return result;
 }
 
@@ -77,11 +95,15 @@ async function runWithProgress(
 ): Promise<IndexJobResult> {
   let reported = 0;
   const dbPath = configuredIndexPath(root, deps.storageDir);
-  const handle = (deps.runIndex ?? runIndexInWorker)({ root, ...(dbPath ? { dbPath } : {}) }, deps.workerScript, (update) => {
-    const step = progressIncrement(reported, update);
-    reported = step.percent;
-    progress.report({ increment: step.increment, message: formatProgressMessage(update) });
-  });
+  const handle = (deps.runIndex ?? runIndexInWorker)(
+    { root, ...(dbPath ? { dbPath } : {}) },
+    deps.workerScript,
+    (update) => {
+      const step = progressIncrement(reported, update);
+      reported = step.percent;
+      progress.report({ increment: step.increment, message: formatProgressMessage(update) });
+    },
+  );
   const release = deps.jobs.track(root, handle);
   const cancellation = token.onCancellationRequested(() => {
     deps.log.info(`Cancelling the pass over ${root}; what was read so far stays indexed`);

@@ -45,14 +45,20 @@ export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) 
     const root = folder.fsPath;
     let found: EpisodeLocation[];
     try {
-      found = (deps.findEpisode ?? lookUpEpisode)(root, id.trim(), indexDbPath(config.indexLocation, root, deps.storageDir));
+      found = (deps.findEpisode ?? lookUpEpisode)(
+        root,
+        id.trim(),
+        indexDbPath(config.indexLocation, root, deps.storageDir),
+      );
     } catch (error) {
       await reportJobFailure(folder, error, deps.log, 'search the index of');
       return;
     }
     if (found.length === 0) {
       deps.log.info(`No episode with id "${id.trim()}" in ${root}`);
-      void vscode.window.showInformationMessage(`No episode with id "${id.trim()}" in the index of ${folderLabel(folder)}.`);
+      void vscode.window.showInformationMessage(
+        `No episode with id "${id.trim()}" in the index of ${folderLabel(folder)}.`,
+      );
       return;
     }
     const location = await chooseLocation(found);
@@ -64,8 +70,15 @@ export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) 
 
 async function chooseLocation(found: readonly EpisodeLocation[]): Promise<EpisodeLocation | undefined> {
   if (found.length <= 1) return found[0];
-  const items = found.map((location) => ({ label: location.run || '(root)', description: `${location.uri}:${location.line}`, location }));
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Several runs have an episode with this id' });
+  const items = found.map((location) => ({
+    label: location.run || '(root)',
+    description: `${location.uri}:${location.line}`,
+    location,
+  }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder: 'Several runs have an episode with this id',
+  });
   return picked?.location;
 }
 
@@ -73,7 +86,9 @@ async function chooseLocation(found: readonly EpisodeLocation[]): Promise<Episod
 async function reveal(folder: vscode.Uri, location: EpisodeLocation): Promise<void> {
   const file = vscode.Uri.file(join(folder.fsPath, ...location.uri.split('/')));
   const line = Math.max(0, location.line - 1);
-  await vscode.commands.executeCommand('vscode.open', file, { selection: new vscode.Range(new vscode.Position(line, 0), new vscode.Position(line, 0)) });
+  await vscode.commands.executeCommand('vscode.open', file, {
+    selection: new vscode.Range(new vscode.Position(line, 0), new vscode.Position(line, 0)),
+  });
 }
 
 /** Reads the folder's index (read-only; it must exist) for the episodes with `externalId`. */

@@ -23,7 +23,10 @@ function treeNode(argument: unknown): TreeNodeArgument | undefined {
  * Handler of `creditLens.openDashboard`: the dashboard of the run a Runs-view node belongs to, or of
  * the current run folder (picked like every other command's).
  */
-export function openDashboardCommand(show: ShowDashboard, chooseFolder: ChooseRunFolder = pickRunFolder): (argument?: unknown) => Promise<void> {
+export function openDashboardCommand(
+  show: ShowDashboard,
+  chooseFolder: ChooseRunFolder = pickRunFolder,
+): (argument?: unknown) => Promise<void> {
   return async (argument) => {
     // A Runs-view node names its folder, which chooseFolder takes (and makes current).
     const folder = await chooseFolder(argument, 'Credit Lens: Open Run Dashboard');
@@ -35,7 +38,10 @@ export function openDashboardCommand(show: ShowDashboard, chooseFolder: ChooseRu
  * Handler of `creditLens.openEpisodeView`: the Episode view of a Runs-view episode; from anywhere
  * else it asks for an episode id (`creditLens.openEpisode`).
  */
-export function openEpisodeViewCommand(show: ShowEpisode, openById: (argument?: unknown) => Promise<void>): (argument?: unknown) => Promise<void> {
+export function openEpisodeViewCommand(
+  show: ShowEpisode,
+  openById: (argument?: unknown) => Promise<void>,
+): (argument?: unknown) => Promise<void> {
   return async (argument) => {
     const node = treeNode(argument);
     if (node?.episode) {

@@ -37,7 +37,12 @@ export function runFolderPicker(source: RunFolderSource, need: RunFolderNeed): C
         folder = choice.folder;
         break;
       case 'pick':
-        folder = await pickAmong(choice.folders, source, purpose, 'Several folders have a Credit Lens index: choose the run folder');
+        folder = await pickAmong(
+          choice.folders,
+          source,
+          purpose,
+          'Several folders have a Credit Lens index: choose the run folder',
+        );
         break;
       case 'browse':
         folder = await browse(purpose);
@@ -75,7 +80,10 @@ export const pickFolderToIndex: ChooseRunFolder = runFolderPicker(workspaceFolde
 
 /** With no index in the workspace: says so, and on request indexes a folder chosen among the run folders found. */
 async function offerIndexing(source: RunFolderSource, purpose: string): Promise<void> {
-  const answer = await vscode.window.showInformationMessage('No Credit Lens index in this workspace yet: index a run folder first.', indexAction);
+  const answer = await vscode.window.showInformationMessage(
+    'No Credit Lens index in this workspace yet: index a run folder first.',
+    indexAction,
+  );
   if (answer !== indexAction) return;
   const folder = await chooseFolderToIndex(source, purpose);
   if (folder !== undefined) await vscode.commands.executeCommand(indexRunFolderId, folder);
@@ -89,7 +97,12 @@ async function chooseFolderToIndex(source: RunFolderSource, purpose: string): Pr
   return pickAmong(candidates, source, purpose, 'Choose the run folder to index');
 }
 
-async function pickAmong(folders: readonly vscode.Uri[], source: RunFolderSource, purpose: string, placeHolder: string): Promise<vscode.Uri | undefined> {
+async function pickAmong(
+  folders: readonly vscode.Uri[],
+  source: RunFolderSource,
+  purpose: string,
+  placeHolder: string,
+): Promise<vscode.Uri | undefined> {
   const roots = new Set(workspaceRoots().map((root) => root.fsPath));
   const items: (vscode.QuickPickItem & { folder?: vscode.Uri })[] = [
     ...folders.map((folder) => ({

@@ -2,8 +2,18 @@ import * as vscode from 'vscode';
 import { parseStepRange as parseRange } from '../../core/stepRange';
 import { err, ok, type Result } from '../../core/result';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
-import { runCreditJob, type CreditJobHooks, type CreditJobOptions, type CreditJobResult } from '../../engine/credit/creditJob';
-import { coalitionMethods, creditMethods, perMessageMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
+import {
+  runCreditJob,
+  type CreditJobHooks,
+  type CreditJobOptions,
+  type CreditJobResult,
+} from '../../engine/credit/creditJob';
+import {
+  coalitionMethods,
+  creditMethods,
+  perMessageMethods,
+  type CreditMethodName,
+} from '../../engine/credit/creditMethod';
 import { NoIndexError } from '../../engine/indexJob';
 import { indexDbPath, loadConfigOrReport, type CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
@@ -90,7 +100,12 @@ async function askRequest(config: CreditLensConfig, log: vscode.LogOutputChannel
   if (budget === undefined) return undefined;
   const steps = await askSteps();
   if (steps === undefined) return undefined;
-  return { method, ...(evaluator ? { evaluator } : {}), ...(budget.value !== undefined ? { budget: budget.value } : {}), ...(steps.value ? { steps: steps.value } : {}) };
+  return {
+    method,
+    ...(evaluator ? { evaluator } : {}),
+    ...(budget.value !== undefined ? { budget: budget.value } : {}),
+    ...(steps.value ? { steps: steps.value } : {}),
+  };
 }
 
 async function pickMethod(defaultMethod: CreditMethodName): Promise<CreditMethodName | undefined> {
@@ -110,21 +125,39 @@ async function pickMethod(defaultMethod: CreditMethodName): Promise<CreditMethod
  * the two; a command refused by workspace trust is listed with the reason, and choosing it falls
  * back to the built-in evaluator with the warning.
  */
-async function pickEvaluator(config: CreditLensConfig, log: vscode.LogOutputChannel): Promise<EvaluatorChoice | undefined> {
+async function pickEvaluator(
+  config: CreditLensConfig,
+  log: vscode.LogOutputChannel,
+): Promise<EvaluatorChoice | undefined> {
   const gated = currentEvaluatorChoice(config);
-  const builtin: EvaluatorChoice = { kind: 'builtin', name: config.evaluator.builtin, options: config.evaluator.options };
+  const builtin: EvaluatorChoice = {
+    kind: 'builtin',
+    name: config.evaluator.builtin,
+    options: config.evaluator.options,
+  };
   if (config.evaluator.command === '') return builtin;
   const refused = gated.warning;
   const items = [
     { label: `Built-in: ${config.evaluator.builtin}`, description: 'checks the final answer', useCommand: false },
     {
-      label: refused === undefined ? `Command: ${config.evaluator.command}` : `$(circle-slash) Command: ${config.evaluator.command} (disabled)`,
+      label:
+        refused === undefined
+          ? `Command: ${config.evaluator.command}`
+          : `$(circle-slash) Command: ${config.evaluator.command} (disabled)`,
       description: refused === undefined ? 'creditLens.evaluator.command' : 'the workspace is not trusted',
-      ...(refused !== undefined ? { detail: 'Workspace settings may not run a command in Restricted Mode; the built-in evaluator is used instead.' } : {}),
+      ...(refused !== undefined
+        ? {
+            detail:
+              'Workspace settings may not run a command in Restricted Mode; the built-in evaluator is used instead.',
+          }
+        : {}),
       useCommand: true,
     },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'Choose the evaluator for counterfactual values' });
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder: 'Choose the evaluator for counterfactual values',
+  });
   if (picked === undefined) return undefined;
   if (!picked.useCommand) return builtin;
   if (refused !== undefined) showTrustWarning(refused, log);
@@ -163,7 +196,9 @@ export function parseBudget(text: string): Result<number | undefined> {
   const trimmed = text.trim();
   if (trimmed === '') return ok(undefined);
   const value = Number(trimmed);
-  return /^\d+$/.test(trimmed) && value > 0 ? ok(value) : err(`the budget must be a positive whole number, got "${text}"`);
+  return /^\d+$/.test(trimmed) && value > 0
+    ? ok(value)
+    : err(`the budget must be a positive whole number, got "${text}"`);
 }
 
 /** `""` → every step; otherwise a range as the CLI's `--step` takes it (core/stepRange.ts). */
@@ -173,22 +208,39 @@ export function parseStepRange(text: string): Result<readonly [number, number] |
   return range.ok ? range : err(`Steps ${range.error}`);
 }
 
-async function recompute(folder: vscode.Uri, config: CreditLensConfig, request: CreditRequest, deps: RecomputeCreditDeps): Promise<void> {
+async function recompute(
+  folder: vscode.Uri,
+  config: CreditLensConfig,
+  request: CreditRequest,
+  deps: RecomputeCreditDeps,
+): Promise<void> {
   const root = folder.fsPath;
   const dbPath = indexDbPath(config.indexLocation, root, deps.storageDir);
-  const options: CreditJobOptions = { root, ...request, concurrency: config.evaluator.concurrency, ...(dbPath !== undefined ? { dbPath } : {}) };
+  const options: CreditJobOptions = {
+    root,
+    ...request,
+    concurrency: config.evaluator.concurrency,
+    ...(dbPath !== undefined ? { dbPath } : {}),
+  };
   deps.log.info(`Computing ${request.method} credit of ${root}`);
   let cancelled = false;
   let result: CreditJobResult;
   try {
     result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Credit Lens: ${methodLabels[request.method]} credit of ${folderLabel(folder)}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Credit Lens: ${methodLabels[request.method]} credit of ${folderLabel(folder)}`,
+        cancellable: true,
+      },
       async (progress, token) => {
-        const cancellation = token.onCancellationRequested(() => deps.log.info('Cancelling the credit pass; episodes done so far stay stored'));
+        const cancellation = token.onCancellationRequested(() =>
+          deps.log.info('Cancelling the credit pass; episodes done so far stay stored'),
+        );
         try {
           return await (deps.runCredit ?? runCreditJob)(options, {
             isCancelled: () => (cancelled = token.isCancellationRequested),
-            onProgress: (done, total, run) => progress.report({ message: `${run || '(root)'}: ${count(done)} of ${plural(total, 'episode')}` }),
+            onProgress: (done, total, run) =>
+              progress.report({ message: `${run || '(root)'}: ${count(done)} of ${plural(total, 'episode')}` }),
           });
         } finally {
           cancellation.dispose();
@@ -202,10 +254,18 @@ async function recompute(folder: vscode.Uri, config: CreditLensConfig, request: 
   report(root, request.method, result, cancelled, deps);
 }
 
-function report(root: string, method: CreditMethodName, result: CreditJobResult, cancelled: boolean, deps: RecomputeCreditDeps): void {
+function report(
+  root: string,
+  method: CreditMethodName,
+  result: CreditJobResult,
+  cancelled: boolean,
+  deps: RecomputeCreditDeps,
+): void {
   for (const line of deps.formatCreditReport(root, method, result)) deps.log.info(line);
   // Not-identifiable episodes are summarised by the report (reason and remedy); failures are listed.
-  for (const run of result.runs) for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20)) deps.log.warn(`${f.where}: ${run.run.name || '(root)'}: ${f.reason}`);
+  for (const run of result.runs)
+    for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20))
+      deps.log.warn(`${f.where}: ${run.run.name || '(root)'}: ${f.reason}`);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
   const text = creditHeadline(method, result, cancelled);
   const show = computed === 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
@@ -227,11 +287,16 @@ export function creditHeadline(method: CreditMethodName, result: CreditJobResult
   const moved = result.runs
     .flatMap((r) => r.agents)
     .filter((a) => Number.isFinite(a.early) && Number.isFinite(a.late))
-    .reduce<{ agent: string; early: number; late: number } | undefined>((best, a) => (best === undefined || Math.abs(a.late - a.early) > Math.abs(best.late - best.early) ? a : best), undefined);
+    .reduce<{ agent: string; early: number; late: number } | undefined>(
+      (best, a) => (best === undefined || Math.abs(a.late - a.early) > Math.abs(best.late - best.early) ? a : best),
+      undefined,
+    );
   const parts = [
     `${methodLabels[method]} credit${cancelled ? ' (cancelled)' : ''}: ${plural(computed, 'episode')}`,
     ...(moved ? [`${moved.agent} ${moved.early.toFixed(3)} → ${moved.late.toFixed(3)}`] : []),
-    ...(unidentified > 0 ? [`${plural(unidentified, 'episode')} not identifiable (see the log for why and what would answer it)`] : []),
+    ...(unidentified > 0
+      ? [`${plural(unidentified, 'episode')} not identifiable (see the log for why and what would answer it)`]
+      : []),
     ...(failed > 0 ? [`${plural(failed, 'episode')} failed`] : []),
   ];
   return parts.join('; ');
@@ -242,15 +307,26 @@ export function creditHeadline(method: CreditMethodName, result: CreditJobResult
  * first when it has no index, otherwise what failed with a Show Log button. `action` completes
  * "Credit Lens could not …" (e.g. `compute credit for`, `audit`).
  */
-export async function reportJobFailure(folder: vscode.Uri, error: unknown, log: vscode.LogOutputChannel, action: string): Promise<void> {
+export async function reportJobFailure(
+  folder: vscode.Uri,
+  error: unknown,
+  log: vscode.LogOutputChannel,
+  action: string,
+): Promise<void> {
   const root = folder.fsPath;
   const message = error instanceof Error ? error.message : String(error);
   log.error(`Could not ${action} ${root}: ${message}`);
   if (error instanceof NoIndexError) {
-    const choice = await vscode.window.showErrorMessage(`${folderLabel(folder)} has no Credit Lens index yet: index it first.`, indexAction);
+    const choice = await vscode.window.showErrorMessage(
+      `${folderLabel(folder)} has no Credit Lens index yet: index it first.`,
+      indexAction,
+    );
     if (choice === indexAction) await vscode.commands.executeCommand(indexRunFolderId, folder);
     return;
   }
-  const choice = await vscode.window.showErrorMessage(`Credit Lens could not ${action} ${root}: ${message}. See the Credit Lens log for details.`, showLogAction);
+  const choice = await vscode.window.showErrorMessage(
+    `Credit Lens could not ${action} ${root}: ${message}. See the Credit Lens log for details.`,
+    showLogAction,
+  );
   if (choice === showLogAction) log.show();
 }

@@ -40,13 +40,23 @@ export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Pro
     if (config === undefined) return;
     const root = folder.fsPath;
     const dbPath = indexDbPath(config.indexLocation, root, deps.storageDir);
-    const options: AuditOptions = { root, thresholds: config.auditThresholds, evaluator: gatedEvaluatorChoice(config, deps.log), ...(dbPath !== undefined ? { dbPath } : {}) };
+    const options: AuditOptions = {
+      root,
+      thresholds: config.auditThresholds,
+      evaluator: gatedEvaluatorChoice(config, deps.log),
+      ...(dbPath !== undefined ? { dbPath } : {}),
+    };
     deps.log.info(`Auditing ${root}`);
     let result: AuditResult;
     try {
       result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: auditing ${folderLabel(folder)}`, cancellable: true },
-        (_progress, token) => (deps.runAudit ?? runAudit)({ ...options, isCancelled: () => token.isCancellationRequested }),
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Credit Lens: auditing ${folderLabel(folder)}`,
+          cancellable: true,
+        },
+        (_progress, token) =>
+          (deps.runAudit ?? runAudit)({ ...options, isCancelled: () => token.isCancellationRequested }),
       );
     } catch (error) {
       await reportJobFailure(folder, error, deps.log, 'audit');
@@ -59,7 +69,9 @@ export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Pro
     }
     for (const report of result.runs) for (const line of deps.formatAudit(report)) deps.log.info(line);
     deps.onAudited(folder, result);
-    const show = result.runs.some((r) => r.flags.length > 0) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = result.runs.some((r) => r.flags.length > 0)
+      ? vscode.window.showWarningMessage
+      : vscode.window.showInformationMessage;
     const choice = await show(auditHeadline(result), showProblemsAction, showLogAction);
     if (choice === showProblemsAction) await vscode.commands.executeCommand('workbench.actions.view.problems');
     else if (choice === showLogAction) deps.log.show();

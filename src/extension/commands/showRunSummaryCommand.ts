@@ -53,10 +53,18 @@ async function offerIndexing(folder: vscode.Uri, error: unknown, deps: ShowRunSu
     return;
   }
   deps.log.info(`No index yet for ${root}`);
-  const choice = await vscode.window.showInformationMessage(`${folderLabel(folder)} has no Credit Lens index yet.`, indexNowAction);
+  const choice = await vscode.window.showInformationMessage(
+    `${folderLabel(folder)} has no Credit Lens index yet.`,
+    indexNowAction,
+  );
   if (choice !== indexNowAction) return;
   const result = await deps.indexFolder(folder);
   if (result !== undefined) {
-    deps.showSummary({ folder, indexPath: result.index.path, summary: result.summary, cancelled: result.tally.cancelled });
+    deps.showSummary({
+      folder,
+      indexPath: result.index.path,
+      summary: result.summary,
+      cancelled: result.tally.cancelled,
+    });
   }
 }

@@ -30,7 +30,8 @@ export class DiagnosticsPublisher extends Disposable {
   publish(folder: vscode.Uri, flags: readonly BrowseFlag[], errors: readonly BrowseParseError[]): void {
     this.clear(folder);
     const byFile = new Map<string, TraceDiagnostic[]>();
-    for (const d of flagDiagnostics(flags, errors, this.severities())) byFile.set(d.uri, [...(byFile.get(d.uri) ?? []), d]);
+    for (const d of flagDiagnostics(flags, errors, this.severities()))
+      byFile.set(d.uri, [...(byFile.get(d.uri) ?? []), d]);
     const files: vscode.Uri[] = [];
     for (const [uri, list] of byFile) {
       const file = vscode.Uri.joinPath(folder, uri);

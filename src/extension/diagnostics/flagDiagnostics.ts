@@ -34,7 +34,11 @@ export interface TraceDiagnostic {
  * Maps flags and parse errors to diagnostics. A flag without a location gets none; line 0 (the
  * file as a whole) is shown on line 1. Unknown kinds are warnings unless `severities` names them.
  */
-export function flagDiagnostics(flags: readonly BrowseFlag[], errors: readonly BrowseParseError[], severities: SeverityByKind = {}): TraceDiagnostic[] {
+export function flagDiagnostics(
+  flags: readonly BrowseFlag[],
+  errors: readonly BrowseParseError[],
+  severities: SeverityByKind = {},
+): TraceDiagnostic[] {
   const severity = (kind: string): DiagnosticLevel => severities[kind] ?? defaultSeverities[kind] ?? 'warning';
   // A flag that concerns several trace lines (each episode a silent agent is silent in) is shown at each.
   const fromFlags = flags.flatMap((flag): TraceDiagnostic[] =>

@@ -54,17 +54,28 @@ export class DashboardPanel extends Disposable {
 
   constructor(private readonly deps: DashboardPanelDeps) {
     super();
-    this._register(toDisposable(() => {
-      this.session?.dispose();
-      this.closeIndex();
-    }));
+    this._register(
+      toDisposable(() => {
+        this.session?.dispose();
+        this.closeIndex();
+      }),
+    );
   }
 
   /** Shows the dashboard of `folder`, on run `runId` when given. */
   show(folder: vscode.Uri, runId?: number): void {
     if (this.isDisposed || !this.point(folder.fsPath)) return;
     if (this.shown && runId !== undefined) this.shown.selectedRunId = runId;
-    const session = this.session ?? this.adopt(vscode.window.createWebviewPanel(DashboardPanel.viewType, 'Credit Lens: Run Dashboard', vscode.ViewColumn.Active, {}));
+    const session =
+      this.session ??
+      this.adopt(
+        vscode.window.createWebviewPanel(
+          DashboardPanel.viewType,
+          'Credit Lens: Run Dashboard',
+          vscode.ViewColumn.Active,
+          {},
+        ),
+      );
     session.panel.reveal();
     this.post();
   }
@@ -87,16 +98,24 @@ export class DashboardPanel extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel): WebviewSession {
-    const session = new WebviewSession(panel, this.deps.extensionUri, { script: 'dashboard', style: 'dashboard.css', title: 'Credit Lens: Run Dashboard' }, this.deps.log, () => {
-      if (this.session === session) this.session = undefined;
-      this.closeIndex();
-    });
+    const session = new WebviewSession(
+      panel,
+      this.deps.extensionUri,
+      { script: 'dashboard', style: 'dashboard.css', title: 'Credit Lens: Run Dashboard' },
+      this.deps.log,
+      () => {
+        if (this.session === session) this.session = undefined;
+        this.closeIndex();
+      },
+    );
     this.session = session;
     session.onReady(DashboardReadyCommand, ({ folder }) => {
       if (!this.shown && folder !== null) this.point(folder);
       this.post();
     });
-    session.onRequest(GetOverviewRequest, ({ folder, runId, method }) => this.service(folder).overview(runId, method, DashboardPanel.epsilon));
+    session.onRequest(GetOverviewRequest, ({ folder, runId, method }) =>
+      this.service(folder).overview(runId, method, DashboardPanel.epsilon),
+    );
     session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
     session.onCommand(OpenEpisodeCommand, ({ folder, episodeId }) => {
       this.service(folder);
@@ -158,18 +177,31 @@ export class DashboardPanel extends Disposable {
     if (methodNeedsEvaluator(method) && gated.warning !== undefined) showTrustWarning(gated.warning, this.deps.log);
     try {
       const outcome = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Credit Lens: ${method} credit of ${run.name || '(root)'}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Credit Lens: ${method} credit of ${run.name || '(root)'}`,
+          cancellable: true,
+        },
         (progress, token) =>
           recomputeForPanel(
             { root: folder, dbPath: shown.index.dbPath, method, config, evaluator: gated, run: run.name },
-            { isCancelled: () => token.isCancellationRequested, onProgress: (done, total) => progress.report({ message: `${count(done)} of ${plural(total, 'episode')}` }) },
+            {
+              isCancelled: () => token.isCancellationRequested,
+              onProgress: (done, total) =>
+                progress.report({ message: `${count(done)} of ${plural(total, 'episode')}` }),
+            },
             this.deps.runCredit,
           ),
       );
-      this.deps.log.info(`Run dashboard: ${method} credit of ${run.name || '(root)'}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}`);
+      this.deps.log.info(
+        `Run dashboard: ${method} credit of ${run.name || '(root)'}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}`,
+      );
       for (const failure of outcome.failures.slice(0, 20)) this.deps.log.warn(failure);
       if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
-      else void vscode.window.showWarningMessage(`Credit Lens computed no ${method} credit for ${run.name || '(root)'}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`);
+      else
+        void vscode.window.showWarningMessage(
+          `Credit Lens computed no ${method} credit for ${run.name || '(root)'}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
+        );
     } catch (error) {
       this.deps.log.error(`Run dashboard: recompute failed: ${errorText(error)}`);
       void vscode.window.showErrorMessage(`Credit Lens could not compute ${method} credit: ${errorText(error)}`);

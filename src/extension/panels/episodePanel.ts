@@ -58,17 +58,23 @@ export class EpisodePanel extends Disposable {
 
   constructor(private readonly deps: EpisodePanelDeps) {
     super();
-    this._register(toDisposable(() => {
-      this.session?.dispose();
-      this.closeIndex();
-    }));
+    this._register(
+      toDisposable(() => {
+        this.session?.dispose();
+        this.closeIndex();
+      }),
+    );
   }
 
   /** Shows episode `episodeId` of the index of `folder`, opening or revealing the panel. */
   show(folder: vscode.Uri, episodeId: number): void {
     if (this.isDisposed) return;
     if (!this.point(folder.fsPath, episodeId)) return;
-    const session = this.session ?? this.adopt(vscode.window.createWebviewPanel(EpisodePanel.viewType, 'Credit Lens: Episode', vscode.ViewColumn.Active, {}));
+    const session =
+      this.session ??
+      this.adopt(
+        vscode.window.createWebviewPanel(EpisodePanel.viewType, 'Credit Lens: Episode', vscode.ViewColumn.Active, {}),
+      );
     session.panel.reveal();
     this.post();
   }
@@ -80,7 +86,9 @@ export class EpisodePanel extends Disposable {
       return;
     }
     const ref = savedRef(state);
-    this.deps.log.info(`Episode view: restoring the panel${ref ? ` on episode ${String(ref.episodeId)} of ${ref.folder}` : ' (no saved episode)'}`);
+    this.deps.log.info(
+      `Episode view: restoring the panel${ref ? ` on episode ${String(ref.episodeId)} of ${ref.folder}` : ' (no saved episode)'}`,
+    );
     if (ref) this.point(ref.folder, ref.episodeId);
     this.adopt(panel);
   }
@@ -95,17 +103,27 @@ export class EpisodePanel extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel): WebviewSession {
-    const session = new WebviewSession(panel, this.deps.extensionUri, { script: 'episode', style: 'episode.css', title: 'Credit Lens: Episode' }, this.deps.log, () => {
-      if (this.session === session) this.session = undefined;
-      this.recompute = undefined;
-      this.closeIndex();
-    });
+    const session = new WebviewSession(
+      panel,
+      this.deps.extensionUri,
+      { script: 'episode', style: 'episode.css', title: 'Credit Lens: Episode' },
+      this.deps.log,
+      () => {
+        if (this.session === session) this.session = undefined;
+        this.recompute = undefined;
+        this.closeIndex();
+      },
+    );
     this.session = session;
     session.onReady(EpisodeReadyCommand, (params) => {
       this.onReady(params);
     });
-    session.onRequest(GetMessagesRequest, ({ ref, offset, limit }) => this.service(ref).messages(ref.episodeId, offset, limit));
-    session.onRequest(GetCreditRequest, ({ ref, method }) => this.service(ref).credit(ref.episodeId, method, this.sent?.evaluator.configured ?? false));
+    session.onRequest(GetMessagesRequest, ({ ref, offset, limit }) =>
+      this.service(ref).messages(ref.episodeId, offset, limit),
+    );
+    session.onRequest(GetCreditRequest, ({ ref, method }) =>
+      this.service(ref).credit(ref.episodeId, method, this.sent?.evaluator.configured ?? false),
+    );
     session.onCommand(RecomputeCommand, (params) => this.runRecompute(params));
     session.onCommand(CancelRecomputeCommand, () => {
       if (this.recompute) this.recompute.cancelled = true;
@@ -150,7 +168,10 @@ export class EpisodePanel extends Disposable {
     const shown = this.shown;
     if (!config || !shown) return undefined;
     const gated = (this.deps.evaluator ?? currentEvaluatorChoice)(config);
-    const probe = shown.service.episode(shown.episodeId, { defaultMethod: config.defaultMethod, evaluator: evaluatorView(config, gated, false) });
+    const probe = shown.service.episode(shown.episodeId, {
+      defaultMethod: config.defaultMethod,
+      evaluator: evaluatorView(config, gated, false),
+    });
     if (!probe) return undefined;
     return { ...probe, evaluator: evaluatorView(config, gated, probe.groundTruth !== null) };
   }
@@ -164,14 +185,17 @@ export class EpisodePanel extends Disposable {
       session.panel.title = `Episode ${data.externalId}`;
       session.notify(DidChangeEpisodeNotification, data);
     } else if (this.shown) {
-      this.deps.log.warn(`Episode view: episode ${String(this.shown.episodeId)} is no longer in the index of ${this.shown.index.root}`);
+      this.deps.log.warn(
+        `Episode view: episode ${String(this.shown.episodeId)} is no longer in the index of ${this.shown.index.root}`,
+      );
     }
   }
 
   /** The service of the shown episode; refuses refs to another folder or episode (the webview only asks for what it was sent). */
   private service(ref: EpisodeRef): EpisodeViewService {
     const shown = this.shown;
-    if (shown?.index.root !== ref.folder || shown.episodeId !== ref.episodeId) throw new Error('that episode is no longer shown in this panel');
+    if (shown?.index.root !== ref.folder || shown.episodeId !== ref.episodeId)
+      throw new Error('that episode is no longer shown in this panel');
     return shown.service;
   }
 
@@ -183,7 +207,12 @@ export class EpisodePanel extends Disposable {
     if (shown?.index.root !== ref.folder || shown.episodeId !== ref.episodeId) return;
     const control = { cancelled: false };
     this.recompute = control;
-    const progress = (state: 'running' | 'done' | 'cancelled' | 'failed', done: number, total: number, message: string | null): void => {
+    const progress = (
+      state: 'running' | 'done' | 'cancelled' | 'failed',
+      done: number,
+      total: number,
+      message: string | null,
+    ): void => {
       session.notify(DidChangeRecomputeNotification, { method, state, done, total, message });
     };
     progress('running', 0, 1, null);
@@ -215,7 +244,9 @@ export class EpisodePanel extends Disposable {
     if (!data || !shown) return;
     const line = Math.max(0, data.location.line - 1);
     const uri = vscode.Uri.joinPath(vscode.Uri.file(shown.index.root), ...data.location.uri.split('/'));
-    await vscode.commands.executeCommand('vscode.open', uri, { selection: new vscode.Range(new vscode.Position(line, 0), new vscode.Position(line, 0)) });
+    await vscode.commands.executeCommand('vscode.open', uri, {
+      selection: new vscode.Range(new vscode.Position(line, 0), new vscode.Position(line, 0)),
+    });
   }
 
   private closeIndex(): void {
@@ -230,5 +261,7 @@ function savedRef(state: unknown): EpisodeRef | undefined {
   const ref = (state as { ref?: unknown }).ref;
   if (typeof ref !== 'object' || ref === null) return undefined;
   const { folder, episodeId } = ref as Partial<Record<keyof EpisodeRef, unknown>>;
-  return typeof folder === 'string' && Number.isSafeInteger(episodeId) ? { folder, episodeId: episodeId as number } : undefined;
+  return typeof folder === 'string' && Number.isSafeInteger(episodeId)
+    ? { folder, episodeId: episodeId as number }
+    : undefined;
 }

@@ -1,4 +1,9 @@
-import { runCreditJob, type CreditJobHooks, type CreditJobOptions, type CreditJobResult } from '../../engine/credit/creditJob';
+import {
+  runCreditJob,
+  type CreditJobHooks,
+  type CreditJobOptions,
+  type CreditJobResult,
+} from '../../engine/credit/creditJob';
 import { coalitionMethods, perMessageMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
 import type { EvaluatorView } from '../../protocol/episodePanel';
 import type { CreditLensConfig } from '../config';
@@ -37,7 +42,11 @@ export function methodNeedsEvaluator(method: CreditMethodName): boolean {
  * Runs the credit engine for a panel with the configured evaluator (a workspace command only when
  * the workspace is trusted) and reports what it did.
  */
-export async function recomputeForPanel(request: PanelCreditRequest, hooks: CreditJobHooks, runCredit: RunCredit = runCreditJob): Promise<PanelCreditOutcome> {
+export async function recomputeForPanel(
+  request: PanelCreditRequest,
+  hooks: CreditJobHooks,
+  runCredit: RunCredit = runCreditJob,
+): Promise<PanelCreditOutcome> {
   const { root, dbPath, method, config } = request;
   const options: CreditJobOptions = {
     root,
@@ -62,7 +71,8 @@ export async function recomputeForPanel(request: PanelCreditRequest, hooks: Cred
  * ground truth; a refused workspace command says why.
  */
 export function evaluatorView(config: CreditLensConfig, gated: GatedEvaluator, hasGroundTruth: boolean): EvaluatorView {
-  if (gated.choice.kind === 'command') return { configured: true, description: `command ${gated.choice.command}`, reason: null };
+  if (gated.choice.kind === 'command')
+    return { configured: true, description: `command ${gated.choice.command}`, reason: null };
   const description = `built-in ${config.evaluator.builtin}`;
   if (gated.warning !== undefined) return { configured: hasGroundTruth, description, reason: gated.warning };
   if (!hasGroundTruth) {

@@ -16,6 +16,7 @@ export interface PanelIndex {
 export function openPanelIndex(root: string, config: CreditLensConfig, storageDir: string | undefined): PanelIndex {
   const dbPath = indexDbPath(config.indexLocation, root, storageDir);
   const location = findIndexLocation(root, dbPath);
-  if (!location) throw new NoIndexError(`${root} has no Credit Lens index yet: run Credit Lens: Index Run Folder first`);
+  if (!location)
+    throw new NoIndexError(`${root} has no Credit Lens index yet: run Credit Lens: Index Run Folder first`);
   return { root, dbPath, db: openDatabase(location.path, { readonly: true }) };
 }

@@ -30,7 +30,13 @@ interface Session {
 
 /** The summary as the webview receives it: plain JSON, display strings prepared here. */
 export function toRunSummaryData({ folder, indexPath, summary, cancelled }: IndexedFolder): RunSummaryData {
-  return { folderName: basename(folder.fsPath) || folder.fsPath, folderPath: folder.fsPath, indexPath, cancelled, summary };
+  return {
+    folderName: basename(folder.fsPath) || folder.fsPath,
+    folderPath: folder.fsPath,
+    indexPath,
+    cancelled,
+    summary,
+  };
 }
 
 /**

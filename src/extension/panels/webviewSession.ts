@@ -1,5 +1,12 @@
 import type * as vscode from 'vscode';
-import { isIpcMessage, type IpcCommand, type IpcMessage, type IpcNotification, type IpcRequest, type IpcResponse } from '../../protocol/ipc';
+import {
+  isIpcMessage,
+  type IpcCommand,
+  type IpcMessage,
+  type IpcNotification,
+  type IpcRequest,
+  type IpcResponse,
+} from '../../protocol/ipc';
 import { buildWebviewHtml, webviewOptions } from '../html';
 import { disposeAll, type DisposableLike } from '../lifecycle';
 import { createNonce } from '../nonce';
@@ -41,7 +48,10 @@ export class WebviewSession implements DisposableLike {
       extensionUri,
       nonce: createNonce(),
       script: ['dist', 'webview', `${entry.script}.js`],
-      styles: [['media', 'webview.css'], ['media', entry.style]],
+      styles: [
+        ['media', 'webview.css'],
+        ['media', entry.style],
+      ],
       title: entry.title,
     });
     this.listeners.push(
@@ -128,7 +138,9 @@ export class WebviewSession implements DisposableLike {
   }
 
   private reject(message: IpcMessage): void {
-    this.log.warn(`${this.panel.viewType}: ignored webview message ${message.method} (unknown method or invalid params)`);
+    this.log.warn(
+      `${this.panel.viewType}: ignored webview message ${message.method} (unknown method or invalid params)`,
+    );
   }
 }
 

@@ -38,12 +38,18 @@ export class CreditLensViews extends Disposable {
   constructor(private readonly options: CreditLensViewsOptions) {
     super();
     const { folders, indexOf } = options;
-    this.runs = this._register(new RunsTreeProvider({ index: options.index, ...(folders ? { folders } : {}), ...(indexOf ? { indexOf } : {}) }));
+    this.runs = this._register(
+      new RunsTreeProvider({ index: options.index, ...(folders ? { folders } : {}), ...(indexOf ? { indexOf } : {}) }),
+    );
     this.flags = this._register(new FlagsTreeProvider({ index: options.index }));
     this.diagnostics = this._register(new DiagnosticsPublisher(options.severities));
-    const runsView = this._register(vscode.window.createTreeView(viewIds.runs, { treeDataProvider: this.runs, showCollapseAll: true }));
+    const runsView = this._register(
+      vscode.window.createTreeView(viewIds.runs, { treeDataProvider: this.runs, showCollapseAll: true }),
+    );
     this._register(runsView.onDidChangeSelection(({ selection }) => this.selected(selection)));
-    this._register(vscode.window.createTreeView(viewIds.flags, { treeDataProvider: this.flags, showCollapseAll: true }));
+    this._register(
+      vscode.window.createTreeView(viewIds.flags, { treeDataProvider: this.flags, showCollapseAll: true }),
+    );
   }
 
   private selected(selection: readonly RunsNode[]): void {
@@ -63,7 +69,9 @@ export class CreditLensViews extends Disposable {
       this.diagnostics.publish(index.folder, flags, repository.parseErrors());
     } catch (error) {
       // The views show the read error themselves; the previous diagnostics stay until a read succeeds.
-      this.options.log?.warn(`Credit Lens diagnostics not updated: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log?.warn(
+        `Credit Lens diagnostics not updated: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -5,8 +5,18 @@ import { flagHeadline, flagMessage, flagScope, formatValue } from '../diagnostic
 import { Disposable } from '../lifecycle';
 import { noIndexMessage } from './runsTreeProvider';
 import {
-  capped, defaultMaxChildren, description, escapedTooltip, flagBadge, messageItem, moreItem, plural, readError, traceLineCommand,
-  type BrowseIndex, type BrowseIndexSource,
+  capped,
+  defaultMaxChildren,
+  description,
+  escapedTooltip,
+  flagBadge,
+  messageItem,
+  moreItem,
+  plural,
+  readError,
+  traceLineCommand,
+  type BrowseIndex,
+  type BrowseIndexSource,
 } from './treeItems';
 
 /** A node of the Flags view: run → flag → evidence entries (objects and arrays expand further). */
@@ -56,7 +66,16 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
 
   getChildren(node?: FlagsNode): FlagsNode[] {
     const index = this.options.index();
-    if (!index) return node ? [] : [{ kind: 'message', text: noIndexMessage, command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' } }];
+    if (!index)
+      return node
+        ? []
+        : [
+            {
+              kind: 'message',
+              text: noIndexMessage,
+              command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' },
+            },
+          ];
     try {
       return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'entry');
     } catch (error) {
@@ -67,7 +86,9 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
   private childrenOf({ folder, repository }: BrowseIndex, node?: FlagsNode): FlagsNode[] {
     if (!node) {
       const runs = repository.runs();
-      return runs.length === 0 ? [{ kind: 'message', text: 'The index holds no runs yet.' }] : runs.map((run) => ({ kind: 'run', run }));
+      return runs.length === 0
+        ? [{ kind: 'message', text: 'The index holds no runs yet.' }]
+        : runs.map((run) => ({ kind: 'run', run }));
     }
     switch (node.kind) {
       case 'run':
@@ -92,35 +113,56 @@ function isContainer(value: unknown): value is object {
 }
 
 function entriesOf(parentId: string, value: object): FlagsNode[] {
-  return Object.entries(value as Record<string, unknown>).map(([key, entry]) => ({ kind: 'evidence', id: `${parentId}/${key}`, key, value: entry }));
+  return Object.entries(value as Record<string, unknown>).map(([key, entry]) => ({
+    kind: 'evidence',
+    id: `${parentId}/${key}`,
+    key,
+    value: entry,
+  }));
 }
 
 function runItem(run: BrowseRun): vscode.TreeItem {
-  const item = new vscode.TreeItem(run.name, run.flags > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    run.name,
+    run.flags > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `flags-run:${run.runId}`;
   item.contextValue = 'creditLens.run';
   item.iconPath = new vscode.ThemeIcon(run.flags > 0 ? 'warning' : 'pass');
   item.description = run.flags > 0 ? description(plural(run.flags, 'flag'), flagBadge(run.flags)) : 'no flags';
-  item.tooltip = escapedTooltip(`Run ${run.name}`, [['flags', String(run.flags)], ['episodes', String(run.episodes)]]);
+  item.tooltip = escapedTooltip(`Run ${run.name}`, [
+    ['flags', String(run.flags)],
+    ['episodes', String(run.episodes)],
+  ]);
   return item;
 }
 
 function flagItem({ folder, run, flag }: Extract<FlagsNode, { kind: 'flag' }>): vscode.TreeItem {
   const hasEvidence = Object.keys(flag.evidence).length > 0;
-  const item = new vscode.TreeItem(`${flag.kind} · ${flag.agent ?? 'team'}`, hasEvidence ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    `${flag.kind} · ${flag.agent ?? 'team'}`,
+    hasEvidence ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = `flag:${flag.flagId}`;
   item.contextValue = 'creditLens.flag';
   item.iconPath = new vscode.ThemeIcon(flag.kind === 'silent' ? 'info' : 'warning');
   item.description = description(flagScope(flag), flagHeadline(flag));
   const where = flag.location ? `${flag.location.uri}:${flag.location.line}` : 'no trace line';
-  item.tooltip = escapedTooltip(flagMessage(flag), [['run', run.name], ['trace', where], ...(flag.score === null ? [] : [['score', formatValue(flag.score)] as const])]);
+  item.tooltip = escapedTooltip(flagMessage(flag), [
+    ['run', run.name],
+    ['trace', where],
+    ...(flag.score === null ? [] : [['score', formatValue(flag.score)] as const]),
+  ]);
   if (flag.location) item.command = traceLineCommand(folder, flag.location.uri, flag.location.line);
   return item;
 }
 
 function evidenceItem({ id, key, value }: Extract<FlagsNode, { kind: 'evidence' }>): vscode.TreeItem {
   const expandable = isContainer(value) && Object.keys(value).length > 0;
-  const item = new vscode.TreeItem(key, expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    key,
+    expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+  );
   item.id = id;
   item.contextValue = 'creditLens.evidence';
   item.description = formatValue(value);

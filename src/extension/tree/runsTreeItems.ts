@@ -48,7 +48,12 @@ function runItem({ folder, run }: NodeOf<'run'>): vscode.TreeItem {
   item.id = `run:${folder.fsPath}:${run.runId}`;
   item.contextValue = 'creditLens.run';
   item.iconPath = flagged(run.flags, 'beaker');
-  item.description = description(plural(run.episodes, 'episode'), plural(run.steps, 'step'), rewardText(run.meanReward, 'mean reward'), flagBadge(run.flags));
+  item.description = description(
+    plural(run.episodes, 'episode'),
+    plural(run.steps, 'step'),
+    rewardText(run.meanReward, 'mean reward'),
+    flagBadge(run.flags),
+  );
   item.tooltip = escapedTooltip(`Run ${run.name}`, [
     ['folder', run.root === '' ? '(the indexed folder)' : run.root],
     ['mechanism', run.mechanism ?? 'not declared'],
@@ -65,7 +70,12 @@ function stepItem({ folder, run, step }: NodeOf<'step'>): vscode.TreeItem {
   item.id = `step:${folder.fsPath}:${run.runId}:${step.step ?? ''}`;
   item.contextValue = 'creditLens.step';
   item.iconPath = flagged(step.flags, 'history');
-  item.description = description(plural(step.episodes, 'episode'), plural(step.groups, 'group'), rewardText(step.meanReward, 'mean reward'), flagBadge(step.flags));
+  item.description = description(
+    plural(step.episodes, 'episode'),
+    plural(step.groups, 'group'),
+    rewardText(step.meanReward, 'mean reward'),
+    flagBadge(step.flags),
+  );
   item.tooltip = escapedTooltip(`${run.name}, training step ${step.step ?? '(none logged)'}`, [
     ['episodes', String(step.episodes)],
     ['groups', String(step.groups)],
@@ -80,7 +90,11 @@ function groupItem({ folder, run, step, group }: NodeOf<'group'>): vscode.TreeIt
   item.id = `group:${folder.fsPath}:${run.runId}:${step.step ?? ''}:${group.group ?? ''}`;
   item.contextValue = 'creditLens.group';
   item.iconPath = flagged(group.flags, 'layers');
-  item.description = description(plural(group.episodes, 'episode'), rewardText(group.meanReward, 'mean reward'), flagBadge(group.flags));
+  item.description = description(
+    plural(group.episodes, 'episode'),
+    rewardText(group.meanReward, 'mean reward'),
+    flagBadge(group.flags),
+  );
   item.tooltip = escapedTooltip(`Group ${group.group ?? '(none logged)'}`, [
     ['run', run.name],
     ['training step', String(step.step ?? 'none logged')],

@@ -24,8 +24,21 @@ export type RunsNode =
   | ({ readonly kind: 'folder' } & RunFolderEntry)
   | { readonly kind: 'run'; readonly folder: vscode.Uri; readonly run: BrowseRun }
   | { readonly kind: 'step'; readonly folder: vscode.Uri; readonly run: BrowseRun; readonly step: BrowseStep }
-  | { readonly kind: 'group'; readonly folder: vscode.Uri; readonly run: BrowseRun; readonly step: BrowseStep; readonly group: BrowseGroup }
-  | { readonly kind: 'episode'; readonly folder: vscode.Uri; readonly run: BrowseRun; readonly step: BrowseStep; readonly group: BrowseGroup; readonly episode: BrowseEpisode };
+  | {
+      readonly kind: 'group';
+      readonly folder: vscode.Uri;
+      readonly run: BrowseRun;
+      readonly step: BrowseStep;
+      readonly group: BrowseGroup;
+    }
+  | {
+      readonly kind: 'episode';
+      readonly folder: vscode.Uri;
+      readonly run: BrowseRun;
+      readonly step: BrowseStep;
+      readonly group: BrowseGroup;
+      readonly episode: BrowseEpisode;
+    };
 
 export interface RunsTreeOptions {
   /** The current index; undefined shows a placeholder that offers to index a folder. */
@@ -68,7 +81,16 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const folders = node ? [] : (this.options.folders?.() ?? []);
     if (folders.length > 1) return folders.map((entry) => ({ kind: 'folder', ...entry }));
     const index = node ? this.indexOfNode(node) : this.options.index();
-    if (!index) return node ? [] : [{ kind: 'message', text: noIndexMessage, command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' } }];
+    if (!index)
+      return node
+        ? []
+        : [
+            {
+              kind: 'message',
+              text: noIndexMessage,
+              command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' },
+            },
+          ];
     try {
       return this.childrenOf(index, node);
     } catch (error) {
@@ -86,17 +108,37 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private childrenOf({ folder, repository }: BrowseIndex, node?: RunsNode): RunsNode[] {
     if (!node || node.kind === 'folder') {
       const runs = repository.runs();
-      return runs.length === 0 ? [{ kind: 'message', text: 'The index holds no runs yet.' }] : this.cap(runs.map((run) => ({ kind: 'run', folder, run })), 'run');
+      return runs.length === 0
+        ? [{ kind: 'message', text: 'The index holds no runs yet.' }]
+        : this.cap(
+            runs.map((run) => ({ kind: 'run', folder, run })),
+            'run',
+          );
     }
     switch (node.kind) {
       case 'run':
-        return this.cap(repository.steps(node.run.runId).map((step) => ({ kind: 'step', folder, run: node.run, step })), 'step');
+        return this.cap(
+          repository.steps(node.run.runId).map((step) => ({ kind: 'step', folder, run: node.run, step })),
+          'step',
+        );
       case 'step':
-        return this.cap(repository.groups(node.run.runId, node.step.step).map((group) => ({ kind: 'group', folder, run: node.run, step: node.step, group })), 'group');
+        return this.cap(
+          repository
+            .groups(node.run.runId, node.step.step)
+            .map((group) => ({ kind: 'group', folder, run: node.run, step: node.step, group })),
+          'group',
+        );
       case 'group': {
         const episodes = repository.episodes(node.run.runId, node.step.step, node.group.group, this.maxChildren);
         const hidden = node.group.episodes - episodes.length;
-        const nodes: RunsNode[] = episodes.map((episode) => ({ kind: 'episode', folder, run: node.run, step: node.step, group: node.group, episode }));
+        const nodes: RunsNode[] = episodes.map((episode) => ({
+          kind: 'episode',
+          folder,
+          run: node.run,
+          step: node.step,
+          group: node.group,
+          episode,
+        }));
         return hidden > 0 ? [...nodes, { kind: 'more', hidden, noun: 'episode' }] : nodes;
       }
       default:

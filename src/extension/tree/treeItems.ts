@@ -49,7 +49,11 @@ export function escapedTooltip(title: string, rows: readonly (readonly [string, 
 /** Opens the trace file at a 1-based line (the built-in `vscode.open` command with a selection). */
 export function traceLineCommand(folder: vscode.Uri, uri: string, line: number): vscode.Command {
   const at = new vscode.Position(Math.max(0, line - 1), 0);
-  return { command: 'vscode.open', title: 'Open Trace Line', arguments: [vscode.Uri.joinPath(folder, uri), { selection: new vscode.Range(at, at) }] };
+  return {
+    command: 'vscode.open',
+    title: 'Open Trace Line',
+    arguments: [vscode.Uri.joinPath(folder, uri), { selection: new vscode.Range(at, at) }],
+  };
 }
 
 /** A leaf with a message (no index yet, empty level, read error), optionally clickable. */
@@ -63,7 +67,10 @@ export function messageItem(text: string, command?: vscode.Command): vscode.Tree
 
 /** The "… N more" leaf closing a capped level. */
 export function moreItem(hidden: number, noun: string): vscode.TreeItem {
-  const item = new vscode.TreeItem(`… ${hidden} more ${noun}${hidden === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(
+    `… ${hidden} more ${noun}${hidden === 1 ? '' : 's'}`,
+    vscode.TreeItemCollapsibleState.None,
+  );
   item.contextValue = 'creditLens.more';
   return item;
 }

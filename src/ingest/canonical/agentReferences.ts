@@ -25,10 +25,13 @@ export function checkAgentReferences(e: Episode): CheckedEpisode {
   const roster = new RosterCheck(e);
   const checked: Mutable<Episode> = { ...e };
   if (e.final) checked.final = checkFinal(e.final, roster);
-  if (e.agentRewards) checked.agentRewards = checkRecord(e.agentRewards, 'agentRewards', 'that reward was not indexed', roster);
-  if (e.advantages) checked.advantages = checkRecord(e.advantages, 'advantages', 'that advantage was not indexed', roster);
+  if (e.agentRewards)
+    checked.agentRewards = checkRecord(e.agentRewards, 'agentRewards', 'that reward was not indexed', roster);
+  if (e.advantages)
+    checked.advantages = checkRecord(e.advantages, 'advantages', 'that advantage was not indexed', roster);
   if (e.routing && !routingIsKnown(e.routing, roster)) delete checked.routing;
-  if (e.counterfactuals) checked.counterfactuals = e.counterfactuals.filter((c, i) => checkCounterfactual(c, i, roster));
+  if (e.counterfactuals)
+    checked.counterfactuals = e.counterfactuals.filter((c, i) => checkCounterfactual(c, i, roster));
   if (e.coalitions) checked.coalitions = e.coalitions.filter((c, i) => checkCoalition(c, i, roster));
   if (e.labels) checked.labels = e.labels.map((l, i) => checkLabel(l, i, roster));
   if (roster.warnings.length === 0) return { episode: e, warnings: [] };
@@ -62,7 +65,9 @@ class RosterCheck {
     const unknown = [...new Set(names)].filter((name) => !this.names.has(name));
     if (unknown.length === 0) return true;
     const who = unknown.length === 1 ? 'who is' : 'who are';
-    this.warnings.push(`${path} names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, ${who} not in the roster (${this.describe()}); ${outcome}`);
+    this.warnings.push(
+      `${path} names ${unknown.map((n) => JSON.stringify(n)).join(', ')}, ${who} not in the roster (${this.describe()}); ${outcome}`,
+    );
     return false;
   }
 
@@ -75,11 +80,20 @@ class RosterCheck {
 }
 
 function checkFinal(final: FinalAnswer, roster: RosterCheck): FinalAnswer {
-  if (final.agent === undefined || roster.knows('final.agent', [final.agent], 'the final answer was indexed without its agent')) return final;
+  if (
+    final.agent === undefined ||
+    roster.knows('final.agent', [final.agent], 'the final answer was indexed without its agent')
+  )
+    return final;
   return { answer: final.answer };
 }
 
-function checkRecord(values: Readonly<Record<string, number>>, path: string, outcome: string, roster: RosterCheck): Record<string, number> {
+function checkRecord(
+  values: Readonly<Record<string, number>>,
+  path: string,
+  outcome: string,
+  roster: RosterCheck,
+): Record<string, number> {
   const kept: Record<string, number> = {};
   for (const [name, value] of Object.entries(values)) {
     if (roster.knows(path, [name], outcome)) kept[name] = value;
@@ -92,7 +106,10 @@ function routingIsKnown(routing: RoutingDecision, roster: RosterCheck): boolean 
   const outcome = 'the routing decision was not indexed';
   if (!roster.knows('routing.selected', [routing.selected], outcome)) return false;
   if (!roster.knows('routing.probs', Object.keys(routing.probs), outcome)) return false;
-  return routing.behaviourProbs === undefined || roster.knows('routing.behaviourProbs', Object.keys(routing.behaviourProbs), outcome);
+  return (
+    routing.behaviourProbs === undefined ||
+    roster.knows('routing.behaviourProbs', Object.keys(routing.behaviourProbs), outcome)
+  );
 }
 
 function checkCounterfactual(c: Counterfactual, i: number, roster: RosterCheck): boolean {
@@ -104,7 +121,11 @@ function checkCoalition(c: CoalitionValue, i: number, roster: RosterCheck): bool
 }
 
 function checkLabel(label: Label, i: number, roster: RosterCheck): Label {
-  if (label.agent === undefined || roster.knows(`labels[${i}].agent`, [label.agent], 'the label was indexed without its agent')) return label;
+  if (
+    label.agent === undefined ||
+    roster.knows(`labels[${i}].agent`, [label.agent], 'the label was indexed without its agent')
+  )
+    return label;
   const { agent: _agent, ...rest } = label;
   return rest;
 }

@@ -37,7 +37,14 @@ import {
 } from './fields';
 
 const agentKinds: readonly AgentKind[] = ['llm', 'tool', 'env', 'human', 'user_sim', 'orchestrator', 'system', 'judge'];
-const interventions: readonly Intervention[] = ['remove', 'empty', 'placeholder', 'resample_self', 'resample_ref', 'replace_text'];
+const interventions: readonly Intervention[] = [
+  'remove',
+  'empty',
+  'placeholder',
+  'resample_self',
+  'resample_ref',
+  'replace_text',
+];
 
 /**
  * Decodes one parsed JSONL value into a canonical {@link Episode} (format v1).
@@ -80,10 +87,22 @@ function decodeEpisodeObject(obj: JsonObject, defaultRoster: readonly AgentDecl[
   keep(obj, 'agentRewards', optionalNumberRecord(obj, 'agentRewards', ''));
   keep(obj, 'advantages', optionalNumberRecord(obj, 'advantages', ''));
   keep(obj, 'routing', decodeRouting(obj));
-  keep(obj, 'counterfactuals', optionalArray(obj, 'counterfactuals', '')?.map((c, i) => decodeCounterfactual(c, `counterfactuals[${i}]`)));
-  keep(obj, 'coalitions', optionalArray(obj, 'coalitions', '')?.map((c, i) => decodeCoalition(c, `coalitions[${i}]`)));
+  keep(
+    obj,
+    'counterfactuals',
+    optionalArray(obj, 'counterfactuals', '')?.map((c, i) => decodeCounterfactual(c, `counterfactuals[${i}]`)),
+  );
+  keep(
+    obj,
+    'coalitions',
+    optionalArray(obj, 'coalitions', '')?.map((c, i) => decodeCoalition(c, `coalitions[${i}]`)),
+  );
   keep(obj, 'groundTruth', groundTruthText(obj['groundTruth']));
-  keep(obj, 'labels', optionalArray(obj, 'labels', '')?.map((l, i) => decodeLabel(l, `labels[${i}]`, messages.length)));
+  keep(
+    obj,
+    'labels',
+    optionalArray(obj, 'labels', '')?.map((l, i) => decodeLabel(l, `labels[${i}]`, messages.length)),
+  );
   keep(obj, 'metadata', optionalObject(obj, 'metadata', ''));
   return obj as unknown as Episode;
 }
@@ -125,9 +144,14 @@ function decodeMessage(value: unknown, path: string): void {
 }
 
 function checkTokenAlignment(message: Message, path: string): void {
-  const lengths = [message.tokens, message.logprobs, message.attribution].filter((a) => a !== undefined).map((a) => a.length);
+  const lengths = [message.tokens, message.logprobs, message.attribution]
+    .filter((a) => a !== undefined)
+    .map((a) => a.length);
   if (lengths.some((n) => n !== lengths[0])) {
-    throw new DecodeError(path, `tokens, logprobs and attribution must have the same length, got ${lengths.join(' / ')}`);
+    throw new DecodeError(
+      path,
+      `tokens, logprobs and attribution must have the same length, got ${lengths.join(' / ')}`,
+    );
   }
 }
 
@@ -145,7 +169,8 @@ function decodeRouting(obj: JsonObject): RoutingDecision | undefined {
   const probs = optionalNumberRecord(routing, 'probs', 'routing');
   if (probs === undefined) throw new DecodeError('routing.probs', 'is required (probabilities of all experts)');
   const selected = requireId(routing, 'selected', 'routing');
-  if (!Object.hasOwn(probs, selected)) throw new DecodeError('routing.selected', `"${selected}" has no probability in routing.probs`);
+  if (!Object.hasOwn(probs, selected))
+    throw new DecodeError('routing.selected', `"${selected}" has no probability in routing.probs`);
   checkProbabilities(probs, 'routing.probs');
   const behaviourProbs = optionalNumberRecord(routing, 'behaviourProbs', 'routing');
   if (behaviourProbs !== undefined) checkProbabilities(behaviourProbs, 'routing.behaviourProbs');
@@ -166,7 +191,8 @@ function checkProbabilities(probs: Record<string, number>, path: string): void {
 function decodeCounterfactual(value: unknown, path: string): Counterfactual {
   const obj = requireObject(value, path);
   const agents = optionalIdArray(obj, 'agents', path);
-  if (agents === undefined || agents.length === 0) throw new DecodeError(`${path}.agents`, 'must name at least one agent');
+  if (agents === undefined || agents.length === 0)
+    throw new DecodeError(`${path}.agents`, 'must name at least one agent');
   oneOf(requireString(obj, 'intervention', path), interventions, `${path}.intervention`);
   obj['agents'] = agents;
   keep(obj, 'replacement', optionalString(obj, 'replacement', path));
@@ -207,4 +233,3 @@ function groundTruthText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
-

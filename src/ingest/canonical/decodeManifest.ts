@@ -72,7 +72,11 @@ function decodeRewardWeights(obj: JsonObject): RewardWeights | undefined {
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(weights)) {
     if (key === '') throw new DecodeError('rewardWeights', 'expected reward column names, got an empty name');
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new DecodeError(`rewardWeights.${key}`, `expected a finite non-negative number, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new DecodeError(
+        `rewardWeights.${key}`,
+        `expected a finite non-negative number, got ${JSON.stringify(value)}`,
+      );
     out[key] = value;
   }
   return out;
@@ -82,10 +86,13 @@ function decodeRewardWeights(obj: JsonObject): RewardWeights | undefined {
 function decodeSplits(obj: JsonObject): RunSplits | undefined {
   const splits = optionalObject(obj, 'splits', '');
   if (splits === undefined) return undefined;
-  for (const key of Object.keys(splits)) if (key !== 'train' && key !== 'validation') throw new DecodeError(`splits.${key}`, 'expected "train" or "validation"');
+  for (const key of Object.keys(splits))
+    if (key !== 'train' && key !== 'validation')
+      throw new DecodeError(`splits.${key}`, 'expected "train" or "validation"');
   const folders = (key: 'train' | 'validation'): string[] | undefined =>
     optionalArray(splits, key, 'splits')?.map((f, i) => {
-      if (typeof f !== 'string' || f.replace(/[/.]/g, '') === '') throw new DecodeError(`splits.${key}[${i}]`, 'expected a folder path such as "val_generations/"');
+      if (typeof f !== 'string' || f.replace(/[/.]/g, '') === '')
+        throw new DecodeError(`splits.${key}[${i}]`, 'expected a folder path such as "val_generations/"');
       return f;
     });
   const train = folders('train');

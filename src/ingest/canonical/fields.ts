@@ -118,7 +118,8 @@ export function optionalStringArray(obj: JsonObject, key: string, path: string):
   if (values === undefined) return undefined;
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    if (typeof value !== 'string') throw new DecodeError(at(at(path, key), i), `expected a string, got ${describe(value)}`);
+    if (typeof value !== 'string')
+      throw new DecodeError(at(at(path, key), i), `expected a string, got ${describe(value)}`);
   }
   return values as string[];
 }

@@ -23,7 +23,11 @@ export interface DetectedFormat {
  * {@link voteByRecord}): the records it cannot map are then reported at their lines, the rest kept.
  * Fails with a reason that names the importers tried when none matches or the file cannot be read.
  */
-export async function detectFormat(path: string, fileName: string, importers: readonly FormatMapper[]): Promise<Result<DetectedFormat>> {
+export async function detectFormat(
+  path: string,
+  fileName: string,
+  importers: readonly FormatMapper[],
+): Promise<Result<DetectedFormat>> {
   const container = containerOf(fileName);
   if (container === undefined) return err('not a trace file');
   const candidates = importers.filter((m) => m.containers.includes(container));
@@ -37,7 +41,9 @@ export async function detectFormat(path: string, fileName: string, importers: re
   if (!voted.ok) return voted;
   if (voted.value) return ok({ mapper: voted.value, container });
   const why = await mismatchReasons(read, candidates);
-  return err(`no importer recognises this file (tried: ${candidates.map((m) => m.format).join(', ')})${why.length > 0 ? `; ${why.join('; ')}` : ''}`);
+  return err(
+    `no importer recognises this file (tried: ${candidates.map((m) => m.format).join(', ')})${why.length > 0 ? `; ${why.join('; ')}` : ''}`,
+  );
 }
 
 /** What the importers that can explain themselves (mapping files) say about the file's first records. */
@@ -69,7 +75,10 @@ function scoringOrder(candidates: readonly FormatMapper[]): FormatMapper[] {
 }
 
 /** Each candidate's score of the file's first records; the records are read once per selection. */
-async function scoreSamples(file: FileToDetect, candidates: readonly FormatMapper[]): Promise<Result<Map<FormatMapper, number>>> {
+async function scoreSamples(
+  file: FileToDetect,
+  candidates: readonly FormatMapper[],
+): Promise<Result<Map<FormatMapper, number>>> {
   const samples = new Map<string, Sample>();
   const scores = new Map<FormatMapper, number>();
   for (const mapper of scoringOrder(candidates)) {
@@ -81,7 +90,10 @@ async function scoreSamples(file: FileToDetect, candidates: readonly FormatMappe
 }
 
 /** The highest score of at least {@link minimumScore}, the earlier importer on a tie. */
-function bestOf(candidates: readonly FormatMapper[], scores: ReadonlyMap<FormatMapper, number>): FormatMapper | undefined {
+function bestOf(
+  candidates: readonly FormatMapper[],
+  scores: ReadonlyMap<FormatMapper, number>,
+): FormatMapper | undefined {
   let best: FormatMapper | undefined;
   for (const mapper of candidates) {
     const score = scores.get(mapper) ?? 0;
@@ -95,7 +107,10 @@ function bestOf(candidates: readonly FormatMapper[], scores: ReadonlyMap<FormatM
  * time; the importer recognising the most of them wins (the earlier on a tie), provided it
  * recognises at least two, or the only one of a one-record sample. Undefined when none does.
  */
-async function voteByRecord(file: FileToDetect, candidates: readonly FormatMapper[]): Promise<Result<FormatMapper | undefined>> {
+async function voteByRecord(
+  file: FileToDetect,
+  candidates: readonly FormatMapper[],
+): Promise<Result<FormatMapper | undefined>> {
   const samples = new Map<string, Sample>();
   const votes = new Map<FormatMapper, number>();
   let sampled = 0;
@@ -104,7 +119,10 @@ async function voteByRecord(file: FileToDetect, candidates: readonly FormatMappe
     if (!sample.ok) return sample;
     const { records, root } = sample.value;
     sampled = Math.max(sampled, records.length);
-    votes.set(mapper, records.filter((record) => scoreOf(mapper, sampleOf(file, [record], root)) >= minimumScore).length);
+    votes.set(
+      mapper,
+      records.filter((record) => scoreOf(mapper, sampleOf(file, [record], root)) >= minimumScore).length,
+    );
   }
   const needed = Math.min(2, sampled);
   let best: FormatMapper | undefined;
@@ -115,10 +133,18 @@ async function voteByRecord(file: FileToDetect, candidates: readonly FormatMappe
   return ok(best);
 }
 
-async function cachedSample(file: FileToDetect, mapper: FormatMapper, samples: Map<string, Sample>, size?: number): Promise<Result<Sample>> {
+async function cachedSample(
+  file: FileToDetect,
+  mapper: FormatMapper,
+  samples: Map<string, Sample>,
+  size?: number,
+): Promise<Result<Sample>> {
   const selection = selectionOf(mapper);
   // JSONL lines and Parquet rows are the records whatever the selection: one sample serves all.
-  const key = file.container === 'jsonl' || file.container === 'parquet' ? file.container : JSON.stringify({ json: selection.json, zip: selection.zipRecords?.source, header: selection.zipHeader });
+  const key =
+    file.container === 'jsonl' || file.container === 'parquet'
+      ? file.container
+      : JSON.stringify({ json: selection.json, zip: selection.zipRecords?.source, header: selection.zipHeader });
   const cached = samples.get(key);
   if (cached) return ok(cached);
   try {
@@ -143,7 +169,9 @@ export function forcedFormat(fileName: string, mapper: FormatMapper): Result<Det
   const container = containerOf(fileName);
   if (container === undefined) return err('not a trace file');
   if (!mapper.containers.includes(container)) {
-    return err(`the forced format "${mapper.format}" does not read ${extensionOf(fileName)} files (it reads ${mapper.containers.join(', ')})`);
+    return err(
+      `the forced format "${mapper.format}" does not read ${extensionOf(fileName)} files (it reads ${mapper.containers.join(', ')})`,
+    );
   }
   return ok({ mapper, container });
 }

@@ -31,7 +31,12 @@ function readLinked(root: string, uri: string): LinkedFile {
  * links none. `root` is the indexed folder. Never throws: a file that cannot be read is kept as
  * its reason, and a mapper whose `linkedFiles` throws links nothing.
  */
-export function withLinkedFiles(mapper: FormatMapper, record: unknown, context: RecordContext, root: string): RecordContext {
+export function withLinkedFiles(
+  mapper: FormatMapper,
+  record: unknown,
+  context: RecordContext,
+  root: string,
+): RecordContext {
   const links = mapper.linkedFiles;
   if (!links) return context;
   const linked: Record<string, LinkedFile> = {};

@@ -26,7 +26,15 @@ export function mapRecord(mapper: FormatMapper, record: unknown, context: Record
   } catch (error) {
     return { episodes: [], errors: [`the ${mapper.format} importer failed: ${messageOf(error)}`] };
   }
-  if (!mapped.ok) return { episodes: [], errors: [mapper === canonicalMapper ? `invalid episode: ${mapped.error}` : `not a ${mapper.format} record: ${mapped.error}`] };
+  if (!mapped.ok)
+    return {
+      episodes: [],
+      errors: [
+        mapper === canonicalMapper
+          ? `invalid episode: ${mapped.error}`
+          : `not a ${mapper.format} record: ${mapped.error}`,
+      ],
+    };
   if (mapper === canonicalMapper) return { episodes: mapped.value, errors: [] };
   const episodes: Episode[] = [];
   const errors: string[] = [];
@@ -92,6 +100,16 @@ export function importRecord(
  * (step, group, sample, split) is left out: TRL stamps a repeated row with the later step.
  */
 export function contentHash(e: Episode): string {
-  const said = [e.task, e.prompt, e.messages, e.final, e.groundTruth, e.reward, e.agentRewards, e.advantages, e.metadata];
+  const said = [
+    e.task,
+    e.prompt,
+    e.messages,
+    e.final,
+    e.groundTruth,
+    e.reward,
+    e.agentRewards,
+    e.advantages,
+    e.metadata,
+  ];
   return createHash('sha1').update(JSON.stringify(said)).digest('hex');
 }

@@ -40,7 +40,11 @@ export function loadMapping(root: string, uri: string): Result<LoadedMapping, Ma
   try {
     spec = JSON.parse(text);
   } catch (error) {
-    return err({ uri, line: jsonErrorLine(error, text), reason: `the mapping file is not valid JSON: ${(error as Error).message}` });
+    return err({
+      uri,
+      line: jsonErrorLine(error, text),
+      reason: `the mapping file is not valid JSON: ${(error as Error).message}`,
+    });
   }
   const mapper = mapperFromSpec(spec, 'invalid mapping file', uri);
   if (!mapper.ok) return err({ uri, line: 0, reason: mapper.error });
@@ -50,7 +54,9 @@ export function loadMapping(root: string, uri: string): Result<LoadedMapping, Ma
 
 /** The mappings that apply to a trace file, the nearest folder's first. */
 export function mappingsFor(fileUri: string, mappings: readonly LoadedMapping[]): LoadedMapping[] {
-  return mappings.filter((m) => m.dir === '' || fileUri.startsWith(`${m.dir}/`)).sort((a, b) => b.dir.length - a.dir.length);
+  return mappings
+    .filter((m) => m.dir === '' || fileUri.startsWith(`${m.dir}/`))
+    .sort((a, b) => b.dir.length - a.dir.length);
 }
 
 /**

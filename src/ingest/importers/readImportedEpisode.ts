@@ -37,10 +37,17 @@ const recentSize = 4;
  * stored id is picked. An importer with `wholeFile` re-reads and maps the whole file. Fails with
  * `file:line: reason` when the file is gone or changed since it was indexed.
  */
-export async function readImportedEpisode(root: string, at: ImportedLocation, importers: readonly FormatMapper[]): Promise<Result<Episode>> {
+export async function readImportedEpisode(
+  root: string,
+  at: ImportedLocation,
+  importers: readonly FormatMapper[],
+): Promise<Result<Episode>> {
   const fail = (reason: string): Result<never> => err(`${at.uri}:${at.line}: ${reason}`);
-  const mapper = findImporter(at.format, importers) ?? mappingsAbove(root, at.uri).find((m) => m.mapper.format === at.format)?.mapper;
-  if (!mapper) return fail(`no importer named "${at.format}" (in this build or a mapping file above the trace); re-index the run`);
+  const mapper =
+    findImporter(at.format, importers) ??
+    mappingsAbove(root, at.uri).find((m) => m.mapper.format === at.format)?.mapper;
+  if (!mapper)
+    return fail(`no importer named "${at.format}" (in this build or a mapping file above the trace); re-index the run`);
   const container = containerOf(at.uri);
   if (!container) return fail('not a trace file');
   const path = join(root, at.uri);
@@ -62,7 +69,11 @@ export async function readImportedEpisode(root: string, at: ImportedLocation, im
   }
   const found = at.externalId === undefined ? episodes[0] : episodes.find((e) => e.id === at.externalId);
   if (found) return ok(structuredClone(found));
-  return fail(at.externalId === undefined ? 'the record holds no episode any more; re-index the run' : `episode "${at.externalId}" is no longer in this record; re-index the run`);
+  return fail(
+    at.externalId === undefined
+      ? 'the record holds no episode any more; re-index the run'
+      : `episode "${at.externalId}" is no longer in this record; re-index the run`,
+  );
 }
 
 interface Reading {
@@ -75,13 +86,26 @@ interface Reading {
 
 async function mapAgain({ root, path, at, mapper, container }: Reading): Promise<Result<Episode[]>> {
   const { roster, splits, rewardWeights } = runManifestOf(root, at.uri);
-  const base = { uri: at.uri, fileName: basename(at.uri), roster, ...(splits ? { splits } : {}), ...(rewardWeights ? { rewardWeights } : {}) };
+  const base = {
+    uri: at.uri,
+    fileName: basename(at.uri),
+    roster,
+    ...(splits ? { splits } : {}),
+    ...(rewardWeights ? { rewardWeights } : {}),
+  };
   if (mapper.wholeFile) {
     const records: ContainerRecord[] = [];
-    for await (const item of streamRecords(container, path, selectionOf(mapper))) if (item.kind === 'record') records.push(item);
+    for await (const item of streamRecords(container, path, selectionOf(mapper)))
+      if (item.kind === 'record') records.push(item);
     const header = records[0]?.header;
     const context: RecordContext = { ...base, index: 0, line: 1, ...(header ? { header } : {}) };
-    return episodesOf(mapRecord(mapper, records.map((r) => r.record), context));
+    return episodesOf(
+      mapRecord(
+        mapper,
+        records.map((r) => r.record),
+        context,
+      ),
+    );
   }
   const read = await recordAt(container, path, selectionOf(mapper), at);
   if (!read.ok) return read;
@@ -99,13 +123,19 @@ function episodesOf(mapped: { episodes: Episode[]; errors: string[] }): Result<E
  * The declared roster, `splits` and `rewardWeights` of the run a trace file belongs to: those of the nearest
  * run.json above it (as the indexer assigns runs), or none.
  */
-function runManifestOf(root: string, uri: string): { readonly roster: readonly AgentDecl[]; readonly splits?: RunSplits; readonly rewardWeights?: RewardWeights } {
+function runManifestOf(
+  root: string,
+  uri: string,
+): { readonly roster: readonly AgentDecl[]; readonly splits?: RunSplits; readonly rewardWeights?: RewardWeights } {
   for (let dir = posix.dirname(uri); ; dir = posix.dirname(dir)) {
     const rel = dir === '.' ? '' : dir;
     const manifest = join(root, rel, 'run.json');
     if (existsSync(manifest)) {
       try {
-        const decoded = decodeManifest(JSON.parse(readFileSync(manifest, 'utf8').replace(/^\uFEFF/, '')), basename(rel));
+        const decoded = decodeManifest(
+          JSON.parse(readFileSync(manifest, 'utf8').replace(/^\uFEFF/, '')),
+          basename(rel),
+        );
         if (!decoded.ok) return { roster: [] };
         const { agents, splits, rewardWeights } = decoded.value;
         return { roster: agents ?? [], ...(splits ? { splits } : {}), ...(rewardWeights ? { rewardWeights } : {}) };

@@ -64,7 +64,8 @@ export interface RecordContext {
 }
 
 /** A linked file as the indexer read it: its parsed JSON, or why not (missing, too large, not JSON, outside the folder). */
-export type LinkedFile = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+export type LinkedFile =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
 /** The first records of a file, for format detection by content. */
 export interface DetectionSample {

@@ -24,7 +24,13 @@ export interface DashboardHost {
   readonly invalid: IpcMessage[];
 }
 
-const known = [DashboardReadyCommand, GetOverviewRequest, GetEpisodesRequest, OpenEpisodeCommand, DashboardRecomputeCommand];
+const known = [
+  DashboardReadyCommand,
+  GetOverviewRequest,
+  GetEpisodesRequest,
+  OpenEpisodeCommand,
+  DashboardRecomputeCommand,
+];
 
 export function dashboardHost(run: ScriptedRun): DashboardHost {
   const state: DashboardHost = {
@@ -38,7 +44,17 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
       if (DashboardReadyCommand.is(message)) await harness.notify(DidChangeRunsNotification, state.runs);
       if (GetOverviewRequest.is(message)) {
         const overview = run.overview(message.params.method);
-        return message.params.runId === 1 ? overview : { ...overview, runId: message.params.runId, steps: [], teamReward: [], episodes: [], windows: [], flags: [] };
+        return message.params.runId === 1
+          ? overview
+          : {
+              ...overview,
+              runId: message.params.runId,
+              steps: [],
+              teamReward: [],
+              episodes: [],
+              windows: [],
+              flags: [],
+            };
       }
       if (GetEpisodesRequest.is(message)) {
         if (message.params.runId !== 1) return { total: 0, offset: 0, rows: [], searchError: null };
@@ -51,15 +67,30 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
 }
 
 /** Waits for a message posted after this call that `match` accepts. */
-export function nextPosted<P>(h: WebviewHarness, match: (m: IpcMessage) => m is IpcMessage<P>, timeoutMs?: number): Promise<IpcMessage<P>>;
-export function nextPosted(h: WebviewHarness, match: (m: IpcMessage) => boolean, timeoutMs?: number): Promise<IpcMessage>;
-export function nextPosted(h: WebviewHarness, match: (m: IpcMessage) => boolean, timeoutMs = 10_000): Promise<IpcMessage> {
+export function nextPosted<P>(
+  h: WebviewHarness,
+  match: (m: IpcMessage) => m is IpcMessage<P>,
+  timeoutMs?: number,
+): Promise<IpcMessage<P>>;
+export function nextPosted(
+  h: WebviewHarness,
+  match: (m: IpcMessage) => boolean,
+  timeoutMs?: number,
+): Promise<IpcMessage>;
+export function nextPosted(
+  h: WebviewHarness,
+  match: (m: IpcMessage) => boolean,
+  timeoutMs = 10_000,
+): Promise<IpcMessage> {
   const seen = new Set(h.posted);
   return h.waitForPosted((m) => !seen.has(m) && match(m), timeoutMs);
 }
 
 /** The GetEpisodesRequest params posted after this call that `match` accepts. */
-export async function nextEpisodesRequest(h: WebviewHarness, match: (p: GetEpisodesParams) => boolean = () => true): Promise<GetEpisodesParams> {
+export async function nextEpisodesRequest(
+  h: WebviewHarness,
+  match: (p: GetEpisodesParams) => boolean = () => true,
+): Promise<GetEpisodesParams> {
   const message = await nextPosted(h, (m) => GetEpisodesRequest.is(m) && match(m.params));
   return message.params as GetEpisodesParams;
 }

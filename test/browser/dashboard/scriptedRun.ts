@@ -1,7 +1,15 @@
 // A scripted stand-in for the host side of the Run Dashboard: a demo-like run (planner / solver /
 // verifier over 60 steps, the verifier's credit share collapsing from step 28) and an episode
 // table of 20,000 rows with real sort, filter and search logic.
-import type { DashboardRunsData, EpisodeFilter, EpisodePage, EpisodeRow, GetEpisodesParams, Matrix, RunOverview } from '../../../src/protocol/dashboardPanel';
+import type {
+  DashboardRunsData,
+  EpisodeFilter,
+  EpisodePage,
+  EpisodeRow,
+  GetEpisodesParams,
+  Matrix,
+  RunOverview,
+} from '../../../src/protocol/dashboardPanel';
 import type { FlagView, ViewMethod } from '../../../src/protocol/viewData';
 import { mulberry32 } from '../../../src/core/mulberry32';
 
@@ -30,7 +38,11 @@ export interface RunShape {
   readonly runName?: string;
 }
 
-function matrix(rows: readonly string[], cols: readonly number[], value: (row: number, col: number) => number | null): Matrix<string, number> {
+function matrix(
+  rows: readonly string[],
+  cols: readonly number[],
+  value: (row: number, col: number) => number | null,
+): Matrix<string, number> {
   return { rows, cols, values: rows.flatMap((_, r) => cols.map((_, c) => value(r, c))) };
 }
 
@@ -48,13 +60,36 @@ function shares(i: number, agents: number, steps: number, method: ViewMethod): n
 
 function flagsOf(agent: string, to: number): FlagView[] {
   return [
-    { flagId: 1, kind: 'decoupling', agent, scope: 'step', steps: [collapseStep, to], score: 0.94, summary: `credit share 0.31 → 0.00 over steps ${String(collapseStep)}–${String(to)} while team reward rose`, evidence: {} },
-    { flagId: 2, kind: 'idle', agent, scope: 'step', steps: [collapseStep, to], score: 0.97, summary: `idle in 97% of episodes over steps ${String(collapseStep)}–${String(to)}`, evidence: {} },
+    {
+      flagId: 1,
+      kind: 'decoupling',
+      agent,
+      scope: 'step',
+      steps: [collapseStep, to],
+      score: 0.94,
+      summary: `credit share 0.31 → 0.00 over steps ${String(collapseStep)}–${String(to)} while team reward rose`,
+      evidence: {},
+    },
+    {
+      flagId: 2,
+      kind: 'idle',
+      agent,
+      scope: 'step',
+      steps: [collapseStep, to],
+      score: 0.97,
+      summary: `idle in 97% of episodes over steps ${String(collapseStep)}–${String(to)}`,
+      evidence: {},
+    },
   ];
 }
 
 /** The overview for `method`; 'shapley-mc' is not computed, 'owen' has no evaluator. */
-function overviewFor(agents: readonly string[], steps: readonly number[], method: ViewMethod, runId: number): RunOverview {
+function overviewFor(
+  agents: readonly string[],
+  steps: readonly number[],
+  method: ViewMethod,
+  runId: number,
+): RunOverview {
   const n = steps.length;
   const reward = steps.map((_, i) => 0.72 + (0.18 * i) / Math.max(1, n - 1) + 0.01 * Math.sin(i));
   const share = steps.map((_, i) => shares(i, agents.length, n, method));
@@ -77,17 +112,33 @@ function overviewFor(agents: readonly string[], steps: readonly number[], method
       approximate: 0,
       notIdentifiable: unidentified,
       failed: 0,
-      reason: unidentified > 0 ? 'routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision' : null,
-      remedy: unidentified > 0 ? "log the router's probabilities of every expert and the selected one (routing.probs, routing.selected)" : null,
+      reason:
+        unidentified > 0
+          ? 'routing credit needs the logged router probabilities of every expert and the selected one; this episode logs no routing decision'
+          : null,
+      remedy:
+        unidentified > 0
+          ? "log the router's probabilities of every expert and the selected one (routing.probs, routing.selected)"
+          : null,
     },
     steps,
     teamReward: reward,
     episodes: steps.map(() => 333),
     creditShare: empty ? matrix([], [], () => null) : matrix(agents, steps, (r, c) => share[c]?.[r] ?? null),
-    meanCredit: empty ? matrix([], [], () => null) : matrix(agents, steps, (r, c) => ((share[c]?.[r] ?? 0) - 1 / agents.length) * (reward[c] ?? 0)),
-    idleRate: empty ? matrix([], [], () => null) : matrix(agents, steps, (r, c) => (r === agents.length - 1 && flagged(c) ? 0.95 : 0.03)),
+    meanCredit: empty
+      ? matrix([], [], () => null)
+      : matrix(agents, steps, (r, c) => ((share[c]?.[r] ?? 0) - 1 / agents.length) * (reward[c] ?? 0)),
+    idleRate: empty
+      ? matrix([], [], () => null)
+      : matrix(agents, steps, (r, c) => (r === agents.length - 1 && flagged(c) ? 0.95 : 0.03)),
     flagCounts: matrix(agents, steps, (r, c) => (r === agents.length - 1 && flagged(c) && flags.length > 0 ? 2 : 0)),
-    windows: flags.map((f) => ({ flagId: f.flagId, kind: f.kind, agent: f.agent, from: f.steps?.[0] ?? 0, to: f.steps?.[1] ?? 0 })),
+    windows: flags.map((f) => ({
+      flagId: f.flagId,
+      kind: f.kind,
+      agent: f.agent,
+      from: f.steps?.[0] ?? 0,
+      to: f.steps?.[1] ?? 0,
+    })),
     flags,
     epsilon: 0.01,
   };
@@ -137,20 +188,42 @@ export function scriptedRun(shape: RunShape = {}): ScriptedRun {
     folder: demoFolder,
     folderName: full.folderName,
     runs: [
-      { runId: 1, name: full.runName, mechanism: 'pipeline', episodes: full.episodes, agents: full.agents, steps: { min: 0, max: full.steps - 1, count: full.steps }, flags: 2 },
-      { runId: 2, name: 'routed-experts', mechanism: 'routing', episodes: 0, agents: ['router'], steps: { min: null, max: null, count: 0 }, flags: 0 },
+      {
+        runId: 1,
+        name: full.runName,
+        mechanism: 'pipeline',
+        episodes: full.episodes,
+        agents: full.agents,
+        steps: { min: 0, max: full.steps - 1, count: full.steps },
+        flags: 2,
+      },
+      {
+        runId: 2,
+        name: 'routed-experts',
+        mechanism: 'routing',
+        episodes: 0,
+        agents: ['router'],
+        steps: { min: null, max: null, count: 0 },
+        flags: 0,
+      },
     ],
     selectedRunId: 1,
     defaultMethod: 'loo',
     revision: 1,
   };
-  return { runs, overview: (method) => overviewFor(full.agents, steps, method, 1), episodes: episodesFor(full, full.steps) };
+  return {
+    runs,
+    overview: (method) => overviewFor(full.agents, steps, method, 1),
+    episodes: episodesFor(full, full.steps),
+  };
 }
 
 /** Thrown for queries FTS5 would reject (unbalanced quotes, a bare operator). */
 function searchError(search: string): string | null {
   if ((search.match(/"/g) ?? []).length % 2 === 1) return `fts5: syntax error near "${search}"`;
-  return /^(AND|OR|NOT)\b/.test(search.trim()) ? `fts5: syntax error near "${search.trim().split(/\s+/)[0] ?? ''}"` : null;
+  return /^(AND|OR|NOT)\b/.test(search.trim())
+    ? `fts5: syntax error near "${search.trim().split(/\s+/)[0] ?? ''}"`
+    : null;
 }
 
 function matches(e: ScriptedEpisode, f: EpisodeFilter): boolean {
@@ -183,6 +256,8 @@ export function episodePage(run: ScriptedRun, params: GetEpisodesParams): Episod
   const rows = run.episodes.filter((e) => matches(e, params.filter));
   const order = compare(params.sort.key);
   rows.sort((a, b) => (params.sort.descending ? order(b, a) : order(a, b)) || a.episodeId - b.episodeId);
-  const page = rows.slice(params.offset, params.offset + params.limit).map(({ roster: _r, kinds: _k, text: _t, ...row }) => row);
+  const page = rows
+    .slice(params.offset, params.offset + params.limit)
+    .map(({ roster: _r, kinds: _k, text: _t, ...row }) => row);
   return { total: rows.length, offset: params.offset, rows: page, searchError: null };
 }

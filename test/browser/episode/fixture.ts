@@ -31,7 +31,13 @@ export function messageAt(seq: number, content?: (seq: number) => string | undef
     (long
       ? `Long message ${String(seq)} from ${agentOf(seq)}.\n${'Step by step, the agent reasons about the task and checks each partial result. '.repeat(20)}`
       : `Message ${String(seq)} from ${agentOf(seq)}: proposes value ${String((seq * 7) % 13)}.`);
-  const tokens = seq === tokenSeq ? { text: ['The', ' answer', ' is', ' 42', ' because', ' 6', ' x', ' 7', '.'], attribution: [0.01, 0.2, -0.05, 0.9, 0, -0.4, 0.1, 0.3, null as unknown as number] } : null;
+  const tokens =
+    seq === tokenSeq
+      ? {
+          text: ['The', ' answer', ' is', ' 42', ' because', ' 6', ' x', ' 7', '.'],
+          attribution: [0.01, 0.2, -0.05, 0.9, 0, -0.4, 0.1, 0.3, null as unknown as number],
+        }
+      : null;
   return {
     seq,
     agent: agentOf(seq),
@@ -54,10 +60,19 @@ const agentCredit: Partial<Record<ViewMethod, Record<string, number>>> = {
 };
 
 export function creditFor(method: ViewMethod, count: number): EpisodeCreditView {
-  const base = { method, reason: null, approximate: false, source: 'logged', computedAt: '2026-11-01 10:00', shared: reward, messageCreditKind: 'spread' as const };
+  const base = {
+    method,
+    reason: null,
+    approximate: false,
+    source: 'logged',
+    computedAt: '2026-11-01 10:00',
+    shared: reward,
+    messageCreditKind: 'spread' as const,
+  };
   const perAgent = agentCredit[method];
   if (perAgent) {
-    const messagesOf = (agent: string): number => Math.ceil((count - agents.indexOf(agent as (typeof agents)[number])) / agents.length);
+    const messagesOf = (agent: string): number =>
+      Math.ceil((count - agents.indexOf(agent as (typeof agents)[number])) / agents.length);
     return {
       ...base,
       status: 'computed',
@@ -74,10 +89,21 @@ export function creditFor(method: ViewMethod, count: number): EpisodeCreditView 
     };
   }
   if (method === 'prefix') {
-    return { ...base, status: 'computed', messageCreditKind: 'per-message', agents: [], messageCredit: Array.from({ length: count }, (_, seq) => Math.round(Math.sin(seq) * 1000) / 1000) };
+    return {
+      ...base,
+      status: 'computed',
+      messageCreditKind: 'per-message',
+      agents: [],
+      messageCredit: Array.from({ length: count }, (_, seq) => Math.round(Math.sin(seq) * 1000) / 1000),
+    };
   }
   const status = method === 'shapley' ? 'not-computed' : method === 'routing' ? 'no-evaluator' : 'failed';
-  const reason = status === 'no-evaluator' ? 'Restricted Mode: evaluator commands from workspace settings are not run.' : status === 'failed' ? 'evaluator exited with code 2' : null;
+  const reason =
+    status === 'no-evaluator'
+      ? 'Restricted Mode: evaluator commands from workspace settings are not run.'
+      : status === 'failed'
+        ? 'evaluator exited with code 2'
+        : null;
   return { ...base, status, reason, source: null, computedAt: null, agents: [], messageCredit: [] };
 }
 
@@ -97,14 +123,48 @@ export function episodeData(count: number, overrides: Partial<EpisodeViewData> =
     messageCount: count,
     tokenCount: count * 30,
     agents: [
-      ...agents.map((name, i) => ({ name, kind: 'llm', declared: true, messages: Math.ceil((count - i) / agents.length), tokens: 1000, loggedReward: null, loggedAdvantage: null })),
-      { name: 'critic', kind: 'llm', declared: true, messages: 0, tokens: 0, loggedReward: null, loggedAdvantage: null },
+      ...agents.map((name, i) => ({
+        name,
+        kind: 'llm',
+        declared: true,
+        messages: Math.ceil((count - i) / agents.length),
+        tokens: 1000,
+        loggedReward: null,
+        loggedAdvantage: null,
+      })),
+      {
+        name: 'critic',
+        kind: 'llm',
+        declared: true,
+        messages: 0,
+        tokens: 0,
+        loggedReward: null,
+        loggedAdvantage: null,
+      },
     ],
     labels: [{ kind: 'mistake', agent: 'coder', message: 7, value: 'step 7', reason: 'Wrong multiplication' }],
-    flags: [{ flagId: 1, kind: 'idle', agent: 'verifier', scope: 'episode', steps: null, score: 0.02, summary: 'credit share 0.00 while speaking 33% of the tokens', evidence: { share: 0.0012, tokens: 1200, note: 'spread' } }],
+    flags: [
+      {
+        flagId: 1,
+        kind: 'idle',
+        agent: 'verifier',
+        scope: 'episode',
+        steps: null,
+        score: 0.02,
+        summary: 'credit share 0.00 while speaking 33% of the tokens',
+        evidence: { share: 0.0012, tokens: 1200, note: 'spread' },
+      },
+    ],
     counterfactuals: [
       { removed: ['verifier'], intervention: 'remove', reward: 0.75, source: 'logged', evaluator: null, n: null },
-      { removed: ['coder'], intervention: 'resample_self', reward: 0.5, source: 'cached', evaluator: 'final-answer', n: 4 },
+      {
+        removed: ['coder'],
+        intervention: 'resample_self',
+        reward: 0.5,
+        source: 'cached',
+        evaluator: 'final-answer',
+        n: 4,
+      },
       { removed: [], intervention: 'empty', reward: 0, source: 'computed', evaluator: 'final-answer', n: 1 },
     ],
     evaluator: { configured: true, description: 'built-in final-answer (last agent)', reason: null },
@@ -128,9 +188,13 @@ export function scriptedHost(options: HostOptions): ScriptedHost {
     if (GetMessagesRequest.is(message)) {
       const { offset, limit } = message.params;
       const end = Math.min(options.count, offset + limit);
-      return { offset, messages: Array.from({ length: Math.max(0, end - offset) }, (_, i) => messageAt(offset + i, options.content)) };
+      return {
+        offset,
+        messages: Array.from({ length: Math.max(0, end - offset) }, (_, i) => messageAt(offset + i, options.content)),
+      };
     }
-    if (GetCreditRequest.is(message)) return options.credit ? options.credit(message.params.method) : creditFor(message.params.method, options.count);
+    if (GetCreditRequest.is(message))
+      return options.credit ? options.credit(message.params.method) : creditFor(message.params.method, options.count);
     return undefined;
   };
 }

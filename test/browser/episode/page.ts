@@ -12,7 +12,11 @@ export interface ComputedStyleHost {
  * Scrolls the timeline by `step` px on each of `count` animation frames and reports the frame
  * times (a string script: tsx would wrap named functions in a helper the page lacks).
  */
-export async function scrollFrames(page: Page, count: number, step: number): Promise<{ p50: number; max: number; rows: number }> {
+export async function scrollFrames(
+  page: Page,
+  count: number,
+  step: number,
+): Promise<{ p50: number; max: number; rows: number }> {
   return page.evaluate(`new Promise((resolve) => {
     const viewport = document.querySelector('.timeline-viewport');
     const times = [];
@@ -33,7 +37,9 @@ export async function scrollFrames(page: Page, count: number, step: number): Pro
 
 /** Scrolls the timeline so that row `seq` is at the top (all rows above are collapsed). */
 export async function scrollToRow(h: { page: Page }, seq: number): Promise<void> {
-  const rowHeight = await h.page.locator('.msg[data-seq="0"]').evaluate((el) => (el as unknown as { offsetHeight: number }).offsetHeight);
+  const rowHeight = await h.page
+    .locator('.msg[data-seq="0"]')
+    .evaluate((el) => (el as unknown as { offsetHeight: number }).offsetHeight);
   await h.page.locator('.timeline-viewport').evaluate((el, top) => {
     (el as unknown as { scrollTop: number }).scrollTop = top;
   }, seq * rowHeight);
@@ -47,7 +53,9 @@ export async function scrollTop(h: { page: Page }): Promise<number> {
 export async function waitForSaved(h: WebviewHarness, key: string, min: number): Promise<Record<string, unknown>> {
   await h.page.waitForFunction(
     ([k, m]) => {
-      const raw = (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('vscode-state');
+      const raw = (
+        globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }
+      ).sessionStorage.getItem('vscode-state');
       const value = raw === null ? undefined : (JSON.parse(raw) as Record<string, unknown>)[k];
       return Array.isArray(value) ? value.includes(m) : typeof value === 'number' && value > m;
     },

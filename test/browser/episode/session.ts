@@ -1,6 +1,10 @@
 // Opening and closing the Episode webview in the harness for one test.
 import assert from 'node:assert/strict';
-import { DidChangeEpisodeNotification, EpisodeReadyCommand, type EpisodeViewData } from '../../../src/protocol/episodePanel';
+import {
+  DidChangeEpisodeNotification,
+  EpisodeReadyCommand,
+  type EpisodeViewData,
+} from '../../../src/protocol/episodePanel';
 import type { IpcMessage } from '../../../src/protocol/ipc';
 import type { HarnessTheme } from '../harness/server';
 import type { HarnessBrowser, ScriptedHost, WebviewHarness } from '../harness/harness';
@@ -26,7 +30,10 @@ export interface OpenOptions {
 }
 
 /** Opens the view, waits for Ready, sends `data`, and waits for the first loaded row. */
-export async function openEpisode(browser: HarnessBrowser, { host, data, theme }: OpenOptions): Promise<EpisodeSession> {
+export async function openEpisode(
+  browser: HarnessBrowser,
+  { host, data, theme }: OpenOptions,
+): Promise<EpisodeSession> {
   const h = await browser.open({ entry, host, ...(theme ? { theme } : {}) });
   await h.waitForPosted((m) => EpisodeReadyCommand.is(m));
   await h.page.evaluate(() => {
@@ -56,7 +63,12 @@ export async function openEpisode(browser: HarnessBrowser, { host, data, theme }
   await h.page.locator('.msg.is-loaded').first().waitFor();
   const [openMs, webviewMs] = await h.page.evaluate(() => {
     const at = globalThis as unknown as Record<string, number>;
-    const [episode, asked, answered, row] = ['__episodeAt', '__messagesAskedAt', '__messagesAnsweredAt', '__firstRowAt'].map((k) => at[k] ?? NaN) as [number, number, number, number];
+    const [episode, asked, answered, row] = [
+      '__episodeAt',
+      '__messagesAskedAt',
+      '__messagesAnsweredAt',
+      '__firstRowAt',
+    ].map((k) => at[k] ?? NaN) as [number, number, number, number];
     return [row - episode, asked - episode + (row - answered)];
   });
   const reload = async (): Promise<void> => {
@@ -68,22 +80,44 @@ export async function openEpisode(browser: HarnessBrowser, { host, data, theme }
 }
 
 /** Waits for a message posted after the first `from` ones. */
-export function waitForPostedAfter(h: WebviewHarness, from: number, match: (m: IpcMessage) => boolean, timeoutMs?: number): Promise<IpcMessage> {
+export function waitForPostedAfter(
+  h: WebviewHarness,
+  from: number,
+  match: (m: IpcMessage) => boolean,
+  timeoutMs?: number,
+): Promise<IpcMessage> {
   return h.waitForPosted((m) => h.posted.indexOf(m) >= from && match(m), timeoutMs);
 }
 
 /** The `data-*` attributes and classes of row `seq`. */
-export async function rowInfo(h: WebviewHarness, seq: number): Promise<{ credit: string; classes: string; tint: string; top: number; height: number }> {
+export async function rowInfo(
+  h: WebviewHarness,
+  seq: number,
+): Promise<{ credit: string; classes: string; tint: string; top: number; height: number }> {
   return h.page.locator(`.msg[data-seq="${String(seq)}"]`).evaluate((el) => {
-    const row = el as unknown as { dataset: Record<string, string>; className: string; offsetTop: number; offsetHeight: number; style: { getPropertyValue(p: string): string } };
-    return { credit: row.dataset['credit'] ?? '', classes: row.className, tint: row.style.getPropertyValue('--tint'), top: row.offsetTop, height: row.offsetHeight };
+    const row = el as unknown as {
+      dataset: Record<string, string>;
+      className: string;
+      offsetTop: number;
+      offsetHeight: number;
+      style: { getPropertyValue(p: string): string };
+    };
+    return {
+      credit: row.dataset['credit'] ?? '',
+      classes: row.className,
+      tint: row.style.getPropertyValue('--tint'),
+      top: row.offsetTop,
+      height: row.offsetHeight,
+    };
   });
 }
 
 /** Sequence number of the element with keyboard focus, or null when it is not a row. */
 export async function focusedSeq(h: WebviewHarness): Promise<number | null> {
   return h.page.evaluate(() => {
-    const active = (globalThis as unknown as { document: { activeElement: { dataset?: Record<string, string> } | null } }).document.activeElement;
+    const active = (
+      globalThis as unknown as { document: { activeElement: { dataset?: Record<string, string> } | null } }
+    ).document.activeElement;
     const seq = active?.dataset?.['seq'];
     return seq === undefined ? null : Number(seq);
   });
@@ -93,13 +127,18 @@ export async function focusedSeq(h: WebviewHarness): Promise<number | null> {
 export async function chooseMethod(h: WebviewHarness, method: string): Promise<void> {
   await h.page.locator('vscode-dropdown.method-switch').click();
   await h.page.locator(`vscode-option[value="${method}"]`).click();
-  assert.equal(await h.page.locator('vscode-dropdown.method-switch').evaluate((el) => (el as unknown as { value: string }).value), method);
+  assert.equal(
+    await h.page.locator('vscode-dropdown.method-switch').evaluate((el) => (el as unknown as { value: string }).value),
+    method,
+  );
 }
 
 /** The saved webview state (sessionStorage in the harness shim). */
 export async function savedState(h: WebviewHarness): Promise<Record<string, unknown> | null> {
   return h.page.evaluate(() => {
-    const raw = (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('vscode-state');
+    const raw = (
+      globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }
+    ).sessionStorage.getItem('vscode-state');
     return raw === null ? null : (JSON.parse(raw) as Record<string, unknown>);
   });
 }

@@ -57,7 +57,15 @@ export const launchTimeoutMs = 20_000;
 
 // The flags the machine's closed network needs: without the background-networking ones Chromium keeps
 // retrying refused connections at every start.
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Starts the harness server and Chromium. A browser that does not start within `launchTimeoutMs`
@@ -67,11 +75,18 @@ export async function launchHarnessBrowser(): Promise<HarnessBrowser> {
   const server = await startHarnessServer();
   let browser: Browser;
   try {
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs, timeout: launchTimeoutMs });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: chromiumArgs,
+      timeout: launchTimeoutMs,
+    });
   } catch (error) {
     await server.close();
     const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-    throw new Error(`Chromium (${chromiumPath}) could not start (launch timeout ${String(launchTimeoutMs / 1000)} s): ${reason}`);
+    throw new Error(
+      `Chromium (${chromiumPath}) could not start (launch timeout ${String(launchTimeoutMs / 1000)} s): ${reason}`,
+    );
   }
   return {
     open: (options) => openHarness(browser, server, options),
@@ -112,7 +127,10 @@ async function openHarness(browser: Browser, server: HarnessServer, options: Har
   const postRaw = async (message: unknown): Promise<void> => {
     await page.evaluate((data) => {
       // Runs in the page; this file is type-checked without DOM types.
-      const page = globalThis as unknown as { postMessage(data: unknown, origin: string): void; location: { origin: string } };
+      const page = globalThis as unknown as {
+        postMessage(data: unknown, origin: string): void;
+        location: { origin: string };
+      };
       page.postMessage(data, page.location.origin);
     }, message);
   };
@@ -127,9 +145,19 @@ async function openHarness(browser: Browser, server: HarnessServer, options: Har
       if (seen) return Promise.resolve(seen);
       return new Promise((resolvePromise, reject) => {
         const timer = setTimeout(() => {
-          reject(new Error(`no posted message matched within ${String(timeoutMs)} ms; posted: ${posted.map((m) => m.method).join(', ')}`));
+          reject(
+            new Error(
+              `no posted message matched within ${String(timeoutMs)} ms; posted: ${posted.map((m) => m.method).join(', ')}`,
+            ),
+          );
         }, timeoutMs);
-        waiters.push({ match, resolve: (m) => { clearTimeout(timer); resolvePromise(m); } });
+        waiters.push({
+          match,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolvePromise(m);
+          },
+        });
       });
     },
     screenshot: async (name) => {
@@ -148,7 +176,12 @@ async function openHarness(browser: Browser, server: HarnessServer, options: Har
   await page.exposeFunction('__harnessPosted', async (message: unknown) => {
     if (!isIpcMessage(message)) return;
     posted.push(message);
-    for (const waiter of waiters.splice(0).filter((w) => { const hit = w.match(message); if (!hit) waiters.push(w); return hit; })) waiter.resolve(message);
+    for (const waiter of waiters.splice(0).filter((w) => {
+      const hit = w.match(message);
+      if (!hit) waiters.push(w);
+      return hit;
+    }))
+      waiter.resolve(message);
     await answer(harness, options.host, message);
   });
   await page.goto(server.pageUrl(options.entry, options.theme ?? 'dark'), { waitUntil: 'load' });

@@ -53,7 +53,8 @@ export async function startHarnessServer(): Promise<HarnessServer> {
   const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
   return {
     origin,
-    pageUrl: (entry, theme) => `${origin}/page?script=${encodeURIComponent(entry.script)}&styles=${encodeURIComponent(entry.styles.join(','))}&theme=${theme}`,
+    pageUrl: (entry, theme) =>
+      `${origin}/page?script=${encodeURIComponent(entry.script)}&styles=${encodeURIComponent(entry.styles.join(','))}&theme=${theme}`,
     close: () => closeServer(server),
   };
 }
@@ -74,7 +75,11 @@ async function handle(rawUrl: string): Promise<Reply> {
     const file = normalize(join(dir, decodeURIComponent(url.pathname.slice(prefix.length))));
     if (!file.startsWith(dir)) break;
     try {
-      return { status: 200, type: contentTypes[extname(file)] ?? 'application/octet-stream', body: await readFile(file) };
+      return {
+        status: 200,
+        type: contentTypes[extname(file)] ?? 'application/octet-stream',
+        body: await readFile(file),
+      };
     } catch {
       break;
     }

@@ -6,7 +6,10 @@ import { after, before, describe } from 'node:test';
 import { chromiumPath, hasChromium, launchHarnessBrowser, launchTimeoutMs, type HarnessBrowser } from './harness';
 
 /** Why the browser suites are skipped here, or false when they run. */
-export function browserSkipReason(env: NodeJS.ProcessEnv = process.env, installed: boolean = hasChromium()): string | false {
+export function browserSkipReason(
+  env: NodeJS.ProcessEnv = process.env,
+  installed: boolean = hasChromium(),
+): string | false {
   if (installed || env['CI'] === 'true') return false;
   return `Chromium is not installed (${chromiumPath}); install it with \`apt-get install -y chromium\` or set E2E_CHROMIUM`;
 }
@@ -25,7 +28,8 @@ export function browserSuite(): BrowserSuite {
   let launchError: unknown;
   const browser: HarnessBrowser = {
     open: (options) => {
-      if (launched === undefined) throw launchError instanceof Error ? launchError : new Error('Chromium was not launched');
+      if (launched === undefined)
+        throw launchError instanceof Error ? launchError : new Error('Chromium was not launched');
       return launched.open(options);
     },
     close: async () => {

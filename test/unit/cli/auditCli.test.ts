@@ -6,7 +6,6 @@ import { tempFolder } from '../../builders/episodeBuilder';
 
 let demo = '';
 
-
 before(() => {
   demo = join(tempFolder(), 'demo');
   assert.equal(run('demo', '--out', demo, '--episodes', '1280').status, 0);
@@ -18,7 +17,14 @@ test('credit-lens audit --json prints the issue format for one run', () => {
   const json = JSON.parse(result.stdout);
   assert.equal(json.run, 'planner-solver-verifier');
   const verifier = json.agents.find((a: { agent: string }) => a.agent === 'verifier');
-  assert.deepEqual(Object.keys(verifier).slice(0, 6), ['agent', 'episodes', 'meanCredit', 'ci', 'creditShare', 'tokenShare']);
+  assert.deepEqual(Object.keys(verifier).slice(0, 6), [
+    'agent',
+    'episodes',
+    'meanCredit',
+    'ci',
+    'creditShare',
+    'tokenShare',
+  ]);
   assert.deepEqual(verifier.flags, ['free-rider', 'decoupling']);
   const flag = json.flags.find((f: { kind: string }) => f.kind === 'free-rider');
   assert.equal(flag.agent, 'verifier');

@@ -15,8 +15,14 @@ before(() => {
 
 test('the scan lists C3 side files as other files, never as traces', () => {
   const scanned = scanRunFolder(c3Run);
-  assert.deepEqual(scanned.files.map((f) => f.uri), ['eval_during_train.jsonl', 'train_rollouts.jsonl']);
-  assert.deepEqual(scanned.others.map((o) => o.uri), ['budget_ledger.jsonl', 'eval_during_train.jsonl.metrics.jsonl', 'run_config.json']);
+  assert.deepEqual(
+    scanned.files.map((f) => f.uri),
+    ['eval_during_train.jsonl', 'train_rollouts.jsonl'],
+  );
+  assert.deepEqual(
+    scanned.others.map((o) => o.uri),
+    ['budget_ledger.jsonl', 'eval_during_train.jsonl.metrics.jsonl', 'run_config.json'],
+  );
 });
 
 test('a C3 run folder indexes every leaf trajectory and eval line with no error, and audit raises no silent flag', () => {
@@ -31,7 +37,13 @@ test('a C3 run folder indexes every leaf trajectory and eval line with no error,
   const audit = run('audit', root, '--json');
   assert.equal(audit.status, 0, audit.stderr);
   const report = JSON.parse(audit.stdout) as { flags: { kind: string; agent?: string }[] };
-  assert.deepEqual(report.flags.filter((f) => f.kind === 'silent'), []);
-  assert.ok(report.flags.every((f) => f.agent === undefined || ['reasoner', 'actor'].includes(f.agent)), JSON.stringify(report.flags));
+  assert.deepEqual(
+    report.flags.filter((f) => f.kind === 'silent'),
+    [],
+  );
+  assert.ok(
+    report.flags.every((f) => f.agent === undefined || ['reasoner', 'actor'].includes(f.agent)),
+    JSON.stringify(report.flags),
+  );
   rmSync(root, { recursive: true, force: true });
 });

@@ -5,8 +5,6 @@ import { before, test } from 'node:test';
 import { runCli as run, cliPath as cli } from '../../builders/cliRunner';
 import { episode, episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
-
-
 before(() => {
   assert.ok(existsSync(cli), 'dist/cli.js missing: run `node esbuild.mjs` first');
 });
@@ -75,7 +73,11 @@ test('credit-lens demo writes both demo runs, indexes them, and a second pass re
   assert.equal(first.status, 0, first.stderr);
   const result = JSON.parse(first.stdout);
   assert.deepEqual(
-    result.summary.runs.map((r: { name: string; mechanism: string; episodes: number }) => [r.name, r.mechanism, r.episodes]),
+    result.summary.runs.map((r: { name: string; mechanism: string; episodes: number }) => [
+      r.name,
+      r.mechanism,
+      r.episodes,
+    ]),
     [
       ['planner-solver-verifier', 'pipeline', 96],
       ['routed-experts', 'routed', 640],

@@ -24,15 +24,24 @@ const source = (file: string, episodes = 2, errors = 0): SourceSummary => ({ fil
 test('a few sources are listed one per line', () => {
   const lines = formatSummary(summaryOf([source('a/1.jsonl'), source('b/2.jsonl', 3, 1)]));
   const at = lines.indexOf('  sources');
-  assert.deepEqual(lines.slice(at + 1, at + 3), ['    verl  a/1.jsonl (2 episodes)', '    verl  b/2.jsonl (3 episodes, 1 error)']);
+  assert.deepEqual(lines.slice(at + 1, at + 3), [
+    '    verl  a/1.jsonl (2 episodes)',
+    '    verl  b/2.jsonl (3 episodes, 1 error)',
+  ]);
 });
 
 test('many sources are summed per folder, so a 60-file run prints two lines, not sixty', () => {
-  const files = [...Array.from({ length: 40 }, (_, i) => source(`pipeline/rollouts/step_${String(i)}.jsonl`)), ...Array.from({ length: 20 }, (_, i) => source(`routed/rollouts/${String(i)}.jsonl`, 1, i === 3 ? 2 : 0))];
+  const files = [
+    ...Array.from({ length: 40 }, (_, i) => source(`pipeline/rollouts/step_${String(i)}.jsonl`)),
+    ...Array.from({ length: 20 }, (_, i) => source(`routed/rollouts/${String(i)}.jsonl`, 1, i === 3 ? 2 : 0)),
+  ];
   const lines = formatSummary(summaryOf(files));
   const at = lines.findIndex((l) => l.startsWith('  sources'));
   assert.equal(lines[at], '  sources    by folder (--json lists every file)');
-  assert.deepEqual(lines.slice(at + 1, at + 3), ['    verl  pipeline/rollouts/ (40 files, 80 episodes)', '    verl  routed/rollouts/ (20 files, 20 episodes, 2 errors)']);
+  assert.deepEqual(lines.slice(at + 1, at + 3), [
+    '    verl  pipeline/rollouts/ (40 files, 80 episodes)',
+    '    verl  routed/rollouts/ (20 files, 20 episodes, 2 errors)',
+  ]);
   assert.equal(lines[at + 3], '  runs');
 });
 

@@ -29,7 +29,8 @@ test('credit-lens index reads rLLM training and eval episodes without a mapping 
   const sources = indexFixture('rllm');
   const episodes = sources.filter((s) => s.file.endsWith('.json') && !/meta\.json|batch_summary/.test(s.file));
   assert.equal(episodes.length, 6);
-  for (const s of sources.filter((x) => x.format !== 'other_file')) assert.deepEqual([s.format, s.errors], ['rllm', 0], s.file);
+  for (const s of sources.filter((x) => x.format !== 'other_file'))
+    assert.deepEqual([s.format, s.errors], ['rllm', 0], s.file);
   // meta.json is a side file of the eval store: listed as an other file, never read as a trace or an error.
   const meta = sources.find((s) => s.file === 'rllm/eval/meta.json');
   assert.ok(meta === undefined || (meta.errors === 0 && meta.episodes === 0), JSON.stringify(meta));
@@ -37,13 +38,19 @@ test('credit-lens index reads rLLM training and eval episodes without a mapping 
 
 test('credit-lens index reads a Harbor ATIF run without a mapping file: one episode, sub-agents as agents, the continuation joined', () => {
   const sources = indexFixture('atif');
-  for (const s of sources.filter((x) => x.file.endsWith('.json'))) assert.deepEqual([s.format, s.errors], ['atif', 0], s.file);
-  assert.deepEqual(sources.filter((s) => s.episodes > 0).map((s) => [s.file, s.episodes]), [['atif/run-1/trajectory.json', 1]]);
+  for (const s of sources.filter((x) => x.file.endsWith('.json')))
+    assert.deepEqual([s.format, s.errors], ['atif', 0], s.file);
+  assert.deepEqual(
+    sources.filter((s) => s.episodes > 0).map((s) => [s.file, s.episodes]),
+    [['atif/run-1/trajectory.json', 1]],
+  );
 });
 
 test('a mapping file reads a wandb table (MARTI): array rows named by the root "columns"', () => {
   const sources = indexFixture('mapping/marti');
-  assert.deepEqual(sources, [{ file: 'mapping/marti/samples_10.table.json', format: 'marti-wandb', episodes: 3, errors: 0 }]);
+  assert.deepEqual(sources, [
+    { file: 'mapping/marti/samples_10.table.json', format: 'marti-wandb', episodes: 3, errors: 0 },
+  ]);
 });
 
 test('a mapping file reads MAPoRL data.json: questions and models are object keys, one message per model per turn', () => {

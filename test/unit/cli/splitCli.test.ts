@@ -34,7 +34,11 @@ test('credit-lens audit counts training episodes by default; --split validation 
   const episodes = (args: readonly string[]): number => {
     const result = run('audit', root, '--json', ...args);
     assert.equal(result.status, 0, result.stderr);
-    return (JSON.parse(result.stdout) as { agents: { agent: string; episodes: number }[] }).agents.find((a) => a.agent === 'policy')?.episodes ?? -1;
+    return (
+      (JSON.parse(result.stdout) as { agents: { agent: string; episodes: number }[] }).agents.find(
+        (a) => a.agent === 'policy',
+      )?.episodes ?? -1
+    );
   };
   assert.equal(episodes([]), 80);
   assert.equal(episodes(['--split', 'validation']), 12);

@@ -36,7 +36,10 @@ describe('slippedSolution', () => {
       assert.ok(slipped.answer > 0);
       assert.deepEqual(slipped.values.slice(0, slip), truth.slice(0, slip));
       assert.notEqual(slipped.values[slip], truth[slip]);
-      assert.ok(Math.abs(slipped.answer - problem.answer) <= Math.max(60, problem.answer), `${slipped.answer} vs ${problem.answer}`);
+      assert.ok(
+        Math.abs(slipped.answer - problem.answer) <= Math.max(60, problem.answer),
+        `${slipped.answer} vs ${problem.answer}`,
+      );
     }
   });
 });

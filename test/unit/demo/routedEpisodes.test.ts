@@ -12,7 +12,10 @@ describe('routedEpisodes', () => {
     assert.equal(new Set(episodes.map((e) => e.id)).size, 640);
     assert.equal(Math.max(...episodes.map((e) => e.step ?? 0)), 20);
     assert.deepEqual([...routedEpisodes()], episodes);
-    assert.notDeepEqual([...routedEpisodes({ seed: 99 })].map((e) => e.routing), episodes.map((e) => e.routing));
+    assert.notDeepEqual(
+      [...routedEpisodes({ seed: 99 })].map((e) => e.routing),
+      episodes.map((e) => e.routing),
+    );
   });
 
   it('routedEpisodes() lines and routedManifest() decode with no error', () => {
@@ -23,7 +26,11 @@ describe('routedEpisodes', () => {
     const manifest = decodeManifest(JSON.parse(JSON.stringify(routedManifest())), 'x');
     assert.ok(manifest.ok, manifest.ok ? '' : manifest.error);
     assert.equal(manifest.value.mechanism, 'routed');
-    assert.deepEqual(manifest.value.evaluator, { kind: 'builtin', name: 'final-answer', options: { aggregation: 'selected' } });
+    assert.deepEqual(manifest.value.evaluator, {
+      kind: 'builtin',
+      name: 'final-answer',
+      options: { aggregation: 'selected' },
+    });
   });
 
   it('routedEpisodes() routing probabilities sum to 1 and the selected expert is one of them', () => {
@@ -49,7 +56,10 @@ describe('routedEpisodes', () => {
       const chosen = episodes.filter((e) => e.routing?.selected === expert);
       return chosen.reduce((sum, e) => sum + (e.reward ?? 0), 0) / chosen.length;
     };
-    assert.ok(accuracy('careful') > accuracy('fast') + 0.2, `careful ${accuracy('careful')} vs fast ${accuracy('fast')}`);
+    assert.ok(
+      accuracy('careful') > accuracy('fast') + 0.2,
+      `careful ${accuracy('careful')} vs fast ${accuracy('fast')}`,
+    );
     for (const e of episodes) {
       assert.equal(e.reward, e.final?.answer === e.groundTruth ? 1 : 0);
       const selectedMessage = e.messages.find((m) => m.agent === e.routing?.selected);

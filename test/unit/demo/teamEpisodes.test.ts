@@ -29,14 +29,23 @@ describe('teamEpisodes', () => {
     const small = [...teamEpisodes({ episodes: 64 })];
     assert.deepEqual([...teamEpisodes({ episodes: 64 })], small);
     const other = [...teamEpisodes({ seed: 8, episodes: 64 })];
-    assert.notDeepEqual(other.map((e) => e.prompt), small.map((e) => e.prompt));
-    assert.notDeepEqual(other.map((e) => e.reward), small.map((e) => e.reward));
+    assert.notDeepEqual(
+      other.map((e) => e.prompt),
+      small.map((e) => e.prompt),
+    );
+    assert.notDeepEqual(
+      other.map((e) => e.reward),
+      small.map((e) => e.reward),
+    );
   });
 
   it('teamEpisodes() yields 40 steps × 8 groups × 4 samples = 1280 episodes with unique ids', () => {
     assert.equal(episodes.length, 1280);
     assert.equal(new Set(episodes.map((e) => e.id)).size, 1280);
-    assert.deepEqual([...new Set(episodes.map((e) => e.step))], Array.from({ length: 40 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...new Set(episodes.map((e) => e.step))],
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
     assert.equal(new Set(episodes.map((e) => e.group)).size, 320);
     assert.equal(new Set(episodes.map((e) => e.task)).size, 320);
     assert.ok(episodes.every((e) => e.split === 'train' && e.sample !== undefined && e.sample >= 0 && e.sample < 4));
@@ -54,7 +63,11 @@ describe('teamEpisodes', () => {
     assert.ok(manifest.ok, manifest.ok ? '' : manifest.error);
     assert.equal(manifest.value.name, 'planner-solver-verifier');
     assert.equal(manifest.value.mechanism, 'pipeline');
-    assert.deepEqual(manifest.value.evaluator, { kind: 'builtin', name: 'final-answer', options: { aggregation: 'last' } });
+    assert.deepEqual(manifest.value.evaluator, {
+      kind: 'builtin',
+      name: 'final-answer',
+      options: { aggregation: 'last' },
+    });
   });
 
   it('teamEpisodes() coalition values agree with the counterfactuals and the reward', () => {
@@ -79,7 +92,9 @@ describe('teamEpisodes', () => {
       assert.equal(last?.agent, 'verifier');
       assert.deepEqual(e.final, { answer: lastAnswer(last?.content ?? ''), agent: 'verifier' });
       assert.equal(e.reward, e.final?.answer === e.groundTruth ? 1 : 0);
-      assert.ok(e.messages.every((m) => m.role === 'assistant' && Number.isInteger(m.tokenCount) && (m.tokenCount ?? 0) > 0));
+      assert.ok(
+        e.messages.every((m) => m.role === 'assistant' && Number.isInteger(m.tokenCount) && (m.tokenCount ?? 0) > 0),
+      );
       assert.ok(lastAnswer(e.messages[1]?.content ?? '') !== undefined, `${e.id}: the solver ends with #### N`);
     }
   });
@@ -93,7 +108,8 @@ describe('teamEpisodes', () => {
       for (const e of group) {
         assert.equal(e.group, group[0]?.group);
         const expected = ((e.reward ?? 0) - mean) / (std + 1e-6);
-        for (const agent of ['planner', 'solver', 'verifier']) assert.ok(Math.abs((e.advantages?.[agent] ?? NaN) - expected) < 1e-5, e.id);
+        for (const agent of ['planner', 'solver', 'verifier'])
+          assert.ok(Math.abs((e.advantages?.[agent] ?? NaN) - expected) < 1e-5, e.id);
       }
     }
   });
@@ -116,7 +132,10 @@ describe('teamEpisodes', () => {
 
   it('teamEpisodes() idle verifier messages are content-free echoes late in the free-rider run', () => {
     const late = episodes.filter((e) => (e.step ?? 0) > 30).map((e) => e.messages[2]?.content ?? '');
-    assert.ok(late.every((text) => !text.includes('Checking') && text.length < 40), late.find((t) => t.includes('Checking')));
+    assert.ok(
+      late.every((text) => !text.includes('Checking') && text.length < 40),
+      late.find((t) => t.includes('Checking')),
+    );
     const early = episodes.filter((e) => (e.step ?? 0) <= 10).map((e) => e.messages[2]?.content ?? '');
     assert.ok(early.every((text) => text.includes('Checking') || text.includes('is wrong')));
   });
@@ -136,8 +155,17 @@ describe('teamEpisodes', () => {
     assert.ok(bytes >= 3072, `${bytes} bytes per line`);
     const plain = [...teamEpisodes({ episodes: 64 })];
     // Rounds and wording draw from their own streams, so the outcomes do not move.
-    assert.deepEqual(verbose.map((e) => e.reward), plain.map((e) => e.reward));
-    assert.deepEqual(verbose.map((e) => e.final), plain.map((e) => e.final));
-    assert.deepEqual(verbose.map((e) => e.messages.map((m) => m.turn)), verbose.map(() => [0, 1, 2, 3, 4, 5, 6, 7, 8]));
+    assert.deepEqual(
+      verbose.map((e) => e.reward),
+      plain.map((e) => e.reward),
+    );
+    assert.deepEqual(
+      verbose.map((e) => e.final),
+      plain.map((e) => e.final),
+    );
+    assert.deepEqual(
+      verbose.map((e) => e.messages.map((m) => m.turn)),
+      verbose.map(() => [0, 1, 2, 3, 4, 5, 6, 7, 8]),
+    );
   });
 });

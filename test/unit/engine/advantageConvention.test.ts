@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chooseAdvantageConvention, describeAdvantageChoice } from '../../../src/engine/credit/advantageConvention';
 
-const producer = (formats: string[], framework: string | null = null, manifest?: object) => ({ formats, framework, configJson: manifest ? JSON.stringify(manifest) : null });
+const producer = (formats: string[], framework: string | null = null, manifest?: object) => ({
+  formats,
+  framework,
+  configJson: manifest ? JSON.stringify(manifest) : null,
+});
 const choose = (...args: Parameters<typeof chooseAdvantageConvention>) => {
   const c = chooseAdvantageConvention(...args);
   return [c.convention.name, c.source, c.description];
@@ -14,7 +18,11 @@ describe('chooseAdvantageConvention', () => {
     assert.deepEqual(choose('r', all, 'dr-grpo'), ['dr-grpo', 'flag', 'from --advantage']);
     assert.deepEqual(choose('r', all), ['c3', 'run.json', 'from run.json']);
     assert.deepEqual(choose('r', producer(['trl'], 'openrlhf')), ['trl', 'producer', 'from the producer trl']);
-    assert.deepEqual(choose('r', producer(['credit_lens_jsonl'], 'OpenRLHF')), ['openrlhf', 'producer', 'from the framework OpenRLHF']);
+    assert.deepEqual(choose('r', producer(['credit_lens_jsonl'], 'OpenRLHF')), [
+      'openrlhf',
+      'producer',
+      'from the framework OpenRLHF',
+    ]);
     assert.deepEqual(choose('r', producer(['credit_lens_jsonl'], 'marti')), ['verl', 'default', 'default']);
   });
 
@@ -26,11 +34,20 @@ describe('chooseAdvantageConvention', () => {
   });
 
   it('chooseAdvantageConvention rejects unknown names in the flag and in run.json, naming where', () => {
-    assert.throws(() => chooseAdvantageConvention('r', producer([]), 'ppo'), /unknown advantage convention "ppo" in --advantage \(known: verl, trl, openrlhf, drmas, c3, dr-grpo/);
-    assert.throws(() => chooseAdvantageConvention('team', producer([], null, { advantage: 'x' })), /"advantage" in run.json of run "team"/);
+    assert.throws(
+      () => chooseAdvantageConvention('r', producer([]), 'ppo'),
+      /unknown advantage convention "ppo" in --advantage \(known: verl, trl, openrlhf, drmas, c3, dr-grpo/,
+    );
+    assert.throws(
+      () => chooseAdvantageConvention('team', producer([], null, { advantage: 'x' })),
+      /"advantage" in run.json of run "team"/,
+    );
   });
 
   it('describeAdvantageChoice gives the one-line form of the text report', () => {
-    assert.equal(describeAdvantageChoice(chooseAdvantageConvention('r', producer(['verl']))), 'verl (sample std, eps 1e-6; from the producer verl)');
+    assert.equal(
+      describeAdvantageChoice(chooseAdvantageConvention('r', producer(['verl']))),
+      'verl (sample std, eps 1e-6; from the producer verl)',
+    );
   });
 });

@@ -25,12 +25,22 @@ function team(runs: readonly RunAudit[]): RunAudit {
 test('audit on the demo flags the verifier as free-rider over the late steps and as decoupling', async () => {
   const report = team((await runAudit({ root: await demo(true) })).runs);
   const freeRider = report.flags.filter((f) => f.kind === 'free-rider');
-  assert.deepEqual(freeRider.map((f) => f.agent), ['verifier'], JSON.stringify(report.flags.map((f) => [f.kind, f.agent, f.steps])));
+  assert.deepEqual(
+    freeRider.map((f) => f.agent),
+    ['verifier'],
+    JSON.stringify(report.flags.map((f) => [f.kind, f.agent, f.steps])),
+  );
   const [from, to] = freeRider[0]?.steps ?? [0, 0];
   assert.ok(from >= 17 && from <= 33 && to === 40, `free-rider over ${from}–${to}`);
   const decoupling = report.flags.filter((f) => f.kind === 'decoupling');
-  assert.deepEqual(decoupling.map((f) => f.agent), ['verifier']);
-  assert.ok(report.flags.every((f) => f.agent === 'verifier'), 'planner and solver are not flagged');
+  assert.deepEqual(
+    decoupling.map((f) => f.agent),
+    ['verifier'],
+  );
+  assert.ok(
+    report.flags.every((f) => f.agent === 'verifier'),
+    'planner and solver are not flagged',
+  );
   assert.ok(freeRider[0]?.location?.uri.startsWith('planner-solver-verifier/rollouts/'));
   const verifier = report.agents.find((a) => a.agent === 'verifier');
   assert.ok((verifier?.emptyRate ?? 0) > 0.3, 'the idle verifier writes content-free echoes');
@@ -40,7 +50,10 @@ test('audit on the demo flags the verifier as free-rider over the late steps and
 
 test('audit on a control run where every agent contributes flags nothing', async () => {
   const report = team((await runAudit({ root: await demo(false) })).runs);
-  assert.deepEqual(report.flags.map((f) => [f.kind, f.agent, f.steps]), []);
+  assert.deepEqual(
+    report.flags.map((f) => [f.kind, f.agent, f.steps]),
+    [],
+  );
   assert.deepEqual(report.unreachable, []);
 });
 
@@ -52,14 +65,23 @@ test('audit without counterfactual data still flags silent agents and says which
     { agent: 'critic', content: 'Looks good.' },
   ];
   // No ground truth: the built-in evaluator cannot score coalitions, and nothing is logged.
-  const lines = Array.from({ length: 6 }, (_, i) => episode(`e${i}`, { agents, messages, final: { answer: '42' }, step: 1 + (i % 3) }));
+  const lines = Array.from({ length: 6 }, (_, i) =>
+    episode(`e${i}`, { agents, messages, final: { answer: '42' }, step: 1 + (i % 3) }),
+  );
   writeFileSync(join(root, 'a.jsonl'), jsonl(...lines));
   await runIndexJob({ root, search: false });
   const [report] = (await runAudit({ root })).runs;
-  assert.deepEqual(report?.flags.map((f) => [f.kind, f.agent, f.scope]), [['silent', 'ghost', 'run']]);
+  assert.deepEqual(
+    report?.flags.map((f) => [f.kind, f.agent, f.scope]),
+    [['silent', 'ghost', 'run']],
+  );
   // One note per trained agent, naming it and why: the checker cannot score episodes without a ground truth.
-  assert.deepEqual(report?.unreachable.map((u) => /for (\w+):/.exec(u)?.[1]), ['writer', 'critic', 'ghost']);
-  for (const note of report?.unreachable ?? []) assert.match(note, /no loo credit could be computed: .*no ground truth.*what would answer it: log counterfactual/);
+  assert.deepEqual(
+    report?.unreachable.map((u) => /for (\w+):/.exec(u)?.[1]),
+    ['writer', 'critic', 'ghost'],
+  );
+  for (const note of report?.unreachable ?? [])
+    assert.match(note, /no loo credit could be computed: .*no ground truth.*what would answer it: log counterfactual/);
 });
 
 test('a cancelled audit stores no flags and keeps the previous ones', async () => {

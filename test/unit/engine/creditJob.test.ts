@@ -39,7 +39,11 @@ test('credit routing on the routed demo: the weaker, more-selected expert has ne
   const stored: { method: string; agent: string; value: number }[] = [];
   const result = await runCreditJob(
     { root: demo, method: 'routing' },
-    { onRunStored: (_run, rows) => { for (const r of rows) stored.push({ method: r.method, agent: r.agent, value: r.value ?? Number.NaN }); } },
+    {
+      onRunStored: (_run, rows) => {
+        for (const r of rows) stored.push({ method: r.method, agent: r.agent, value: r.value ?? Number.NaN });
+      },
+    },
   );
   const mean = (method: string, name: string): number => {
     const values = stored.filter((r) => r.method === method && r.agent === name).map((r) => r.value);
@@ -81,10 +85,21 @@ test('credit with the built-in evaluator computes missing coalitions and caches 
   ];
   // Three successes and a failure (gold 5): the checker reproduces both outcomes, so it is calibrated.
   const lines = [0, 1, 2, 3].map((i) =>
-    episode(`e${i}`, { agents: ['planner', 'solver', 'verifier'].map((name) => ({ name, kind: 'llm' as const })), messages, groundTruth: i === 3 ? '5' : '4', reward: i === 3 ? 0 : 1, group: 'g', step: 1, sample: i }),
+    episode(`e${i}`, {
+      agents: ['planner', 'solver', 'verifier'].map((name) => ({ name, kind: 'llm' as const })),
+      messages,
+      groundTruth: i === 3 ? '5' : '4',
+      reward: i === 3 ? 0 : 1,
+      group: 'g',
+      step: 1,
+      sample: i,
+    }),
   );
   writeFileSync(join(root, 'a.jsonl'), jsonl(...lines));
-  writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }));
+  writeFileSync(
+    join(root, 'run.json'),
+    JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }),
+  );
   await runIndexJob({ root, search: false });
   const options: CreditJobOptions = { root, method: 'shapley' };
   const first = await runCreditJob(options);
@@ -100,18 +115,39 @@ test('credit with the built-in evaluator computes missing coalitions and caches 
 test('credit with a crashing or hanging evaluator command records per-episode errors and no partial rows', async () => {
   const root = tempFolder();
   const agents = ['planner', 'solver'].map((name) => ({ name, kind: 'llm' as const }));
-  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('ok-1', { agents }), episode('crash-1', { agents }), episode('hang-1', { agents }), episode('ok-2', { agents })));
+  writeFileSync(
+    join(root, 'a.jsonl'),
+    jsonl(
+      episode('ok-1', { agents }),
+      episode('crash-1', { agents }),
+      episode('hang-1', { agents }),
+      episode('ok-2', { agents }),
+    ),
+  );
   await runIndexJob({ root, search: false });
   const script = `"${process.execPath}" "${resolve('test/fixtures/evaluators/misbehaving.js')}"`;
   // Calibration off (threshold 0): this test is about failures, not about agreement with the log.
-  const result = await runCreditJob({ root, method: 'shapley', concurrency: 1, evaluator: { kind: 'command', command: script, timeoutMs: 500 }, calibration: { threshold: 0 } });
+  const result = await runCreditJob({
+    root,
+    method: 'shapley',
+    concurrency: 1,
+    evaluator: { kind: 'command', command: script, timeoutMs: 500 },
+    calibration: { threshold: 0 },
+  });
   const run = result.runs[0];
   assert.equal(run?.computed, 2);
   assert.deepEqual(run?.failures.map((f) => f.where).sort(), ['a.jsonl:2', 'a.jsonl:3']);
   const store = IndexStore.open(join(root, '.credit-lens', 'index.sqlite'));
   try {
-    const credited = store.db.prepare<{ external_id: string }>("SELECT DISTINCT e.external_id FROM credit c JOIN episode e USING (episode_id) WHERE c.method = 'shapley' ORDER BY 1").all();
-    assert.deepEqual(credited.map((r) => r.external_id), ['ok-1', 'ok-2']);
+    const credited = store.db
+      .prepare<{ external_id: string }>(
+        "SELECT DISTINCT e.external_id FROM credit c JOIN episode e USING (episode_id) WHERE c.method = 'shapley' ORDER BY 1",
+      )
+      .all();
+    assert.deepEqual(
+      credited.map((r) => r.external_id),
+      ['ok-1', 'ok-2'],
+    );
     const errors = store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM credit_error').get();
     assert.equal(errors?.n, 2);
   } finally {
@@ -128,7 +164,10 @@ test('per-message credit: prefix differences find the first error; Owen sums per
     { agent: 'verifier', content: 'Actually it is 5. #### 5' },
   ];
   writeFileSync(join(root, 'a.jsonl'), jsonl(episode('failed', { agents, messages, reward: 0, groundTruth: '4' })));
-  writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }));
+  writeFileSync(
+    join(root, 'run.json'),
+    JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }),
+  );
   await runIndexJob({ root, search: false });
   const collect = async (method: CreditJobOptions['method']) => {
     const rows: { agent: string; seq: number | null; value: number }[] = [];
@@ -137,14 +176,21 @@ test('per-message credit: prefix differences find the first error; Owen sums per
     await runCreditJob(
       { root, method, calibration: { threshold: 0 } },
       {
-        onRunStored: (_run, stored) => { for (const r of stored) rows.push({ agent: r.agent, seq: r.message_seq, value: r.value ?? Number.NaN }); },
-        onEpisode: (report) => { firstError = report.messages?.firstError; },
+        onRunStored: (_run, stored) => {
+          for (const r of stored) rows.push({ agent: r.agent, seq: r.message_seq, value: r.value ?? Number.NaN });
+        },
+        onEpisode: (report) => {
+          firstError = report.messages?.firstError;
+        },
       },
     );
     return { rows, firstError };
   };
   const prefix = await collect('prefix');
-  assert.deepEqual(prefix.rows.filter((r) => r.seq !== null).map((r) => r.value), [0, 1, -1]);
+  assert.deepEqual(
+    prefix.rows.filter((r) => r.seq !== null).map((r) => r.value),
+    [0, 1, -1],
+  );
   assert.deepEqual(prefix.firstError, { index: 2, harmful: [2], repairs: [] });
   const owen = await collect('owen');
   const shapley = await collect('shapley');
@@ -153,31 +199,73 @@ test('per-message credit: prefix differences find the first error; Owen sums per
     const phi = shapley.rows.find((r) => r.agent === name && r.seq === null)?.value ?? Number.NaN;
     assert.ok(Math.abs(messageSum - phi) < 1e-12, `${name}: Σ owen ${messageSum} vs φ ${phi}`);
   }
-  assert.ok(Math.abs(owen.rows.filter((r) => r.seq !== null).reduce((s, r) => s + r.value, 0)) < 1e-12, 'conserves v(N) − v(∅) = 0');
+  assert.ok(
+    Math.abs(owen.rows.filter((r) => r.seq !== null).reduce((s, r) => s + r.value, 0)) < 1e-12,
+    'conserves v(N) − v(∅) = 0',
+  );
 });
 
 test('shapley-mc on logged coalitions converges to exact Shapley within its intervals', async () => {
   const exact = new Map<string, number>();
   const mc: { key: string; value: number; low: number; high: number }[] = [];
-  await runCreditJob({ root: demo, method: 'shapley', run: 'planner-solver-verifier', steps: [1, 2] }, {
-    onRunStored: (_r, rows) => { for (const r of rows) exact.set(`${r.external_id}/${r.agent}`, r.value ?? Number.NaN); },
-  });
-  await runCreditJob({ root: demo, method: 'shapley-mc', run: 'planner-solver-verifier', steps: [1, 2] }, {
-    onRunStored: (_r, rows) => { for (const r of rows) mc.push({ key: `${r.external_id}/${r.agent}`, value: r.value ?? Number.NaN, low: r.ci_low ?? r.value ?? 0, high: r.ci_high ?? r.value ?? 0 }); },
-  });
+  await runCreditJob(
+    { root: demo, method: 'shapley', run: 'planner-solver-verifier', steps: [1, 2] },
+    {
+      onRunStored: (_r, rows) => {
+        for (const r of rows) exact.set(`${r.external_id}/${r.agent}`, r.value ?? Number.NaN);
+      },
+    },
+  );
+  await runCreditJob(
+    { root: demo, method: 'shapley-mc', run: 'planner-solver-verifier', steps: [1, 2] },
+    {
+      onRunStored: (_r, rows) => {
+        for (const r of rows)
+          mc.push({
+            key: `${r.external_id}/${r.agent}`,
+            value: r.value ?? Number.NaN,
+            low: r.ci_low ?? r.value ?? 0,
+            high: r.ci_high ?? r.value ?? 0,
+          });
+      },
+    },
+  );
   assert.equal(mc.length, exact.size);
-  const covered = mc.filter((m) => Math.abs(m.value - (exact.get(m.key) ?? Number.NaN)) < 1e-9 || (m.low - 1e-9 <= (exact.get(m.key) ?? 0) && (exact.get(m.key) ?? 0) <= m.high + 1e-9));
+  const covered = mc.filter(
+    (m) =>
+      Math.abs(m.value - (exact.get(m.key) ?? Number.NaN)) < 1e-9 ||
+      (m.low - 1e-9 <= (exact.get(m.key) ?? 0) && (exact.get(m.key) ?? 0) <= m.high + 1e-9),
+  );
   assert.ok(covered.length / mc.length >= 0.9, `${covered.length}/${mc.length} intervals cover the exact value`);
 });
 
 test('budgeted loo: the control-variate estimate covers the exact run mean while evaluating a fraction of episodes', async () => {
-  const exact = await runCreditJob({ root: demo, method: 'loo', run: 'planner-solver-verifier', useLogged: false, evaluator: { kind: 'builtin', name: 'final-answer' } });
-  const budgeted = await runCreditJob({ root: demo, method: 'loo', run: 'planner-solver-verifier', useLogged: false, budget: 1600, evaluator: { kind: 'builtin', name: 'final-answer', options: { foldCase: true } } });
+  const exact = await runCreditJob({
+    root: demo,
+    method: 'loo',
+    run: 'planner-solver-verifier',
+    useLogged: false,
+    evaluator: { kind: 'builtin', name: 'final-answer' },
+  });
+  const budgeted = await runCreditJob({
+    root: demo,
+    method: 'loo',
+    run: 'planner-solver-verifier',
+    useLogged: false,
+    budget: 1600,
+    evaluator: { kind: 'builtin', name: 'final-answer', options: { foldCase: true } },
+  });
   const report = budgeted.runs[0]?.budget;
   assert.ok(report, 'a budget report');
-  assert.ok(report.exactEpisodes < report.totalEpisodes / 2, `${report.exactEpisodes} exact of ${report.totalEpisodes}`);
+  assert.ok(
+    report.exactEpisodes < report.totalEpisodes / 2,
+    `${report.exactEpisodes} exact of ${report.totalEpisodes}`,
+  );
   for (const estimate of report.agents) {
     const truth = agent(exact, 'planner-solver-verifier', estimate.agent).mean;
-    assert.ok(Math.abs(estimate.estimate - truth) <= 4 * estimate.stderr + 1e-9, `${estimate.agent}: ${estimate.estimate} ± ${estimate.stderr} vs ${truth}`);
+    assert.ok(
+      Math.abs(estimate.estimate - truth) <= 4 * estimate.stderr + 1e-9,
+      `${estimate.agent}: ${estimate.estimate} ± ${estimate.stderr} vs ${truth}`,
+    );
   }
 });

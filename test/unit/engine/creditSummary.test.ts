@@ -22,7 +22,12 @@ test('agentSummaries(values) handles 300,000 values (no argument-spread overflow
 });
 
 test('agentSummaries(values) gives a zero-width interval for one value and NaN for none', () => {
-  const [one, none] = agentSummaries(new Map([['a', [[1, 0.3]]], ['b', []]]));
+  const [one, none] = agentSummaries(
+    new Map([
+      ['a', [[1, 0.3]]],
+      ['b', []],
+    ]),
+  );
   assert.deepEqual(one?.ci, [0.3, 0.3]);
   assert.ok(Number.isNaN(none?.mean));
 });

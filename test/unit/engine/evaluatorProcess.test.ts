@@ -4,7 +4,11 @@ import { test } from 'node:test';
 import { EvaluatorProcess } from '../../../src/engine/evaluators/evaluatorProcess';
 
 const script = (name: string): string => `"${process.execPath}" "${resolve('test/fixtures/evaluators', name)}"`;
-const payload = (id: string, coalitions: string[][] = [['solver'], []]) => ({ episode: { id, messages: [] }, kind: 'agents' as const, coalitions });
+const payload = (id: string, coalitions: string[][] = [['solver'], []]) => ({
+  episode: { id, messages: [] },
+  kind: 'agents' as const,
+  coalitions,
+});
 
 test('EvaluatorProcess.request() pairs answers with requests by id, concurrently', async () => {
   const process = new EvaluatorProcess(script('scoreByPresence.js'), '.', 5000, 3);
@@ -15,8 +19,14 @@ test('EvaluatorProcess.request() pairs answers with requests by id, concurrently
       process.request(payload('c', [[]])),
       process.request(payload('d', [['planner', 'solver'], ['solver']])),
     ]);
-    assert.deepEqual(answers.map((a) => a.rewards), [[1, 0], [0.5], [0], [1, 0.5]]);
-    assert.ok(answers.every((a) => !a.replayed), 'no `replayed: true` in the answer: a checker, not a replay');
+    assert.deepEqual(
+      answers.map((a) => a.rewards),
+      [[1, 0], [0.5], [0], [1, 0.5]],
+    );
+    assert.ok(
+      answers.every((a) => !a.replayed),
+      'no `replayed: true` in the answer: a checker, not a replay',
+    );
   } finally {
     await process.close();
   }
@@ -55,8 +65,15 @@ test('EvaluatorProcess: an answer with `replayed: true` says downstream agents w
 test('EvaluatorProcess turns error answers and malformed rewards into per-request errors; garbage times out', async () => {
   const process = new EvaluatorProcess(script('misbehaving.js'), '.', 400, 4);
   try {
-    const [error, garbage, fine] = await Promise.allSettled([process.request(payload('error-1')), process.request(payload('garbage-1')), process.request(payload('ok-3'))]);
-    assert.match(String(error.status === 'rejected' && error.reason), /the evaluator reported: judge model unavailable/);
+    const [error, garbage, fine] = await Promise.allSettled([
+      process.request(payload('error-1')),
+      process.request(payload('garbage-1')),
+      process.request(payload('ok-3')),
+    ]);
+    assert.match(
+      String(error.status === 'rejected' && error.reason),
+      /the evaluator reported: judge model unavailable/,
+    );
     assert.equal(garbage.status, 'rejected');
     assert.match(String(garbage.status === 'rejected' && garbage.reason), /did not answer within 400 ms/);
     assert.ok(fine.status === 'fulfilled' || /restarted/.test(String(fine.reason)));

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { airportGame, gameValues, monteCarloCoverage, unanimityGame, votingGame } from '../../../bench/monteCarloCoverage';
+import {
+  airportGame,
+  gameValues,
+  monteCarloCoverage,
+  unanimityGame,
+  votingGame,
+} from '../../../bench/monteCarloCoverage';
 import { episodeCredit } from '../../../src/engine/credit/episodeCredit';
 import { defaultMonteCarlo, monteCarloCredit } from '../../../src/engine/credit/monteCarloCredit';
 
@@ -54,6 +60,16 @@ test('monteCarloCredit: a 3-agent game is enumerated, so the values are exact wi
 
 test('exact shapley refuses more than 16 agents and points to shapley-mc', async () => {
   const episode = { episodeId: 1, agents: Array.from({ length: 17 }, (_, i) => ({ agentId: `a${i}` })) };
-  const input = { episode, method: 'shapley', values: () => assert.fail('no values needed'), messageValues: () => assert.fail('no values needed'), monteCarlo: defaultMonteCarlo, lastSpeaker: undefined };
-  await assert.rejects(episodeCredit(input as unknown as Parameters<typeof episodeCredit>[0]), /use shapley-mc for more than 16 agents/);
+  const input = {
+    episode,
+    method: 'shapley',
+    values: () => assert.fail('no values needed'),
+    messageValues: () => assert.fail('no values needed'),
+    monteCarlo: defaultMonteCarlo,
+    lastSpeaker: undefined,
+  };
+  await assert.rejects(
+    episodeCredit(input as unknown as Parameters<typeof episodeCredit>[0]),
+    /use shapley-mc for more than 16 agents/,
+  );
 });

@@ -10,7 +10,10 @@ import type { CreditOutputRow } from '../../../src/store/creditRepository';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 /** Indexes `episodes` (and a pipeline run.json) in a fresh folder. */
-async function indexed(episodes: readonly Episode[], manifest: Record<string, unknown> = { mechanism: 'pipeline' }): Promise<string> {
+async function indexed(
+  episodes: readonly Episode[],
+  manifest: Record<string, unknown> = { mechanism: 'pipeline' },
+): Promise<string> {
   const root = tempFolder();
   writeFileSync(join(root, 'a.jsonl'), jsonl(...episodes));
   writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', ...manifest }));
@@ -21,14 +24,20 @@ async function indexed(episodes: readonly Episode[], manifest: Record<string, un
 /** Runs a credit job and returns its stored rows (agent level) with the job result. */
 async function credit(options: CreditJobOptions) {
   const rows: CreditOutputRow[] = [];
-  const result = await runCreditJob(options, { onRunStored: (_r, stored) => rows.push(...[...stored].filter((r) => r.message_seq === null)) });
+  const result = await runCreditJob(options, {
+    onRunStored: (_r, stored) => rows.push(...[...stored].filter((r) => r.message_seq === null)),
+  });
   return { rows, result, run: result.runs[0] };
 }
 
 for (const n of [32, 33, 40, 64]) {
   test(`leave-one-out is exact with ${n} agents (no 32-bit masks): v(N) − v(N∖{i}) from logged removals`, async () => {
     const agents = Array.from({ length: n }, (_, i) => ({ name: `a${i}`, kind: 'llm' as const }));
-    const counterfactuals = agents.map((a, i) => ({ intervention: 'remove' as const, agents: [a.name], reward: (i % 5) / 10 }));
+    const counterfactuals = agents.map((a, i) => ({
+      intervention: 'remove' as const,
+      agents: [a.name],
+      reward: (i % 5) / 10,
+    }));
     const messages = agents.map((a) => ({ agent: a.name, content: `${a.name} speaks` }));
     const root = await indexed([episode('big', { agents, messages, counterfactuals, reward: 1 })]);
     const { rows, run } = await credit({ root, method: 'loo', evaluator: { kind: 'none' } });
@@ -46,7 +55,13 @@ for (const n of [32, 33, 40, 64]) {
 
 test('leave-one-out uses a logged replace_text counterfactual when no removal is logged, and names the intervention', async () => {
   const counterfactuals = [
-    { intervention: 'replace_text' as const, agents: ['planner'], reward: 0.25, replacement: 'No plan.', replayed: true },
+    {
+      intervention: 'replace_text' as const,
+      agents: ['planner'],
+      reward: 0.25,
+      replacement: 'No plan.',
+      replayed: true,
+    },
     { intervention: 'remove' as const, agents: ['solver'], reward: 0 },
   ];
   const root = await indexed([episode('e', { counterfactuals, reward: 1 })]);
@@ -63,8 +78,16 @@ test('a logged removal that kept the downstream text (replayed: false) is approx
   ];
   const root = await indexed([episode('e', { counterfactuals, reward: 1 })]);
   const { rows } = await credit({ root, method: 'loo', evaluator: { kind: 'none' } });
-  assert.equal(rows.find((r) => r.agent === 'planner')?.status, 'approximate', 'the solver read the planner: removing it without replay leaves its information');
-  assert.equal(rows.find((r) => r.agent === 'solver')?.status, 'exact', 'the solver speaks last: nothing downstream to replay');
+  assert.equal(
+    rows.find((r) => r.agent === 'planner')?.status,
+    'approximate',
+    'the solver read the planner: removing it without replay leaves its information',
+  );
+  assert.equal(
+    rows.find((r) => r.agent === 'solver')?.status,
+    'exact',
+    'the solver speaks last: nothing downstream to replay',
+  );
 });
 
 /** A solver that computes the answer and a repeater that restates it; one failure so the checker calibrates. */
@@ -80,7 +103,15 @@ function repeaterEpisodes(): Episode[] {
       { agent: 'solver', content: `7 + 5 = ${answer}. #### ${answer}` },
       { agent: 'repeater', content: `The answer is #### ${answer}` },
     ];
-    return episode(`e${i}`, { agents, messages, groundTruth: '12', reward: wrong ? 0 : 1, step: Math.floor(i / 10), group: `g${Math.floor(i / 4)}`, sample: i % 4 });
+    return episode(`e${i}`, {
+      agents,
+      messages,
+      groundTruth: '12',
+      reward: wrong ? 0 : 1,
+      step: Math.floor(i / 10),
+      group: `g${Math.floor(i / 4)}`,
+      sample: i % 4,
+    });
   });
 }
 
@@ -91,11 +122,30 @@ test('checked values: the last agent is exact, an agent read by later agents is 
   assert.equal(run?.calibration?.rate, 1);
   const solver = rows.filter((r) => r.agent === 'solver');
   const repeater = rows.filter((r) => r.agent === 'repeater');
-  assert.ok(solver.every((r) => r.status === 'approximate' && r.value === 0 && r.source === 'logged+checked'), 'the repeated answer survives the solver’s removal: no-replay LOO is 0 and says so');
+  assert.ok(
+    solver.every((r) => r.status === 'approximate' && r.value === 0 && r.source === 'logged+checked'),
+    'the repeated answer survives the solver’s removal: no-replay LOO is 0 and says so',
+  );
   assert.ok(repeater.every((r) => r.status === 'exact' && r.value === 0));
-  const [report] = (await runAudit({ root, readText: false, thresholds: { minEpisodesPerWindow: 100, alpha: 0.05, dominantShare: 0.9, copyThreshold: 0.8, minTokens: 5, freeRiderMinReward: 0.1 } })).runs;
+  const [report] = (
+    await runAudit({
+      root,
+      readText: false,
+      thresholds: {
+        minEpisodesPerWindow: 100,
+        alpha: 0.05,
+        dominantShare: 0.9,
+        copyThreshold: 0.8,
+        minTokens: 5,
+        freeRiderMinReward: 0.1,
+      },
+    })
+  ).runs;
   assert.ok(!report?.flags.some((f) => f.agent === 'solver'), JSON.stringify(report?.flags));
-  assert.ok(report?.unreachable.some((u) => /for solver: its loo credit is approximate in 120 episode/.test(u)), report?.unreachable.join('\n'));
+  assert.ok(
+    report?.unreachable.some((u) => /for solver: its loo credit is approximate in 120 episode/.test(u)),
+    report?.unreachable.join('\n'),
+  );
 });
 
 test('a checker that does not reproduce the logged rewards is not calibrated: counterfactual credit is not identifiable, with the count and an example', async () => {
@@ -106,7 +156,10 @@ test('a checker that does not reproduce the logged rewards is not calibrated: co
   assert.equal(rows.length, 0, 'no numeric credit from an uncalibrated checker');
   assert.equal(run?.unidentified, 120);
   assert.deepEqual([run?.calibration?.sampled, run?.calibration?.agreed, run?.calibration?.accepted], [120, 90, false]);
-  assert.match(run?.failures[0]?.reason ?? '', /reproduces the logged reward of 90 of 120 sampled episodes \(75%, below the 95% required\); e\.g\. episode e3 \(a\.jsonl:4\) logs 1, the evaluator scores 0/);
+  assert.match(
+    run?.failures[0]?.reason ?? '',
+    /reproduces the logged reward of 90 of 120 sampled episodes \(75%, below the 95% required\); e\.g\. episode e3 \(a\.jsonl:4\) logs 1, the evaluator scores 0/,
+  );
   assert.match(run?.failures[0]?.remedy ?? '', /log counterfactuals, configure a replay evaluator/);
 });
 
@@ -115,7 +168,10 @@ test('a team that always fails: the checker agrees trivially, which calibrates n
   const root = await indexed(episodes);
   const { run } = await credit({ root, method: 'loo' });
   assert.equal(run?.computed, 0);
-  assert.match(run?.calibration?.reason ?? '', /all 120 sampled episodes log reward 0, so agreement cannot show .* tells success from failure/);
+  assert.match(
+    run?.calibration?.reason ?? '',
+    /all 120 sampled episodes log reward 0, so agreement cannot show .* tells success from failure/,
+  );
   const [report] = (await runAudit({ root, readText: false })).runs;
   assert.ok(!report?.flags.some((f) => f.kind === 'idle' || f.kind === 'free-rider'));
 });
@@ -131,7 +187,10 @@ test('owen on a one-message-per-agent episode uses the logged coalitions, so it 
   const owen = await credit({ root, method: 'owen', evaluator: { kind: 'none' } });
   const shapley = await credit({ root, method: 'shapley', evaluator: { kind: 'none' } });
   const values = (rows: CreditOutputRow[]) => rows.map((r) => [r.agent, r.value, r.status]);
-  assert.deepEqual(values(owen.rows), [['planner', 0, 'exact'], ['solver', 1, 'exact']]);
+  assert.deepEqual(values(owen.rows), [
+    ['planner', 0, 'exact'],
+    ['solver', 1, 'exact'],
+  ]);
   assert.deepEqual(values(owen.rows), values(shapley.rows));
 });
 
@@ -157,10 +216,16 @@ test('tau-bench trajectories: no numeric LOO or Shapley without a calibrated che
     const { rows, run } = await credit({ root, method });
     assert.equal(rows.length, 0, method);
     assert.ok((run?.unidentified ?? 0) > 0 && run?.unidentified === run?.failures.length);
-    assert.match(run?.failures[0]?.reason ?? '', /final-answer checker cannot score this episode: tau-bench rewards compare the tool actions/);
+    assert.match(
+      run?.failures[0]?.reason ?? '',
+      /final-answer checker cannot score this episode: tau-bench rewards compare the tool actions/,
+    );
   }
   const [report] = (await runAudit({ root, readText: false })).runs;
-  assert.deepEqual(report?.flags.filter((f) => f.kind !== 'silent'), []);
+  assert.deepEqual(
+    report?.flags.filter((f) => f.kind !== 'silent'),
+    [],
+  );
   assert.ok(report?.unreachable.some((u) => /for user: it is a user simulator, not a trained agent/.test(u)));
   assert.ok(report?.unreachable.some((u) => /for system: it is a system prompt/.test(u)));
 });
@@ -168,7 +233,10 @@ test('tau-bench trajectories: no numeric LOO or Shapley without a calibrated che
 test('Who&When (every team fails, nothing logged): no idle or free-rider flag; each silent expert located at every silent episode', async () => {
   const root = await indexedCopy('test/fixtures/importers/who-and-when');
   const [report] = (await runAudit({ root, readText: false })).runs;
-  assert.deepEqual(report?.flags.filter((f) => f.kind === 'idle' || f.kind === 'free-rider'), []);
+  assert.deepEqual(
+    report?.flags.filter((f) => f.kind === 'idle' || f.kind === 'free-rider'),
+    [],
+  );
   const silent = report?.flags.filter((f) => f.kind === 'silent') ?? [];
   assert.ok(silent.length > 0);
   for (const flag of silent) assert.equal(flag.locations?.length, flag.evidence['silentEpisodes'], flag.agent);
@@ -176,5 +244,8 @@ test('Who&When (every team fails, nothing logged): no idle or free-rider flag; e
   assert.ok(report?.unreachable.some((u) => /for Computer_terminal: it is a tool/.test(u)));
   // `--evaluator none` is honoured: nothing is calibrated or evaluated, and the audit says why.
   const [none] = (await runAudit({ root, readText: false, evaluator: { kind: 'none' } })).runs;
-  assert.ok(none?.unreachable.some((u) => /no evaluator is configured/.test(u)), none?.unreachable.join('\n'));
+  assert.ok(
+    none?.unreachable.some((u) => /no evaluator is configured/.test(u)),
+    none?.unreachable.join('\n'),
+  );
 });

@@ -36,7 +36,10 @@ test('activate() hands every disposable to context.subscriptions', () => {
   assert.equal(fake.channels.length, 1);
   assert.equal(channel?.name, 'Credit Lens');
   assert.deepEqual(channel?.options, { log: true });
-  assert.ok(context.subscriptions.some((d) => d === channel), 'the log channel is owned');
+  assert.ok(
+    context.subscriptions.some((d) => d === channel),
+    'the log channel is owned',
+  );
   // Every command registration, the channel, the job tracker, the three panel owners, the two panel
   // serializers, the active index, the run folders, their change listener, the views and background indexing.
   assert.equal(context.subscriptions.length, contributed.length + 12);
@@ -44,8 +47,14 @@ test('activate() hands every disposable to context.subscriptions', () => {
   assert.equal(fake.treeViews.length, 2, 'the Runs and Flags views are created');
   for (const disposable of context.subscriptions) disposable.dispose();
   assert.equal(fake.commands.size, 0, 'disposing the subscriptions unregisters every command');
-  assert.ok(fake.treeViews.every((view) => view.disposed), 'disposing the subscriptions disposes the views');
-  assert.ok(fake.watchers.length > 0 && fake.watchers.every((watcher) => watcher.disposed), 'disposing the subscriptions disposes the index watcher');
+  assert.ok(
+    fake.treeViews.every((view) => view.disposed),
+    'disposing the subscriptions disposes the views',
+  );
+  assert.ok(
+    fake.watchers.length > 0 && fake.watchers.every((watcher) => watcher.disposed),
+    'disposing the subscriptions disposes the index watcher',
+  );
   assert.equal(channel?.disposed, true);
   assert.equal(fake.serializers.size, 0, 'disposing the subscriptions unregisters the serializers');
   deactivate();

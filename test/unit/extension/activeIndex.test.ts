@@ -8,7 +8,11 @@ import { runIndexJob } from '../../../src/engine/indexJob';
 import { ActiveIndex } from '../../../src/extension/activeIndex';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
-const log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as vscode.LogOutputChannel;
+const log = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+} as unknown as vscode.LogOutputChannel;
 
 test('ActiveIndex.show(folder) opens an indexed folder read-only for the views and refuses one without an index', async () => {
   const root = tempFolder();

@@ -2,7 +2,13 @@ import '../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import { defaultAuditThresholds } from '../../../src/credit/audit/auditThresholds';
-import { defaultSeverity, indexDbPath, loadConfig, readConfig, type CreditLensConfig } from '../../../src/extension/config';
+import {
+  defaultSeverity,
+  indexDbPath,
+  loadConfig,
+  readConfig,
+  type CreditLensConfig,
+} from '../../../src/extension/config';
 import { evaluatorChoice, settingSource } from '../../../src/extension/trust';
 import { fake } from '../fakes/vscode';
 
@@ -46,11 +52,18 @@ test('valid settings are read', () => {
   assert.equal(read.value.auditSeverity.idle, 'error');
   assert.equal(read.value.auditSeverity.silent, 'information');
   assert.equal(read.value.liveTailEnabled, false);
-  assert.deepEqual(withSettings({ 'index.location': 'workspaceStorage' }).ok && withSettings({ 'index.location': 'workspaceStorage' }), { ok: true, value: { ...defaults(), indexLocation: { kind: 'workspaceStorage' } } });
+  assert.deepEqual(
+    withSettings({ 'index.location': 'workspaceStorage' }).ok && withSettings({ 'index.location': 'workspaceStorage' }),
+    { ok: true, value: { ...defaults(), indexLocation: { kind: 'workspaceStorage' } } },
+  );
 });
 
 const invalid: [string, unknown, RegExp][] = [
-  ['index.location', 'relative/path', /creditLens\.index\.location must be "runFolder", "workspaceStorage" or an absolute folder path/],
+  [
+    'index.location',
+    'relative/path',
+    /creditLens\.index\.location must be "runFolder", "workspaceStorage" or an absolute folder path/,
+  ],
   ['index.location', 3, /creditLens\.index\.location/],
   ['credit.defaultMethod', 'banzhaf', /creditLens\.credit\.defaultMethod must be one of shared, loo, shapley/],
   ['evaluator.builtin', '', /creditLens\.evaluator\.builtin must not be empty/],
@@ -65,7 +78,11 @@ const invalid: [string, unknown, RegExp][] = [
   ['audit.thresholds', { nope: 1 }, /unknown setting 'nope'/],
   ['audit.severity', 'error', /creditLens\.audit\.severity must be an object/],
   ['audit.severity', { lazy: 'error' }, /unknown flag kind 'lazy'/],
-  ['audit.severity', { idle: 'fatal' }, /creditLens\.audit\.severity\.idle must be one of error, warning, information, hint/],
+  [
+    'audit.severity',
+    { idle: 'fatal' },
+    /creditLens\.audit\.severity\.idle must be one of error, warning, information, hint/,
+  ],
   ['liveTail.enabled', 'yes', /creditLens\.liveTail\.enabled must be true or false/],
 ];
 
@@ -93,13 +110,19 @@ test('loadConfig reads workspace.getConfiguration("creditLens")', () => {
 test('indexDbPath: run folder → default lookup; workspace storage and custom folders hash the run folder', () => {
   assert.equal(indexDbPath({ kind: 'runFolder' }, '/runs/a', '/storage'), undefined);
   assert.equal(indexDbPath({ kind: 'workspaceStorage' }, '/runs/a', undefined), undefined);
-  assert.match(indexDbPath({ kind: 'workspaceStorage' }, '/runs/a', '/storage') ?? '', /^\/storage\/indexes\/[0-9a-f]{16}\/index\.sqlite$/);
+  assert.match(
+    indexDbPath({ kind: 'workspaceStorage' }, '/runs/a', '/storage') ?? '',
+    /^\/storage\/indexes\/[0-9a-f]{16}\/index\.sqlite$/,
+  );
   const custom = indexDbPath({ kind: 'custom', folder: '/idx' }, '/runs/a', undefined);
   assert.match(custom ?? '', /^\/idx\/[0-9a-f]{16}\/index\.sqlite$/);
   assert.notEqual(custom, indexDbPath({ kind: 'custom', folder: '/idx' }, '/runs/b', undefined));
 });
 
-const withCommand = (command: string): CreditLensConfig => ({ ...defaults(), evaluator: { ...defaults().evaluator, command, options: { aggregation: 'vote' } } });
+const withCommand = (command: string): CreditLensConfig => ({
+  ...defaults(),
+  evaluator: { ...defaults().evaluator, command, options: { aggregation: 'vote' } },
+});
 const builtin = { kind: 'builtin', name: 'final-answer', options: { aggregation: 'vote' } };
 const command = { kind: 'command', command: 'python eval.py', timeoutMs: 60_000, concurrency: 4 };
 
@@ -113,7 +136,10 @@ for (const trusted of [true, false]) {
       const gated = evaluatorChoice(withCommand('python eval.py'), trusted, source);
       if (refused) {
         assert.deepEqual(gated.choice, builtin);
-        assert.match(gated.warning ?? '', /did not run the evaluator command "python eval\.py".*not trusted.*trust the workspace/);
+        assert.match(
+          gated.warning ?? '',
+          /did not run the evaluator command "python eval\.py".*not trusted.*trust the workspace/,
+        );
       } else {
         assert.deepEqual(gated, { choice: command });
       }

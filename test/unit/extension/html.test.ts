@@ -54,5 +54,8 @@ test('webviewOptions(extensionUri) enables scripts and limits resources to dist/
   const options = webviewOptions(extensionUri);
   assert.equal(options.enableScripts, true);
   assert.equal(options.enableCommandUris, false);
-  assert.deepEqual(options.localResourceRoots?.map((uri) => uri.fsPath), ['/ext/dist/webview', '/ext/media']);
+  assert.deepEqual(
+    options.localResourceRoots?.map((uri) => uri.fsPath),
+    ['/ext/dist/webview', '/ext/media'],
+  );
 });

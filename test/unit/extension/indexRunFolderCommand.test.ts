@@ -6,7 +6,11 @@ import { beforeEach, test } from 'node:test';
 import * as vscode from 'vscode';
 import type { IndexProgress } from '../../../src/core/indexProgress';
 import type { IndexJobResult } from '../../../src/engine/indexJob';
-import { indexRunFolderCommand, type IndexRunFolderDeps, type RunIndex } from '../../../src/extension/commands/indexRunFolderCommand';
+import {
+  indexRunFolderCommand,
+  type IndexRunFolderDeps,
+  type RunIndex,
+} from '../../../src/extension/commands/indexRunFolderCommand';
 import { openRunFolderCommand } from '../../../src/extension/commands/openRunFolderCommand';
 import { IndexJobs } from '../../../src/extension/indexJobs';
 import type { IndexedFolder } from '../../../src/extension/panels/runSummaryPanel';
@@ -37,7 +41,13 @@ function harness(runIndex?: RunIndex): Harness {
 
 /** A stubbed index pass that the test finishes by hand. */
 function stubbedRun() {
-  const calls = { started: 0, cancelled: 0, root: '', dbPath: undefined as string | undefined, onProgress: undefined as ((p: IndexProgress) => void) | undefined };
+  const calls = {
+    started: 0,
+    cancelled: 0,
+    root: '',
+    dbPath: undefined as string | undefined,
+    onProgress: undefined as ((p: IndexProgress) => void) | undefined,
+  };
   let finish: (result: IndexJobResult & { maxRssBytes: number }) => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
   const runIndex: RunIndex = (options, _script, onProgress) => {
@@ -56,31 +66,47 @@ function stubbedRun() {
       },
     };
   };
-  return { runIndex, calls, finish: (r: IndexJobResult & { maxRssBytes: number }) => finish(r), fail: (e: Error) => fail(e) };
+  return {
+    runIndex,
+    calls,
+    finish: (r: IndexJobResult & { maxRssBytes: number }) => finish(r),
+    fail: (e: Error) => fail(e),
+  };
 }
 
 beforeEach(() => {
   fake.reset();
 });
 
-test('the command indexes the explorer folder with the real worker and logs the summary and each bad line', { skip: !existsSync(workerScript) && 'build dist/indexWorker.js first (node esbuild.mjs)' }, async () => {
-  const root = tempFolder();
-  writeFileSync(join(root, 'rollouts.jsonl'), `${validLine}\n{"id": "e2", oops\n`);
-  const { deps, lines, shownSummaries } = harness();
-  fake.answerMessage = (message) => (message.level === 'info' ? 'Show Summary' : undefined);
-  await indexRunFolderCommand(deps)(vscode.Uri.file(root));
+test(
+  'the command indexes the explorer folder with the real worker and logs the summary and each bad line',
+  { skip: !existsSync(workerScript) && 'build dist/indexWorker.js first (node esbuild.mjs)' },
+  async () => {
+    const root = tempFolder();
+    writeFileSync(join(root, 'rollouts.jsonl'), `${validLine}\n{"id": "e2", oops\n`);
+    const { deps, lines, shownSummaries } = harness();
+    fake.answerMessage = (message) => (message.level === 'info' ? 'Show Summary' : undefined);
+    await indexRunFolderCommand(deps)(vscode.Uri.file(root));
 
-  assert.ok(lines.includes(`[info] Indexing ${root}`), lines.join('\n'));
-  assert.ok(lines.some((line) => line.startsWith('[info] Index: 1 file, 1 episode, 1 message, 2 agents')), lines.join('\n'));
-  assert.ok(lines.some((line) => /^\[info\] rollouts\.jsonl:2: invalid JSON/.test(line)), lines.join('\n'));
-  assert.deepEqual(fake.messages.map((m) => [m.level, m.text, m.items]), [
-    ['info', 'Indexed 1 file: 1 episode, 1 message, 2 agents; 1 line with errors', ['Show Summary', 'Show Log']],
-  ]);
-  assert.equal(fake.progress[0]?.options.cancellable, true);
-  assert.equal(shownSummaries[0]?.folder.fsPath, root);
-  assert.equal(shownSummaries[0]?.summary.errors[0]?.line, 2);
-  assert.equal(deps.jobs.isRunning(root), false);
-});
+    assert.ok(lines.includes(`[info] Indexing ${root}`), lines.join('\n'));
+    assert.ok(
+      lines.some((line) => line.startsWith('[info] Index: 1 file, 1 episode, 1 message, 2 agents')),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((line) => /^\[info\] rollouts\.jsonl:2: invalid JSON/.test(line)),
+      lines.join('\n'),
+    );
+    assert.deepEqual(
+      fake.messages.map((m) => [m.level, m.text, m.items]),
+      [['info', 'Indexed 1 file: 1 episode, 1 message, 2 agents; 1 line with errors', ['Show Summary', 'Show Log']]],
+    );
+    assert.equal(fake.progress[0]?.options.cancellable, true);
+    assert.equal(shownSummaries[0]?.folder.fsPath, root);
+    assert.equal(shownSummaries[0]?.summary.errors[0]?.line, 2);
+    assert.equal(deps.jobs.isRunning(root), false);
+  },
+);
 
 test('progress is reported as increments of bytesDone / bytesTotal with files and episodes', async () => {
   const run = stubbedRun();
@@ -107,7 +133,9 @@ test('cancelling the progress notification cancels the pass, which still reports
   assert.equal(deps.jobs.isRunning('/runs/r'), true);
   fake.progress[0]?.cancel();
   assert.equal(run.calls.cancelled, 1);
-  run.finish(jobResultOf(summaryOf({ files: 1, episodes: 5 }), tallyOf({ cancelled: true, filesDone: 1, filesTotal: 3 })));
+  run.finish(
+    jobResultOf(summaryOf({ files: 1, episodes: 5 }), tallyOf({ cancelled: true, filesDone: 1, filesTotal: 3 })),
+  );
   await done;
   assert.ok(lines.some((line) => line.startsWith('[info] Cancelling the pass over /runs/r')));
   assert.match(fake.messages[0]?.text ?? '', /^Indexing cancelled after 1 of 3 files/);
@@ -145,19 +173,24 @@ test('a fatal error shows an actionable error message without a stack trace, and
   await until(() => run.calls.started === 1, 'the pass to start');
   run.fail(new Error('run folder not found: /runs/gone'));
   await done;
-  assert.deepEqual(fake.messages.map((m) => [m.level, m.text, m.items]), [
-    ['error', 'Credit Lens: the folder /runs/gone does not exist or is not a folder.', ['Show Log']],
-  ]);
+  assert.deepEqual(
+    fake.messages.map((m) => [m.level, m.text, m.items]),
+    [['error', 'Credit Lens: the folder /runs/gone does not exist or is not a folder.', ['Show Log']]],
+  );
   assert.ok(lines.includes('[error] Indexing /runs/gone failed: run folder not found: /runs/gone'));
   assert.equal(fake.channels[0]?.shown, 1);
 });
 
-test('the real worker on a missing folder fails with the folder message', { skip: !existsSync(workerScript) && 'build dist/indexWorker.js first' }, async () => {
-  const { deps } = harness();
-  await indexRunFolderCommand(deps)(vscode.Uri.file(join(tempFolder(), 'missing')));
-  assert.equal(fake.messages[0]?.level, 'error');
-  assert.match(fake.messages[0]?.text ?? '', /does not exist or is not a folder/);
-});
+test(
+  'the real worker on a missing folder fails with the folder message',
+  { skip: !existsSync(workerScript) && 'build dist/indexWorker.js first' },
+  async () => {
+    const { deps } = harness();
+    await indexRunFolderCommand(deps)(vscode.Uri.file(join(tempFolder(), 'missing')));
+    assert.equal(fake.messages[0]?.level, 'error');
+    assert.match(fake.messages[0]?.text ?? '', /does not exist or is not a folder/);
+  },
+);
 
 test('dismissing the folder pick does nothing', async () => {
   const run = stubbedRun();

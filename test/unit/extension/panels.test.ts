@@ -56,7 +56,10 @@ const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve,
 
 before(async () => {
   root = tempFolder();
-  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('e1', { coalitions }), episode('e2', { step: 2, coalitions }), episode('e3', { step: 3 })));
+  writeFileSync(
+    join(root, 'a.jsonl'),
+    jsonl(episode('e1', { coalitions }), episode('e2', { step: 2, coalitions }), episode('e3', { step: 3 })),
+  );
   await runIndexJob({ root, search: true });
   const db = openDatabase(join(root, '.credit-lens', 'index.sqlite'), { readonly: true });
   const lookup = new EpisodeLookup(db);
@@ -79,16 +82,26 @@ function posted<P>(panel: FakeWebviewPanel, method: string): P[] {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the response type it expects
-async function ask<R>(panel: FakeWebviewPanel, message: IpcMessage): Promise<{ ok: boolean; value?: R; error?: string }> {
+async function ask<R>(
+  panel: FakeWebviewPanel,
+  message: IpcMessage,
+): Promise<{ ok: boolean; value?: R; error?: string }> {
   panel.webview.receive(message);
   await settle();
-  const response = (panel.webview.posted as IpcMessage<{ ok: boolean; value?: R; error?: string }>[]).find((m) => m.method === `${message.method}/response` && m.id === message.id);
+  const response = (panel.webview.posted as IpcMessage<{ ok: boolean; value?: R; error?: string }>[]).find(
+    (m) => m.method === `${message.method}/response` && m.id === message.id,
+  );
   assert.ok(response, `a response to ${message.method}`);
   return response.params;
 }
 
 function episodePanel(): EpisodePanel {
-  return new EpisodePanel({ extensionUri: vscode.Uri.file('/ext'), log: log(), config: () => config, evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }) });
+  return new EpisodePanel({
+    extensionUri: vscode.Uri.file('/ext'),
+    log: log(),
+    config: () => config,
+    evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }),
+  });
 }
 
 test('EpisodePanel: after the ready handshake the episode is posted, with the evaluator state', () => {
@@ -115,14 +128,26 @@ test('EpisodePanel: message windows and credit are answered for the shown episod
   const panel = lastPanel();
   panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
   const ref = { folder: root, episodeId: ids['e1']! };
-  const window = await ask<{ messages: { agent: string; content: string }[] }>(panel, GetMessagesRequest.with({ ref, offset: 0, limit: 10 }, 1));
-  assert.deepEqual(window.value?.messages.map((m) => m.agent), ['planner', 'solver']);
+  const window = await ask<{ messages: { agent: string; content: string }[] }>(
+    panel,
+    GetMessagesRequest.with({ ref, offset: 0, limit: 10 }, 1),
+  );
+  assert.deepEqual(
+    window.value?.messages.map((m) => m.agent),
+    ['planner', 'solver'],
+  );
   assert.equal(window.value?.messages[0]?.content, 'Plan for e1: add the numbers.');
-  const other = await ask(panel, GetMessagesRequest.with({ ref: { folder: '/elsewhere', episodeId: 1 }, offset: 0, limit: 10 }, 2));
+  const other = await ask(
+    panel,
+    GetMessagesRequest.with({ ref: { folder: '/elsewhere', episodeId: 1 }, offset: 0, limit: 10 }, 2),
+  );
   assert.equal(other.ok, false);
   const shared = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref, method: 'shared' }, 3));
   assert.equal(shared.value?.status, 'computed');
-  assert.deepEqual(shared.value?.agents.map((a) => a.value), [1, 1]);
+  assert.deepEqual(
+    shared.value?.agents.map((a) => a.value),
+    [1, 1],
+  );
   owner.dispose();
 });
 
@@ -135,13 +160,25 @@ test('EpisodePanel: Recompute runs the engine on this episode, reports progress,
   const before = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref, method: 'loo' }, 1));
   assert.notEqual(before.value?.status, 'computed');
   panel.webview.receive(RecomputeCommand.with({ ref, method: 'loo' }));
-  for (let i = 0; i < 100 && !posted<RecomputeProgress>(panel, DidChangeRecomputeNotification.method).some((p) => p.state !== 'running'); i++) await settle();
+  for (
+    let i = 0;
+    i < 100 &&
+    !posted<RecomputeProgress>(panel, DidChangeRecomputeNotification.method).some((p) => p.state !== 'running');
+    i++
+  )
+    await settle();
   const states = posted<RecomputeProgress>(panel, DidChangeRecomputeNotification.method).map((p) => p.state);
   assert.equal(states[0], 'running');
   assert.equal(states.at(-1), 'done');
   const after = await ask<EpisodeCreditView>(panel, GetCreditRequest.with({ ref, method: 'loo' }, 2));
   assert.equal(after.value?.status, 'computed');
-  assert.deepEqual(after.value?.agents.map((a) => [a.agent, a.value]), [['planner', 0], ['solver', 1]]);
+  assert.deepEqual(
+    after.value?.agents.map((a) => [a.agent, a.value]),
+    [
+      ['planner', 0],
+      ['solver', 1],
+    ],
+  );
   // Only the shown episode was computed.
   const e2 = { folder: root, episodeId: ids['e2']! };
   owner.show(vscode.Uri.file(root), e2.episodeId);
@@ -168,14 +205,30 @@ test('EpisodePanel: n/p navigation moves through the run in step order', () => {
 
 test('EpisodePanel: a restored panel shows the episode its webview saved; a bad state shows nothing and does not throw', () => {
   const owner = episodePanel();
-  const restored = vscode.window.createWebviewPanel('creditLens.episode', 'Episode', vscode.ViewColumn.Active, {}) as unknown as FakeWebviewPanel;
-  owner.restore(restored as unknown as vscode.WebviewPanel, { version: 1, ref: { folder: root, episodeId: ids['e2'] } });
+  const restored = vscode.window.createWebviewPanel(
+    'creditLens.episode',
+    'Episode',
+    vscode.ViewColumn.Active,
+    {},
+  ) as unknown as FakeWebviewPanel;
+  owner.restore(restored as unknown as vscode.WebviewPanel, {
+    version: 1,
+    ref: { folder: root, episodeId: ids['e2'] },
+  });
   assert.match(restored.webview.html, /episode\.js/);
   restored.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: { folder: root, episodeId: ids['e2']! } }));
-  assert.deepEqual(posted<EpisodeViewData>(restored, DidChangeEpisodeNotification.method).map((d) => d.externalId), ['e2']);
+  assert.deepEqual(
+    posted<EpisodeViewData>(restored, DidChangeEpisodeNotification.method).map((d) => d.externalId),
+    ['e2'],
+  );
   owner.dispose();
   const other = episodePanel();
-  const broken = vscode.window.createWebviewPanel('creditLens.episode', 'Episode', vscode.ViewColumn.Active, {}) as unknown as FakeWebviewPanel;
+  const broken = vscode.window.createWebviewPanel(
+    'creditLens.episode',
+    'Episode',
+    vscode.ViewColumn.Active,
+    {},
+  ) as unknown as FakeWebviewPanel;
   other.restore(broken as unknown as vscode.WebviewPanel, { ref: { folder: 42 } });
   broken.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
   assert.deepEqual(broken.webview.posted, []);
@@ -213,7 +266,10 @@ test('DashboardPanel: posts the runs after ready; refresh() bumps the revision',
   owner.refresh(vscode.Uri.file(root));
   owner.refresh(vscode.Uri.file('/another/folder'));
   const runs = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method);
-  assert.deepEqual(runs.map((r) => r.revision), [runs[0]!.revision, runs[0]!.revision + 1]);
+  assert.deepEqual(
+    runs.map((r) => r.revision),
+    [runs[0]!.revision, runs[0]!.revision + 1],
+  );
   assert.equal(runs[0]?.folder, root);
   assert.equal(runs[0]?.runs[0]?.episodes, 3);
   assert.deepEqual(runs[0]?.runs[0]?.agents, ['planner', 'solver']);
@@ -227,13 +283,22 @@ test('DashboardPanel: overview and table pages are answered; opening an episode 
   const panel = lastPanel();
   panel.webview.receive(DashboardReadyCommand.with({ stateVersion: 1, folder: null }));
   const runId = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method)[0]!.runs[0]!.runId;
-  const overview = await ask<{ steps: number[] }>(panel, GetOverviewRequest.with({ folder: root, runId, method: 'shared' }, 1));
+  const overview = await ask<{ steps: number[] }>(
+    panel,
+    GetOverviewRequest.with({ folder: root, runId, method: 'shared' }, 1),
+  );
   assert.deepEqual(overview.value?.steps, [1, 2, 3]);
   const page = await ask<{ total: number; rows: { externalId: string }[] }>(
     panel,
-    GetEpisodesRequest.with({ folder: root, runId, filter: { stepFrom: 2 }, sort: { key: 'step', descending: true }, offset: 0, limit: 50 }, 2),
+    GetEpisodesRequest.with(
+      { folder: root, runId, filter: { stepFrom: 2 }, sort: { key: 'step', descending: true }, offset: 0, limit: 50 },
+      2,
+    ),
   );
-  assert.deepEqual(page.value?.rows.map((r) => r.externalId), ['e3', 'e2']);
+  assert.deepEqual(
+    page.value?.rows.map((r) => r.externalId),
+    ['e3', 'e2'],
+  );
   assert.equal(page.value?.total, 2);
   panel.webview.receive(OpenEpisodeCommand.with({ folder: root, episodeId: ids['e2']! }));
   panel.webview.receive(OpenEpisodeCommand.with({ folder: '/not/shown', episodeId: ids['e2']! }));
@@ -265,7 +330,10 @@ test('DashboardPanel: Recompute computes the run under a progress notification a
   for (let i = 0; i < 100 && credited.length === 0; i++) await settle();
   assert.deepEqual(credited, [root]);
   assert.equal(fake.progress.length, 1);
-  const overview = await ask<{ status: string; meanCredit: { rows: string[]; values: (number | null)[] } }>(second, GetOverviewRequest.with({ folder: root, runId, method: 'loo' }, 9));
+  const overview = await ask<{ status: string; meanCredit: { rows: string[]; values: (number | null)[] } }>(
+    second,
+    GetOverviewRequest.with({ folder: root, runId, method: 'loo' }, 9),
+  );
   assert.equal(overview.value?.status, 'computed');
   withHook.dispose();
 });

@@ -7,7 +7,13 @@ import * as vscode from 'vscode';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { pickFolderToIndex, pickRunFolder } from '../../../src/extension/commands/pickRunFolder';
 import { RunFolders } from '../../../src/extension/runFolders';
-import { maxCandidates, runFolderCandidates, runFolderChoice, runFolderLabel, type RunFolderFacts } from '../../../src/extension/runFolderChoice';
+import {
+  maxCandidates,
+  runFolderCandidates,
+  runFolderChoice,
+  runFolderLabel,
+  type RunFolderFacts,
+} from '../../../src/extension/runFolderChoice';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { fake, Uri } from '../fakes/vscode';
 
@@ -15,17 +21,28 @@ beforeEach(() => {
   fake.reset();
 });
 
-const facts = (fields: Partial<RunFolderFacts<string>>): RunFolderFacts<string> => ({ indexed: [], hasWorkspace: true, need: 'read', ...fields });
+const facts = (fields: Partial<RunFolderFacts<string>>): RunFolderFacts<string> => ({
+  indexed: [],
+  hasWorkspace: true,
+  need: 'read',
+  ...fields,
+});
 
 test('runFolderChoice: the folder invoked on wins, then the current folder, then the only indexed one', () => {
-  assert.deepEqual(runFolderChoice(facts({ invokedOn: 'clicked', current: 'a', indexed: ['a', 'b'] })), { kind: 'use', folder: 'clicked' });
+  assert.deepEqual(runFolderChoice(facts({ invokedOn: 'clicked', current: 'a', indexed: ['a', 'b'] })), {
+    kind: 'use',
+    folder: 'clicked',
+  });
   assert.deepEqual(runFolderChoice(facts({ current: 'b', indexed: ['a', 'b'] })), { kind: 'use', folder: 'b' });
   assert.deepEqual(runFolderChoice(facts({ indexed: ['demo-run'] })), { kind: 'use', folder: 'demo-run' });
 });
 
 test('runFolderChoice: several indexes and no choice → a pick among them, for reading and indexing alike', () => {
   assert.deepEqual(runFolderChoice(facts({ indexed: ['a', 'b'] })), { kind: 'pick', folders: ['a', 'b'] });
-  assert.deepEqual(runFolderChoice(facts({ indexed: ['a', 'b'], need: 'index', lastChosen: 'gone' })), { kind: 'pick', folders: ['a', 'b'] });
+  assert.deepEqual(runFolderChoice(facts({ indexed: ['a', 'b'], need: 'index', lastChosen: 'gone' })), {
+    kind: 'pick',
+    folders: ['a', 'b'],
+  });
 });
 
 test('runFolderChoice: no index anywhere → reading offers indexing, the Index command chooses a folder (or re-indexes the last chosen)', () => {
@@ -49,7 +66,14 @@ test('runFolderLabel names a folder relative to its workspace folder', () => {
 });
 
 test('runFolderCandidates: top-level folders holding traces and folders with a run.json, sorted, without the root', () => {
-  const files = ['/w/top.jsonl', '/w/runs/exp1/run.json', '/w/runs/exp1/rollouts/s.jsonl', '/w/data/x.parquet', '/elsewhere/y.jsonl', '/w/runs/exp2/run.json'];
+  const files = [
+    '/w/top.jsonl',
+    '/w/runs/exp1/run.json',
+    '/w/runs/exp1/rollouts/s.jsonl',
+    '/w/data/x.parquet',
+    '/elsewhere/y.jsonl',
+    '/w/runs/exp2/run.json',
+  ];
   assert.deepEqual(runFolderCandidates(['/w'], files), ['/w/data', '/w/runs', '/w/runs/exp1', '/w/runs/exp2']);
   assert.deepEqual(runFolderCandidates(['/w'], []), []);
   const many = Array.from({ length: 40 }, (_, i) => `/w/r${String(i).padStart(2, '0')}/a.jsonl`);
@@ -59,7 +83,10 @@ test('runFolderCandidates: top-level folders holding traces and folders with a r
 test('pickRunFolder(uri or Runs-view node) uses that folder without asking', async () => {
   fake.setWorkspaceFolders(['/w/a', '/w/b']);
   assert.equal((await pickRunFolder(vscode.Uri.file('/w/a/run1'), 'test'))?.fsPath, '/w/a/run1');
-  assert.equal((await pickRunFolder({ kind: 'run', folder: vscode.Uri.file('/w/b/exp'), run: {} }, 'test'))?.fsPath, '/w/b/exp');
+  assert.equal(
+    (await pickRunFolder({ kind: 'run', folder: vscode.Uri.file('/w/b/exp'), run: {} }, 'test'))?.fsPath,
+    '/w/b/exp',
+  );
   assert.equal(fake.quickPicks.length + fake.openDialogs.length + fake.messages.length, 0);
 });
 
@@ -79,10 +106,16 @@ test('pickRunFolder() without any index says so and, on request, indexes the fol
   fake.answerMessage = (message) => message.items[0];
   fake.answerQuickPick = (items) => items[1];
   assert.equal(await pickRunFolder(undefined, 'test'), undefined);
-  assert.deepEqual(fake.messages.map((m) => [m.text, m.items]), [['No Credit Lens index in this workspace yet: index a run folder first.', ['Index Run Folder…']]]);
+  assert.deepEqual(
+    fake.messages.map((m) => [m.text, m.items]),
+    [['No Credit Lens index in this workspace yet: index a run folder first.', ['Index Run Folder…']]],
+  );
   const labels = (fake.quickPicks[0]?.items as { label: string }[]).map((item) => item.label);
   assert.deepEqual(labels, ['$(folder) a', '$(folder) b', '$(folder-opened) Browse…']);
-  assert.deepEqual(indexed.map((folder) => (folder as vscode.Uri).fsPath), ['/w/b']);
+  assert.deepEqual(
+    indexed.map((folder) => (folder as vscode.Uri).fsPath),
+    ['/w/b'],
+  );
 });
 
 test('pickFolderToIndex(): one workspace folder is used, several are picked among, Browse opens a dialog', async () => {
@@ -114,7 +147,11 @@ test('RunFolders.candidates() never counts hidden folders or node_modules as run
   writeFileSync(join(root, 'node_modules/pkg/t.jsonl'), '');
   writeFileSync(join(root, '.venv/lib/t.jsonl'), '');
   fake.setWorkspaceFolders([root]);
-  const folders = new RunFolders({ state: { get: () => undefined, update: () => Promise.resolve() }, hasIndex: () => false, log: { info: () => undefined, warn: () => undefined } });
+  const folders = new RunFolders({
+    state: { get: () => undefined, update: () => Promise.resolve() },
+    hasIndex: () => false,
+    log: { info: () => undefined, warn: () => undefined },
+  });
   const candidates = (await folders.candidates()).map((uri) => uri.fsPath);
   assert.deepEqual(candidates, [join(root, 'runs'), join(root, 'runs/exp1'), root]);
   folders.dispose();

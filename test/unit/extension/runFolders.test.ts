@@ -52,18 +52,30 @@ async function activateIn(root: string, state = new FakeMemento()): Promise<vsco
 }
 
 const run = (id: string, ...args: unknown[]): Promise<unknown> => fake.commands.get(id)!(...args) as Promise<unknown>;
-const runsTree = (): RunsTreeProvider => fake.treeViews.find((v) => v.viewId === 'creditLens.runs')!.options.treeDataProvider as RunsTreeProvider;
-const labels = (nodes: readonly RunsNode[]): string[] => nodes.map((node) => runsTree().getTreeItem(node).label as string);
+const runsTree = (): RunsTreeProvider =>
+  fake.treeViews.find((v) => v.viewId === 'creditLens.runs')!.options.treeDataProvider as RunsTreeProvider;
+const labels = (nodes: readonly RunsNode[]): string[] =>
+  nodes.map((node) => runsTree().getTreeItem(node).label as string);
 const progressTitles = (): string[] => fake.progress.map((p) => p.options.title ?? '');
-const pickLabels = (index = 0): string[] => (fake.quickPicks[index]?.items as { label: string }[]).map((item) => item.label);
-const noIndexMessages = (): string[] => fake.messages.map((m) => m.text).filter((text) => /no Credit Lens index/.test(text));
+const pickLabels = (index = 0): string[] =>
+  (fake.quickPicks[index]?.items as { label: string }[]).map((item) => item.label);
+const noIndexMessages = (): string[] =>
+  fake.messages.map((m) => m.text).filter((text) => /no Credit Lens index/.test(text));
 
 test('an index the CLI wrote in a sub-folder is found; Run Audit and the Dashboard use it and build no index at the root', async () => {
   const root = await workspace(['demo-run', 'node_modules/pkg'], ['demo-run', 'node_modules/pkg']);
   await activateIn(root);
-  assert.deepEqual(fake.findFilesCalls[0], { include: indexGlob, exclude: '{**/node_modules/**,**/.git/**}', maxResults: 50 });
+  assert.deepEqual(fake.findFilesCalls[0], {
+    include: indexGlob,
+    exclude: '{**/node_modules/**,**/.git/**}',
+    maxResults: 50,
+  });
   const top = runsTree().getChildren();
-  assert.deepEqual([top.map((node) => node.kind), labels(top)], [['run'], ['demo-run']], 'the Runs view shows the runs of the sub-folder index (its root run is named after it)');
+  assert.deepEqual(
+    [top.map((node) => node.kind), labels(top)],
+    [['run'], ['demo-run']],
+    'the Runs view shows the runs of the sub-folder index (its root run is named after it)',
+  );
 
   await run(commandIds.runAudit);
   assert.deepEqual(progressTitles(), ['Credit Lens: auditing demo-run']);
@@ -74,20 +86,25 @@ test('an index the CLI wrote in a sub-folder is found; Run Audit and the Dashboa
   assert.equal(existsSync(join(root, '.credit-lens')), false, 'no second index at the workspace root');
 });
 
-test('Explorer → Index Run Folder on a sub-folder, then Run Audit from the palette acts on that folder', { skip: skipWithoutWorker }, async () => {
-  const root = await workspace(['a', 'b']);
-  const state = new FakeMemento();
-  await activateIn(root, state);
-  await run(commandIds.indexRunFolder, Uri.file(join(root, 'a')));
-  assert.equal(existsSync(join(root, 'a', '.credit-lens', 'index.sqlite')), true);
-  assert.equal(state.get(chosenFolderKey), join(root, 'a'), 'the indexed folder is remembered per workspace');
+test(
+  'Explorer → Index Run Folder on a sub-folder, then Run Audit from the palette acts on that folder',
+  { skip: skipWithoutWorker },
+  async () => {
+    const root = await workspace(['a', 'b']);
+    const state = new FakeMemento();
+    await activateIn(root, state);
+    await run(commandIds.indexRunFolder, Uri.file(join(root, 'a')));
+    assert.equal(existsSync(join(root, 'a', '.credit-lens', 'index.sqlite')), true);
+    assert.equal(state.get(chosenFolderKey), join(root, 'a'), 'the indexed folder is remembered per workspace');
 
-  await run(commandIds.runAudit);
-  assert.deepEqual(progressTitles(), ['Credit Lens: indexing a', 'Credit Lens: auditing a']);
-  assert.equal(fake.quickPicks.length, 0);
-  assert.deepEqual(noIndexMessages(), []);
-  for (const folder of ['.credit-lens', 'b/.credit-lens']) assert.equal(existsSync(join(root, folder)), false, folder);
-});
+    await run(commandIds.runAudit);
+    assert.deepEqual(progressTitles(), ['Credit Lens: indexing a', 'Credit Lens: auditing a']);
+    assert.equal(fake.quickPicks.length, 0);
+    assert.deepEqual(noIndexMessages(), []);
+    for (const folder of ['.credit-lens', 'b/.credit-lens'])
+      assert.equal(existsSync(join(root, folder)), false, folder);
+  },
+);
 
 test('two indexes and no choice: a command asks which (with runs and episodes), then every command keeps to it', async () => {
   const root = await workspace(['a', 'b'], ['a', 'b']);
@@ -97,7 +114,10 @@ test('two indexes and no choice: a command asks which (with runs and episodes), 
   fake.answerQuickPick = (items) => (items as { label: string }[]).find((item) => item.label.endsWith(' b'));
   await run(commandIds.runAudit);
   assert.deepEqual(pickLabels(), ['$(folder) a', '$(folder) b', '$(folder-opened) Browse…']);
-  assert.deepEqual((fake.quickPicks[0]?.items as { description?: string }[]).slice(0, 2).map((item) => item.description), ['1 run (a) · 4 episodes', '1 run (b) · 4 episodes']);
+  assert.deepEqual(
+    (fake.quickPicks[0]?.items as { description?: string }[]).slice(0, 2).map((item) => item.description),
+    ['1 run (a) · 4 episodes', '1 run (b) · 4 episodes'],
+  );
   await run(commandIds.openDashboard);
   assert.equal(fake.quickPicks.length, 1, 'the choice is kept');
   assert.deepEqual(progressTitles(), ['Credit Lens: auditing b']);
@@ -118,28 +138,55 @@ test('two indexes and no choice: a command asks which (with runs and episodes), 
   assert.equal(fake.quickPicks.length, 0);
 });
 
-test('no index anywhere: a command says so and offers the run folders found and the root; the chosen one is indexed', { skip: skipWithoutWorker }, async () => {
-  const root = await workspace(['runs/exp1', 'data', 'node_modules/pkg', '.venv/lib']);
-  writeFileSync(join(root, 'runs', 'exp1', 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', name: 'exp1' }));
-  await activateIn(root);
-  assert.deepEqual(runsTree().getChildren().map((node) => node.kind), ['message']);
-  fake.answerMessage = (message) => (message.items.includes('Index Run Folder…') ? 'Index Run Folder…' : undefined);
-  fake.answerQuickPick = (items) => (items as { label: string }[]).find((item) => item.label.endsWith(' runs/exp1'));
-  await run(commandIds.runAudit);
-  assert.equal(fake.messages[0]?.text, 'No Credit Lens index in this workspace yet: index a run folder first.');
-  assert.deepEqual(pickLabels(), ['$(folder) data', '$(folder) runs', '$(folder) runs/exp1', `$(folder) ${basename(root)}`, '$(folder-opened) Browse…']);
-  assert.deepEqual(progressTitles(), ['Credit Lens: indexing runs/exp1'], 'the folder chosen is indexed; the audit waits for the next run');
-  assert.equal(existsSync(join(root, 'runs', 'exp1', '.credit-lens', 'index.sqlite')), true);
-  assert.equal(existsSync(join(root, '.credit-lens')), false);
+test(
+  'no index anywhere: a command says so and offers the run folders found and the root; the chosen one is indexed',
+  { skip: skipWithoutWorker },
+  async () => {
+    const root = await workspace(['runs/exp1', 'data', 'node_modules/pkg', '.venv/lib']);
+    writeFileSync(
+      join(root, 'runs', 'exp1', 'run.json'),
+      JSON.stringify({ format: 'credit-lens', version: '1.0', name: 'exp1' }),
+    );
+    await activateIn(root);
+    assert.deepEqual(
+      runsTree()
+        .getChildren()
+        .map((node) => node.kind),
+      ['message'],
+    );
+    fake.answerMessage = (message) => (message.items.includes('Index Run Folder…') ? 'Index Run Folder…' : undefined);
+    fake.answerQuickPick = (items) => (items as { label: string }[]).find((item) => item.label.endsWith(' runs/exp1'));
+    await run(commandIds.runAudit);
+    assert.equal(fake.messages[0]?.text, 'No Credit Lens index in this workspace yet: index a run folder first.');
+    assert.deepEqual(pickLabels(), [
+      '$(folder) data',
+      '$(folder) runs',
+      '$(folder) runs/exp1',
+      `$(folder) ${basename(root)}`,
+      '$(folder-opened) Browse…',
+    ]);
+    assert.deepEqual(
+      progressTitles(),
+      ['Credit Lens: indexing runs/exp1'],
+      'the folder chosen is indexed; the audit waits for the next run',
+    );
+    assert.equal(existsSync(join(root, 'runs', 'exp1', '.credit-lens', 'index.sqlite')), true);
+    assert.equal(existsSync(join(root, '.credit-lens')), false);
 
-  await run(commandIds.runAudit);
-  assert.deepEqual(progressTitles(), ['Credit Lens: indexing runs/exp1', 'Credit Lens: auditing runs/exp1']);
-});
+    await run(commandIds.runAudit);
+    assert.deepEqual(progressTitles(), ['Credit Lens: indexing runs/exp1', 'Credit Lens: auditing runs/exp1']);
+  },
+);
 
 test('an index appearing later is found through the file watcher', async () => {
   const root = await workspace(['late']);
   await activateIn(root);
-  assert.deepEqual(runsTree().getChildren().map((node) => node.kind), ['message']);
+  assert.deepEqual(
+    runsTree()
+      .getChildren()
+      .map((node) => node.kind),
+    ['message'],
+  );
   await runIndexJob({ root: join(root, 'late'), search: false });
   const watcher = fake.watchers.find((w) => w.pattern === indexGlob);
   assert.deepEqual(watcher?.ignores, { create: false, change: true, delete: false }, 'index writes are not searches');

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import * as vscode from 'vscode';
 import { RunSummaryPanel, type IndexedFolder } from '../../../src/extension/panels/runSummaryPanel';
-import { DidChangeSummaryNotification, ReadyCommand, runSummaryStateVersion } from '../../../src/protocol/runSummaryPanel';
+import {
+  DidChangeSummaryNotification,
+  ReadyCommand,
+  runSummaryStateVersion,
+} from '../../../src/protocol/runSummaryPanel';
 import { summaryOf } from '../fakes/extensionContext';
 import { fake, type FakeLogOutputChannel, type FakeWebviewPanel } from '../fakes/vscode';
 
@@ -11,7 +15,12 @@ const indexed: IndexedFolder = {
   folder: vscode.Uri.file('/runs/r1'),
   indexPath: '/runs/r1/.credit-lens/index.sqlite',
   cancelled: false,
-  summary: summaryOf({ files: 1, episodes: 1, errorCount: 1, errors: [{ file: 'sub/a.jsonl', line: 2, reason: 'invalid JSON' }] }),
+  summary: summaryOf({
+    files: 1,
+    episodes: 1,
+    errorCount: 1,
+    errors: [{ file: 'sub/a.jsonl', line: 2, reason: 'invalid JSON' }],
+  }),
 };
 
 function setup(): { owner: RunSummaryPanel; log: FakeLogOutputChannel; panel: () => FakeWebviewPanel } {
@@ -39,7 +48,10 @@ test('show() opens one panel with the CSP shell and restricted resource roots', 
   assert.equal(panel().title, 'Run Summary: r1');
   assert.match(panel().webview.html, /default-src 'none'/);
   assert.deepEqual(panel().webview.options['enableScripts'], true);
-  assert.deepEqual((panel().webview.options['localResourceRoots'] as vscode.Uri[]).map((u) => u.fsPath), ['/ext/dist/webview', '/ext/media']);
+  assert.deepEqual(
+    (panel().webview.options['localResourceRoots'] as vscode.Uri[]).map((u) => u.fsPath),
+    ['/ext/dist/webview', '/ext/media'],
+  );
 });
 
 test('the host posts the summary only after the webview is ready, and again after each reload', () => {
@@ -48,7 +60,10 @@ test('the host posts the summary only after the webview is ready, and again afte
   assert.deepEqual(panel().webview.posted, []);
   panel().webview.receive(ready);
   assert.equal(panel().webview.posted.length, 1);
-  const [message] = panel().webview.posted as { method: string; params: { folderName: string; summary: { errors: unknown[] } } }[];
+  const [message] = panel().webview.posted as {
+    method: string;
+    params: { folderName: string; summary: { errors: unknown[] } };
+  }[];
   assert.equal(message?.method, DidChangeSummaryNotification.method);
   assert.equal(message?.params.folderName, 'r1');
   assert.deepEqual(message?.params.summary.errors, indexed.summary.errors);

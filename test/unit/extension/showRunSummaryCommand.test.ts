@@ -12,7 +12,11 @@ import { fake } from '../fakes/vscode';
 
 const validLine = '{"id":"e1","agents":["a","b"],"messages":[{"agent":"a","content":"hi"}],"reward":1}';
 
-function harness(overrides: Partial<ShowRunSummaryDeps> = {}): { deps: ShowRunSummaryDeps; shown: IndexedFolder[]; indexed: vscode.Uri[] } {
+function harness(overrides: Partial<ShowRunSummaryDeps> = {}): {
+  deps: ShowRunSummaryDeps;
+  shown: IndexedFolder[];
+  indexed: vscode.Uri[];
+} {
   const shown: IndexedFolder[] = [];
   const indexed: vscode.Uri[] = [];
   const deps: ShowRunSummaryDeps = {
@@ -50,9 +54,15 @@ test('without an index the command offers to index the folder, then shows the ne
   const { deps, shown, indexed } = harness();
   fake.answerMessage = () => 'Index Now';
   await showRunSummaryCommand(deps)(vscode.Uri.file(root));
-  assert.deepEqual(fake.messages.map((m) => [m.level, m.items]), [['info', ['Index Now']]]);
+  assert.deepEqual(
+    fake.messages.map((m) => [m.level, m.items]),
+    [['info', ['Index Now']]],
+  );
   assert.match(fake.messages[0]?.text ?? '', /has no Credit Lens index yet\.$/);
-  assert.deepEqual(indexed.map((uri) => uri.fsPath), [root]);
+  assert.deepEqual(
+    indexed.map((uri) => uri.fsPath),
+    [root],
+  );
   assert.equal(shown[0]?.summary.files, 1);
 });
 
@@ -70,6 +80,9 @@ test('other read errors show an actionable error message', async () => {
   });
   await showRunSummaryCommand(deps)(vscode.Uri.file('/runs/r'));
   assert.equal(shown.length, 0);
-  assert.deepEqual(fake.messages.map((m) => m.level), ['error']);
+  assert.deepEqual(
+    fake.messages.map((m) => m.level),
+    ['error'],
+  );
   assert.match(fake.messages[0]?.text ?? '', /locked by another process/);
 });

@@ -12,13 +12,29 @@ const Double = new IpcRequest<{ n: number }, number>('t/double', isCount);
 const Poke = new IpcCommand<{ n: number }>('t/poke', isCount);
 const Changed = new IpcNotification<{ text: string }>('t/changed');
 
-function setup(): { session: WebviewSession; panel: FakeWebviewPanel; log: FakeLogOutputChannel; disposed: () => number } {
+function setup(): {
+  session: WebviewSession;
+  panel: FakeWebviewPanel;
+  log: FakeLogOutputChannel;
+  disposed: () => number;
+} {
   const log = vscode.window.createOutputChannel('test', { log: true });
-  const panel = vscode.window.createWebviewPanel('t.view', 'T', vscode.ViewColumn.Active, {}) as unknown as FakeWebviewPanel;
+  const panel = vscode.window.createWebviewPanel(
+    't.view',
+    'T',
+    vscode.ViewColumn.Active,
+    {},
+  ) as unknown as FakeWebviewPanel;
   let disposedCount = 0;
-  const session = new WebviewSession(panel as unknown as vscode.WebviewPanel, vscode.Uri.file('/ext'), { script: 'episode', style: 'episode.css', title: 'T' }, log, () => {
-    disposedCount++;
-  });
+  const session = new WebviewSession(
+    panel as unknown as vscode.WebviewPanel,
+    vscode.Uri.file('/ext'),
+    { script: 'episode', style: 'episode.css', title: 'T' },
+    log,
+    () => {
+      disposedCount++;
+    },
+  );
   return { session, panel, log: fake.channels.at(-1)!, disposed: () => disposedCount };
 }
 
@@ -34,7 +50,10 @@ test('the session builds the CSP shell for its entry and resets the panel option
   assert.match(panel.webview.html, /default-src 'none'; script-src 'nonce-/);
   assert.match(panel.webview.html, /dist\/webview\/episode\.js/);
   assert.match(panel.webview.html, /media\/webview\.css[\s\S]*media\/episode\.css/);
-  assert.deepEqual((panel.webview.options['localResourceRoots'] as vscode.Uri[]).map((u) => u.fsPath), ['/ext/dist/webview', '/ext/media']);
+  assert.deepEqual(
+    (panel.webview.options['localResourceRoots'] as vscode.Uri[]).map((u) => u.fsPath),
+    ['/ext/dist/webview', '/ext/media'],
+  );
   assert.equal(panel.webview.options['enableCommandUris'], false);
 });
 

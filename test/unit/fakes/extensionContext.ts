@@ -8,7 +8,10 @@ import type { IndexJobResult } from '../../../src/engine/indexJob';
 import { Uri } from './vscode';
 
 /** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`; pass `workspaceState` to keep it across activations. */
-export function fakeExtensionContext(extensionPath = join(__dirname, '..', '..', '..'), workspaceState = new FakeMemento()): vscode.ExtensionContext {
+export function fakeExtensionContext(
+  extensionPath = join(__dirname, '..', '..', '..'),
+  workspaceState = new FakeMemento(),
+): vscode.ExtensionContext {
   const context = {
     subscriptions: [] as { dispose(): unknown }[],
     extensionUri: Uri.file(extensionPath),
@@ -42,7 +45,18 @@ export function tempFolder(prefix = 'credit-lens-ext-'): string {
 
 /** An index summary with every count at zero, overridden by `fields`. */
 export function summaryOf(fields: Partial<IndexSummary> = {}): IndexSummary {
-  return { files: 0, runs: [], episodes: 0, messages: 0, agents: 0, steps: 0, searchableEpisodes: 0, errorCount: 0, errors: [], ...fields };
+  return {
+    files: 0,
+    runs: [],
+    episodes: 0,
+    messages: 0,
+    agents: 0,
+    steps: 0,
+    searchableEpisodes: 0,
+    errorCount: 0,
+    errors: [],
+    ...fields,
+  };
 }
 
 /** A tally of a finished pass, overridden by `fields`. */
@@ -51,7 +65,10 @@ export function tallyOf(fields: Partial<IndexTally> = {}): IndexTally {
 }
 
 /** What a worker would resolve with, for stubbed index runs. */
-export function jobResultOf(summary: IndexSummary, tally: IndexTally = tallyOf()): IndexJobResult & { maxRssBytes: number } {
+export function jobResultOf(
+  summary: IndexSummary,
+  tally: IndexTally = tallyOf(),
+): IndexJobResult & { maxRssBytes: number } {
   return { index: { path: '/runs/r/.credit-lens/index.sqlite', kind: 'run-folder' }, summary, tally, maxRssBytes: 0 };
 }
 

@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { EventEmitter, Uri } from './vscode';
 
 // The fake `vscode`'s status bar items, file watchers and `findFiles` (re-exported by vscode.ts).
-export enum StatusBarAlignment { Left = 1, Right = 2 }
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
 
 export class FakeStatusBarItem {
   text = '';
@@ -11,7 +14,10 @@ export class FakeStatusBarItem {
   command?: string;
   shown = false;
   disposed = false;
-  constructor(readonly alignment?: StatusBarAlignment, readonly priority?: number) {}
+  constructor(
+    readonly alignment?: StatusBarAlignment,
+    readonly priority?: number,
+  ) {}
   show(): void {
     this.shown = true;
   }
@@ -21,7 +27,10 @@ export class FakeStatusBarItem {
 }
 
 export class RelativePattern {
-  constructor(readonly base: Uri, readonly pattern: string) {}
+  constructor(
+    readonly base: Uri,
+    readonly pattern: string,
+  ) {}
 }
 
 /** A file watcher whose events a test fires; `ignores` records which kinds it asked not to get. */
@@ -33,7 +42,10 @@ export class FakeFileSystemWatcher {
   readonly onDidChange = this.changed.event;
   readonly onDidDelete = this.deleted.event;
   disposed = false;
-  constructor(readonly pattern: string | RelativePattern, readonly ignores: { create: boolean; change: boolean; delete: boolean }) {}
+  constructor(
+    readonly pattern: string | RelativePattern,
+    readonly ignores: { create: boolean; change: boolean; delete: boolean },
+  ) {}
   fire(kind: 'create' | 'change' | 'delete', uri: Uri): void {
     if (this.ignores[kind]) return;
     ({ create: this.created, change: this.changed, delete: this.deleted })[kind].fire(uri);

@@ -1,7 +1,21 @@
 import { posix, resolve } from 'node:path';
-import { FakeFileSystemWatcher, FakeStatusBarItem, findOnDisk, type FindFilesCall, type RelativePattern, type StatusBarAlignment } from './fakeWorkspaceFiles';
+import {
+  FakeFileSystemWatcher,
+  FakeStatusBarItem,
+  findOnDisk,
+  type FindFilesCall,
+  type RelativePattern,
+  type StatusBarAlignment,
+} from './fakeWorkspaceFiles';
 
-export { FakeFileSystemWatcher, FakeStatusBarItem, globToRegExp, RelativePattern, StatusBarAlignment, type FindFilesCall } from './fakeWorkspaceFiles';
+export {
+  FakeFileSystemWatcher,
+  FakeStatusBarItem,
+  globToRegExp,
+  RelativePattern,
+  StatusBarAlignment,
+  type FindFilesCall,
+} from './fakeWorkspaceFiles';
 
 // A hand-written stand-in for the `vscode` module: the few APIs src/extension uses, with
 // recorded calls and scripted answers in `fake`. Tests map `vscode` to this file with
@@ -69,7 +83,11 @@ export class Range {
   ) {}
 }
 
-export enum TreeItemCollapsibleState { None = 0, Collapsed = 1, Expanded = 2 }
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
 
 export class ThemeIcon {
   constructor(readonly id: string) {}
@@ -93,15 +111,27 @@ export class TreeItem {
   command?: { command: string; title: string; arguments?: unknown[] };
   contextValue?: string;
   iconPath?: ThemeIcon;
-  constructor(public label: string, public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None) {}
+  constructor(
+    public label: string,
+    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
 }
 
-export enum DiagnosticSeverity { Error = 0, Warning = 1, Information = 2, Hint = 3 }
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
 
 export class Diagnostic {
   source?: string;
   code?: string | number;
-  constructor(readonly range: Range, readonly message: string, readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error) {}
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error,
+  ) {}
 }
 
 /** A registered tree view: its id, options and whether it was disposed. */
@@ -109,7 +139,10 @@ export class FakeTreeView {
   disposed = false;
   private readonly selection = new EventEmitter<{ selection: readonly unknown[] }>();
   readonly onDidChangeSelection = this.selection.event;
-  constructor(readonly viewId: string, readonly options: { treeDataProvider: unknown; showCollapseAll?: boolean }) {}
+  constructor(
+    readonly viewId: string,
+    readonly options: { treeDataProvider: unknown; showCollapseAll?: boolean },
+  ) {}
   /** Selects `nodes` as a click would. */
   select(...nodes: unknown[]): void {
     this.selection.fire({ selection: nodes });
@@ -317,7 +350,11 @@ function initialState() {
     writtenFiles: [] as { uri: Uri; content: Uint8Array }[],
     /** `workspace.findFiles` calls; answered by `answerFindFiles` (default: the workspace folders on disk). */
     findFilesCalls: [] as FindFilesCall[],
-    answerFindFiles: (call: FindFilesCall): Uri[] => findOnDisk((fake.workspaceFolders ?? []).map((folder) => folder.uri.fsPath), call),
+    answerFindFiles: (call: FindFilesCall): Uri[] =>
+      findOnDisk(
+        (fake.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
+        call,
+      ),
     watchers: [] as FakeFileSystemWatcher[],
     statusBarItems: [] as FakeStatusBarItem[],
     workspaceFoldersChanged: new EventEmitter<unknown>(),
@@ -354,7 +391,11 @@ export const fake = {
 
 function showMessage(level: ShownMessage['level']) {
   return (text: string, ...items: unknown[]): Promise<string | undefined> => {
-    const message: ShownMessage = { level, text, items: items.filter((item): item is string => typeof item === 'string') };
+    const message: ShownMessage = {
+      level,
+      text,
+      items: items.filter((item): item is string => typeof item === 'string'),
+    };
     fake.messages.push(message);
     return Promise.resolve(fake.answerMessage(message));
   };
@@ -397,7 +438,10 @@ export const window = {
   },
   async withProgress<R>(
     options: ProgressSession['options'],
-    task: (progress: { report(value: { message?: string; increment?: number }): void }, token: CancellationTokenSource['token']) => Promise<R>,
+    task: (
+      progress: { report(value: { message?: string; increment?: number }): void },
+      token: CancellationTokenSource['token'],
+    ) => Promise<R>,
   ): Promise<R> {
     const source = new CancellationTokenSource();
     const session: ProgressSession = { options, reports: [], cancel: () => source.cancel() };
@@ -412,7 +456,12 @@ export const window = {
     fake.serializers.set(viewType, serializer);
     return new Disposable(() => fake.serializers.delete(viewType));
   },
-  createWebviewPanel(viewType: string, title: string, column: unknown, options: Record<string, unknown>): FakeWebviewPanel {
+  createWebviewPanel(
+    viewType: string,
+    title: string,
+    column: unknown,
+    options: Record<string, unknown>,
+  ): FakeWebviewPanel {
     const panel = new FakeWebviewPanel(viewType, title, column, options);
     fake.panels.push(panel);
     return panel;
@@ -456,8 +505,17 @@ export const workspace = {
     fake.findFilesCalls.push(call);
     return Promise.resolve(fake.answerFindFiles(call));
   },
-  createFileSystemWatcher(pattern: string | RelativePattern, ignoreCreate = false, ignoreChange = false, ignoreDelete = false): FakeFileSystemWatcher {
-    const watcher = new FakeFileSystemWatcher(pattern, { create: ignoreCreate, change: ignoreChange, delete: ignoreDelete });
+  createFileSystemWatcher(
+    pattern: string | RelativePattern,
+    ignoreCreate = false,
+    ignoreChange = false,
+    ignoreDelete = false,
+  ): FakeFileSystemWatcher {
+    const watcher = new FakeFileSystemWatcher(pattern, {
+      create: ignoreCreate,
+      change: ignoreChange,
+      delete: ignoreDelete,
+    });
     fake.watchers.push(watcher);
     return watcher;
   },

@@ -8,7 +8,16 @@ import { tempFolder } from '../../builders/episodeBuilder';
 
 function indexed(path: string): StoredFileState {
   const stat = statSync(path);
-  return { sourceId: 1, runId: 1, format: 'credit_lens_jsonl', size: stat.size, mtimeMs: stat.mtimeMs, indexedOffset: stat.size, lines: 2, headHash: headHash(path, stat.size) };
+  return {
+    sourceId: 1,
+    runId: 1,
+    format: 'credit_lens_jsonl',
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    indexedOffset: stat.size,
+    lines: 2,
+    headHash: headHash(path, stat.size),
+  };
 }
 
 function setup(): { path: string; stored: StoredFileState } {

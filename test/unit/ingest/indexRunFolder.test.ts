@@ -8,7 +8,10 @@ import { IndexStore } from '../../../src/store/indexStore';
 import { episode, episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 function ids(store: IndexStore): string[] {
-  return store.db.prepare<{ external_id: string }>('SELECT external_id FROM episode ORDER BY episode_id').all().map((r) => r.external_id);
+  return store.db
+    .prepare<{ external_id: string }>('SELECT external_id FROM episode ORDER BY episode_id')
+    .all()
+    .map((r) => r.external_id);
 }
 
 function errors(store: IndexStore): string[] {
@@ -34,7 +37,10 @@ test('indexRunFolder() imports exactly the appended episodes, holding back a par
   assert.equal(second.filesAppended, 1);
   appendFileSync(file, `${partial.slice(40)}\n`);
   assert.equal((await indexRunFolder(root, store)).episodesAdded, 1);
-  assert.deepEqual(ids(store), [...episodes(0, 16)].map((e) => e.id));
+  assert.deepEqual(
+    ids(store),
+    [...episodes(0, 16)].map((e) => e.id),
+  );
   assert.deepEqual(errors(store), []);
 });
 
@@ -68,7 +74,23 @@ test('indexRunFolder() records bad lines with file, line and reason and keeps ev
     JSON.stringify({ messages: [] }),
     JSON.stringify({ id: 'v', version: '2.0', messages: [] }),
   ];
-  writeFileSync(file, [jsonl(episode('ok1')), bad[0], '\n', jsonl(episode('ok2')), bad[1], '\n', bad[2], '\n', '   \n', bad[3], '\n', jsonl(episode('ok3'))].join(''));
+  writeFileSync(
+    file,
+    [
+      jsonl(episode('ok1')),
+      bad[0],
+      '\n',
+      jsonl(episode('ok2')),
+      bad[1],
+      '\n',
+      bad[2],
+      '\n',
+      '   \n',
+      bad[3],
+      '\n',
+      jsonl(episode('ok3')),
+    ].join(''),
+  );
   const tally = await indexRunFolder(root, store);
   assert.deepEqual(ids(store), ['ok1', 'ok2', 'ok3']);
   assert.equal(tally.issues, 4);
@@ -84,8 +106,13 @@ test('indexRunFolder() reports a duplicate episode id with the first location an
   writeFileSync(file, jsonl(episode('a'), episode('b'), episode('a', { reward: 0 })));
   const tally = await indexRunFolder(root, store);
   assert.equal(tally.episodesAdded, 2);
-  assert.deepEqual(errors(store), ['rollouts.jsonl:3: duplicate episode id "a" (first seen at rollouts.jsonl:1); line skipped']);
-  assert.equal(store.db.prepare<{ outcome: number }>("SELECT outcome FROM episode WHERE external_id = 'a'").get()?.outcome, 1);
+  assert.deepEqual(errors(store), [
+    'rollouts.jsonl:3: duplicate episode id "a" (first seen at rollouts.jsonl:1); line skipped',
+  ]);
+  assert.equal(
+    store.db.prepare<{ outcome: number }>("SELECT outcome FROM episode WHERE external_id = 'a'").get()?.outcome,
+    1,
+  );
 });
 
 test('indexRunFolder() indexes unicode content, a 1 MB+ message and an empty file', async () => {
@@ -100,7 +127,10 @@ test('indexRunFolder() indexes unicode content, a 1 MB+ message and an empty fil
   const tally = await indexRunFolder(root, store);
   assert.equal(tally.episodesAdded, 1);
   assert.equal(tally.filesDone, 2);
-  const chars = store.db.prepare<{ n_chars: number }>('SELECT n_chars FROM message ORDER BY seq').all().map((r) => r.n_chars);
+  const chars = store.db
+    .prepare<{ n_chars: number }>('SELECT n_chars FROM message ORDER BY seq')
+    .all()
+    .map((r) => r.n_chars);
   assert.deepEqual(store.search.search('résoudre'), [{ episodeId: 1, seq: 0 }]);
   assert.deepEqual(chars, [messages[0]?.content.length, big.length]);
   assert.equal(store.search.search('漢字').length, 1);
@@ -131,7 +161,10 @@ test('indexRunFolder() resumes without loss or duplicates after a crash between 
   await assert.rejects(() => indexRunFolder(root, crashing, { batchSize: 10 }), /simulated crash/);
   assert.equal(ids(store).length, 20);
   await indexRunFolder(root, store, { batchSize: 10 });
-  assert.deepEqual(ids(store), episodes(0, 25).map((e) => e.id));
+  assert.deepEqual(
+    ids(store),
+    episodes(0, 25).map((e) => e.id),
+  );
 });
 
 test('indexRunFolder() stops at a consistent point when cancelled and finishes on the next pass', async () => {
@@ -142,7 +175,10 @@ test('indexRunFolder() stops at a consistent point when cancelled and finishes o
   assert.equal(first.cancelled, true);
   assert.ok(ids(store).length < 30);
   await indexRunFolder(root, store);
-  assert.deepEqual(ids(store), episodes(0, 30).map((e) => e.id));
+  assert.deepEqual(
+    ids(store),
+    episodes(0, 30).map((e) => e.id),
+  );
 });
 
 test('indexRunFolder() rejects a run.json of an unknown major version and skips that run', async () => {
@@ -154,7 +190,10 @@ test('indexRunFolder() rejects a run.json of an unknown major version and skips 
   const tally = await indexRunFolder(root, store);
   assert.deepEqual(ids(store), ['b1']);
   assert.equal(tally.filesSkipped, 1);
-  assert.match(tally.fatal[0] ?? '', /^future\/run\.json:0: invalid run manifest: version: unsupported format version 3\.0/);
+  assert.match(
+    tally.fatal[0] ?? '',
+    /^future\/run\.json:0: invalid run manifest: version: unsupported format version 3\.0/,
+  );
   assert.match(errors(store)[0] ?? '', /^future\/run\.json:0: /);
 });
 
@@ -162,7 +201,10 @@ test('indexRunFolder() treats a sub-folder with run.json as its own run with its
   const { root, store } = setup();
   mkdirSync(join(root, 'team'));
   const roster = ['planner', 'solver', 'critic'];
-  writeFileSync(join(root, 'team', 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', name: 'Team A', mechanism: 'pipeline', agents: roster }));
+  writeFileSync(
+    join(root, 'team', 'run.json'),
+    JSON.stringify({ format: 'credit-lens', version: '1.0', name: 'Team A', mechanism: 'pipeline', agents: roster }),
+  );
   const noRoster = { ...episode('t1'), agents: undefined };
   writeFileSync(join(root, 'team', 'a.jsonl'), `${JSON.stringify(noRoster)}\n`);
   await indexRunFolder(root, store);

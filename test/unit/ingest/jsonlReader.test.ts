@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import { readJsonlLines, type JsonlLine } from '../../../src/ingest/jsonlReader';
 import { tempFolder } from '../../builders/episodeBuilder';
 
-function readAll(content: string | Buffer, from = { offset: 0, line: 0 }): { lines: JsonlLine[]; end: { offset: number; line: number } } {
+function readAll(
+  content: string | Buffer,
+  from = { offset: 0, line: 0 },
+): { lines: JsonlLine[]; end: { offset: number; line: number } } {
   const path = join(tempFolder(), 'f.jsonl');
   writeFileSync(path, content);
   const lines: JsonlLine[] = [];
@@ -46,7 +49,10 @@ test('readJsonlLines(path, from) resumes at a stored offset and line number', ()
 
 test('readJsonlLines(path) strips CR from CRLF lines but counts its byte', () => {
   const { lines, end } = readAll('{"a":1}\r\n{"b":2}\r\n');
-  assert.deepEqual(lines.map((l) => l.text), ['{"a":1}', '{"b":2}']);
+  assert.deepEqual(
+    lines.map((l) => l.text),
+    ['{"a":1}', '{"b":2}'],
+  );
   assert.equal(lines[1]?.offset, 9);
   assert.equal(end.offset, 18);
 });
@@ -92,8 +98,11 @@ test('readJsonlLines(path) stops before the line whose callback returns false', 
 
 test('readJsonlLines(path) drops a UTF-8 byte-order mark at the start of the file', () => {
   const { lines } = readAll(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\n{"b":2}\n')]));
-  assert.deepEqual(lines.map((l) => [l.offset, l.text]), [
-    [0, '{"a":1}'],
-    [11, '{"b":2}'],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => [l.offset, l.text]),
+    [
+      [0, '{"a":1}'],
+      [11, '{"b":2}'],
+    ],
+  );
 });

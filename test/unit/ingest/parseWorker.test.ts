@@ -13,8 +13,12 @@ const parseWorkerScript = resolve('dist/parseWorker.js');
 function snapshot(store: IndexStore): unknown {
   const q = (sql: string) => store.db.prepare(sql).all();
   return {
-    episodes: q('SELECT external_id, line, byte_offset, byte_length, train_step, outcome, n_messages, messages_json FROM episode ORDER BY episode_id'),
-    roster: q('SELECT episode_id, agent_id, ordinal, declared, n_messages, n_chars FROM episode_agent ORDER BY episode_id, ordinal'),
+    episodes: q(
+      'SELECT external_id, line, byte_offset, byte_length, train_step, outcome, n_messages, messages_json FROM episode ORDER BY episode_id',
+    ),
+    roster: q(
+      'SELECT episode_id, agent_id, ordinal, declared, n_messages, n_chars FROM episode_agent ORDER BY episode_id, ordinal',
+    ),
     errors: q('SELECT line, reason FROM parse_error ORDER BY line'),
   };
 }
@@ -25,7 +29,8 @@ before(() => {
 
 test('indexRunFolder({parseWorkerScript}) writes exactly what in-thread parsing writes', async () => {
   const root = tempFolder();
-  const lines = jsonl(...episodes(0, 40)) + '{oops\n' + jsonl(episode('odd', { messages: [{ agent: 'intruder', content: 'é' }] }));
+  const lines =
+    jsonl(...episodes(0, 40)) + '{oops\n' + jsonl(episode('odd', { messages: [{ agent: 'intruder', content: 'é' }] }));
   writeFileSync(join(root, 'a.jsonl'), lines);
   writeFileSync(join(root, 'b.jsonl'), jsonl(...episodes(100, 130, 2)));
   const inThread = IndexStore.open(':memory:');
@@ -45,7 +50,11 @@ test('indexRunFolder({parseWorkerScript}) stops when cancelled and the next pass
   const counting: IndexSink = Object.create(store, {
     writeBatch: { value: (batch: Parameters<IndexSink['writeBatch']>[0]) => (batches++, store.writeBatch(batch)) },
   });
-  const first = await indexRunFolder(root, counting, { batchSize: 50, parseWorkerScript, isCancelled: () => batches >= 3 });
+  const first = await indexRunFolder(root, counting, {
+    batchSize: 50,
+    parseWorkerScript,
+    isCancelled: () => batches >= 3,
+  });
   assert.equal(first.cancelled, true);
   const count = (): number => store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode').get()?.n ?? -1;
   assert.ok(count() < 3000, `cancelled pass indexed ${count()}`);
@@ -54,12 +63,29 @@ test('indexRunFolder({parseWorkerScript}) stops when cancelled and the next pass
   assert.equal(store.db.prepare<{ n: number }>('SELECT count(DISTINCT external_id) AS n FROM episode').get()?.n, 3000);
 });
 
-test('indexRunFolder({parseWorkerScript}) maps the lines of a mapping file\'s format in the worker as in this thread', async () => {
+test("indexRunFolder({parseWorkerScript}) maps the lines of a mapping file's format in the worker as in this thread", async () => {
   const root = tempFolder();
-  const mapping = { format: 'team-logs', label: 'Team logs', container: 'jsonl', episode: { id: '$.uid', reward: '$.score' }, messages: { path: '$.turns[*]', agent: '$.speaker', content: '$.text' } };
+  const mapping = {
+    format: 'team-logs',
+    label: 'Team logs',
+    container: 'jsonl',
+    episode: { id: '$.uid', reward: '$.score' },
+    messages: { path: '$.turns[*]', agent: '$.speaker', content: '$.text' },
+  };
   writeFileSync(join(root, 'mapping.json'), JSON.stringify(mapping));
-  const line = (i: number): string => JSON.stringify({ uid: `u${i}`, score: i % 2, turns: [{ speaker: 'planner', text: `plan ${i}` }, { speaker: 'solver', text: `${i}` }] });
-  writeFileSync(join(root, 'logs.jsonl'), `${Array.from({ length: 30 }, (_, i) => line(i)).join('\n')}\n{"uid": "bad"}\n`);
+  const line = (i: number): string =>
+    JSON.stringify({
+      uid: `u${i}`,
+      score: i % 2,
+      turns: [
+        { speaker: 'planner', text: `plan ${i}` },
+        { speaker: 'solver', text: `${i}` },
+      ],
+    });
+  writeFileSync(
+    join(root, 'logs.jsonl'),
+    `${Array.from({ length: 30 }, (_, i) => line(i)).join('\n')}\n{"uid": "bad"}\n`,
+  );
   const inThread = IndexStore.open(':memory:');
   const inWorker = IndexStore.open(':memory:');
   await indexRunFolder(root, inThread, { batchSize: 7 });

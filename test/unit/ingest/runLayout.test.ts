@@ -38,9 +38,17 @@ test('a folder with two verl experiments is two runs, each with its rollout and 
   const summary = store.summary.summary();
   assert.equal(summary.errorCount, 0);
   assert.equal(summary.runs.length, 2);
-  assert.deepEqual(summary.runs.map((r) => [r.root, r.layout]), [['exp-a', 'verl'], ['exp-b', 'verl']]);
+  assert.deepEqual(
+    summary.runs.map((r) => [r.root, r.layout]),
+    [
+      ['exp-a', 'verl'],
+      ['exp-b', 'verl'],
+    ],
+  );
   assert.equal(summary.runs[0]?.episodes, summary.runs[1]?.episodes);
-  assert.ok(formatSummary(summary).some((l) => l.includes('2 runs inferred from the layout: exp-a (verl), exp-b (verl)')));
+  assert.ok(
+    formatSummary(summary).some((l) => l.includes('2 runs inferred from the layout: exp-a (verl), exp-b (verl)')),
+  );
 });
 
 test('two TRL output_dirs are two runs: no cross-experiment duplicates; repeats inside one are counted, not errors', async () => {
@@ -108,7 +116,12 @@ test('a format adds its own side-file names', () => {
 });
 
 test('layout inference: C3 run folders, rLLM episodes, split names, and a note where ambiguous', () => {
-  const listing = (rel: string, files: string[], folders: string[] = []) => ({ rel, name: rel.slice(rel.lastIndexOf('/') + 1) || 'root', files, folders });
+  const listing = (rel: string, files: string[], folders: string[] = []) => ({
+    rel,
+    name: rel.slice(rel.lastIndexOf('/') + 1) || 'root',
+    files,
+    folders,
+  });
   assert.deepEqual(
     inferRuns([
       listing('c3-a', ['run_config.json', 'train_rollouts.jsonl']),
@@ -134,16 +147,22 @@ test('a run.json wins over the layout; files outside the inferred runs stay in t
   write(root, 'declared/run.json', '{"name": "declared"}');
   write(root, 'loose.jsonl', '');
   const scanned = scanRunFolder(root);
-  assert.deepEqual(scanned.runs.map((r) => [r.root, r.layout ?? null, r.layoutNote !== undefined]), [
-    ['', null, true],
-    ['declared', null, false],
-    ['exp-a', 'verl', false],
-  ]);
-  assert.deepEqual(scanned.files.map((f) => `${f.uri}@${f.runRoot}`), [
-    'declared/rollout/12.jsonl@declared',
-    'declared/validation/12.jsonl@declared',
-    'exp-a/rollout/12.jsonl@exp-a',
-    'exp-a/validation/12.jsonl@exp-a',
-    'loose.jsonl@',
-  ]);
+  assert.deepEqual(
+    scanned.runs.map((r) => [r.root, r.layout ?? null, r.layoutNote !== undefined]),
+    [
+      ['', null, true],
+      ['declared', null, false],
+      ['exp-a', 'verl', false],
+    ],
+  );
+  assert.deepEqual(
+    scanned.files.map((f) => `${f.uri}@${f.runRoot}`),
+    [
+      'declared/rollout/12.jsonl@declared',
+      'declared/validation/12.jsonl@declared',
+      'exp-a/rollout/12.jsonl@exp-a',
+      'exp-a/validation/12.jsonl@exp-a',
+      'loose.jsonl@',
+    ],
+  );
 });

@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { IpcCommand, IpcNotification, IpcRequest, isIpcMessage, isRecord, type IpcMessage } from '../../../src/protocol/ipc';
+import {
+  IpcCommand,
+  IpcNotification,
+  IpcRequest,
+  isIpcMessage,
+  isRecord,
+  type IpcMessage,
+} from '../../../src/protocol/ipc';
 
 test('isIpcMessage(value) accepts a method with an optional numeric id and nothing else', () => {
   assert.equal(isIpcMessage({ method: 'a/b', params: {} }), true);
   assert.equal(isIpcMessage({ method: 'a/b', params: null, id: 3 }), true);
-  for (const bad of [null, undefined, 'a/b', 42, [], {}, { method: 1 }, { method: 'a', id: '1' }]) assert.equal(isIpcMessage(bad), false, JSON.stringify(bad));
+  for (const bad of [null, undefined, 'a/b', 42, [], {}, { method: 1 }, { method: 'a', id: '1' }])
+    assert.equal(isIpcMessage(bad), false, JSON.stringify(bad));
 });
 
 test('IpcRequest has a typed response notification on <method>/response', () => {

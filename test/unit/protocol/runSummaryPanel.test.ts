@@ -10,7 +10,17 @@ import {
 
 test('isReadyParams(value) wants a non-negative integer stateVersion', () => {
   assert.equal(isReadyParams({ stateVersion: 1 }), true);
-  for (const bad of [null, undefined, 1, [], {}, { stateVersion: '1' }, { stateVersion: -1 }, { stateVersion: 1.5 }, { stateVersion: NaN }]) {
+  for (const bad of [
+    null,
+    undefined,
+    1,
+    [],
+    {},
+    { stateVersion: '1' },
+    { stateVersion: -1 },
+    { stateVersion: 1.5 },
+    { stateVersion: NaN },
+  ]) {
     assert.equal(isReadyParams(bad), false, JSON.stringify(bad) ?? 'undefined');
   }
 });
@@ -51,7 +61,17 @@ test('descriptor.with(params, id) builds the message that descriptor.is() recogn
     folderPath: '/r',
     indexPath: '/r/.credit-lens/index.sqlite',
     cancelled: false,
-    summary: { files: 0, runs: [], episodes: 0, messages: 0, agents: 0, steps: 0, searchableEpisodes: 0, errorCount: 0, errors: [] },
+    summary: {
+      files: 0,
+      runs: [],
+      episodes: 0,
+      messages: 0,
+      agents: 0,
+      steps: 0,
+      searchableEpisodes: 0,
+      errorCount: 0,
+      errors: [],
+    },
   });
   assert.equal(message.method, 'runSummary/summary/didChange');
   assert.equal('id' in message, false);

@@ -12,12 +12,16 @@ function runSuite(env: Record<string, string>): { status: number | null; out: st
   const started = Date.now();
   // Without NODE_TEST_CONTEXT the child is a test run of its own, not a file of this one.
   const { NODE_TEST_CONTEXT: _, ...parent } = process.env;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/browser/runSummary.test.ts'], {
-    cwd: repo,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...parent, CI: '', ...env },
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/browser/runSummary.test.ts'],
+    {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...parent, CI: '', ...env },
+    },
+  );
   return { status: run.status, out: run.stdout + run.stderr, ms: Date.now() - started };
 }
 

@@ -22,19 +22,43 @@ test('runs() lists every run with its totals and flag count', () => {
     ],
   );
   const team = index.browse.runs()[0];
-  assert.ok(team?.meanReward !== null && team?.meanReward !== undefined && team.meanReward >= 0 && team.meanReward <= 1);
+  assert.ok(
+    team?.meanReward !== null && team?.meanReward !== undefined && team.meanReward >= 0 && team.meanReward <= 1,
+  );
 });
 
 test('steps() counts episodes, groups and the flags covering each step', () => {
   const steps = index.browse.steps(index.teamRunId);
-  assert.deepEqual(steps.map((s) => [s.step, s.episodes, s.groups, s.flags]), [[1, 6, 2, 1], [2, 6, 2, 1], [3, 6, 2, 1]]);
-  assert.deepEqual(index.browse.steps(index.routedRunId).map((s) => s.flags), [0, 0, 0]);
+  assert.deepEqual(
+    steps.map((s) => [s.step, s.episodes, s.groups, s.flags]),
+    [
+      [1, 6, 2, 1],
+      [2, 6, 2, 1],
+      [3, 6, 2, 1],
+    ],
+  );
+  assert.deepEqual(
+    index.browse.steps(index.routedRunId).map((s) => s.flags),
+    [0, 0, 0],
+  );
   assert.deepEqual(index.browse.steps(999), []);
 });
 
 test('groups() lists the groups of a step; an episode flag counts only in its group', () => {
-  assert.deepEqual(index.browse.groups(index.teamRunId, 1).map((g) => [g.group, g.episodes, g.flags]), [['s1-g0', 3, 0], ['s1-g1', 3, 1]]);
-  assert.deepEqual(index.browse.groups(index.teamRunId, 2).map((g) => [g.group, g.flags]), [['s2-g0', 1], ['s2-g1', 1]]);
+  assert.deepEqual(
+    index.browse.groups(index.teamRunId, 1).map((g) => [g.group, g.episodes, g.flags]),
+    [
+      ['s1-g0', 3, 0],
+      ['s1-g1', 3, 1],
+    ],
+  );
+  assert.deepEqual(
+    index.browse.groups(index.teamRunId, 2).map((g) => [g.group, g.flags]),
+    [
+      ['s2-g0', 1],
+      ['s2-g1', 1],
+    ],
+  );
   assert.deepEqual(index.browse.groups(index.teamRunId, null), []);
 });
 
@@ -49,8 +73,17 @@ test('episodes() gives rewards, roster sizes, trace lines and covering flags, up
     ],
   );
   assert.ok(episodes.every((e) => e.reward === 0 || e.reward === 1));
-  assert.deepEqual(index.browse.episodes(index.teamRunId, 3, 's3-g0', 2).map((e) => [e.externalId, e.flags]), [['s3-g0-r0', 1], ['s3-g0-r1', 1]]);
-  assert.deepEqual(index.browse.episodes(index.routedRunId, 1, 's1-g0', 10).map((e) => e.agents), [2, 2, 2]);
+  assert.deepEqual(
+    index.browse.episodes(index.teamRunId, 3, 's3-g0', 2).map((e) => [e.externalId, e.flags]),
+    [
+      ['s3-g0-r0', 1],
+      ['s3-g0-r1', 1],
+    ],
+  );
+  assert.deepEqual(
+    index.browse.episodes(index.routedRunId, 1, 's1-g0', 10).map((e) => e.agents),
+    [2, 2, 2],
+  );
 });
 
 test('flags() returns the stored flags with agent, steps, evidence and location', () => {
@@ -68,27 +101,49 @@ test('flags() returns the stored flags with agent, steps, evidence and location'
 
 test('flags() tolerates missing or malformed evidence', () => {
   const db = index.store.db;
-  db.prepare("INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'dominant', ?, 'now')").run(index.routedRunId, '{not json');
-  db.prepare("INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'idle', ?, 'now')").run(index.routedRunId, '{"location":{"uri":3}}');
-  assert.deepEqual(index.browse.flags(index.routedRunId).map((f) => [f.kind, f.agent, f.evidence, f.location]), [['dominant', null, {}, null], ['idle', null, {}, null]]);
-  db.prepare("DELETE FROM flag WHERE run_id = ?").run(index.routedRunId);
+  db.prepare(
+    "INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'dominant', ?, 'now')",
+  ).run(index.routedRunId, '{not json');
+  db.prepare(
+    "INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'idle', ?, 'now')",
+  ).run(index.routedRunId, '{"location":{"uri":3}}');
+  assert.deepEqual(
+    index.browse.flags(index.routedRunId).map((f) => [f.kind, f.agent, f.evidence, f.location]),
+    [
+      ['dominant', null, {}, null],
+      ['idle', null, {}, null],
+    ],
+  );
+  db.prepare('DELETE FROM flag WHERE run_id = ?').run(index.routedRunId);
 });
 
 test('parseErrors() lists unreadable lines with their file', () => {
   const errors = index.browse.parseErrors();
-  assert.deepEqual(errors.map((e) => [e.uri, e.line]), [['routed-experts/rollouts/step_0002.jsonl', 7]]);
+  assert.deepEqual(
+    errors.map((e) => [e.uri, e.line]),
+    [['routed-experts/rollouts/step_0002.jsonl', 7]],
+  );
   assert.match(errors[0]?.reason ?? '', /invalid JSON/);
   assert.deepEqual(index.browse.parseErrors(0), []);
 });
 
 test('the step, group and episode listings read episodes through an index', () => {
   for (const [name, sql] of Object.entries(browseQueries)) {
-    const plan = index.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all({ run: 1, step: 1, group: 'g', limit: 5 }).map((r) => r.detail);
+    const plan = index.store.db
+      .prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all({ run: 1, step: 1, group: 'g', limit: 5 })
+      .map((r) => r.detail);
     const episodeReads = plan.filter((d) => /^(SCAN|SEARCH) (episode|e)\b/.test(d));
     assert.ok(episodeReads.length > 0, `${name}: ${plan.join(' | ')}`);
     for (const read of episodeReads) assert.match(read, /^SEARCH .* USING (COVERING )?INDEX /, `${name}: ${read}`);
-    assert.ok(plan.some((d) => d.includes('USING INDEX episode_step (run_id=?')), `${name}: ${plan.join(' | ')}`);
+    assert.ok(
+      plan.some((d) => d.includes('USING INDEX episode_step (run_id=?')),
+      `${name}: ${plan.join(' | ')}`,
+    );
   }
-  const groups = index.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${browseQueries.groups}`).all({ run: 1, step: 1 }).map((r) => r.detail);
+  const groups = index.store.db
+    .prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${browseQueries.groups}`)
+    .all({ run: 1, step: 1 })
+    .map((r) => r.detail);
   assert.ok(groups.includes('SEARCH episode USING INDEX episode_step (run_id=? AND train_step=?)'), groups.join(' | '));
 });

@@ -14,24 +14,64 @@ before(async () => {
 after(() => f.store.close());
 
 const params = {
-  run: 1, method: 'loo', hash: 'h', epsilon: 0.02, stepFrom: null, stepTo: null, group: null, rewardMin: null, rewardMax: null,
-  flag: null, agent: null, search: null, split: 'train', limit: 500, offset: 0,
+  run: 1,
+  method: 'loo',
+  hash: 'h',
+  epsilon: 0.02,
+  stepFrom: null,
+  stepTo: null,
+  group: null,
+  rewardMin: null,
+  rewardMax: null,
+  flag: null,
+  agent: null,
+  search: null,
+  split: 'train',
+  limit: 500,
+  offset: 0,
 };
 
 function plan(sql: string, args: unknown[] = [params]): string[] {
-  return f.store.db.prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...(args as [])).map((r) => r.detail);
+  return f.store.db
+    .prepare<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...(args as []))
+    .map((r) => r.detail);
 }
 
 test('the overview aggregates read episodes through episode_step and agent credit through a covering index', () => {
   const credit = plan(dashboardQueries.creditByStep);
-  assert.ok(credit.includes('SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)'), credit.join(' | '));
-  assert.ok(credit.includes('SEARCH c USING COVERING INDEX credit_agent_value (method=? AND params_hash=? AND episode_id=?)'), credit.join(' | '));
-  assert.ok(credit.includes('SEARCH c USING COVERING INDEX credit_agent_value (method=? AND params_hash=? AND episode_id=? AND agent_id=? AND value>?)'), credit.join(' | '));
+  assert.ok(
+    credit.includes('SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)'),
+    credit.join(' | '),
+  );
+  assert.ok(
+    credit.includes('SEARCH c USING COVERING INDEX credit_agent_value (method=? AND params_hash=? AND episode_id=?)'),
+    credit.join(' | '),
+  );
+  assert.ok(
+    credit.includes(
+      'SEARCH c USING COVERING INDEX credit_agent_value (method=? AND params_hash=? AND episode_id=? AND agent_id=? AND value>?)',
+    ),
+    credit.join(' | '),
+  );
   // The only scan: roster rows, to find the few silent agents (no index on n_messages, and none needed).
-  assert.deepEqual(credit.filter((d) => d.startsWith('SCAN ') && !d.startsWith('SCAN (') && d !== 'SCAN parts'), ['SCAN ea']);
-  assert.ok(plan(dashboardQueries.latestParams).includes('SEARCH x USING COVERING INDEX credit_run_method_agent (run_id=? AND method=? AND agent_id=?)'));
-  assert.deepEqual(plan(dashboardQueries.steps, [{ run: 1, split: 'train' }]), ['SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)']);
-  assert.ok(plan(dashboardQueries.sharedByStep).includes('SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)'));
+  assert.deepEqual(
+    credit.filter((d) => d.startsWith('SCAN ') && !d.startsWith('SCAN (') && d !== 'SCAN parts'),
+    ['SCAN ea'],
+  );
+  assert.ok(
+    plan(dashboardQueries.latestParams).includes(
+      'SEARCH x USING COVERING INDEX credit_run_method_agent (run_id=? AND method=? AND agent_id=?)',
+    ),
+  );
+  assert.deepEqual(plan(dashboardQueries.steps, [{ run: 1, split: 'train' }]), [
+    'SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)',
+  ]);
+  assert.ok(
+    plan(dashboardQueries.sharedByStep).includes(
+      'SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)',
+    ),
+  );
   assert.ok(!plan(dashboardQueries.runs, []).some((d) => /^SCAN (e|episode|ea)\b/.test(d)));
 });
 
@@ -42,9 +82,14 @@ test('episode pages never scan the episode table; reward and external-id pages n
   }
   for (const key of ['reward:asc', 'reward:desc', 'externalId:asc', 'externalId:desc']) {
     const p = plan(episodePageQueries.get(key) ?? '');
-    assert.ok(!p.some((d) => d.startsWith('USE TEMP B-TREE FOR') && d.endsWith('ORDER BY')), `${key}: ${p.join(' | ')}`);
+    assert.ok(
+      !p.some((d) => d.startsWith('USE TEMP B-TREE FOR') && d.endsWith('ORDER BY')),
+      `${key}: ${p.join(' | ')}`,
+    );
   }
-  assert.ok(plan(episodePageQueries.get('reward:desc') ?? '').includes('SEARCH e USING INDEX episode_outcome (run_id=?)'));
+  assert.ok(
+    plan(episodePageQueries.get('reward:desc') ?? '').includes('SEARCH e USING INDEX episode_outcome (run_id=?)'),
+  );
   const stepPlan = plan(episodePageQueries.get('step:asc') ?? '');
   assert.ok(stepPlan.includes('USE TEMP B-TREE FOR LAST 3 TERMS OF ORDER BY'), stepPlan.join(' | '));
 });
@@ -54,9 +99,12 @@ test('latestParams() picks the set written last; creditByStep() leaves silent ag
   insertCredit(f, agentCredit('t1b', [0, 0, 0], { hash: 'first', at: '2026-01-01T00:00:00.000Z' }));
   insertCredit(f, agentCredit('t1b', [0.5, 0.01, 0.01], { hash: 'second', at: '2026-01-02T00:00:00.000Z' }));
   assert.equal(repo.latestParams(f.teamRunId, 'loo'), 'second');
-  assert.deepEqual(repo.creditByStep(f.teamRunId, 'loo', 'second', 0.02).map((r) => [r.step, r.agentId, r.mean, r.spoke, r.idle]), [
-    [1, f.agentId('planner'), 0.5, 1, 0],
-    [1, f.agentId('solver'), 0.01, 1, 1],
-    [1, f.agentId('verifier'), 0.01, 0, 0],
-  ]);
+  assert.deepEqual(
+    repo.creditByStep(f.teamRunId, 'loo', 'second', 0.02).map((r) => [r.step, r.agentId, r.mean, r.spoke, r.idle]),
+    [
+      [1, f.agentId('planner'), 0.5, 1, 0],
+      [1, f.agentId('solver'), 0.01, 1, 1],
+      [1, f.agentId('verifier'), 0.01, 0, 0],
+    ],
+  );
 });

@@ -16,11 +16,21 @@ test('EpisodeLookup.byExternalId(id) finds an episode in every run that has it, 
   const store = IndexStore.open(':memory:');
   await indexRunFolder(root, store);
   const lookup = new EpisodeLookup(store.db);
-  assert.deepEqual(lookup.byExternalId('shared-id').map((l) => [l.uri, l.line]).sort(), [
-    ['a.jsonl', 2],
-    ['b/b.jsonl', 1],
-  ]);
+  assert.deepEqual(
+    lookup
+      .byExternalId('shared-id')
+      .map((l) => [l.uri, l.line])
+      .sort(),
+    [
+      ['a.jsonl', 2],
+      ['b/b.jsonl', 1],
+    ],
+  );
   assert.deepEqual(lookup.byExternalId('missing'), []);
-  const plan = store.db.prepare<{ detail: string }>('EXPLAIN QUERY PLAN SELECT * FROM episode WHERE external_id = ?').all('x').map((r) => r.detail).join(' ');
+  const plan = store.db
+    .prepare<{ detail: string }>('EXPLAIN QUERY PLAN SELECT * FROM episode WHERE external_id = ?')
+    .all('x')
+    .map((r) => r.detail)
+    .join(' ');
   assert.match(plan, /USING INDEX episode_external/);
 });

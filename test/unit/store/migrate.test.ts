@@ -10,8 +10,28 @@ function userVersion(db: ReturnType<typeof openDatabase>): number {
 test('openDatabase(":memory:") migrates an empty database from zero to the current schema', () => {
   const db = openDatabase(':memory:');
   assert.equal(userVersion(db), schemaVersion);
-  const tables = db.prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name").all().map((r) => r.name);
-  for (const table of ['run', 'source', 'agent', 'agent_alias', 'episode', 'episode_agent', 'message', 'reward', 'label', 'routing', 'counterfactual', 'coalition_value', 'credit', 'flag', 'parse_error', 'message_fts']) {
+  const tables = db
+    .prepare<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
+    .all()
+    .map((r) => r.name);
+  for (const table of [
+    'run',
+    'source',
+    'agent',
+    'agent_alias',
+    'episode',
+    'episode_agent',
+    'message',
+    'reward',
+    'label',
+    'routing',
+    'counterfactual',
+    'coalition_value',
+    'credit',
+    'flag',
+    'parse_error',
+    'message_fts',
+  ]) {
     assert.ok(tables.includes(table), `missing table ${table}`);
   }
 });
@@ -33,5 +53,5 @@ test('migrate(db, steps) rolls back a failing migration and keeps the previous v
   const steps = [...Array(schemaVersion).fill(''), 'CREATE TABLE extra (x); INSERT INTO missing_table VALUES (1);'];
   assert.throws(() => migrate(db, steps), /no such table: missing_table/);
   assert.equal(userVersion(db), schemaVersion);
-  assert.equal((db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'extra'").get())?.n, 0);
+  assert.equal(db.prepare<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'extra'").get()?.n, 0);
 });

@@ -15,5 +15,9 @@ test('agentPalette gives agents outside the roster the next free colours, stably
   assert.equal(x, schemeTableau10[1]);
   assert.equal(color('y'), schemeTableau10[2]);
   assert.equal(color('x'), x);
-  assert.equal(agentPalette(Array.from({ length: 11 }, (_, i) => `a${String(i)}`))('a10'), schemeTableau10[0], 'the palette wraps');
+  assert.equal(
+    agentPalette(Array.from({ length: 11 }, (_, i) => `a${String(i)}`))('a10'),
+    schemeTableau10[0],
+    'the palette wraps',
+  );
 });

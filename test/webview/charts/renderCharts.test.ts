@@ -27,13 +27,25 @@ test('renderShare draws stacked layers or lines, keyed by agent, with the window
   const element = svg();
   const overview = smallOverview();
   const windows = windowMarks(overview.windows);
-  renderShare(element, shareModel(overview, agents), { width: 600, label: 'Credit share', mode: 'stacked', color, windows });
+  renderShare(element, shareModel(overview, agents), {
+    width: 600,
+    label: 'Credit share',
+    mode: 'stacked',
+    color,
+    windows,
+  });
   assert.equal(element.getAttribute('aria-label'), 'Credit share');
   assert.equal(element.getAttribute('role'), 'img');
   assert.equal(element.querySelectorAll('path.layer').length, 3);
   assert.equal(element.querySelectorAll('path.series').length, 0);
   const layer = element.querySelector('path.layer[data-key="verifier"]');
-  renderShare(element, shareModel(overview, agents), { width: 600, label: 'Credit share', mode: 'lines', color, windows });
+  renderShare(element, shareModel(overview, agents), {
+    width: 600,
+    label: 'Credit share',
+    mode: 'lines',
+    color,
+    windows,
+  });
   assert.equal(element.querySelectorAll('path.layer').length, 0);
   assert.equal(element.querySelectorAll('path.series').length, 3);
   assert.ok(layer && !layer.isConnected, 'leaving stacked mode removes the layers');
@@ -74,7 +86,12 @@ test('chart text from the trace stays text: agent names with markup make no elem
   const overview = smallOverview();
   const names = ['planner', 'solver', evil];
   const renamed = { ...overview, meanCredit: { ...overview.meanCredit, rows: names } };
-  renderHeatmap(element, heatmapModel(renamed, names), { width: 500, label: 'Heatmap', selected: undefined, onBrush: () => undefined });
+  renderHeatmap(element, heatmapModel(renamed, names), {
+    width: 500,
+    label: 'Heatmap',
+    selected: undefined,
+    onBrush: () => undefined,
+  });
   assert.equal(element.querySelectorAll('img').length, 0);
   assert.equal(element.querySelectorAll('style').length, 0);
   assert.ok([...element.querySelectorAll('.row-label title')].some((t) => t.textContent === evil));

@@ -16,6 +16,9 @@ test('firstAndLast skips nulls at either end', () => {
 });
 
 test('rewardSummary reads the first and last logged reward', () => {
-  assert.equal(rewardSummary({ steps: [0, 59], teamReward: [0.72, 0.9] }), 'Team reward 0.720 at step 0 → 0.900 at step 59.');
+  assert.equal(
+    rewardSummary({ steps: [0, 59], teamReward: [0.72, 0.9] }),
+    'Team reward 0.720 at step 0 → 0.900 at step 59.',
+  );
   assert.equal(rewardSummary({ steps: [], teamReward: [] }), 'No team reward logged for these steps.');
 });

@@ -26,7 +26,10 @@ test('windowMarks puts overlapping windows on separate lanes and reuses a lane a
 test('windowMarks swaps an inverted range and labels a one-step window', () => {
   const { marks } = windowMarks([{ flagId: 9, kind: 'idle', agent: 'a', from: 7, to: 5 }]);
   assert.deepEqual([marks[0]?.from, marks[0]?.to], [5, 7]);
-  assert.equal(windowMarks([{ flagId: 1, kind: 'idle', agent: 'a', from: 4, to: 4 }]).marks[0]?.label, 'idle · a (step 4)');
+  assert.equal(
+    windowMarks([{ flagId: 1, kind: 'idle', agent: 'a', from: 4, to: 4 }]).marks[0]?.label,
+    'idle · a (step 4)',
+  );
   assert.deepEqual(windowMarks([]), { marks: [], lanes: 0 });
 });
 

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { keyAction, type KeyPress } from '../../../webview/src/dashboard/keys';
 
-const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, altKey: false, inField: false, inSearch: false, inTable: false, ...over });
+const press = (key: string, over: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  inField: false,
+  inSearch: false,
+  inTable: false,
+  ...over,
+});
 
 test('/ focuses the search and j/k move the row focus from anywhere outside a field', () => {
   assert.equal(keyAction(press('/')), 'search');

@@ -4,7 +4,17 @@ import type { EpisodePage, EpisodeRow } from '../../../src/protocol/dashboardPan
 import { TableData, type TableQuery } from '../../../webview/src/dashboard/tableData';
 import { pageSize } from '../../../webview/src/dashboard/tableModel';
 
-const row = (i: number): EpisodeRow => ({ episodeId: i, externalId: `e${String(i)}`, step: 0, group: null, sample: null, reward: null, agents: 1, messages: 1, flags: 0 });
+const row = (i: number): EpisodeRow => ({
+  episodeId: i,
+  externalId: `e${String(i)}`,
+  step: 0,
+  group: null,
+  sample: null,
+  reward: null,
+  agents: 1,
+  messages: 1,
+  flags: 0,
+});
 
 /** A query over `total` rows whose fetches wait until `release()`; `calls` lists the offsets asked. */
 function deferredQuery(key: string, total: number, tag = '') {
@@ -16,7 +26,10 @@ function deferredQuery(key: string, total: number, tag = '') {
       calls.push(offset);
       return new Promise<EpisodePage>((resolve) => {
         waiting.push(() => {
-          const rows = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({ ...row(offset + i), externalId: `${tag}e${String(offset + i)}` }));
+          const rows = Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => ({
+            ...row(offset + i),
+            externalId: `${tag}e${String(offset + i)}`,
+          }));
           resolve({ total, offset, rows, searchError: null });
         });
       });
@@ -93,7 +106,10 @@ test('TableData does not ask a failed page again until the query changes, and re
   data.ensure(0, 10);
   assert.equal(calls, 1);
   assert.equal(data.error, 'host gone');
-  data.setQuery({ key: 'y', fetch: () => Promise.resolve({ total: 0, offset: 0, rows: [], searchError: 'fts5: syntax error' }) });
+  data.setQuery({
+    key: 'y',
+    fetch: () => Promise.resolve({ total: 0, offset: 0, rows: [], searchError: 'fts5: syntax error' }),
+  });
   data.ensure(0, 10);
   await new Promise((r) => setImmediate(r));
   assert.equal(data.error, null);

@@ -1,13 +1,24 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { moveFocus, pagesOf, rowHeight, scrollToShow, topRowAt, visibleRows } from '../../../webview/src/dashboard/tableModel';
+import {
+  moveFocus,
+  pagesOf,
+  rowHeight,
+  scrollToShow,
+  topRowAt,
+  visibleRows,
+} from '../../../webview/src/dashboard/tableModel';
 
 test('visibleRows covers the viewport plus overscan, clamped to the rows there are', () => {
   assert.deepEqual(visibleRows(0, 10 * rowHeight, 20_000, 2), { first: 0, end: 13 });
   assert.deepEqual(visibleRows(500 * rowHeight, 10 * rowHeight, 20_000, 2), { first: 498, end: 513 });
   assert.deepEqual(visibleRows(19_995 * rowHeight, 10 * rowHeight, 20_000, 2), { first: 19_993, end: 20_000 });
   assert.deepEqual(visibleRows(0, 100, 0), { first: 0, end: 0 });
-  assert.deepEqual(visibleRows(10_000 * rowHeight, 100, 5, 0), { first: 4, end: 5 }, 'a stale scroll position past the end');
+  assert.deepEqual(
+    visibleRows(10_000 * rowHeight, 100, 5, 0),
+    { first: 4, end: 5 },
+    'a stale scroll position past the end',
+  );
 });
 
 test('pagesOf lists the pages holding a row range', () => {

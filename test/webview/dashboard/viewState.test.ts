@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DashboardRun, DashboardRunsData } from '../../../src/protocol/dashboardPanel';
-import { initialViewState, pickMethod, pickRun, restoreViewState, stateForRun, stateForRuns } from '../../../webview/src/dashboard/viewState';
+import {
+  initialViewState,
+  pickMethod,
+  pickRun,
+  restoreViewState,
+  stateForRun,
+  stateForRuns,
+} from '../../../webview/src/dashboard/viewState';
 
 const run = (runId: number, agents: string[] = ['a', 'b']): DashboardRun => ({
   runId,
@@ -30,9 +37,27 @@ test('restoreViewState drops state of another version and anything that is not a
 });
 
 test('restoreViewState keeps valid fields and resets invalid ones one by one', () => {
-  const saved = { version: 1, folder: '/f', runId: 3, method: 'owen', chart: 'lines', filter: { agent: 'a', stepFrom: 2 }, sort: { key: 'reward', descending: true }, topRow: 40 };
+  const saved = {
+    version: 1,
+    folder: '/f',
+    runId: 3,
+    method: 'owen',
+    chart: 'lines',
+    filter: { agent: 'a', stepFrom: 2 },
+    sort: { key: 'reward', descending: true },
+    topRow: 40,
+  };
   assert.deepEqual(restoreViewState(saved), saved);
-  const bad = { version: 1, folder: 3, runId: -1, method: 'magic', chart: 'pie', filter: { stepFrom: 'x' }, sort: { key: 'agents', descending: true }, topRow: 1.5 };
+  const bad = {
+    version: 1,
+    folder: 3,
+    runId: -1,
+    method: 'magic',
+    chart: 'pie',
+    filter: { stepFrom: 'x' },
+    sort: { key: 'agents', descending: true },
+    topRow: 1.5,
+  };
   assert.deepEqual(restoreViewState(bad), initialViewState);
 });
 
@@ -46,18 +71,43 @@ test('pickRun prefers the saved run, then the host choice, then the first; pickM
 });
 
 test('stateForRuns keeps the state of the same folder and its run', () => {
-  const state = { ...initialViewState, folder: '/f', runId: 1, method: 'loo' as const, filter: { agent: 'a' }, topRow: 30 };
+  const state = {
+    ...initialViewState,
+    folder: '/f',
+    runId: 1,
+    method: 'loo' as const,
+    filter: { agent: 'a' },
+    topRow: 30,
+  };
   assert.deepEqual(stateForRuns(state, data()), state);
 });
 
 test('stateForRuns drops run, filter and scroll of another folder and takes the host defaults', () => {
-  const state = { ...initialViewState, folder: '/other', runId: 1, filter: { agent: 'a' }, topRow: 30, chart: 'lines' as const };
-  assert.deepEqual(stateForRuns(state, data()), { ...initialViewState, folder: '/f', runId: 2, method: 'shapley', chart: 'lines' });
+  const state = {
+    ...initialViewState,
+    folder: '/other',
+    runId: 1,
+    filter: { agent: 'a' },
+    topRow: 30,
+    chart: 'lines' as const,
+  };
+  assert.deepEqual(stateForRuns(state, data()), {
+    ...initialViewState,
+    folder: '/f',
+    runId: 2,
+    method: 'shapley',
+    chart: 'lines',
+  });
 });
 
 test('stateForRun forgets an agent the new run lacks and scrolls to the top', () => {
   const state = { ...initialViewState, folder: '/f', runId: 1, filter: { agent: 'a', flag: 'idle' }, topRow: 30 };
-  assert.deepEqual(stateForRun(state, run(2, ['c'])), { ...state, runId: 2, filter: { agent: null, flag: 'idle' }, topRow: 0 });
+  assert.deepEqual(stateForRun(state, run(2, ['c'])), {
+    ...state,
+    runId: 2,
+    filter: { agent: null, flag: 'idle' },
+    topRow: 0,
+  });
   assert.equal(stateForRun(state, run(1)), state);
   const fresh = { ...initialViewState, folder: '/f', topRow: 12 };
   assert.equal(stateForRun(fresh, run(1)).topRow, 12, 'the first pick keeps the restored scroll position');

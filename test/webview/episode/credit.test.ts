@@ -25,7 +25,15 @@ function credit(overrides: Partial<EpisodeCreditView> = {}): EpisodeCreditView {
   };
 }
 
-const agent = (name: string, messages = 1): EpisodeAgentView => ({ name, kind: 'llm', declared: true, messages, tokens: null, loggedReward: null, loggedAdvantage: null });
+const agent = (name: string, messages = 1): EpisodeAgentView => ({
+  name,
+  kind: 'llm',
+  declared: true,
+  messages,
+  tokens: null,
+  loggedReward: null,
+  loggedAdvantage: null,
+});
 
 describe('creditTint', () => {
   test('colours messages on the shared scale spanned by the episode, centred on zero', () => {
@@ -40,7 +48,14 @@ describe('creditTint', () => {
 
   test('null, NaN and missing values have no colour', () => {
     const tint = creditTint(credit());
-    assert.deepEqual([2, 4, 99].map((seq) => [tint.value(seq), tint.color(seq)]), [[null, null], [null, null], [null, null]]);
+    assert.deepEqual(
+      [2, 4, 99].map((seq) => [tint.value(seq), tint.color(seq)]),
+      [
+        [null, null],
+        [null, null],
+        [null, null],
+      ],
+    );
   });
 
   test('all-zero credit still has a usable scale', () => {
@@ -48,16 +63,28 @@ describe('creditTint', () => {
   });
 
   test('the text names the number, the method and the kind', () => {
-    assert.equal(creditText(-0.5, 'loo', 'spread'), 'Credit −0.500 under Leave-one-out (agent credit spread evenly over its messages)');
-    assert.equal(creditText(0.1234, 'prefix', 'per-message'), 'Credit +0.123 under Prefix (per message) (per-message credit)');
+    assert.equal(
+      creditText(-0.5, 'loo', 'spread'),
+      'Credit −0.500 under Leave-one-out (agent credit spread evenly over its messages)',
+    );
+    assert.equal(
+      creditText(0.1234, 'prefix', 'per-message'),
+      'Credit +0.123 under Prefix (per message) (per-message credit)',
+    );
     assert.equal(creditText(null, 'shared', 'spread'), 'No Shared reward credit for this message');
   });
 
   test('legend stops run from −m through 0 to +m', () => {
     const stops = legendStops(2, 5);
     const scale = creditColorScale(2);
-    assert.deepEqual(stops.map((s) => s.offset), [0, 25, 50, 75, 100]);
-    assert.deepEqual(stops.map((s) => s.color), [-2, -1, 0, 1, 2].map((v) => scale(v)));
+    assert.deepEqual(
+      stops.map((s) => s.offset),
+      [0, 25, 50, 75, 100],
+    );
+    assert.deepEqual(
+      stops.map((s) => s.color),
+      [-2, -1, 0, 1, 2].map((v) => scale(v)),
+    );
   });
 });
 
@@ -99,12 +126,25 @@ describe('agentBarsModel', () => {
   });
 
   test('negative values extend left of zero; agents only the credit names come last', () => {
-    const model = agentBarsModel([agent('planner')], credit({ agents: [{ agent: 'ghost', value: -0.4, ciLow: null, ciHigh: null, n: null, advantage: null }], shared: null }), null);
-    assert.deepEqual(model.bars.map((b) => b.agent), ['planner', 'ghost']);
+    const model = agentBarsModel(
+      [agent('planner')],
+      credit({
+        agents: [{ agent: 'ghost', value: -0.4, ciLow: null, ciHigh: null, n: null, advantage: null }],
+        shared: null,
+      }),
+      null,
+    );
+    assert.deepEqual(
+      model.bars.map((b) => b.agent),
+      ['planner', 'ghost'],
+    );
     assert.equal(model.bars[1]?.declared, false);
     assert.deepEqual(model.domain, [-0.4, 0]);
     assert.deepEqual(model.bars[1]?.bar, { left: 0, width: 100 });
-    assert.deepEqual(model.bars.map((b) => b.negative), [false, true]);
+    assert.deepEqual(
+      model.bars.map((b) => b.negative),
+      [false, true],
+    );
     assert.equal(model.sharedAt, null);
   });
 
@@ -117,7 +157,16 @@ describe('agentBarsModel', () => {
 
 describe('format', () => {
   test('signs credit and keeps small values readable', () => {
-    assert.deepEqual([0.0833, -1.25, 0, 0.00022, 1.2e-7, 123.45, null, Number.NaN].map(formatCredit), ['+0.083', '−1.250', '0', '+0.00022', '+1.2e-7', '+123.5', '—', '—']);
+    assert.deepEqual([0.0833, -1.25, 0, 0.00022, 1.2e-7, 123.45, null, Number.NaN].map(formatCredit), [
+      '+0.083',
+      '−1.250',
+      '0',
+      '+0.00022',
+      '+1.2e-7',
+      '+123.5',
+      '—',
+      '—',
+    ]);
     assert.equal(formatNumber(-0.5), '−0.500');
     assert.equal(formatInterval(0.3, 0.52), '[0.300, 0.520]');
     assert.equal(formatInterval(null, 0.52), '');

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RowLayout, maxSpacerPx, rowTop, scrollTargetFor, spacerHeight, toScrollTop, toVirtualTop, visibleRange } from '../../../webview/src/episode/layout';
+import {
+  RowLayout,
+  maxSpacerPx,
+  rowTop,
+  scrollTargetFor,
+  spacerHeight,
+  toScrollTop,
+  toVirtualTop,
+  visibleRange,
+} from '../../../webview/src/episode/layout';
 
 describe('RowLayout', () => {
   test('offsets are seq × base height without measured rows', () => {

@@ -58,18 +58,30 @@ describe('find', () => {
 });
 
 describe('keyAction', () => {
-  const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
+  const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    altKey: false,
+    ...mods,
+  });
   const page = { inControl: false, onRow: false };
   const row = { inControl: false, onRow: true };
 
   test('j/k/n/p and / work anywhere but in a control', () => {
-    assert.deepEqual(['j', 'k', 'n', 'p', '/'].map((k) => keyAction(key(k), page)), ['nextMessage', 'previousMessage', 'nextEpisode', 'previousEpisode', 'find']);
+    assert.deepEqual(
+      ['j', 'k', 'n', 'p', '/'].map((k) => keyAction(key(k), page)),
+      ['nextMessage', 'previousMessage', 'nextEpisode', 'previousEpisode', 'find'],
+    );
     assert.equal(keyAction(key('j'), { inControl: true, onRow: false }), null);
   });
 
   test('Enter, Space and the arrows act only on a row; modifiers leave keys alone', () => {
     assert.equal(keyAction(key('Enter'), page), null);
-    assert.deepEqual(['Enter', ' ', 'ArrowDown', 'ArrowUp', 'Home', 'End'].map((k) => keyAction(key(k), row)), ['toggle', 'toggle', 'nextMessage', 'previousMessage', 'firstMessage', 'lastMessage']);
+    assert.deepEqual(
+      ['Enter', ' ', 'ArrowDown', 'ArrowUp', 'Home', 'End'].map((k) => keyAction(key(k), row)),
+      ['toggle', 'toggle', 'nextMessage', 'previousMessage', 'firstMessage', 'lastMessage'],
+    );
     assert.equal(keyAction(key('j', { ctrlKey: true }), row), null);
     assert.equal(keyAction(key('n', { metaKey: true }), page), null);
   });
@@ -78,11 +90,23 @@ describe('keyAction', () => {
 describe('creditNotices', () => {
   const evaluator: EvaluatorView = { configured: false, description: '', reason: 'Restricted Mode' };
   const credit = (overrides: Partial<EpisodeCreditView>): EpisodeCreditView => ({
-    method: 'loo', status: 'computed', reason: null, approximate: false, source: 'logged', computedAt: '2026-01-01', shared: 1,
-    agents: [{ agent: 'a', value: 1, ciLow: null, ciHigh: null, n: 50, advantage: null }], messageCredit: [], messageCreditKind: 'spread', ...overrides,
+    method: 'loo',
+    status: 'computed',
+    reason: null,
+    approximate: false,
+    source: 'logged',
+    computedAt: '2026-01-01',
+    shared: 1,
+    agents: [{ agent: 'a', value: 1, ciLow: null, ciHigh: null, n: 50, advantage: null }],
+    messageCredit: [],
+    messageCreditKind: 'spread',
+    ...overrides,
   });
   const keys = (c: EpisodeCreditView | null, extra: { loading?: boolean; error?: string } = {}) =>
-    creditNotices({ method: 'loo', credit: c, loading: extra.loading ?? false, error: extra.error ?? null }, evaluator).map((n) => n.key);
+    creditNotices(
+      { method: 'loo', credit: c, loading: extra.loading ?? false, error: extra.error ?? null },
+      evaluator,
+    ).map((n) => n.key);
 
   test('names each state', () => {
     assert.deepEqual(keys(credit({})), []);
@@ -96,25 +120,49 @@ describe('creditNotices', () => {
 
   test('not identifiable says why and what would answer it, without offering a recompute that cannot help', () => {
     const [notice] = creditNotices(
-      { method: 'loo', credit: credit({ status: 'not-identifiable', reason: 'the built-in final-answer checker cannot score this episode', remedy: 'configure a replay evaluator' }), loading: false, error: null },
+      {
+        method: 'loo',
+        credit: credit({
+          status: 'not-identifiable',
+          reason: 'the built-in final-answer checker cannot score this episode',
+          remedy: 'configure a replay evaluator',
+        }),
+        loading: false,
+        error: null,
+      },
       evaluator,
     );
     assert.deepEqual([notice?.key, notice?.title], ['not-identifiable', 'Not identifiable']);
-    assert.equal(notice?.text, 'the built-in final-answer checker cannot score this episode. What would answer it: configure a replay evaluator.');
+    assert.equal(
+      notice?.text,
+      'the built-in final-answer checker cannot score this episode. What would answer it: configure a replay evaluator.',
+    );
     assert.equal(notice?.offerRecompute, false);
   });
 
   test('no evaluator explains why, falling back to the evaluator’s reason, and points to logged values', () => {
-    const [notice] = creditNotices({ method: 'loo', credit: credit({ status: 'no-evaluator' }), loading: false, error: null }, evaluator);
+    const [notice] = creditNotices(
+      { method: 'loo', credit: credit({ status: 'no-evaluator' }), loading: false, error: null },
+      evaluator,
+    );
     assert.match(notice?.text ?? '', /^Restricted Mode .*logged values/);
     assert.equal(notice?.offerRecompute, false);
   });
 
   test('provenance and the evaluator line', () => {
     assert.equal(creditProvenance(credit({})), 'values logged · computed 2026-01-01 · n = 50');
-    assert.equal(creditProvenance(credit({ valueStatus: 'approximate', source: 'logged+checked' })), 'approximate · values logged+checked · computed 2026-01-01 · n = 50');
+    assert.equal(
+      creditProvenance(credit({ valueStatus: 'approximate', source: 'logged+checked' })),
+      'approximate · values logged+checked · computed 2026-01-01 · n = 50',
+    );
     assert.equal(creditProvenance(credit({ status: 'failed' })), '');
-    assert.deepEqual(evaluatorLine(evaluator), { text: 'No evaluator configured: Restricted Mode. Recompute uses logged values only.', warning: true });
-    assert.equal(evaluatorLine({ configured: true, description: 'command ./eval.sh', reason: null }).text, 'Evaluator: command ./eval.sh');
+    assert.deepEqual(evaluatorLine(evaluator), {
+      text: 'No evaluator configured: Restricted Mode. Recompute uses logged values only.',
+      warning: true,
+    });
+    assert.equal(
+      evaluatorLine({ configured: true, description: 'command ./eval.sh', reason: null }).text,
+      'Evaluator: command ./eval.sh',
+    );
   });
 });

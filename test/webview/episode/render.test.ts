@@ -13,7 +13,11 @@ import type * as Legend from '../../../webview/src/episode/legend';
 import type * as Row from '../../../webview/src/episode/row';
 import type * as Tint from '../../../webview/src/episode/tint';
 
-const payloads = ['<script>window.__xss=1</script>', '<img src=x onerror="window.__xss=1">', '<a href="javascript:window.__xss=1">x</a>'];
+const payloads = [
+  '<script>window.__xss=1</script>',
+  '<img src=x onerror="window.__xss=1">',
+  '<a href="javascript:window.__xss=1">x</a>',
+];
 const all = payloads.join(' ');
 
 type Modules = [typeof Row, typeof Header, typeof Details, typeof Agents, typeof Legend, typeof Bars, typeof Tint];
@@ -37,13 +41,32 @@ before(async () => {
 
 function message(overrides: Partial<MessageView> = {}): MessageView {
   const content = overrides.content ?? all;
-  return { seq: 7, agent: payloads[1]!, turn: 2, role: 'assistant', channel: null, tokenCount: 31, content, contentChars: content.length, truncated: false, tokens: null, ...overrides };
+  return {
+    seq: 7,
+    agent: payloads[1]!,
+    turn: 2,
+    role: 'assistant',
+    channel: null,
+    tokenCount: 31,
+    content,
+    contentChars: content.length,
+    truncated: false,
+    tokens: null,
+    ...overrides,
+  };
 }
 
 const credit: EpisodeCreditView = {
-  method: 'loo', status: 'computed', reason: null, approximate: false, source: 'logged', computedAt: null, shared: 0.75,
+  method: 'loo',
+  status: 'computed',
+  reason: null,
+  approximate: false,
+  source: 'logged',
+  computedAt: null,
+  shared: 0.75,
   agents: [{ agent: payloads[1]!, value: 0.5, ciLow: 0.4, ciHigh: 0.6, n: 20, advantage: null }],
-  messageCredit: [0, 0, 0, 0, 0, 0, 0, -0.25, 0.5], messageCreditKind: 'spread',
+  messageCredit: [0, 0, 0, 0, 0, 0, 0, -0.25, 0.5],
+  messageCreditKind: 'spread',
 };
 
 function assertNoMarkup(root: Element): void {
@@ -51,7 +74,12 @@ function assertNoMarkup(root: Element): void {
 }
 
 describe('renderRow', () => {
-  const view = () => ({ count: 100, tint: m[6].creditTint(credit), query: '', labels: new Map([[7, [{ kind: payloads[0]!, agent: null, message: 7, value: null, reason: all }]]]) });
+  const view = () => ({
+    count: 100,
+    tint: m[6].creditTint(credit),
+    query: '',
+    labels: new Map([[7, [{ kind: payloads[0]!, agent: null, message: 7, value: null, reason: all }]]]),
+  });
 
   test('shows trace text and agent names as text', () => {
     const row = m[0].renderRow(7, message(), undefined, true, view());
@@ -77,29 +105,60 @@ describe('renderRow', () => {
 
   test('collapsed rows lay out a preview; expanded truncated rows say so', () => {
     const long = 'x'.repeat(m[0].previewChars * 3);
-    assert.equal(m[0].renderRow(7, message({ content: long }), undefined, false, view()).querySelector('.msg-body')?.textContent?.length, m[0].previewChars);
-    const row = m[0].renderRow(7, message({ content: long, truncated: true, contentChars: 100_000 }), undefined, true, view());
+    assert.equal(
+      m[0].renderRow(7, message({ content: long }), undefined, false, view()).querySelector('.msg-body')?.textContent
+        ?.length,
+      m[0].previewChars,
+    );
+    const row = m[0].renderRow(
+      7,
+      message({ content: long, truncated: true, contentChars: 100_000 }),
+      undefined,
+      true,
+      view(),
+    );
     assert.match(row.querySelector('.msg-note')?.textContent ?? '', /first 1,800 of 100,000 characters/);
     assert.equal(row.querySelector('.msg-toggle')?.getAttribute('aria-expanded'), 'true');
   });
 
   test('highlights find matches with <mark> around text nodes', () => {
-    const row = m[0].renderRow(7, message({ content: 'one <b>two</b> one' }), undefined, false, { ...view(), query: 'one' });
-    assert.deepEqual([...row.querySelectorAll('mark')].map((e) => e.textContent), ['one', 'one']);
+    const row = m[0].renderRow(7, message({ content: 'one <b>two</b> one' }), undefined, false, {
+      ...view(),
+      query: 'one',
+    });
+    assert.deepEqual(
+      [...row.querySelectorAll('mark')].map((e) => e.textContent),
+      ['one', 'one'],
+    );
     assert.equal(row.querySelectorAll('b').length, 0);
   });
 
   test('colours tokens when the message carries attributions', () => {
-    const row = m[0].renderRow(7, message({ tokens: { text: ['<img>', ' ok'], attribution: [0.5, -0.5] } }), undefined, false, view());
+    const row = m[0].renderRow(
+      7,
+      message({ tokens: { text: ['<img>', ' ok'], attribution: [0.5, -0.5] } }),
+      undefined,
+      false,
+      view(),
+    );
     const tokens = [...row.querySelectorAll<HTMLElement>('.tok')];
-    assert.deepEqual(tokens.map((t) => t.textContent), ['<img>', ' ok']);
+    assert.deepEqual(
+      tokens.map((t) => t.textContent),
+      ['<img>', ' ok'],
+    );
     assert.notEqual(tokens[0]?.style.getPropertyValue('--heat'), tokens[1]?.style.getPropertyValue('--heat'));
     assertNoMarkup(row);
   });
 
   test('a placeholder while loading, and the reason when loading failed', () => {
-    assert.equal(m[0].renderRow(3, undefined, undefined, false, view()).querySelector('.msg-body')?.textContent, 'Loading…');
-    assert.match(m[0].renderRow(3, undefined, payloads[0], false, view()).textContent ?? '', /Could not load this message: <script>/);
+    assert.equal(
+      m[0].renderRow(3, undefined, undefined, false, view()).querySelector('.msg-body')?.textContent,
+      'Loading…',
+    );
+    assert.match(
+      m[0].renderRow(3, undefined, payloads[0], false, view()).textContent ?? '',
+      /Could not load this message: <script>/,
+    );
   });
 
   test('without credit the row has no colour', () => {
@@ -111,13 +170,57 @@ describe('renderRow', () => {
 
 describe('summary parts', () => {
   const data = {
-    ref: { folder: '/f', episodeId: 1 }, externalId: payloads[0]!, runName: payloads[1]!, mechanism: payloads[2]!, step: 3, group: null, sample: null, task: all, reward: 0.75,
-    groundTruth: payloads[2]!, finalAnswer: { answer: payloads[1]!, agent: payloads[0]! }, messageCount: 9, tokenCount: null,
-    agents: [{ name: payloads[1]!, kind: 'llm', declared: true, messages: 3, tokens: null, loggedReward: null, loggedAdvantage: null }],
+    ref: { folder: '/f', episodeId: 1 },
+    externalId: payloads[0]!,
+    runName: payloads[1]!,
+    mechanism: payloads[2]!,
+    step: 3,
+    group: null,
+    sample: null,
+    task: all,
+    reward: 0.75,
+    groundTruth: payloads[2]!,
+    finalAnswer: { answer: payloads[1]!, agent: payloads[0]! },
+    messageCount: 9,
+    tokenCount: null,
+    agents: [
+      {
+        name: payloads[1]!,
+        kind: 'llm',
+        declared: true,
+        messages: 3,
+        tokens: null,
+        loggedReward: null,
+        loggedAdvantage: null,
+      },
+    ],
     labels: [{ kind: 'mistake', agent: payloads[1]!, message: 7, value: payloads[2]!, reason: all }],
-    flags: [{ flagId: 1, kind: 'idle', agent: payloads[0]!, scope: 'step', steps: [2, 9] as const, score: 0.5, summary: all, evidence: { [payloads[1]!]: payloads[2]!, nested: { a: [1, 2] } } }],
-    counterfactuals: [{ removed: [payloads[1]!], intervention: 'remove', reward: 0.25, source: 'cached' as const, evaluator: payloads[0]!, n: 4 }],
-    evaluator: { configured: true, description: 'x', reason: null }, defaultMethod: 'loo' as const, location: { uri: payloads[2]!, line: 3 }, readError: null,
+    flags: [
+      {
+        flagId: 1,
+        kind: 'idle',
+        agent: payloads[0]!,
+        scope: 'step',
+        steps: [2, 9] as const,
+        score: 0.5,
+        summary: all,
+        evidence: { [payloads[1]!]: payloads[2]!, nested: { a: [1, 2] } },
+      },
+    ],
+    counterfactuals: [
+      {
+        removed: [payloads[1]!],
+        intervention: 'remove',
+        reward: 0.25,
+        source: 'cached' as const,
+        evaluator: payloads[0]!,
+        n: 4,
+      },
+    ],
+    evaluator: { configured: true, description: 'x', reason: null },
+    defaultMethod: 'loo' as const,
+    location: { uri: payloads[2]!, line: 3 },
+    readError: null,
   } satisfies EpisodeViewData;
 
   test('header, blame, counterfactuals, flags and outcome keep trace text as text', () => {
@@ -134,8 +237,12 @@ describe('summary parts', () => {
     root.append(...parts);
     assertNoMarkup(root);
     assert.equal(root.querySelector('h1')?.textContent, `Episode ${payloads[0]!}`);
-    for (const text of [all, payloads[2]!, `${payloads[1]!}${payloads[2]!}`, '{"a":[1,2]}', 'step 2–9 · score 0.500']) assert.ok(root.textContent?.includes(text), text);
-    assert.match(parts[1]!.textContent ?? '', /message #7 · message credit −0\.250 · agent credit \+0\.500 \(Leave-one-out\)/);
+    for (const text of [all, payloads[2]!, `${payloads[1]!}${payloads[2]!}`, '{"a":[1,2]}', 'step 2–9 · score 0.500'])
+      assert.ok(root.textContent?.includes(text), text);
+    assert.match(
+      parts[1]!.textContent ?? '',
+      /message #7 · message credit −0\.250 · agent credit \+0\.500 \(Leave-one-out\)/,
+    );
     for (const button of root.querySelectorAll<HTMLButtonElement>('button.link-button')) button.click();
     assert.deepEqual(jumps, [7, 7]);
   });
@@ -149,7 +256,10 @@ describe('summary parts', () => {
     assert.equal(section.querySelector('.agent-name')?.textContent, payloads[1]);
     assert.match(section.querySelector('.agent-details')?.textContent ?? '', /\[0\.400, 0\.600\] · n = 20/);
     const legend = m[4].renderLegend(m[6].creditTint(credit));
-    assert.match(legend.getAttribute('aria-label') ?? '', /Leave-one-out: agent credit spread evenly over its messages\. Red is negative/);
+    assert.match(
+      legend.getAttribute('aria-label') ?? '',
+      /Leave-one-out: agent credit spread evenly over its messages\. Red is negative/,
+    );
     assert.match(legend.querySelector<HTMLElement>('.legend-bar')?.style.backgroundImage ?? '', /linear-gradient/);
     assert.match(m[4].renderLegend(null).textContent ?? '', /No message credit to colour/);
   });

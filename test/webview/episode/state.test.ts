@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { episodeStateVersion } from '../../../src/protocol/episodePanel';
-import { initialUi, maxSavedExpanded, parseEpisodeState, sameRef, toSavedState } from '../../../webview/src/episode/state';
+import {
+  initialUi,
+  maxSavedExpanded,
+  parseEpisodeState,
+  sameRef,
+  toSavedState,
+} from '../../../webview/src/episode/state';
 
 const ref = { folder: '/runs/a', episodeId: 7 };
 const valid = { version: episodeStateVersion, ref, method: 'loo', topSeq: 120, focusedSeq: 125, expanded: [3, 125] };
@@ -38,12 +44,18 @@ describe('parseEpisodeState', () => {
 describe('initialUi', () => {
   test('restores positions for the same episode, clamped to its messages', () => {
     const ui = initialUi(parseEpisodeState({ ...valid, topSeq: 500, expanded: [3, 250] }), data);
-    assert.deepEqual({ ...ui, expanded: [...ui.expanded] }, { method: 'loo', topSeq: 199, focusedSeq: 125, expanded: [3] });
+    assert.deepEqual(
+      { ...ui, expanded: [...ui.expanded] },
+      { method: 'loo', topSeq: 199, focusedSeq: 125, expanded: [3] },
+    );
   });
 
   test('another episode starts at the top but keeps the chosen method; no state uses the default', () => {
     const other = initialUi(parseEpisodeState({ ...valid, ref: { ...ref, episodeId: 8 } }), data);
-    assert.deepEqual({ ...other, expanded: [...other.expanded] }, { method: 'loo', topSeq: 0, focusedSeq: 0, expanded: [] });
+    assert.deepEqual(
+      { ...other, expanded: [...other.expanded] },
+      { method: 'loo', topSeq: 0, focusedSeq: 0, expanded: [] },
+    );
     assert.equal(initialUi(undefined, data).method, 'shared');
   });
 

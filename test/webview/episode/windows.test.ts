@@ -23,7 +23,11 @@ describe('message windows', () => {
     assert.equal(cache.has(2), false, '2 was least recently used');
     assert.equal(cache.has(1), true);
     cache.set(4, 'd', new Set([1, 3]));
-    assert.deepEqual([1, 3, 4].map((i) => cache.has(i)), [true, true, true], 'over capacity rather than dropping what is shown');
+    assert.deepEqual(
+      [1, 3, 4].map((i) => cache.has(i)),
+      [true, true, true],
+      'over capacity rather than dropping what is shown',
+    );
     cache.set(5, 'e');
     assert.equal(cache.size, 2);
     assert.equal(cache.peek(5), 'e');

@@ -21,7 +21,13 @@ export type Margins = Pick<Frame, 'top' | 'right' | 'bottom' | 'left'>;
 export function chartFrame(width: number, height: number, margins: Margins): Frame {
   const innerWidth = Math.max(10, width - margins.left - margins.right);
   const innerHeight = Math.max(10, height - margins.top - margins.bottom);
-  return { ...margins, width: innerWidth + margins.left + margins.right, height: innerHeight + margins.top + margins.bottom, innerWidth, innerHeight };
+  return {
+    ...margins,
+    width: innerWidth + margins.left + margins.right,
+    height: innerHeight + margins.top + margins.bottom,
+    innerWidth,
+    innerHeight,
+  };
 }
 
 export type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
@@ -45,7 +51,9 @@ export function layer(parent: Svg | Group, className: string, x = 0, y = 0): Gro
   const node = parent.node();
   const names = className.split(' ').filter(Boolean);
   if (!node) throw new Error('layer(): empty selection');
-  let g = Array.from(node.children).find((c): c is SVGGElement => c.localName === 'g' && names.every((n) => c.classList.contains(n)));
+  let g = Array.from(node.children).find(
+    (c): c is SVGGElement => c.localName === 'g' && names.every((n) => c.classList.contains(n)),
+  );
   if (!g) {
     g = node.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'g');
     g.setAttribute('class', className);
@@ -63,19 +71,47 @@ export function stepTickValues(x: ScaleLinear<number, number>, innerWidth: numbe
 /** Draws the bottom step axis of a line chart. */
 export function drawStepAxis(g: Group, x: ScaleLinear<number, number>, frame: Frame): void {
   g.attr('aria-hidden', 'true');
-  g.call(axisBottom(x).tickValues(stepTickValues(x, frame.innerWidth)).tickFormat((d) => String(d)).tickSizeOuter(0));
+  g.call(
+    axisBottom(x)
+      .tickValues(stepTickValues(x, frame.innerWidth))
+      .tickFormat((d) => String(d))
+      .tickSizeOuter(0),
+  );
 }
 
 /** Draws the bottom axis of a band scale of step columns, ticks thinned to one per `spacing` px. */
-export function drawBandAxis(g: Group, x: ScaleBand<number>, labels: (col: number) => string, frame: Frame, spacing = 70): void {
+export function drawBandAxis(
+  g: Group,
+  x: ScaleBand<number>,
+  labels: (col: number) => string,
+  frame: Frame,
+  spacing = 70,
+): void {
   const ticks = thinTicks(x.domain(), Math.max(2, Math.floor(frame.innerWidth / spacing)));
   g.attr('aria-hidden', 'true');
-  g.call(axisBottom(x).tickValues(ticks).tickFormat((d) => labels(d)).tickSizeOuter(0));
+  g.call(
+    axisBottom(x)
+      .tickValues(ticks)
+      .tickFormat((d) => labels(d))
+      .tickSizeOuter(0),
+  );
 }
 
 /** Draws a left value axis with about `count` ticks and faint grid lines across the plot. */
-export function drawValueAxis(g: Group, y: ScaleLinear<number, number>, frame: Frame, format: (v: number) => string, count = 4): void {
+export function drawValueAxis(
+  g: Group,
+  y: ScaleLinear<number, number>,
+  frame: Frame,
+  format: (v: number) => string,
+  count = 4,
+): void {
   g.attr('aria-hidden', 'true');
-  g.call(axisLeft(y).ticks(count).tickFormat((d) => format(Number(d))).tickSize(-frame.innerWidth).tickSizeOuter(0));
+  g.call(
+    axisLeft(y)
+      .ticks(count)
+      .tickFormat((d) => format(Number(d)))
+      .tickSize(-frame.innerWidth)
+      .tickSizeOuter(0),
+  );
   g.selectAll('.tick line').classed('grid', true);
 }

@@ -23,7 +23,11 @@ export interface HeatmapModel {
 }
 
 /** The heatmap of mean credit for `agents` (rows) over the steps, in at most `maxColumns` columns. */
-export function heatmapModel(overview: Pick<RunOverview, 'steps' | 'meanCredit'>, agents: readonly string[], maxColumns = 400): HeatmapModel {
+export function heatmapModel(
+  overview: Pick<RunOverview, 'steps' | 'meanCredit'>,
+  agents: readonly string[],
+  maxColumns = 400,
+): HeatmapModel {
   const columns = stepBins(overview.steps, maxColumns);
   const cells = agents.flatMap((agent, row) => {
     const values = alignedRow(overview.meanCredit, agent, overview.steps);
@@ -40,7 +44,11 @@ export function heatmapModel(overview: Pick<RunOverview, 'steps' | 'meanCredit'>
  * Columns (of `count`, evenly spread over `[0, width)`) that a pixel range touches, as
  * `[first, last]` inclusive; undefined for an empty or inverted range or no columns.
  */
-export function columnsInPixels(count: number, width: number, [x0, x1]: readonly [number, number]): [number, number] | undefined {
+export function columnsInPixels(
+  count: number,
+  width: number,
+  [x0, x1]: readonly [number, number],
+): [number, number] | undefined {
   if (count <= 0 || width <= 0 || !(x1 > x0)) return undefined;
   const w = width / count;
   const first = Math.min(count - 1, Math.max(0, Math.floor(x0 / w)));
@@ -49,7 +57,10 @@ export function columnsInPixels(count: number, width: number, [x0, x1]: readonly
 }
 
 /** The step range `[from, to]` of columns `first..last`. */
-export function columnSteps(columns: readonly StepBin[], [first, last]: readonly [number, number]): { stepFrom: number; stepTo: number } | undefined {
+export function columnSteps(
+  columns: readonly StepBin[],
+  [first, last]: readonly [number, number],
+): { stepFrom: number; stepTo: number } | undefined {
   const a = columns[first];
   const b = columns[last];
   return a && b ? { stepFrom: a.from, stepTo: b.to } : undefined;
@@ -59,9 +70,15 @@ export function columnSteps(columns: readonly StepBin[], [first, last]: readonly
  * The columns covered by a step filter `[stepFrom, stepTo]` (either end may be open), as
  * `[first, last]`; undefined when no bound is set or no column falls inside.
  */
-export function stepColumns(columns: readonly StepBin[], stepFrom: number | null, stepTo: number | null): [number, number] | undefined {
+export function stepColumns(
+  columns: readonly StepBin[],
+  stepFrom: number | null,
+  stepTo: number | null,
+): [number, number] | undefined {
   if (stepFrom === null && stepTo === null) return undefined;
-  const inside = columns.filter((c) => (stepFrom === null || c.to >= stepFrom) && (stepTo === null || c.from <= stepTo));
+  const inside = columns.filter(
+    (c) => (stepFrom === null || c.to >= stepFrom) && (stepTo === null || c.from <= stepTo),
+  );
   const first = inside[0];
   const last = inside[inside.length - 1];
   return first && last ? [first.index, last.index] : undefined;

@@ -43,11 +43,19 @@ export function flagMarks(overview: IdleInput, agents: readonly string[], bins: 
 
 /** The idle chart model: idle rate in [0, 1] per agent per step, and flag counts per agent per bin. */
 export function idleModel(overview: IdleInput, agents: readonly string[], maxBins = 200): IdleModel {
-  const series = agents.map((agent) => ({ key: agent, label: agent, values: alignedRow(overview.idleRate, agent, overview.steps) }));
+  const series = agents.map((agent) => ({
+    key: agent,
+    label: agent,
+    values: alignedRow(overview.idleRate, agent, overview.steps),
+  }));
   const bins = stepBins(overview.steps, maxBins);
   const marks = flagMarks(overview, agents, bins);
   return {
-    lines: lineChartModel(overview.steps, series, { yDomain: [0, 1], maxHover: maxBins, format: (v) => `${(v * 100).toFixed(0)}%` }),
+    lines: lineChartModel(overview.steps, series, {
+      yDomain: [0, 1],
+      maxHover: maxBins,
+      format: (v) => `${(v * 100).toFixed(0)}%`,
+    }),
     marks,
     agents,
     maxCount: max(marks, (m) => m.count) ?? 0,

@@ -43,8 +43,18 @@ export function creditLegend(magnitude: number): HTMLElement {
     ramp.append(stop);
   }
   const fmt = (v: number): string => (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(2));
-  const box = h('div', 'credit-legend', h('span', 'ramp-end', `−${fmt(m)}`), ramp, h('span', 'ramp-end', `+${fmt(m)}`), legend([{ label: 'no credit', className: 'swatch-empty' }], 'Empty cells'));
-  box.setAttribute('aria-label', `Mean credit colour scale: red negative, blue positive, from −${fmt(m)} to +${fmt(m)}`);
+  const box = h(
+    'div',
+    'credit-legend',
+    h('span', 'ramp-end', `−${fmt(m)}`),
+    ramp,
+    h('span', 'ramp-end', `+${fmt(m)}`),
+    legend([{ label: 'no credit', className: 'swatch-empty' }], 'Empty cells'),
+  );
+  box.setAttribute(
+    'aria-label',
+    `Mean credit colour scale: red negative, blue positive, from −${fmt(m)} to +${fmt(m)}`,
+  );
   box.setAttribute('role', 'img');
   return box;
 }

@@ -41,14 +41,22 @@ export function stepDomain(steps: readonly number[]): [number, number] {
 
 /** Extent of the non-null values padded by 5 % of the span; `[0, 1]` without values. */
 export function paddedExtent(series: readonly Series[]): [number, number] {
-  const [lo, hi] = extent(series.flatMap((s) => s.values), (v) => v ?? undefined);
+  const [lo, hi] = extent(
+    series.flatMap((s) => s.values),
+    (v) => v ?? undefined,
+  );
   if (lo === undefined) return [0, 1];
   const pad = (hi - lo) * 0.05 || Math.abs(hi) * 0.05 || 0.05;
   return [lo - pad, hi + pad];
 }
 
 /** The hover columns: per bin of steps, every series' value (the bin's mean when it spans steps). */
-export function hoverBins(steps: readonly number[], series: readonly Series[], maxBins: number, format: (v: number) => string): HoverBin[] {
+export function hoverBins(
+  steps: readonly number[],
+  series: readonly Series[],
+  maxBins: number,
+  format: (v: number) => string,
+): HoverBin[] {
   return stepBins(steps, maxBins).map((bin) => {
     const parts = series.map((s) => {
       const v = binMean(s.values, bin);
@@ -60,7 +68,11 @@ export function hoverBins(steps: readonly number[], series: readonly Series[], m
 }
 
 /** The model of a line chart of `series` (values aligned with `steps`). */
-export function lineChartModel(steps: readonly number[], series: readonly Series[], options: LineChartOptions = {}): LineChartModel {
+export function lineChartModel(
+  steps: readonly number[],
+  series: readonly Series[],
+  options: LineChartOptions = {},
+): LineChartModel {
   const format = options.format ?? ((v: number) => v.toFixed(2));
   return {
     steps,

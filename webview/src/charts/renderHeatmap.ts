@@ -28,11 +28,22 @@ interface BrushHolder {
  * steps: a finished brush snaps to whole columns and reports their step range.
  */
 export function renderHeatmap(svg: SVGSVGElement, model: HeatmapModel, o: HeatmapOptions): void {
-  const frame = chartFrame(o.width, model.agents.length * rowHeight(model.agents.length) + 30, { top: 6, right: 14, bottom: 24, left: 72 });
+  const frame = chartFrame(o.width, model.agents.length * rowHeight(model.agents.length) + 30, {
+    top: 6,
+    right: 14,
+    bottom: 24,
+    left: 72,
+  });
   const root = prepareSvg(svg, frame, o.label);
   const plot = layer(root, 'plot', frame.left, frame.top);
-  const x = scaleBand<number>().domain(model.columns.map((c) => c.index)).range([0, frame.innerWidth]).padding(0);
-  const y = scaleBand<number>().domain(model.agents.map((_, i) => i)).range([0, frame.innerHeight]).paddingInner(0.08);
+  const x = scaleBand<number>()
+    .domain(model.columns.map((c) => c.index))
+    .range([0, frame.innerWidth])
+    .padding(0);
+  const y = scaleBand<number>()
+    .domain(model.agents.map((_, i) => i))
+    .range([0, frame.innerHeight])
+    .paddingInner(0.08);
   const color = creditColorScale(model.magnitude);
   layer(plot, 'cells')
     .selectAll<SVGRectElement, HeatCell>('rect.cell')
@@ -89,7 +100,11 @@ function drawBrush(g: Group, model: HeatmapModel, frame: Frame, o: HeatmapOption
   state.brush.move(g, o.selected ? [o.selected[0] * cw, (o.selected[1] + 1) * cw] : null);
 }
 
-function onBrushEnd(g: Group, state: NonNullable<BrushHolder['__creditLensBrush']>, selection: [number, number] | null): void {
+function onBrushEnd(
+  g: Group,
+  state: NonNullable<BrushHolder['__creditLensBrush']>,
+  selection: [number, number] | null,
+): void {
   const { model, frame, options, brush } = state;
   const columns = selection ? columnsInPixels(model.columns.length, frame.innerWidth, selection) : undefined;
   const range = columns ? columnSteps(model.columns, columns) : undefined;

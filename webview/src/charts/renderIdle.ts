@@ -38,7 +38,13 @@ function shortName(agent: string): string {
   return agent.length > 8 ? `${agent.slice(0, 7)}…` : agent;
 }
 
-function drawStrip(g: Group, model: IdleModel, x: ScaleLinear<number, number>, frame: Frame, color: (agent: string) => string): void {
+function drawStrip(
+  g: Group,
+  model: IdleModel,
+  x: ScaleLinear<number, number>,
+  frame: Frame,
+  color: (agent: string) => string,
+): void {
   const steps = model.lines.steps;
   const half = frame.innerWidth / Math.max(1, steps.length - 1) / 2;
   const x0 = (m: FlagMark): number => Math.max(0, x(m.bin.from) - half);

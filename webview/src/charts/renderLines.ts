@@ -21,7 +21,14 @@ export function drawLines(g: Group, model: LineChartModel, x: Scale, y: Scale, c
 }
 
 /** One filled band per stacked layer (keyed by agent), filled with `color(agent)`. */
-export function drawStack(g: Group, layers: readonly StackLayer[], steps: readonly number[], x: Scale, y: Scale, color: (key: string) => string): void {
+export function drawStack(
+  g: Group,
+  layers: readonly StackLayer[],
+  steps: readonly number[],
+  x: Scale,
+  y: Scale,
+  color: (key: string) => string,
+): void {
   const band = area<readonly [number, number]>()
     .x((_, i) => x(steps[i] ?? 0))
     .y0((b) => y(b[0]))

@@ -12,7 +12,12 @@ function span(mark: WindowMark, x: ScaleLinear<number, number>): { x0: number; w
 }
 
 /** Shades each window over the plot (keyed by flag), behind the data. */
-export function drawWindowShades(g: Group, marks: readonly WindowMark[], x: ScaleLinear<number, number>, height: number): void {
+export function drawWindowShades(
+  g: Group,
+  marks: readonly WindowMark[],
+  x: ScaleLinear<number, number>,
+  height: number,
+): void {
   g.selectAll<SVGRectElement, WindowMark>('rect.window')
     .data(marks, (d) => d.key)
     .join((enter) => {
@@ -34,7 +39,12 @@ export function drawWindowShades(g: Group, marks: readonly WindowMark[], x: Scal
  * bar over the window's steps and the text "kind · agent (steps a–b)", right-aligned when the
  * window starts in the right half.
  */
-export function drawWindowLabels(g: Group, marks: readonly WindowMark[], x: ScaleLinear<number, number>, width: number): void {
+export function drawWindowLabels(
+  g: Group,
+  marks: readonly WindowMark[],
+  x: ScaleLinear<number, number>,
+  width: number,
+): void {
   const laneY = (d: WindowMark): number => -(d.lane + 1) * laneHeight;
   const rightAligned = (d: WindowMark): boolean => x(d.from) > width / 2;
   const labels = g

@@ -3,13 +3,20 @@ import { lineChartModel, type LineChartModel } from './lineModel';
 
 /** The team-reward line of `overview` (mean logged reward per step), with at most `maxHover` hover columns. */
 export function rewardModel(overview: Pick<RunOverview, 'steps' | 'teamReward'>, maxHover = 200): LineChartModel {
-  const series = [{ key: 'team-reward', label: 'team reward', values: overview.teamReward.slice(0, overview.steps.length) }];
+  const series = [
+    { key: 'team-reward', label: 'team reward', values: overview.teamReward.slice(0, overview.steps.length) },
+  ];
   return lineChartModel(overview.steps, series, { maxHover, format: (v) => v.toFixed(3) });
 }
 
 /** First and last non-null value of `values` with their steps; undefined when all are null. */
-export function firstAndLast(steps: readonly number[], values: readonly (number | null)[]): { first: [number, number]; last: [number, number] } | undefined {
-  const present = steps.map((step, i) => [step, values[i] ?? null] as const).filter((p): p is readonly [number, number] => p[1] !== null);
+export function firstAndLast(
+  steps: readonly number[],
+  values: readonly (number | null)[],
+): { first: [number, number]; last: [number, number] } | undefined {
+  const present = steps
+    .map((step, i) => [step, values[i] ?? null] as const)
+    .filter((p): p is readonly [number, number] => p[1] !== null);
   const first = present[0];
   const last = present[present.length - 1];
   return first && last ? { first: [first[0], first[1]], last: [last[0], last[1]] } : undefined;

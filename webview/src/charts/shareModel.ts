@@ -22,7 +22,11 @@ type ShareInput = Pick<RunOverview, 'steps' | 'creditShare'>;
 
 /** Each agent's credit share per step (null where the agent has none). */
 export function shareSeries(overview: ShareInput, agents: readonly string[]): Series[] {
-  return agents.map((agent) => ({ key: agent, label: agent, values: alignedRow(overview.creditShare, agent, overview.steps) }));
+  return agents.map((agent) => ({
+    key: agent,
+    label: agent,
+    values: alignedRow(overview.creditShare, agent, overview.steps),
+  }));
 }
 
 /** Stacks `series` in order; a missing share counts as 0. */
@@ -68,5 +72,7 @@ export function shareSummary(series: readonly Series[]): string {
     const t = trend(s.values);
     return t ? [`${s.label} ${t[0].toFixed(2)} → ${t[1].toFixed(2)}`] : [];
   });
-  return parts.length === 0 ? 'No credit shares for these steps.' : `Credit share, start → end of the run: ${parts.join('; ')}.`;
+  return parts.length === 0
+    ? 'No credit shares for these steps.'
+    : `Credit share, start → end of the run: ${parts.join('; ')}.`;
 }

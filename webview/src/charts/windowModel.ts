@@ -31,7 +31,16 @@ export function windowMarks(windows: readonly FlagWindow[]): { marks: WindowMark
     laneEnds[lane] = w.to;
     const range = w.from === w.to ? `step ${String(w.from)}` : `steps ${String(w.from)}–${String(w.to)}`;
     const label = `${w.kind} · ${w.agent ?? 'team'} (${range})`;
-    return { key: `flag-${String(w.flagId)}`, flagId: w.flagId, kind: w.kind, agent: w.agent, from: w.from, to: w.to, lane, label };
+    return {
+      key: `flag-${String(w.flagId)}`,
+      flagId: w.flagId,
+      kind: w.kind,
+      agent: w.agent,
+      from: w.from,
+      to: w.to,
+      lane,
+      label,
+    };
   });
   return { marks, lanes: laneEnds.length };
 }

@@ -56,7 +56,10 @@ export class DashboardApp {
       setChart: (mode) => this.setChart(mode),
       recompute: () => this.recompute(),
     });
-    this.charts = new ChartsPanel({ brushSteps: (r) => this.setFilter({ stepFrom: r?.stepFrom ?? null, stepTo: r?.stepTo ?? null }), recompute: () => this.recompute() });
+    this.charts = new ChartsPanel({
+      brushSteps: (r) => this.setFilter({ stepFrom: r?.stepFrom ?? null, stepTo: r?.stepTo ?? null }),
+      recompute: () => this.recompute(),
+    });
     this.filters = new FilterBar((patch) => this.setFilter(patch));
     this.table = new EpisodeTable({
       sort: (key) => this.setSort(key),
@@ -67,7 +70,13 @@ export class DashboardApp {
     this.table.setSort(this.state.sort);
     this.tableStatus.setAttribute('role', 'status');
     const heading = h('h2', 'episodes-title', 'Episodes');
-    this.episodes = h('section', 'episodes', h('div', 'episodes-head', heading, this.tableStatus), this.filters.element, this.table.element);
+    this.episodes = h(
+      'section',
+      'episodes',
+      h('div', 'episodes-head', heading, this.tableStatus),
+      this.filters.element,
+      this.table.element,
+    );
     this.episodes.setAttribute('aria-label', 'Episodes');
     this.episodes.hidden = true;
     root.replaceChildren(this.toolbar.element, this.charts.element, this.episodes);
@@ -111,10 +120,16 @@ export class DashboardApp {
     this.toolbar.update(data, run, this.state);
     this.episodes.hidden = run === undefined;
     if (!run) {
-      this.charts.showMessage(data.runs.length === 0 ? 'No runs in this folder yet. Index it to fill the dashboard.' : 'No run selected.');
+      this.charts.showMessage(
+        data.runs.length === 0 ? 'No runs in this folder yet. Index it to fill the dashboard.' : 'No run selected.',
+      );
       return;
     }
-    this.filters.update(this.state.filter, run.agents, this.overview?.runId === run.runId ? this.overview.flags.map((f) => f.kind) : []);
+    this.filters.update(
+      this.state.filter,
+      run.agents,
+      this.overview?.runId === run.runId ? this.overview.flags.map((f) => f.kind) : [],
+    );
     this.loadOverview();
     this.loadTable({ keepStale: stale && !restore, topRow: restore ? this.state.topRow : 0 });
   }
@@ -135,13 +150,20 @@ export class DashboardApp {
         this.overview = overview;
         this.charts.element.classList.remove('loading');
         this.renderCharts();
-        this.filters.update(this.state.filter, run.agents, overview.flags.map((f) => f.kind));
+        this.filters.update(
+          this.state.filter,
+          run.agents,
+          overview.flags.map((f) => f.kind),
+        );
       },
       (error: unknown) => {
         if (seq !== this.overviewSeq) return;
         this.overviewKey = '';
         this.charts.element.classList.remove('loading');
-        this.charts.showMessage(`Could not load the charts: ${error instanceof Error ? error.message : String(error)}`, 'error');
+        this.charts.showMessage(
+          `Could not load the charts: ${error instanceof Error ? error.message : String(error)}`,
+          'error',
+        );
       },
     );
   }
@@ -162,7 +184,10 @@ export class DashboardApp {
     const params = { folder: runs.folder, runId: run.runId, filter, sort };
     const key = JSON.stringify([runs.revision, run.runId, filter, sort]);
     this.table.setSort(sort);
-    this.table.setQuery({ key, fetch: (offset, limit) => this.ipc.request(GetEpisodesRequest, { ...params, offset, limit }) }, { keepStale, topRow });
+    this.table.setQuery(
+      { key, fetch: (offset, limit) => this.ipc.request(GetEpisodesRequest, { ...params, offset, limit }) },
+      { keepStale, topRow },
+    );
     this.showTableStatus(null);
   }
 

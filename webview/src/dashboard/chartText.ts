@@ -18,12 +18,24 @@ const statusText: Readonly<Record<Exclude<CreditStatus, 'computed'>, (method: st
  * The notice above the charts: when the method's credit is not there (with a Recompute button), and
  * what the charts leave out (approximate and not-identifiable episodes are never drawn), in words.
  */
-export function creditNotice(status: CreditStatus, coverage: CreditCoverage, methodLabel: string, recompute: () => void): HTMLElement[] {
+export function creditNotice(
+  status: CreditStatus,
+  coverage: CreditCoverage,
+  methodLabel: string,
+  recompute: () => void,
+): HTMLElement[] {
   const left = coverageText(coverage, methodLabel);
-  if (status === 'computed') return left.length === 0 ? [] : [h('div', 'notice coverage', ...left.map((t) => h('p', undefined, t)))];
+  if (status === 'computed')
+    return left.length === 0 ? [] : [h('div', 'notice coverage', ...left.map((t) => h('p', undefined, t)))];
   const action = button('Recompute credit', recompute, 'primary');
   action.id = 'notice-recompute';
-  const notice = h('div', `notice status-${status}`, h('p', undefined, statusText[status](methodLabel)), ...left.map((t) => h('p', undefined, t)), action);
+  const notice = h(
+    'div',
+    `notice status-${status}`,
+    h('p', undefined, statusText[status](methodLabel)),
+    ...left.map((t) => h('p', undefined, t)),
+    action,
+  );
   notice.setAttribute('role', 'status');
   return [notice];
 }
@@ -32,12 +44,17 @@ export function creditNotice(status: CreditStatus, coverage: CreditCoverage, met
 export function coverageText(c: CreditCoverage, methodLabel: string): string[] {
   const lines: string[] = [];
   if (c.notIdentifiable === 0 && c.approximate === 0 && c.failed === 0) return lines;
-  lines.push(`Charts are drawn from ${formatInt(c.drawn)} of ${formatInt(c.episodes)} episodes with exact or estimated ${methodLabel} credit.`);
+  lines.push(
+    `Charts are drawn from ${formatInt(c.drawn)} of ${formatInt(c.episodes)} episodes with exact or estimated ${methodLabel} credit.`,
+  );
   if (c.notIdentifiable > 0) {
     lines.push(`${formatInt(c.notIdentifiable)} not identifiable${c.reason ? `: ${c.reason}` : ''}.`);
     if (c.remedy) lines.push(`What would answer it: ${c.remedy}.`);
   }
-  if (c.approximate > 0) lines.push(`${formatInt(c.approximate)} approximate (an agent whose output later agents read was removed without re-generating them): not drawn.`);
+  if (c.approximate > 0)
+    lines.push(
+      `${formatInt(c.approximate)} approximate (an agent whose output later agents read was removed without re-generating them): not drawn.`,
+    );
   if (c.failed > 0) lines.push(`${formatInt(c.failed)} failed (see the Credit Lens log).`);
   return lines;
 }
@@ -50,7 +67,13 @@ export function windowList(marks: readonly WindowMark[], flags: readonly FlagVie
     const swatch = h('span', `swatch ${windowClass(mark.kind)}`);
     swatch.setAttribute('aria-hidden', 'true');
     const summary = summaries.get(mark.flagId);
-    return h('li', 'window-item', swatch, h('span', 'window-name', mark.label), ...(summary ? [h('span', 'window-summary', ` — ${summary}`)] : []));
+    return h(
+      'li',
+      'window-item',
+      swatch,
+      h('span', 'window-name', mark.label),
+      ...(summary ? [h('span', 'window-summary', ` — ${summary}`)] : []),
+    );
   });
   const list = h('ul', 'window-list', ...items);
   list.setAttribute('aria-label', 'Flag windows');

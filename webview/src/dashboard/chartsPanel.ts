@@ -48,8 +48,18 @@ export class ChartsPanel {
       actions.brushSteps(undefined);
     });
     clear.id = 'clear-brush';
-    this.heatmap.footer.append(h('p', 'brush-hint', 'Drag across the steps to filter the episode table (or type steps in the filters).'), clear);
-    const grid = h('div', 'chart-grid', this.reward.element, this.idle.element, this.share.element, this.heatmap.element);
+    this.heatmap.footer.append(
+      h('p', 'brush-hint', 'Drag across the steps to filter the episode table (or type steps in the filters).'),
+      clear,
+    );
+    const grid = h(
+      'div',
+      'chart-grid',
+      this.reward.element,
+      this.idle.element,
+      this.share.element,
+      this.heatmap.element,
+    );
     this.element.append(this.status, grid);
     new ResizeObserver(() => {
       this.schedule();
@@ -67,7 +77,12 @@ export class ChartsPanel {
   update(input: ChartsInput): void {
     this.input = input;
     this.element.classList.remove('empty');
-    replaceChildren(this.status, ...creditNotice(input.overview.status, input.overview.coverage, input.methodLabel, () => this.actions.recompute()));
+    replaceChildren(
+      this.status,
+      ...creditNotice(input.overview.status, input.overview.coverage, input.methodLabel, () =>
+        this.actions.recompute(),
+      ),
+    );
     this.render();
   }
 
@@ -95,8 +110,16 @@ export class ChartsPanel {
     const width = figureWidth(this.reward);
     if (width <= 0) return;
     const summary = rewardSummary(overview);
-    renderReward(this.reward.svg, rewardModel(overview, width / 3), width, `Team reward over training steps. ${summary}`);
-    replaceChildren(this.reward.legend, legend([{ label: 'mean team reward per step', className: 'swatch-reward' }], 'Series'));
+    renderReward(
+      this.reward.svg,
+      rewardModel(overview, width / 3),
+      width,
+      `Team reward over training steps. ${summary}`,
+    );
+    replaceChildren(
+      this.reward.legend,
+      legend([{ label: 'mean team reward per step', className: 'swatch-reward' }], 'Series'),
+    );
     this.reward.caption.textContent = summary;
   }
 
@@ -117,9 +140,16 @@ export class ChartsPanel {
     const width = figureWidth(this.idle);
     if (width <= 0) return;
     const model = idleModel(input.overview, input.agents, Math.floor(width / 3));
-    const flagged = model.marks.length > 0 ? `Flag marks below the axis in ${String(new Set(model.marks.map((m) => m.agent)).size)} agent rows.` : 'No flags.';
+    const flagged =
+      model.marks.length > 0
+        ? `Flag marks below the axis in ${String(new Set(model.marks.map((m) => m.agent)).size)} agent rows.`
+        : 'No flags.';
     const caption = `Idle: the agent spoke with |credit| ≤ ${String(input.overview.epsilon)}. ${flagged}`;
-    renderIdle(this.idle.svg, model, { width, label: `Idle rate per agent per step, and flag counts per agent. ${caption}`, color });
+    renderIdle(this.idle.svg, model, {
+      width,
+      label: `Idle rate per agent per step, and flag counts per agent. ${caption}`,
+      color,
+    });
     replaceChildren(this.idle.legend, agentLegend(input.agents, color));
     this.idle.caption.textContent = caption;
   }
@@ -130,7 +160,12 @@ export class ChartsPanel {
     const model = heatmapModel(input.overview, input.agents, Math.max(1, Math.floor((width - 86) / 2)));
     const selected = stepColumns(model.columns, input.filter.stepFrom ?? null, input.filter.stepTo ?? null);
     const label = `Mean credit per agent and step under ${input.methodLabel}, ${String(model.columns.length)} step columns; brush to filter the table.`;
-    renderHeatmap(this.heatmap.svg, model, { width, label, selected, onBrush: (range) => this.actions.brushSteps(range) });
+    renderHeatmap(this.heatmap.svg, model, {
+      width,
+      label,
+      selected,
+      onBrush: (range) => this.actions.brushSteps(range),
+    });
     replaceChildren(this.heatmap.legend, creditLegend(model.magnitude));
     this.heatmap.caption.textContent = selected ? `Selected ${stepText(input.filter)}.` : 'No step selection.';
   }

@@ -18,7 +18,12 @@ function toolkit(tag: string, className?: string): HTMLElement {
 }
 
 /** `<vscode-dropdown>` named `label` with `choices`; calls `onChange` with the chosen value. */
-export function dropdown(label: string, choices: readonly Choice[], value: string, onChange: (value: string) => void): ValueElement {
+export function dropdown(
+  label: string,
+  choices: readonly Choice[],
+  value: string,
+  onChange: (value: string) => void,
+): ValueElement {
   const element = toolkit(toolkitTags.dropdown, 'control') as ValueElement;
   element.setAttribute('aria-label', label);
   setChoices(element, choices, value);
@@ -53,7 +58,11 @@ export function textField(label: string, placeholder: string, onInput: (value: s
 }
 
 /** `<vscode-button>`; `appearance` primary / secondary / icon. */
-export function button(label: string, onClick: () => void, appearance: 'primary' | 'secondary' = 'secondary'): HTMLElement {
+export function button(
+  label: string,
+  onClick: () => void,
+  appearance: 'primary' | 'secondary' = 'secondary',
+): HTMLElement {
   const element = toolkit(toolkitTags.button, 'control');
   element.setAttribute('appearance', appearance);
   element.append(label);

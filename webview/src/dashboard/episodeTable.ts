@@ -179,7 +179,9 @@ export class EpisodeTable {
   }
 
   private renderMessage(total: number | undefined): void {
-    const text = this.data.error ?? (total === undefined ? 'Loading episodes…' : total === 0 ? 'No episodes match the filters.' : '');
+    const text =
+      this.data.error ??
+      (total === undefined ? 'Loading episodes…' : total === 0 ? 'No episodes match the filters.' : '');
     this.message.textContent = text;
     this.message.hidden = text === '';
     this.message.classList.toggle('error', this.data.error !== null);

@@ -22,7 +22,14 @@ export function createFigure(id: string, title: string, className = ''): Figure 
   body.append(svg);
   const caption = h('figcaption', 'chart-caption');
   const footer = h('div', 'chart-footer');
-  const element = h('figure', `chart-card ${className}`.trim(), h('div', 'chart-head', heading, legend), body, caption, footer);
+  const element = h(
+    'figure',
+    `chart-card ${className}`.trim(),
+    h('div', 'chart-head', heading, legend),
+    body,
+    caption,
+    footer,
+  );
   element.id = `figure-${id}`;
   element.setAttribute('aria-labelledby', heading.id);
   return { element, body, svg, legend, caption, footer };

@@ -67,13 +67,23 @@ export class FilterBar {
 
   private clearAll(): void {
     for (const element of this.texts.values()) element.value = '';
-    this.onChange({ stepFrom: null, stepTo: null, group: null, rewardMin: null, rewardMax: null, flag: null, agent: null, search: null });
+    this.onChange({
+      stepFrom: null,
+      stepTo: null,
+      group: null,
+      rewardMin: null,
+      rewardMax: null,
+      flag: null,
+      agent: null,
+      search: null,
+    });
   }
 
   /** Shows `filter` (a field being edited keeps its text) and the run's `agents`. */
   update(filter: EpisodeFilter, agents: readonly string[], kinds: readonly string[]): void {
     for (const [field, element] of this.texts) {
-      if (element !== document.activeElement && element.value !== fieldText(filter, field)) element.value = fieldText(filter, field);
+      if (element !== document.activeElement && element.value !== fieldText(filter, field))
+        element.value = fieldText(filter, field);
     }
     const agent = toChoice(filter.agent);
     const flag = toChoice(filter.flag);
@@ -112,5 +122,9 @@ function agentChoices(agents: readonly string[]): Choice[] {
 
 function flagChoices(extra: readonly string[] = []): Choice[] {
   const kinds = [...flagKindChoices, ...extra.filter((k) => !flagKindChoices.includes(k))];
-  return [{ value: allValue, label: 'All episodes' }, { value: toChoice('any'), label: 'Any flag' }, ...kinds.map((k) => ({ value: toChoice(k), label: `Flag: ${k}` }))];
+  return [
+    { value: allValue, label: 'All episodes' },
+    { value: toChoice('any'), label: 'Any flag' },
+    ...kinds.map((k) => ({ value: toChoice(k), label: `Flag: ${k}` })),
+  ];
 }

@@ -30,7 +30,16 @@ export function fieldText(filter: EpisodeFilter, field: TextFilterField): string
 
 /** `filter` without its empty entries (absent, null or blank), keys in a fixed order: for requests and cache keys. */
 export function cleanFilter(filter: EpisodeFilter): EpisodeFilter {
-  const order: (keyof EpisodeFilter)[] = ['stepFrom', 'stepTo', 'group', 'rewardMin', 'rewardMax', 'flag', 'agent', 'search'];
+  const order: (keyof EpisodeFilter)[] = [
+    'stepFrom',
+    'stepTo',
+    'group',
+    'rewardMin',
+    'rewardMax',
+    'flag',
+    'agent',
+    'search',
+  ];
   const out: Record<string, string | number> = {};
   for (const key of order) {
     const value = filter[key];
@@ -58,7 +67,8 @@ export function nextSort(sort: EpisodeSort, key: EpisodeSortKey): EpisodeSort {
 export function describeFilter(filter: EpisodeFilter): string {
   const f = cleanFilter(filter);
   const parts: string[] = [];
-  const range = (a: number | null | undefined, b: number | null | undefined): string => `${a == null ? '…' : String(a)}–${b == null ? '…' : String(b)}`;
+  const range = (a: number | null | undefined, b: number | null | undefined): string =>
+    `${a == null ? '…' : String(a)}–${b == null ? '…' : String(b)}`;
   if (f.stepFrom !== undefined || f.stepTo !== undefined) parts.push(`steps ${range(f.stepFrom, f.stepTo)}`);
   if (f.rewardMin !== undefined || f.rewardMax !== undefined) parts.push(`reward ${range(f.rewardMin, f.rewardMax)}`);
   if (f.group) parts.push(`group: ${f.group}`);

@@ -5,7 +5,10 @@ import { keyAction, type KeyAction } from './keys';
 const fieldTags = new Set(['input', 'textarea', 'select', 'vscode-text-field', 'vscode-dropdown', 'vscode-text-area']);
 
 function isField(element: Element | null): boolean {
-  return element !== null && (fieldTags.has(element.localName) || (element instanceof HTMLElement && element.isContentEditable));
+  return (
+    element !== null &&
+    (fieldTags.has(element.localName) || (element instanceof HTMLElement && element.isContentEditable))
+  );
 }
 
 /**

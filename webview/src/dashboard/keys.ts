@@ -1,5 +1,6 @@
 /** What a key press does on the dashboard. */
-export type KeyAction = 'search' | 'next' | 'previous' | 'pageDown' | 'pageUp' | 'first' | 'last' | 'open' | 'leaveSearch';
+export type KeyAction =
+  'search' | 'next' | 'previous' | 'pageDown' | 'pageUp' | 'first' | 'last' | 'open' | 'leaveSearch';
 
 /** The parts of a keydown that decide its action. */
 export interface KeyPress {

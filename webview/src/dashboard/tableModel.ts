@@ -4,7 +4,12 @@ export const rowHeight = 24;
 export const pageSize = 100;
 
 /** Rows `[first, end)` to keep in the DOM for a scroll position, with `overscan` rows either side. */
-export function visibleRows(scrollTop: number, viewportHeight: number, total: number, overscan = 6): { first: number; end: number } {
+export function visibleRows(
+  scrollTop: number,
+  viewportHeight: number,
+  total: number,
+  overscan = 6,
+): { first: number; end: number } {
   if (total <= 0) return { first: 0, end: 0 };
   const top = Math.max(0, Math.floor(scrollTop / rowHeight));
   const first = Math.max(0, Math.min(total - 1, top) - overscan);

@@ -35,7 +35,10 @@ export class Toolbar {
       actions.selectMethod(value as ViewMethod);
     });
     this.method.id = 'method-select';
-    this.modes = { stacked: this.modeButton('stacked', 'Stacked', actions), lines: this.modeButton('lines', 'Lines', actions) };
+    this.modes = {
+      stacked: this.modeButton('stacked', 'Stacked', actions),
+      lines: this.modeButton('lines', 'Lines', actions),
+    };
     const toggle = h('div', 'segmented', this.modes.stacked, this.modes.lines);
     toggle.setAttribute('role', 'group');
     toggle.setAttribute('aria-label', 'Credit share chart');
@@ -44,7 +47,15 @@ export class Toolbar {
     });
     recompute.id = 'recompute';
     this.recomputeNote.setAttribute('role', 'status');
-    const controls = h('div', 'toolbar-controls', this.runField, field('method-label', 'Method', this.method), field('mode-label', 'Credit share', toggle), recompute, this.recomputeNote);
+    const controls = h(
+      'div',
+      'toolbar-controls',
+      this.runField,
+      field('method-label', 'Method', this.method),
+      field('mode-label', 'Credit share', toggle),
+      recompute,
+      this.recomputeNote,
+    );
     this.element = h('header', 'toolbar', h('div', 'toolbar-heading', this.title, this.facts), controls);
   }
 
@@ -69,7 +80,8 @@ export class Toolbar {
     this.runsSignature = signature;
     if (state.method && this.method.value !== state.method) this.method.value = state.method;
     // Routing is offered only for a run that logs a router (kept while it is the chosen method).
-    for (const option of this.method.querySelectorAll('[value="routing"]')) (option as HTMLElement).hidden = run?.routingLogged === false && state.method !== 'routing';
+    for (const option of this.method.querySelectorAll('[value="routing"]'))
+      (option as HTMLElement).hidden = run?.routingLogged === false && state.method !== 'routing';
     for (const mode of ['stacked', 'lines'] as const) {
       const pressed = state.chart === mode;
       this.modes[mode].setAttribute('aria-pressed', String(pressed));
@@ -84,7 +96,10 @@ export class Toolbar {
 }
 
 function runFacts(run: DashboardRun): string {
-  const steps = run.steps.min === null || run.steps.max === null ? 'no steps' : `steps ${String(run.steps.min)}–${String(run.steps.max)} (${formatCount(run.steps.count)})`;
+  const steps =
+    run.steps.min === null || run.steps.max === null
+      ? 'no steps'
+      : `steps ${String(run.steps.min)}–${String(run.steps.max)} (${formatCount(run.steps.count)})`;
   const mechanism = run.mechanism ? ` · ${run.mechanism}` : '';
   return `${formatCount(run.episodes)} episodes · ${String(run.agents.length)} agents · ${steps} · ${formatCount(run.flags)} flags${mechanism}`;
 }

@@ -27,7 +27,11 @@ export const initialViewState: DashboardViewState = {
 };
 
 function isSort(value: unknown): value is EpisodeSort {
-  return isRecord(value) && episodeSortKeys.includes(value['key'] as EpisodeSortKey) && typeof value['descending'] === 'boolean';
+  return (
+    isRecord(value) &&
+    episodeSortKeys.includes(value['key'] as EpisodeSortKey) &&
+    typeof value['descending'] === 'boolean'
+  );
 }
 
 const nullOr = <T>(value: unknown, check: (v: unknown) => v is T): T | null => (check(value) ? value : null);
@@ -55,7 +59,8 @@ export function restoreViewState(saved: unknown): DashboardViewState {
 
 /** The run to show: the saved one if the folder still has it, else the host's choice, else the first. */
 export function pickRun(data: DashboardRunsData, savedRunId: number | null): DashboardRun | undefined {
-  const byId = (id: number | null): DashboardRun | undefined => (id === null ? undefined : data.runs.find((r) => r.runId === id));
+  const byId = (id: number | null): DashboardRun | undefined =>
+    id === null ? undefined : data.runs.find((r) => r.runId === id);
   return byId(savedRunId) ?? byId(data.selectedRunId) ?? data.runs[0];
 }
 
@@ -82,6 +87,9 @@ export function stateForRuns(state: DashboardViewState, data: DashboardRunsData)
 export function stateForRun(state: DashboardViewState, run: DashboardRun): DashboardViewState {
   if (state.runId === run.runId) return state;
   const agent = state.filter.agent;
-  const filter: EpisodeFilter = agent !== undefined && agent !== null && !run.agents.includes(agent) ? { ...state.filter, agent: null } : state.filter;
+  const filter: EpisodeFilter =
+    agent !== undefined && agent !== null && !run.agents.includes(agent)
+      ? { ...state.filter, agent: null }
+      : state.filter;
   return { ...state, runId: run.runId, filter, topRow: state.runId === null ? state.topRow : 0 };
 }

@@ -15,7 +15,14 @@ export function renderAgents(model: AgentBarsModel, credit: EpisodeCreditView | 
     return section;
   }
   section.append(h('ul', 'agent-bars', ...model.bars.map((bar) => renderBar(bar, model))));
-  section.append(h('div', 'bar-axis', h('span', undefined, formatNumber(model.domain[0])), h('span', undefined, formatNumber(model.domain[1]))));
+  section.append(
+    h(
+      'div',
+      'bar-axis',
+      h('span', undefined, formatNumber(model.domain[0])),
+      h('span', undefined, formatNumber(model.domain[1])),
+    ),
+  );
   const provenance = creditProvenance(credit);
   if (provenance) section.append(h('p', 'provenance', provenance));
   return section;
@@ -27,8 +34,21 @@ function renderBar(bar: AgentBar, model: AgentBarsModel): HTMLElement {
   const value = h('span', 'agent-value', formatCredit(c?.value ?? null));
   // Exact values need no word; estimated and approximate ones say so beside the number.
   const status = c?.status && c.status !== 'exact' ? c.status : '';
-  const details = [status, formatInterval(c?.ciLow ?? null, c?.ciHigh ?? null), c?.n == null ? '' : `n = ${formatInt(c.n)}`, c?.advantage == null ? '' : `advantage ${formatCredit(c.advantage)}`].filter(Boolean).join(' · ');
-  const label = h('div', 'agent-bar-label', h('span', 'agent-name', bar.agent), h('span', 'agent-meta', bar.declared ? meta : `${meta}, undeclared`), value);
+  const details = [
+    status,
+    formatInterval(c?.ciLow ?? null, c?.ciHigh ?? null),
+    c?.n == null ? '' : `n = ${formatInt(c.n)}`,
+    c?.advantage == null ? '' : `advantage ${formatCredit(c.advantage)}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  const label = h(
+    'div',
+    'agent-bar-label',
+    h('span', 'agent-name', bar.agent),
+    h('span', 'agent-meta', bar.declared ? meta : `${meta}, undeclared`),
+    value,
+  );
   const track = h('div', 'bar-track', positioned('bar-zero', model.zeroAt));
   track.setAttribute('aria-hidden', 'true');
   if (model.sharedAt !== null) track.append(positioned('bar-shared', model.sharedAt));

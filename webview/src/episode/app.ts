@@ -97,7 +97,9 @@ export class EpisodeApp {
   }
 
   get episode(): { data: EpisodeViewData; ui: EpisodeUi; list: VirtualList; toolbar: Toolbar } | null {
-    return this.data && this.ui && this.list && this.toolbar ? { data: this.data, ui: this.ui, list: this.list, toolbar: this.toolbar } : null;
+    return this.data && this.ui && this.list && this.toolbar
+      ? { data: this.data, ui: this.ui, list: this.list, toolbar: this.toolbar }
+      : null;
   }
 
   get messages(): MessageSource | null {
@@ -179,14 +181,23 @@ export class EpisodeApp {
   private newSource(data: EpisodeViewData): MessageSource {
     this.source?.dispose();
     const { ref } = data;
-    this.source = new MessageSource(messageCount(data), (offset, limit) => this.ipc.request(GetMessagesRequest, { ref, offset, limit }), () => this.list?.refresh());
+    this.source = new MessageSource(
+      messageCount(data),
+      (offset, limit) => this.ipc.request(GetMessagesRequest, { ref, offset, limit }),
+      () => this.list?.refresh(),
+    );
     return this.source;
   }
 
   /** Header, evidence and timeline frame: everything that depends on the episode but not on credit. */
   private renderStatic(data: EpisodeViewData): void {
     fill(this.shell.header, renderHeader(data));
-    fill(this.shell.details, renderCounterfactuals(data.counterfactuals), renderFlags(data.flags), renderOutcome(data, (seq) => this.list?.focus(seq)));
+    fill(
+      this.shell.details,
+      renderCounterfactuals(data.counterfactuals),
+      renderFlags(data.flags),
+      renderOutcome(data, (seq) => this.list?.focus(seq)),
+    );
     this.recompute.setEvaluator(data.evaluator);
     const empty =
       data.readError !== null
@@ -246,7 +257,10 @@ export class EpisodeApp {
     this.list?.setTint(tint);
     fill(this.shell.legend, renderLegend(tint));
     fill(this.shell.agents, renderAgents(agentBarsModel(data.agents, credit, data.reward), credit));
-    fill(this.shell.blame, renderBlame(data.labels, credit, tint, (seq) => this.list?.focus(seq)));
+    fill(
+      this.shell.blame,
+      renderBlame(data.labels, credit, tint, (seq) => this.list?.focus(seq)),
+    );
     const state = { method: ui.method, credit, loading: this.creditLoading, error: this.creditError };
     const notices = renderNotices(state, data.evaluator, () => this.startRecompute());
     // The notices are a live region: replace them only when they say something new.
@@ -285,6 +299,7 @@ function messageCount(data: EpisodeViewData): number {
 
 function labelsBySeq(labels: readonly LabelView[]): Map<number, LabelView[]> {
   const map = new Map<number, LabelView[]>();
-  for (const label of labels) if (label.message !== null) map.set(label.message, [...(map.get(label.message) ?? []), label]);
+  for (const label of labels)
+    if (label.message !== null) map.set(label.message, [...(map.get(label.message) ?? []), label]);
   return map;
 }

@@ -29,26 +29,40 @@ export interface AgentBarsModel {
  * Bars for the roster `agents` (declared-but-silent agents included, in roster order) under
  * `credit`; agents that only the credit names come last. Without credit, bars are empty.
  */
-export function agentBarsModel(agents: readonly EpisodeAgentView[], credit: EpisodeCreditView | null, reward: number | null): AgentBarsModel {
+export function agentBarsModel(
+  agents: readonly EpisodeAgentView[],
+  credit: EpisodeCreditView | null,
+  reward: number | null,
+): AgentBarsModel {
   const byAgent = new Map((credit?.agents ?? []).map((c) => [c.agent, c]));
   const shared = credit?.shared ?? reward;
-  const rows: { agent: string; declared: boolean; messages: number; credit: AgentCreditView | null }[] = agents.map((a) => ({
-    agent: a.name,
-    declared: a.declared,
-    messages: a.messages,
-    credit: byAgent.get(a.name) ?? null,
-  }));
+  const rows: { agent: string; declared: boolean; messages: number; credit: AgentCreditView | null }[] = agents.map(
+    (a) => ({
+      agent: a.name,
+      declared: a.declared,
+      messages: a.messages,
+      credit: byAgent.get(a.name) ?? null,
+    }),
+  );
   const known = new Set(agents.map((a) => a.name));
-  for (const c of credit?.agents ?? []) if (!known.has(c.agent)) rows.push({ agent: c.agent, declared: false, messages: 0, credit: c });
+  for (const c of credit?.agents ?? [])
+    if (!known.has(c.agent)) rows.push({ agent: c.agent, declared: false, messages: 0, credit: c });
 
-  const ends = [0, shared, ...rows.flatMap((r) => [r.credit?.value ?? null, r.credit?.ciLow ?? null, r.credit?.ciHigh ?? null])];
+  const ends = [
+    0,
+    shared,
+    ...rows.flatMap((r) => [r.credit?.value ?? null, r.credit?.ciLow ?? null, r.credit?.ciHigh ?? null]),
+  ];
   const finite = ends.filter((v): v is number => v !== null && Number.isFinite(v));
   let lo = Math.min(...finite);
   let hi = Math.max(...finite);
   if (lo === hi) [lo, hi] = [lo - 1, hi + 1];
   const x = scaleLinear().domain([lo, hi]).range([0, 100]).nice().clamp(true);
   const [d0, d1] = x.domain() as [number, number];
-  const span = (a: number, b: number): { left: number; width: number } => ({ left: Math.min(x(a), x(b)), width: Math.abs(x(b) - x(a)) });
+  const span = (a: number, b: number): { left: number; width: number } => ({
+    left: Math.min(x(a), x(b)),
+    width: Math.abs(x(b) - x(a)),
+  });
 
   return {
     domain: [d0, d1],

@@ -7,7 +7,12 @@ import { toolkitTags } from '../components/toolkit';
 export type ValueElement = HTMLElement & { value: string };
 
 /** `<vscode-button>` with a text label. */
-export function toolkitButton(label: string, appearance: 'primary' | 'secondary', onClick: () => void, title?: string): HTMLElement {
+export function toolkitButton(
+  label: string,
+  appearance: 'primary' | 'secondary',
+  onClick: () => void,
+  title?: string,
+): HTMLElement {
   const button = document.createElement(toolkitTags.button);
   button.setAttribute('appearance', appearance);
   button.append(label);
@@ -21,7 +26,12 @@ export function setDisabled(element: HTMLElement, disabled: boolean): void {
 }
 
 /** `<vscode-dropdown>` of `options` (value, label) with `selected` chosen. */
-export function toolkitDropdown(options: readonly (readonly [string, string])[], selected: string, label: string, onChange: (value: string) => void): ValueElement {
+export function toolkitDropdown(
+  options: readonly (readonly [string, string])[],
+  selected: string,
+  label: string,
+  onChange: (value: string) => void,
+): ValueElement {
   const dropdown = document.createElement(toolkitTags.dropdown) as ValueElement;
   dropdown.setAttribute('aria-label', label);
   for (const [value, text] of options) {

@@ -12,7 +12,13 @@ export function renderCounterfactuals(rows: readonly CounterfactualView[]): HTML
     section.append(h('p', 'placeholder', 'No counterfactual rewards logged or computed.'));
     return section;
   }
-  const head = h('tr', undefined, ...['Removed / replaced', 'Intervention', 'Reward', 'Source', 'Evaluator', 'n'].map((t) => h('th', t === 'Reward' || t === 'n' ? 'num' : undefined, t)));
+  const head = h(
+    'tr',
+    undefined,
+    ...['Removed / replaced', 'Intervention', 'Reward', 'Source', 'Evaluator', 'n'].map((t) =>
+      h('th', t === 'Reward' || t === 'n' ? 'num' : undefined, t),
+    ),
+  );
   const body = rows.map((row) =>
     h(
       'tr',
@@ -25,7 +31,9 @@ export function renderCounterfactuals(rows: readonly CounterfactualView[]): HTML
       h('td', 'num', row.n === null ? '—' : formatInt(row.n)),
     ),
   );
-  section.append(h('div', 'table-wrap', h('table', 'cf-table', h('thead', undefined, head), h('tbody', undefined, ...body))));
+  section.append(
+    h('div', 'table-wrap', h('table', 'cf-table', h('thead', undefined, head), h('tbody', undefined, ...body))),
+  );
   return section;
 }
 
@@ -41,9 +49,22 @@ export function renderFlags(flags: readonly FlagView[]): HTMLElement {
 
 function renderFlag(flag: FlagView): HTMLElement {
   const scope = flag.steps ? `${flag.scope} ${String(flag.steps[0])}–${String(flag.steps[1])}` : flag.scope;
-  const head = h('div', 'flag-head', h('span', `flag-kind flag-${flag.kind}`, flag.kind), flag.agent ? h('span', 'agent-name', flag.agent) : '', h('span', 'flag-meta', `${scope}${flag.score === null ? '' : ` · score ${formatNumber(flag.score)}`}`));
-  const evidence = Object.entries(flag.evidence).map(([key, value]) => h('tr', undefined, h('th', undefined, key), h('td', undefined, evidenceText(value))));
-  const details = h('details', 'flag-evidence', h('summary', undefined, 'Evidence'), h('table', undefined, h('tbody', undefined, ...evidence)));
+  const head = h(
+    'div',
+    'flag-head',
+    h('span', `flag-kind flag-${flag.kind}`, flag.kind),
+    flag.agent ? h('span', 'agent-name', flag.agent) : '',
+    h('span', 'flag-meta', `${scope}${flag.score === null ? '' : ` · score ${formatNumber(flag.score)}`}`),
+  );
+  const evidence = Object.entries(flag.evidence).map(([key, value]) =>
+    h('tr', undefined, h('th', undefined, key), h('td', undefined, evidenceText(value))),
+  );
+  const details = h(
+    'details',
+    'flag-evidence',
+    h('summary', undefined, 'Evidence'),
+    h('table', undefined, h('tbody', undefined, ...evidence)),
+  );
   return h('li', 'flag', head, h('p', 'flag-summary', flag.summary), details);
 }
 
@@ -56,7 +77,9 @@ function evidenceText(value: unknown): string {
 }
 
 export function renderOutcome(data: EpisodeViewData, goTo: (seq: number) => void): HTMLElement {
-  const answer = data.finalAnswer ? [data.finalAnswer.answer, data.finalAnswer.agent ? h('span', 'agent-note', ` — ${data.finalAnswer.agent}`) : ''] : ['—'];
+  const answer = data.finalAnswer
+    ? [data.finalAnswer.answer, data.finalAnswer.agent ? h('span', 'agent-note', ` — ${data.finalAnswer.agent}`) : '']
+    : ['—'];
   const list = h(
     'dl',
     'outcome-list',
@@ -66,7 +89,11 @@ export function renderOutcome(data: EpisodeViewData, goTo: (seq: number) => void
     h('dd', 'answer', ...answer),
   );
   const section = h('section', 'outcome', h('h2', undefined, 'Outcome'), list);
-  if (data.labels.length > 0) section.append(h('h3', undefined, 'Labels'), h('ul', 'label-list', ...data.labels.map((l) => renderLabel(l, goTo))));
+  if (data.labels.length > 0)
+    section.append(
+      h('h3', undefined, 'Labels'),
+      h('ul', 'label-list', ...data.labels.map((l) => renderLabel(l, goTo))),
+    );
   return section;
 }
 
@@ -75,7 +102,10 @@ function renderLabel(label: LabelView, goTo: (seq: number) => void): HTMLElement
   if (label.agent) item.append(' · ', h('span', 'agent-name', label.agent));
   if (label.message !== null) {
     const seq = label.message;
-    item.append(' · ', linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the labelled message'));
+    item.append(
+      ' · ',
+      linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the labelled message'),
+    );
   }
   if (label.reason) item.append(h('p', 'label-reason', label.reason));
   return item;

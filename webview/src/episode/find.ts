@@ -8,7 +8,9 @@ export type FindDirection = 'forward' | 'backward';
 
 /** Whether `message`'s text or agent contains `needle` (case-insensitive; `needle` already lower-cased). */
 export function messageMatches(message: Pick<MessageView, 'content' | 'agent'>, needle: string): boolean {
-  return needle !== '' && (message.content.toLowerCase().includes(needle) || message.agent.toLowerCase().includes(needle));
+  return (
+    needle !== '' && (message.content.toLowerCase().includes(needle) || message.agent.toLowerCase().includes(needle))
+  );
 }
 
 /** A stretch of rows to scan, in scan order (`from` may exceed `to` when scanning backward). */
@@ -48,7 +50,11 @@ export function plannedRows(plan: readonly ScanSegment[]): number {
 }
 
 /** The first matching seq of `segment`, in scan order, given the window's messages by seq. */
-export function findInSegment(segment: ScanSegment, messageAt: (seq: number) => MessageView | undefined, needle: string): number | null {
+export function findInSegment(
+  segment: ScanSegment,
+  messageAt: (seq: number) => MessageView | undefined,
+  needle: string,
+): number | null {
   const step = segment.to >= segment.from ? 1 : -1;
   for (let seq = segment.from; step > 0 ? seq <= segment.to : seq >= segment.to; seq += step) {
     const message = messageAt(seq);

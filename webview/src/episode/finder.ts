@@ -48,7 +48,8 @@ export class Finder {
       try {
         rows = await host.load(segment.window);
       } catch (error) {
-        if (token === this.token) host.status(`Search stopped: ${error instanceof Error ? error.message : String(error)}`);
+        if (token === this.token)
+          host.status(`Search stopped: ${error instanceof Error ? error.message : String(error)}`);
         return;
       }
       if (token !== this.token) return;

@@ -13,7 +13,14 @@ export function formatCredit(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return '—';
   if (value === 0) return '0';
   const abs = Math.abs(value);
-  const digits = abs >= 100 ? abs.toFixed(1) : abs >= 0.001 ? abs.toFixed(3) : abs >= 1e-6 ? abs.toPrecision(2) : abs.toExponential(1);
+  const digits =
+    abs >= 100
+      ? abs.toFixed(1)
+      : abs >= 0.001
+        ? abs.toFixed(3)
+        : abs >= 1e-6
+          ? abs.toPrecision(2)
+          : abs.toExponential(1);
   return `${value < 0 ? minus : '+'}${digits}`;
 }
 

@@ -14,11 +14,16 @@ export function renderHeader(data: EpisodeViewData): HTMLElement {
     ['Messages', formatInt(data.messageCount)],
     ['Tokens', data.tokenCount === null ? '—' : formatInt(data.tokenCount)],
   ];
-  const list = h('dl', 'facts', ...facts.map(([term, value]) => h('div', 'fact', h('dt', undefined, term), h('dd', undefined, value))));
+  const list = h(
+    'dl',
+    'facts',
+    ...facts.map(([term, value]) => h('div', 'fact', h('dt', undefined, term), h('dd', undefined, value))),
+  );
   const header = h('header', 'episode-header', h('h1', undefined, `Episode ${data.externalId}`), list);
   if (data.task !== null) header.append(h('p', 'task', h('span', 'task-label', 'Task: '), data.task));
   header.append(h('p', 'location', `${data.location.uri}:${String(data.location.line)}`));
-  if (data.readError !== null) header.append(h('p', 'error', `Messages unavailable: the trace line could not be read back (${data.readError}).`));
+  if (data.readError !== null)
+    header.append(h('p', 'error', `Messages unavailable: the trace line could not be read back (${data.readError}).`));
   return header;
 }
 
@@ -26,7 +31,12 @@ export function renderHeader(data: EpisodeViewData): HTMLElement {
  * The blame labels of the trace (e.g. Who&When's mistake step) beside the credit the chosen method
  * gives the blamed message and agent, with a way to jump to the message.
  */
-export function renderBlame(labels: readonly LabelView[], credit: EpisodeCreditView | null, tint: CreditTint | null, goTo: (seq: number) => void): HTMLElement | null {
+export function renderBlame(
+  labels: readonly LabelView[],
+  credit: EpisodeCreditView | null,
+  tint: CreditTint | null,
+  goTo: (seq: number) => void,
+): HTMLElement | null {
   const pointed = labels.filter((l) => l.message !== null || l.agent !== null);
   if (pointed.length === 0) return null;
   const items = pointed.map((label) => {
@@ -34,7 +44,10 @@ export function renderBlame(labels: readonly LabelView[], credit: EpisodeCreditV
     if (label.agent !== null) parts.push(' · agent ', h('span', 'agent-name', label.agent));
     if (label.message !== null) {
       const seq = label.message;
-      parts.push(' · ', linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the labelled message'));
+      parts.push(
+        ' · ',
+        linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the labelled message'),
+      );
       if (tint) parts.push(` · message credit ${formatCredit(tint.value(seq))}`);
     }
     const agentCredit = label.agent === null ? undefined : credit?.agents.find((a) => a.agent === label.agent);

@@ -1,6 +1,14 @@
 // Keyboard map of the Episode view. Pure: no DOM.
 
-export type KeyAction = 'nextMessage' | 'previousMessage' | 'firstMessage' | 'lastMessage' | 'toggle' | 'nextEpisode' | 'previousEpisode' | 'find';
+export type KeyAction =
+  | 'nextMessage'
+  | 'previousMessage'
+  | 'firstMessage'
+  | 'lastMessage'
+  | 'toggle'
+  | 'nextEpisode'
+  | 'previousEpisode'
+  | 'find';
 
 export interface KeyInput {
   readonly key: string;

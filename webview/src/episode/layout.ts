@@ -127,7 +127,12 @@ export function rowTop(offset: number, virtualTop: number, scrollTop: number): n
 }
 
 /** First and last rows (inclusive) that intersect `[virtualTop − overscan, virtualTop + viewport + overscan]`; null when empty. */
-export function visibleRange(layout: RowLayout, virtualTop: number, viewport: number, overscan: number): { first: number; last: number } | null {
+export function visibleRange(
+  layout: RowLayout,
+  virtualTop: number,
+  viewport: number,
+  overscan: number,
+): { first: number; last: number } | null {
   if (layout.rowCount === 0) return null;
   const first = layout.seqAt(virtualTop - overscan);
   const last = layout.seqAt(virtualTop + viewport + overscan);
@@ -135,7 +140,13 @@ export function visibleRange(layout: RowLayout, virtualTop: number, viewport: nu
 }
 
 /** The list offset to scroll to so that `seq` is visible: unchanged when it already is. */
-export function scrollTargetFor(layout: RowLayout, seq: number, virtualTop: number, viewport: number, align: 'nearest' | 'start'): number {
+export function scrollTargetFor(
+  layout: RowLayout,
+  seq: number,
+  virtualTop: number,
+  viewport: number,
+  align: 'nearest' | 'start',
+): number {
   const top = layout.offsetOf(seq);
   const bottom = top + layout.heightOf(seq);
   if (align === 'start') return top;

@@ -40,7 +40,12 @@ export class RecomputeView {
     this.result = h('span', 'recompute-result');
     this.result.setAttribute('role', 'status');
     this.evaluator = h('p', 'evaluator-line');
-    this.element = h('div', 'recompute', h('div', 'recompute-row', this.button, this.progress, this.result), this.evaluator);
+    this.element = h(
+      'div',
+      'recompute',
+      h('div', 'recompute-row', this.button, this.progress, this.result),
+      this.evaluator,
+    );
   }
 
   get isRunning(): boolean {
@@ -67,11 +72,17 @@ export class RecomputeView {
       this.fill.style.width = `${String(share * 100)}%`;
       this.track.setAttribute('aria-valuemax', String(Math.max(progress.total, 1)));
       this.track.setAttribute('aria-valuenow', String(progress.done));
-      this.count.textContent = progress.total > 0 ? `${formatInt(progress.done)} / ${formatInt(progress.total)}` : (progress.message ?? '');
+      this.count.textContent =
+        progress.total > 0 ? `${formatInt(progress.done)} / ${formatInt(progress.total)}` : (progress.message ?? '');
       this.result.textContent = `Recomputing ${label}…`;
       return;
     }
-    const outcome = progress.state === 'done' ? 'Recomputed' : progress.state === 'cancelled' ? 'Recompute cancelled' : 'Recompute failed';
+    const outcome =
+      progress.state === 'done'
+        ? 'Recomputed'
+        : progress.state === 'cancelled'
+          ? 'Recompute cancelled'
+          : 'Recompute failed';
     this.result.textContent = `${outcome} (${label})${progress.message ? `: ${progress.message}` : '.'}`;
     this.result.classList.toggle('is-error', progress.state === 'failed');
   }

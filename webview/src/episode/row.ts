@@ -20,7 +20,13 @@ export interface RowView {
 }
 
 /** A message row; a placeholder while `message` is loading, or the load `error`. */
-export function renderRow(seq: number, message: MessageView | undefined, error: string | undefined, expanded: boolean, view: RowView): HTMLElement {
+export function renderRow(
+  seq: number,
+  message: MessageView | undefined,
+  error: string | undefined,
+  expanded: boolean,
+  view: RowView,
+): HTMLElement {
   const row = h('div', 'msg');
   row.setAttribute('role', 'listitem');
   row.tabIndex = -1;
@@ -33,7 +39,12 @@ export function renderRow(seq: number, message: MessageView | undefined, error: 
   tint.setAttribute('aria-hidden', 'true');
   if (!message) {
     row.classList.add('is-placeholder');
-    row.append(tint, strip, h('div', 'msg-head', h('span', 'msg-seq', `#${formatInt(seq)}`)), h('div', 'msg-body', error ? `Could not load this message: ${error}` : 'Loading…'));
+    row.append(
+      tint,
+      strip,
+      h('div', 'msg-head', h('span', 'msg-seq', `#${formatInt(seq)}`)),
+      h('div', 'msg-body', error ? `Could not load this message: ${error}` : 'Loading…'),
+    );
     paintTint(row, seq, view.tint);
     return row;
   }
@@ -43,7 +54,13 @@ export function renderRow(seq: number, message: MessageView | undefined, error: 
   row.classList.toggle('has-label', labels.length > 0);
   row.append(tint, strip, renderHead(message, labels, expanded), renderBody(message, expanded, view.query));
   if (expanded && message.truncated) {
-    row.append(h('p', 'msg-note', `Showing the first ${formatInt(message.content.length)} of ${formatInt(message.contentChars)} characters; Reveal in trace opens the full text.`));
+    row.append(
+      h(
+        'p',
+        'msg-note',
+        `Showing the first ${formatInt(message.content.length)} of ${formatInt(message.contentChars)} characters; Reveal in trace opens the full text.`,
+      ),
+    );
   }
   paintTint(row, seq, view.tint);
   return row;
@@ -68,12 +85,27 @@ export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null
   const chip = row.querySelector<HTMLElement>('.msg-credit');
   if (!chip) return;
   chip.title = text;
-  chip.replaceChildren(ariaHidden(h('span', 'msg-swatch')), ariaHidden(h('span', 'msg-credit-value', formatCredit(value))), h('span', 'visually-hidden', text));
+  chip.replaceChildren(
+    ariaHidden(h('span', 'msg-swatch')),
+    ariaHidden(h('span', 'msg-credit-value', formatCredit(value))),
+    h('span', 'visually-hidden', text),
+  );
 }
 
 function renderHead(message: MessageView, labels: readonly LabelView[], expanded: boolean): HTMLElement {
-  const meta = [message.turn === null ? null : `turn ${formatInt(message.turn)}`, message.role, message.channel, message.tokenCount === null ? null : `${formatInt(message.tokenCount)} tokens`];
-  const head = h('div', 'msg-head', h('span', 'msg-seq', `#${formatInt(message.seq)}`), h('span', 'msg-agent', message.agent), h('span', 'msg-meta', meta.filter((m) => m !== null).join(' · ')));
+  const meta = [
+    message.turn === null ? null : `turn ${formatInt(message.turn)}`,
+    message.role,
+    message.channel,
+    message.tokenCount === null ? null : `${formatInt(message.tokenCount)} tokens`,
+  ];
+  const head = h(
+    'div',
+    'msg-head',
+    h('span', 'msg-seq', `#${formatInt(message.seq)}`),
+    h('span', 'msg-agent', message.agent),
+    h('span', 'msg-meta', meta.filter((m) => m !== null).join(' · ')),
+  );
   for (const label of labels) {
     const badge = h('span', 'msg-label', `${label.kind}${label.value ? `: ${label.value}` : ''}`);
     badge.title = `Label ${label.kind}${label.agent ? ` on ${label.agent}` : ''}${label.reason ? `: ${label.reason}` : ''}`;

@@ -67,9 +67,25 @@ export class RowPool {
     const message = source.message(seq);
     const error = message ? undefined : source.error(seq);
     const old = this.rows.get(seq);
-    if (old && old.generation === this.generation && old.loaded === !!message && old.failed === !!error && old.expanded === expanded && old.query === this.view.query) return old;
+    if (
+      old &&
+      old.generation === this.generation &&
+      old.loaded === !!message &&
+      old.failed === !!error &&
+      old.expanded === expanded &&
+      old.query === this.view.query
+    )
+      return old;
     const el = renderRow(seq, message, error, expanded, this.view);
-    const rec: RowRecord = { el, loaded: !!message, failed: !!error, expanded, query: this.view.query, generation: this.generation, measured: false };
+    const rec: RowRecord = {
+      el,
+      loaded: !!message,
+      failed: !!error,
+      expanded,
+      query: this.view.query,
+      generation: this.generation,
+      measured: false,
+    };
     if (old) {
       const hadFocus = document.activeElement === old.el;
       old.el.replaceWith(el);
@@ -95,7 +111,10 @@ export class RowPool {
     const long = rows.filter(([seq, rec]) => {
       const body = rec.el.querySelector('.msg-body');
       const message = source.message(seq);
-      return (message !== undefined && message.content.length > previewChars) || (body !== null && body.scrollHeight > body.clientHeight + 1);
+      return (
+        (message !== undefined && message.content.length > previewChars) ||
+        (body !== null && body.scrollHeight > body.clientHeight + 1)
+      );
     });
     for (const [, rec] of long) rec.el.classList.add('is-long');
   }

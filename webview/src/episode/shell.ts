@@ -36,7 +36,14 @@ export function buildShell(): Shell {
   };
   shell.notices.setAttribute('aria-live', 'polite');
   shell.live.setAttribute('aria-live', 'polite');
-  const top = h('div', 'episode-top', shell.header, shell.blame, shell.toolbar, h('div', 'credit-bar', shell.recompute, shell.notices));
+  const top = h(
+    'div',
+    'episode-top',
+    shell.header,
+    shell.blame,
+    shell.toolbar,
+    h('div', 'credit-bar', shell.recompute, shell.notices),
+  );
   const timeline = h('section', 'timeline', h('h2', 'visually-hidden', 'Messages'), shell.legend, shell.timeline);
   timeline.setAttribute('aria-label', 'Message timeline');
   const side = h('aside', 'sidebar', shell.agents, shell.details);

@@ -1,5 +1,11 @@
 import { episodeStateVersion, type EpisodeViewData, type EpisodeViewState } from '../../../src/protocol/episodePanel';
-import { isEpisodeRef, isNonNegativeInt, isViewMethod, type EpisodeRef, type ViewMethod } from '../../../src/protocol/viewData';
+import {
+  isEpisodeRef,
+  isNonNegativeInt,
+  isViewMethod,
+  type EpisodeRef,
+  type ViewMethod,
+} from '../../../src/protocol/viewData';
 
 // The persisted UI state of the Episode view (house-style §9): validated on load, dropped when it
 // does not match the current version or shape. Pure: no DOM.
@@ -19,8 +25,10 @@ export interface EpisodeUi {
 export function parseEpisodeState(raw: unknown): EpisodeViewState | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const state = raw as Partial<Record<keyof EpisodeViewState, unknown>>;
-  if (state.version !== episodeStateVersion || !isEpisodeRef(state.ref) || !isViewMethod(state.method)) return undefined;
-  if (!isNonNegativeInt(state.topSeq) || !isNonNegativeInt(state.focusedSeq) || !Array.isArray(state.expanded)) return undefined;
+  if (state.version !== episodeStateVersion || !isEpisodeRef(state.ref) || !isViewMethod(state.method))
+    return undefined;
+  if (!isNonNegativeInt(state.topSeq) || !isNonNegativeInt(state.focusedSeq) || !Array.isArray(state.expanded))
+    return undefined;
   const expanded = (state.expanded as unknown[]).filter(isNonNegativeInt);
   return {
     version: episodeStateVersion,
@@ -41,7 +49,10 @@ export function sameRef(a: EpisodeRef | null | undefined, b: EpisodeRef | null |
  * (clamped to its message count), else the top of the episode. The saved method is the user's
  * choice for this panel and carries over to another episode; without one, the host's default.
  */
-export function initialUi(saved: EpisodeViewState | undefined, data: Pick<EpisodeViewData, 'ref' | 'messageCount' | 'defaultMethod'>): EpisodeUi {
+export function initialUi(
+  saved: EpisodeViewState | undefined,
+  data: Pick<EpisodeViewData, 'ref' | 'messageCount' | 'defaultMethod'>,
+): EpisodeUi {
   const method = saved?.method ?? data.defaultMethod;
   if (!saved || !sameRef(saved.ref, data.ref)) return { method, topSeq: 0, focusedSeq: 0, expanded: new Set() };
   const last = Math.max(0, data.messageCount - 1);

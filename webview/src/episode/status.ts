@@ -31,29 +31,72 @@ export function creditNotices(state: CreditState, evaluator: EvaluatorView): Not
   const label = methodLabels[state.method];
   if (state.error !== null) return [notice('error', 'error', 'Credit unavailable', state.error, true)];
   const { credit } = state;
-  if (credit === null || credit.method !== state.method) return state.loading ? [notice('info', 'loading', 'Loading credit…', `${label} credit of this episode.`, false)] : [];
+  if (credit === null || credit.method !== state.method)
+    return state.loading
+      ? [notice('info', 'loading', 'Loading credit…', `${label} credit of this episode.`, false)]
+      : [];
   const notices: Notice[] = [];
   switch (credit.status) {
     case 'not-computed':
-      notices.push(notice('info', 'not-computed', 'Not computed yet', `No ${label} credit is stored for this episode. Recompute runs the credit engine on it.`, true));
+      notices.push(
+        notice(
+          'info',
+          'not-computed',
+          'Not computed yet',
+          `No ${label} credit is stored for this episode. Recompute runs the credit engine on it.`,
+          true,
+        ),
+      );
       break;
     case 'no-evaluator':
-      notices.push(notice('warning', 'no-evaluator', 'No evaluator configured', `${credit.reason ?? evaluator.reason ?? `${label} needs coalition rewards that are neither logged nor computable.`} ${logged}`, false));
+      notices.push(
+        notice(
+          'warning',
+          'no-evaluator',
+          'No evaluator configured',
+          `${credit.reason ?? evaluator.reason ?? `${label} needs coalition rewards that are neither logged nor computable.`} ${logged}`,
+          false,
+        ),
+      );
       break;
     case 'failed':
-      notices.push(notice('error', 'failed', 'Credit computation failed', credit.reason ?? 'The last credit pass failed on this episode.', true));
+      notices.push(
+        notice(
+          'error',
+          'failed',
+          'Credit computation failed',
+          credit.reason ?? 'The last credit pass failed on this episode.',
+          true,
+        ),
+      );
       break;
     case 'not-identifiable': {
       const remedy = credit.remedy ? ` What would answer it: ${credit.remedy}.` : '';
       const reason = credit.reason ?? `The data cannot answer ${label} for this episode.`;
-      notices.push(notice('warning', 'not-identifiable', 'Not identifiable', `${reason}${/[.!?]$/.test(reason) ? '' : '.'}${remedy}`, false));
+      notices.push(
+        notice(
+          'warning',
+          'not-identifiable',
+          'Not identifiable',
+          `${reason}${/[.!?]$/.test(reason) ? '' : '.'}${remedy}`,
+          false,
+        ),
+      );
       break;
     }
     case 'computed':
       break;
   }
   if (credit.approximate) {
-    notices.push(notice('warning', 'approximate', 'Approximate', 'Some values remove an agent whose output later agents read, without re-generating them: the downstream text still carries what was removed. No verdict is drawn from them; a replay evaluator or logged counterfactuals would make them exact.', false));
+    notices.push(
+      notice(
+        'warning',
+        'approximate',
+        'Approximate',
+        'Some values remove an agent whose output later agents read, without re-generating them: the downstream text still carries what was removed. No verdict is drawn from them; a replay evaluator or logged counterfactuals would make them exact.',
+        false,
+      ),
+    );
   }
   return notices;
 }
@@ -73,7 +116,10 @@ export function creditProvenance(credit: EpisodeCreditView | null): string {
 /** The line under the Recompute action about the evaluator a recompute would use. */
 export function evaluatorLine(evaluator: EvaluatorView): { text: string; warning: boolean } {
   if (evaluator.configured) return { text: `Evaluator: ${evaluator.description}`, warning: false };
-  return { text: `No evaluator configured${evaluator.reason ? `: ${evaluator.reason}` : ''}. Recompute uses logged values only.`, warning: true };
+  return {
+    text: `No evaluator configured${evaluator.reason ? `: ${evaluator.reason}` : ''}. Recompute uses logged values only.`,
+    warning: true,
+  };
 }
 
 function notice(level: Notice['level'], key: string, title: string, text: string, offerRecompute: boolean): Notice {

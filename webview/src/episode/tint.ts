@@ -96,7 +96,12 @@ export function tokenHeat(message: Pick<MessageView, 'tokens'>): { tokens: Token
       const attribution = attributions[i] ?? null;
       if (attribution === null) return { text, attribution, color: null, fill: null };
       const color = scale(attribution);
-      return { text, attribution, color, fill: withAlpha(color, 0.06 + 0.34 * Math.min(1, Math.abs(attribution) / magnitude)) };
+      return {
+        text,
+        attribution,
+        color,
+        fill: withAlpha(color, 0.06 + 0.34 * Math.min(1, Math.abs(attribution) / magnitude)),
+      };
     }),
   };
 }

@@ -57,7 +57,12 @@ export class Toolbar {
       'toolbar-group',
       toolkitButton('‹ Previous', 'secondary', () => actions.navigate('previous'), 'Previous episode of the run (p)'),
       toolkitButton('Next ›', 'secondary', () => actions.navigate('next'), 'Next episode of the run (n)'),
-      toolkitButton('Reveal in trace', 'secondary', () => actions.reveal(), 'Open the trace file at this episode’s line'),
+      toolkitButton(
+        'Reveal in trace',
+        'secondary',
+        () => actions.reveal(),
+        'Open the trace file at this episode’s line',
+      ),
     );
     const findGroup = h('div', 'toolbar-group find-group', this.findField, this.findStatus);
     const keys = h('p', 'key-hint', 'Keys: j / k messages · Enter expand · n / p episodes · / find');

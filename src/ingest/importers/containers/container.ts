@@ -37,7 +37,11 @@ function jsonSelection(selection: RecordSelection): JsonSelection {
 }
 
 /** Streams a file's records through its container (see each container for memory bounds and issues). */
-export function streamRecords(kind: ContainerKind, path: string, selection: RecordSelection): Iterable<ContainerItem> | AsyncIterable<ContainerItem> {
+export function streamRecords(
+  kind: ContainerKind,
+  path: string,
+  selection: RecordSelection,
+): Iterable<ContainerItem> | AsyncIterable<ContainerItem> {
   switch (kind) {
     case 'jsonl':
       return jsonlRecords(path);
@@ -51,7 +55,12 @@ export function streamRecords(kind: ContainerKind, path: string, selection: Reco
 }
 
 /** Reads one record back through its container by the locator stored when it was indexed. */
-export async function recordAt(kind: ContainerKind, path: string, selection: RecordSelection, at: RecordLocator): Promise<Result<LocatedRecord>> {
+export async function recordAt(
+  kind: ContainerKind,
+  path: string,
+  selection: RecordSelection,
+  at: RecordLocator,
+): Promise<Result<LocatedRecord>> {
   switch (kind) {
     case 'jsonl':
       return jsonlRecordAt(path, at);
@@ -83,12 +92,22 @@ const maxRootRecord = 64 << 20;
  * Reads the detection sample of a file for one selection: up to `size` records, fewer when they
  * pass {@link maxSampleBytes}; throws when the file cannot be read at all.
  */
-export async function sampleRecords(kind: ContainerKind, path: string, selection: RecordSelection, size = sampleSize): Promise<Sample> {
+export async function sampleRecords(
+  kind: ContainerKind,
+  path: string,
+  selection: RecordSelection,
+  size = sampleSize,
+): Promise<Sample> {
   if (kind === 'parquet') return { records: await parquetSample(path, size) };
   if (kind === 'json' && selection.json === 'root') return rootSample(path);
   const records: unknown[] = [];
   let firstEntryIssue: string | undefined;
-  const source = kind === 'jsonl' ? jsonlRecords(path, 64 << 10) : kind === 'json' ? jsonRecords(path, jsonSelection(selection)) : zipRecords(path, selection);
+  const source =
+    kind === 'jsonl'
+      ? jsonlRecords(path, 64 << 10)
+      : kind === 'json'
+        ? jsonRecords(path, jsonSelection(selection))
+        : zipRecords(path, selection);
   for (const item of source) {
     if (item.kind === 'record') records.push(item.record);
     else if (item.locator.line === 0) throw new Error(item.reason);
@@ -110,7 +129,10 @@ function rootSample(path: string): Sample {
   const size = statSync(path).size;
   if (size > maxRootRecord) return { records: [] };
   const root = smallJsonRoot(path, maxRootRecord);
-  return { records: root === undefined ? [] : [root], ...(size <= maxSampleRoot && root !== undefined ? { root } : {}) };
+  return {
+    records: root === undefined ? [] : [root],
+    ...(size <= maxSampleRoot && root !== undefined ? { root } : {}),
+  };
 }
 
 function zipRoot(path: string, selection: RecordSelection): unknown {

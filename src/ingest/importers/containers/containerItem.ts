@@ -40,7 +40,10 @@ export const excerptLength = 120;
 
 /** The first characters of a raw record, for an issue. */
 export function excerptOf(bytes: Buffer | string): string {
-  const text = typeof bytes === 'string' ? bytes.slice(0, excerptLength * 4) : bytes.toString('utf8', 0, Math.min(bytes.length, excerptLength * 4));
+  const text =
+    typeof bytes === 'string'
+      ? bytes.slice(0, excerptLength * 4)
+      : bytes.toString('utf8', 0, Math.min(bytes.length, excerptLength * 4));
   return text.replace(/^\uFEFF/, '').slice(0, excerptLength);
 }
 

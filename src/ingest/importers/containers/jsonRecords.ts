@@ -41,7 +41,11 @@ export function* jsonRecords(path: string, selection: JsonSelection): Generator<
     splitter.finish(position);
   } catch (error) {
     if (!(error instanceof JsonSplitError)) throw error;
-    yield { kind: 'issue', locator: { line: error.line, offset: error.offset, length: 0 }, reason: `invalid JSON: ${error.message}` };
+    yield {
+      kind: 'issue',
+      locator: { line: error.line, offset: error.offset, length: 0 },
+      reason: `invalid JSON: ${error.message}`,
+    };
   } finally {
     closeSync(fd);
   }
@@ -60,7 +64,14 @@ function recordItem(value: SplitValue, header: Readonly<Record<string, unknown>>
   const locator: RecordLocator = { line: value.line, offset: value.offset, length: value.length };
   const text = value.bytes.toString('utf8');
   try {
-    return { kind: 'record', record: JSON.parse(text), locator, index: value.index, excerpt: excerptOf(text), ...(header ? { header } : {}) };
+    return {
+      kind: 'record',
+      record: JSON.parse(text),
+      locator,
+      index: value.index,
+      excerpt: excerptOf(text),
+      ...(header ? { header } : {}),
+    };
   } catch (error) {
     return { kind: 'issue', locator, reason: `invalid JSON: ${messageOf(error)}`, excerpt: excerptOf(text) };
   }
@@ -79,7 +90,12 @@ function rootRecord(path: string): ContainerItem {
   try {
     return { kind: 'record', record: JSON.parse(text), locator, index: 0, excerpt: excerptOf(text.slice(start)) };
   } catch (error) {
-    return { kind: 'issue', locator: { ...locator, line: jsonErrorLine(error, text) }, reason: `invalid JSON: ${messageOf(error)}`, excerpt: excerptOf(text.slice(start)) };
+    return {
+      kind: 'issue',
+      locator: { ...locator, line: jsonErrorLine(error, text) },
+      reason: `invalid JSON: ${messageOf(error)}`,
+      excerpt: excerptOf(text.slice(start)),
+    };
   }
 }
 
@@ -131,7 +147,7 @@ function recordLayout(path: string, selection: Exclude<JsonSelection, 'root'>): 
   const fd = openSync(path, 'r');
   try {
     const chunk = Buffer.allocUnsafe(chunkSize);
-    for (let position = 0; ; ) {
+    for (let position = 0; ;) {
       const read = readSync(fd, chunk, 0, chunkSize, position);
       if (read === 0) break;
       for (const value of splitter.feed(chunk.subarray(0, read), position)) {
@@ -147,7 +163,11 @@ function recordLayout(path: string, selection: Exclude<JsonSelection, 'root'>): 
   } finally {
     closeSync(fd);
   }
-  const layout: RecordLayout = { key, indexByOffset, ...(selection === 'array' ? {} : { header: Object.freeze(header) }) };
+  const layout: RecordLayout = {
+    key,
+    indexByOffset,
+    ...(selection === 'array' ? {} : { header: Object.freeze(header) }),
+  };
   layouts.unshift(layout);
   layouts.length = Math.min(layouts.length, 4);
   return layout;

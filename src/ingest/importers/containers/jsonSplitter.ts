@@ -123,7 +123,8 @@ export class JsonSplitter {
   finish(endOffset: number): void {
     if (!this.rootStarted) throw new JsonSplitError('the file holds no JSON value', this.line, endOffset);
     if (this.inString || this.depth > 0) {
-      const open = this.capture?.role === 'record' ? ` (the record starting at line ${this.capture.line} is not closed)` : '';
+      const open =
+        this.capture?.role === 'record' ? ` (the record starting at line ${this.capture.line} is not closed)` : '';
       throw new JsonSplitError(`unexpected end of file: the JSON document is incomplete${open}`, this.line, endOffset);
     }
   }
@@ -148,7 +149,8 @@ export class JsonSplitter {
         return;
       case 0x3a: // :
         if (this.depth === 1 && this.property !== undefined) {
-          if (this.rootExpect !== 'colon') throw new JsonSplitError('unexpected ":" in the root object', this.line, pos);
+          if (this.rootExpect !== 'colon')
+            throw new JsonSplitError('unexpected ":" in the root object', this.line, pos);
           this.rootExpect = 'value';
         }
         return;
@@ -187,8 +189,10 @@ export class JsonSplitter {
   private rootStart(b: number, pos: number): void {
     if (this.rootStarted) throw new JsonSplitError('unexpected content after the JSON document', this.line, pos);
     this.rootStarted = true;
-    if (this.property === undefined && b !== 0x5b) throw new JsonSplitError(`expected a JSON array at the top level, found ${kindOf(b)}`, this.line, pos);
-    if (this.property !== undefined && b !== 0x7b) throw new JsonSplitError(`expected a JSON object at the top level, found ${kindOf(b)}`, this.line, pos);
+    if (this.property === undefined && b !== 0x5b)
+      throw new JsonSplitError(`expected a JSON array at the top level, found ${kindOf(b)}`, this.line, pos);
+    if (this.property !== undefined && b !== 0x7b)
+      throw new JsonSplitError(`expected a JSON object at the top level, found ${kindOf(b)}`, this.line, pos);
     if (b !== 0x5b && b !== 0x7b) this.rootClosed = true;
   }
 
@@ -196,7 +200,8 @@ export class JsonSplitter {
   private separator(chunk: Buffer, i: number, pos: number, closing: boolean): void {
     if (this.depth === this.recordsDepth) {
       if (this.recordOpen) this.endValue(chunk, i);
-      else if (!closing || this.recordIndex > 0) throw new JsonSplitError('expected a value before this separator', this.line, pos);
+      else if (!closing || this.recordIndex > 0)
+        throw new JsonSplitError('expected a value before this separator', this.line, pos);
       this.recordOpen = false;
       if (closing && this.property !== undefined) this.recordsDepth = -1;
       return;
@@ -242,11 +247,26 @@ export class JsonSplitter {
     const length = c.size - trailingSpace(c.pieces, c.keep);
     if (c.role === 'record') {
       const bytes = c.keep ? Buffer.concat(c.pieces).subarray(0, length) : Buffer.alloc(0);
-      this.out.push({ role: 'record', bytes, offset: c.offset, length: c.keep ? length : c.size, line: c.line, index: this.recordIndex++ });
+      this.out.push({
+        role: 'record',
+        bytes,
+        offset: c.offset,
+        length: c.keep ? length : c.size,
+        line: c.line,
+        index: this.recordIndex++,
+      });
     } else if (c.role === 'header' && c.keep) {
       this.headerBudget -= c.size;
       const bytes = Buffer.concat(c.pieces).subarray(0, length);
-      this.out.push({ role: 'header', bytes, offset: c.offset, length, line: c.line, index: 0, ...(this.key !== undefined ? { key: this.key } : {}) });
+      this.out.push({
+        role: 'header',
+        bytes,
+        offset: c.offset,
+        length,
+        line: c.line,
+        index: 0,
+        ...(this.key !== undefined ? { key: this.key } : {}),
+      });
     }
   }
 }

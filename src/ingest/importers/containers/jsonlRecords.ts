@@ -13,7 +13,13 @@ export function* jsonlRecords(path: string, chunkSize = 1 << 20): Generator<Cont
     if (line.text.trim() === '') continue;
     const locator: RecordLocator = { line: line.line, offset: line.offset, length: line.length };
     try {
-      yield { kind: 'record', record: JSON.parse(line.text), locator, index: line.line - 1, excerpt: excerptOf(line.text) };
+      yield {
+        kind: 'record',
+        record: JSON.parse(line.text),
+        locator,
+        index: line.line - 1,
+        excerpt: excerptOf(line.text),
+      };
     } catch (error) {
       yield { kind: 'issue', locator, reason: `invalid JSON: ${messageOf(error)}`, excerpt: excerptOf(line.text) };
     }
@@ -76,7 +82,12 @@ function* linesOfChunk(data: Buffer, state: PendingLine): Generator<Line> {
     const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
     const text = bytes.toString('utf8', 0, end);
     state.line++;
-    yield { line: state.line, offset: state.offset, length: bytes.length, text: state.offset === 0 ? text.replace(/^\uFEFF/, '') : text };
+    yield {
+      line: state.line,
+      offset: state.offset,
+      length: bytes.length,
+      text: state.offset === 0 ? text.replace(/^\uFEFF/, '') : text,
+    };
     state.offset += bytes.length + 1;
     from = nl + 1;
   }

@@ -1,7 +1,14 @@
 import { statSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { decompress as zstdDecompress } from 'fzstd';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type Compressors, type FileMetaData } from 'hyparquet';
+import {
+  asyncBufferFromFile,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  type AsyncBuffer,
+  type Compressors,
+  type FileMetaData,
+} from 'hyparquet';
 import { err, ok, type Result } from '../../../core/result';
 import type { RecordLocator } from '../types';
 import { fileIssue, messageOf, type ContainerItem, type LocatedRecord } from './containerItem';
@@ -17,7 +24,8 @@ const compressors: Compressors = {
 /** A zstd page, which must decompress to the length its page header records (else it is damaged). */
 function zstdPage(input: Uint8Array, outputLength: number): Uint8Array {
   const out = zstdDecompress(input);
-  if (out.length !== outputLength) throw new Error(`a zstd page decompressed to ${out.length} bytes, ${outputLength} recorded`);
+  if (out.length !== outputLength)
+    throw new Error(`a zstd page decompressed to ${out.length} bytes, ${outputLength} recorded`);
   return out;
 }
 
@@ -32,7 +40,8 @@ async function openParquet(path: string): Promise<OpenFile> {
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   const groupStarts = [0];
-  for (const group of metadata.row_groups) groupStarts.push((groupStarts[groupStarts.length - 1] ?? 0) + Number(group.num_rows));
+  for (const group of metadata.row_groups)
+    groupStarts.push((groupStarts[groupStarts.length - 1] ?? 0) + Number(group.num_rows));
   return { file, metadata, groupStarts };
 }
 
@@ -62,7 +71,11 @@ export async function* parquetRecords(path: string): AsyncGenerator<ContainerIte
     try {
       rows = await readGroup(open, group);
     } catch (error) {
-      yield { kind: 'issue', locator: { line: first + 1, offset: first, length: 0 }, reason: `cannot read Parquet row group ${group + 1}: ${messageOf(error)}` };
+      yield {
+        kind: 'issue',
+        locator: { line: first + 1, offset: first, length: 0 },
+        reason: `cannot read Parquet row group ${group + 1}: ${messageOf(error)}`,
+      };
       continue;
     }
     for (let i = 0; i < rows.length; i++) {
@@ -95,11 +108,16 @@ export async function parquetRecordAt(path: string, at: RecordLocator): Promise<
     const stat = statSync(path);
     const key = `${path}\u0000${stat.size}\u0000${stat.mtimeMs}`;
     const open = lastGroup?.key === key ? lastGroup.open : await openParquet(path);
-    const group = open.groupStarts.findIndex((start, g) => at.offset >= start && at.offset < (open.groupStarts[g + 1] ?? start));
+    const group = open.groupStarts.findIndex(
+      (start, g) => at.offset >= start && at.offset < (open.groupStarts[g + 1] ?? start),
+    );
     if (group < 0) return err('the file has fewer rows than when it was indexed; re-index the run');
-    if (lastGroup?.key !== key || lastGroup.group !== group) lastGroup = { key, open, group, rows: await readGroup(open, group) };
+    if (lastGroup?.key !== key || lastGroup.group !== group)
+      lastGroup = { key, open, group, rows: await readGroup(open, group) };
     const record = lastGroup.rows[at.offset - (open.groupStarts[group] ?? 0)];
-    return record === undefined ? err('the file changed since it was indexed; re-index the run') : ok({ record, index: at.offset });
+    return record === undefined
+      ? err('the file changed since it was indexed; re-index the run')
+      : ok({ record, index: at.offset });
   } catch (error) {
     return err(`cannot read the Parquet file: ${messageOf(error)}`);
   }
@@ -107,7 +125,10 @@ export async function parquetRecordAt(path: string, at: RecordLocator): Promise<
 
 /** Parquet values as plain JSON-like values: bigint → number (or string past 2^53), nested values converted. */
 export function plainValue(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  if (typeof value === 'bigint')
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   if (Array.isArray(value)) return value.map(plainValue);
   if (value instanceof BigInt64Array || value instanceof BigUint64Array) return Array.from(value, plainValue);
   // Binary columns stay bytes; other typed arrays (decoded number lists) become arrays.

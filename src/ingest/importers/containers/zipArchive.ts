@@ -32,8 +32,19 @@ export const zipMethods = { stored: 0, deflate: 8, zstd: 93 } as const;
 
 /** Names of the other methods of the zip specification (APPNOTE 4.4.5), for error messages. */
 const otherMethodNames: Readonly<Record<number, string>> = {
-  1: 'shrink', 6: 'implode', 9: 'deflate64', 12: 'bzip2', 14: 'LZMA', 18: 'IBM TERSE', 19: 'IBM LZ77',
-  20: 'zstd (deprecated id)', 95: 'xz', 96: 'JPEG', 97: 'WavPack', 98: 'PPMd', 99: 'AES encryption',
+  1: 'shrink',
+  6: 'implode',
+  9: 'deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  18: 'IBM TERSE',
+  19: 'IBM LZ77',
+  20: 'zstd (deprecated id)',
+  95: 'xz',
+  96: 'JPEG',
+  97: 'WavPack',
+  98: 'PPMd',
+  99: 'AES encryption',
 };
 
 /** `method 14 (LZMA)`, or `method 42` for a method with no known name. */
@@ -54,7 +65,10 @@ export function decompressEntry(name: string, method: number, raw: Buffer): Buff
     if (method === zipMethods.zstd) return zstdBuffer(raw);
   } catch (error) {
     const kind = method === zipMethods.zstd ? 'zstd' : 'deflate';
-    throw new ZipEntryError(name, `the ${kind} data is damaged (${error instanceof Error ? error.message : String(error)})`);
+    throw new ZipEntryError(
+      name,
+      `the ${kind} data is damaged (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   throw new ZipEntryError(name, `compression ${methodLabel(method)} is not supported (only stored, deflate and zstd)`);
 }
@@ -94,7 +108,10 @@ export class ZipArchive {
   read(entry: ZipEntry): Buffer {
     const { data } = this.readAt(entry.localOffset, entry.compressedSize);
     if (data.length !== entry.uncompressedSize) {
-      throw new ZipEntryError(entry.name, `the entry is damaged (${data.length} bytes after decompression, ${entry.uncompressedSize} recorded)`);
+      throw new ZipEntryError(
+        entry.name,
+        `the entry is damaged (${data.length} bytes after decompression, ${entry.uncompressedSize} recorded)`,
+      );
     }
     return data;
   }
@@ -137,12 +154,14 @@ function readCentralDirectory(fd: number, size: number): ZipEntry[] {
   if (zip64 || count === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff) {
     throw new ZipError('zip64 archives are not supported (more than 65,535 entries or 4 GiB); split the log');
   }
-  if (cdOffset + cdSize > size) throw new ZipError('the zip archive is truncated (its central directory is past the end of the file)');
+  if (cdOffset + cdSize > size)
+    throw new ZipError('the zip archive is truncated (its central directory is past the end of the file)');
   const cd = readExactly(fd, cdOffset, cdSize);
   const entries: ZipEntry[] = [];
   let p = 0;
   for (let index = 0; index < count; index++) {
-    if (p + 46 > cd.length || cd.readUInt32LE(p) !== centralSignature) throw new ZipError(`the zip central directory is damaged at entry ${index + 1}`);
+    if (p + 46 > cd.length || cd.readUInt32LE(p) !== centralSignature)
+      throw new ZipError(`the zip central directory is damaged at entry ${index + 1}`);
     const nameLength = cd.readUInt16LE(p + 28);
     const entry: ZipEntry = {
       name: cd.toString('utf8', p + 46, p + 46 + nameLength),
@@ -152,7 +171,11 @@ function readCentralDirectory(fd: number, size: number): ZipEntry[] {
       uncompressedSize: cd.readUInt32LE(p + 24),
       localOffset: cd.readUInt32LE(p + 42),
     };
-    if (entry.compressedSize === 0xffffffff || entry.uncompressedSize === 0xffffffff || entry.localOffset === 0xffffffff) {
+    if (
+      entry.compressedSize === 0xffffffff ||
+      entry.uncompressedSize === 0xffffffff ||
+      entry.localOffset === 0xffffffff
+    ) {
       throw new ZipError(`${entry.name}: zip64 entries are not supported`);
     }
     entries.push(entry);

@@ -2,7 +2,14 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { err, ok, type Result } from '../../../core/result';
 import type { RecordLocator } from '../types';
-import { excerptOf, fileIssue, messageOf, type ContainerItem, type LocatedRecord, type RecordSelection } from './containerItem';
+import {
+  excerptOf,
+  fileIssue,
+  messageOf,
+  type ContainerItem,
+  type LocatedRecord,
+  type RecordSelection,
+} from './containerItem';
 import { ZipArchive, ZipEntryError, type ZipEntry } from './zipArchive';
 
 export const defaultZipHeader = 'header.json';
@@ -41,17 +48,31 @@ export function* zipRecords(path: string, selection: RecordSelection): Generator
 }
 
 /** The record of one entry, or an issue naming the entry and the archive (a bad entry stops nothing else). */
-function entryItem(read: () => Buffer, where: { name: string; file: string }, locator: RecordLocator, header: Readonly<Record<string, unknown>>): ContainerItem {
+function entryItem(
+  read: () => Buffer,
+  where: { name: string; file: string },
+  locator: RecordLocator,
+  header: Readonly<Record<string, unknown>>,
+): ContainerItem {
   const { name } = where;
   let text: string;
   try {
-    text = read().toString('utf8').replace(/^\uFEFF/, '');
+    text = read()
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } catch (error) {
     const detail = error instanceof ZipEntryError ? error.detail : messageOf(error);
     return { kind: 'issue', locator, reason: `${name}: cannot read this entry of ${where.file}: ${detail}` };
   }
   try {
-    return { kind: 'record', record: JSON.parse(text), locator, index: locator.line - 1, header: { ...header, entry: name }, excerpt: excerptOf(text) };
+    return {
+      kind: 'record',
+      record: JSON.parse(text),
+      locator,
+      index: locator.line - 1,
+      header: { ...header, entry: name },
+      excerpt: excerptOf(text),
+    };
   } catch (error) {
     return { kind: 'issue', locator, reason: `${name}: invalid JSON: ${messageOf(error)}`, excerpt: excerptOf(text) };
   }
@@ -77,13 +98,20 @@ function readZipHeader(archive: ZipArchive, selection: RecordSelection, limit: n
   if (!entry || entry.uncompressedSize > limit) return {};
   let text: string;
   try {
-    text = archive.read(entry).toString('utf8').replace(/^\uFEFF/, '');
+    text = archive
+      .read(entry)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } catch (error) {
-    return { entry, problem: `cannot read this entry: ${error instanceof ZipEntryError ? error.detail : messageOf(error)}` };
+    return {
+      entry,
+      problem: `cannot read this entry: ${error instanceof ZipEntryError ? error.detail : messageOf(error)}`,
+    };
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { entry, header: value as Record<string, unknown> };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return { entry, header: value as Record<string, unknown> };
     return { entry, problem: 'the header is not a JSON object' };
   } catch (error) {
     return { entry, problem: `invalid JSON: ${messageOf(error)}` };
@@ -91,15 +119,27 @@ function readZipHeader(archive: ZipArchive, selection: RecordSelection, limit: n
 }
 
 /** The parsed header entry as an object; undefined when absent, too large, unreadable or not a JSON object. */
-export function zipHeader(archive: ZipArchive, selection: RecordSelection, limit = maxHeaderBytes): Readonly<Record<string, unknown>> | undefined {
+export function zipHeader(
+  archive: ZipArchive,
+  selection: RecordSelection,
+  limit = maxHeaderBytes,
+): Readonly<Record<string, unknown>> | undefined {
   return readZipHeader(archive, selection, limit).header;
 }
 
 /** An issue at the header entry when it is there but cannot be used (its records are still read, without it). */
 function headerIssue(read: HeaderRead, file: string): ContainerItem | undefined {
   if (!read.entry || read.problem === undefined) return undefined;
-  const locator: RecordLocator = { line: read.entry.index + 1, offset: read.entry.localOffset, length: read.entry.compressedSize };
-  return { kind: 'issue', locator, reason: `${read.entry.name} (the header of ${file}): ${read.problem}; its records are read without it` };
+  const locator: RecordLocator = {
+    line: read.entry.index + 1,
+    offset: read.entry.localOffset,
+    length: read.entry.compressedSize,
+  };
+  return {
+    kind: 'issue',
+    locator,
+    reason: `${read.entry.name} (the header of ${file}): ${read.problem}; its records are read without it`,
+  };
 }
 
 /** The header parsed last, so that reading an archive's records one by one parses it once. */

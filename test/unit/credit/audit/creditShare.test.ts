@@ -22,7 +22,8 @@ describe('creditShares', () => {
     });
   }
 
-  it('creditShares([Infinity, 1]) is all zeros (no finite total)', () => assertClose(creditShares([Infinity, 1]), [0, 0]));
+  it('creditShares([Infinity, 1]) is all zeros (no finite total)', () =>
+    assertClose(creditShares([Infinity, 1]), [0, 0]));
 });
 
 describe('isDominant', () => {

@@ -28,7 +28,9 @@ describe('decoupling', () => {
 
   it('decoupling(share rising to a peak at step 12, then falling, with noise) starts the range within 2 steps of 12', () => {
     const uniform = mulberry32(11);
-    const share = steps.map((s) => (s <= 12 ? 0.3 + (0.2 * s) / 12 : 0.5 - ((s - 12) * 0.45) / 28) + 0.02 * (uniform() - 0.5));
+    const share = steps.map(
+      (s) => (s <= 12 ? 0.3 + (0.2 * s) / 12 : 0.5 - ((s - 12) * 0.45) / 28) + 0.02 * (uniform() - 0.5),
+    );
     const found = decoupling(steps, risingReward(3), share);
     assert.ok(found !== undefined);
     assert.ok(Math.abs(found.from - 12) <= 2, `from ${found.from}`);
@@ -36,20 +38,46 @@ describe('decoupling', () => {
   });
 
   it('decoupling(control: reward and share both rising) is undefined', () => {
-    assert.equal(decoupling(steps, risingReward(5), steps.map((s) => 0.2 + 0.01 * s)), undefined);
+    assert.equal(
+      decoupling(
+        steps,
+        risingReward(5),
+        steps.map((s) => 0.2 + 0.01 * s),
+      ),
+      undefined,
+    );
   });
 
   it('decoupling(share falling but reward flat) is undefined: no rising reward, no decoupling', () => {
-    assert.equal(decoupling(steps, steps.map(() => 0.6), plateauThenFall), undefined);
+    assert.equal(
+      decoupling(
+        steps,
+        steps.map(() => 0.6),
+        plateauThenFall,
+      ),
+      undefined,
+    );
   });
 
   it('decoupling(reward rising, share constant at 0.05) is flagged by the final share < 0.1 over the whole run', () => {
-    const found = decoupling(steps, risingReward(9), steps.map(() => 0.05));
+    const found = decoupling(
+      steps,
+      risingReward(9),
+      steps.map(() => 0.05),
+    );
     assert.ok(found !== undefined);
     assert.ok(Number.isNaN(found.shareRho));
     assert.equal(found.lastShare, 0.05);
     assert.deepEqual([found.from, found.to], [1, 40]);
-    assert.equal(decoupling(steps, risingReward(9), steps.map(() => 0.05), { minShare: 0.04 }), undefined);
+    assert.equal(
+      decoupling(
+        steps,
+        risingReward(9),
+        steps.map(() => 0.05),
+        { minShare: 0.04 },
+      ),
+      undefined,
+    );
   });
 
   it('decoupling(noise: 100 seeded series of 40 independent uniform rewards and shares) flags at most 10%', () => {
@@ -66,7 +94,11 @@ describe('decoupling', () => {
   it('decoupling(checkpoints out of order) gives the same result as sorted checkpoints', () => {
     const reward = risingReward(7);
     const order = steps.map((_, k) => k).reverse();
-    const shuffled = decoupling(order.map((k) => steps[k] ?? NaN), order.map((k) => reward[k] ?? NaN), order.map((k) => plateauThenFall[k] ?? NaN));
+    const shuffled = decoupling(
+      order.map((k) => steps[k] ?? NaN),
+      order.map((k) => reward[k] ?? NaN),
+      order.map((k) => plateauThenFall[k] ?? NaN),
+    );
     assert.deepEqual(shuffled, decoupling(steps, reward, plateauThenFall));
   });
 

@@ -37,7 +37,10 @@ describe('episodeActivity', () => {
 
   it('episodeActivity(messages, n, "24 clips") matches a multi-token answer as a contiguous run', () => {
     const activity = episodeActivity(transcript, 3, '24 clips');
-    assert.deepEqual(activity.map((a) => a.finalAnswerFirst), [false, true, false]);
+    assert.deepEqual(
+      activity.map((a) => a.finalAnswerFirst),
+      [false, true, false],
+    );
   });
 
   it('episodeActivity(messages) does not count an agent repeating its own message as copying', () => {
@@ -54,20 +57,39 @@ describe('episodeActivity', () => {
       { agent: 1, content: 'Let me redo it: 48 / 2 = 24 for May, and 48 + 24 = 72 altogether.' },
       { agent: 2, content: solution },
     ];
-    assert.deepEqual(episodeActivity(messages, 3).map((a) => a.copiedMessages), [0, 0, 0]);
+    assert.deepEqual(
+      episodeActivity(messages, 3).map((a) => a.copiedMessages),
+      [0, 0, 0],
+    );
   });
 
   it('episodeActivity(messages, 4) gives zeros to an agent that never speaks', () => {
-    assert.deepEqual(episodeActivity(transcript, 4)[3], { messages: 0, tokens: 0, emptyMessages: 0, copiedMessages: 0, finalAnswerFirst: false });
+    assert.deepEqual(episodeActivity(transcript, 4)[3], {
+      messages: 0,
+      tokens: 0,
+      emptyMessages: 0,
+      copiedMessages: 0,
+      finalAnswerFirst: false,
+    });
   });
 
   it('episodeActivity(messages, n, answer, options) passes minTokens and copyThreshold through', () => {
     const strict = episodeActivity(transcript, 3, '72', { minTokens: 0, copyThreshold: 1.01 });
-    assert.deepEqual(strict.map((a) => [a.emptyMessages, a.copiedMessages]), [[0, 0], [1, 0], [1, 0]]);
+    assert.deepEqual(
+      strict.map((a) => [a.emptyMessages, a.copiedMessages]),
+      [
+        [0, 0],
+        [1, 0],
+        [1, 0],
+      ],
+    );
   });
 
   it('episodeActivity([], 2) gives two zero rows', () => {
-    assert.deepEqual(episodeActivity([], 2).map((a) => a.messages), [0, 0]);
+    assert.deepEqual(
+      episodeActivity([], 2).map((a) => a.messages),
+      [0, 0],
+    );
   });
 
   it('episodeActivity(messages, n) throws RangeError for an agent outside [0, n) or a bad n', () => {

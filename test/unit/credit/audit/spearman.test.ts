@@ -7,7 +7,10 @@ const oneToTen = Array.from({ length: 10 }, (_, k) => k + 1);
 
 describe('spearman', () => {
   it('spearman(1…10, 1…10) is rho 1 with p < 0.001 (perfect monotone; |rho| = 1 gives p = 0)', () => {
-    const { rho, p, n } = spearman(oneToTen, oneToTen.map((x) => x * x));
+    const { rho, p, n } = spearman(
+      oneToTen,
+      oneToTen.map((x) => x * x),
+    );
     assert.equal(rho, 1);
     assert.ok(p < 0.001);
     assert.equal(n, 10);
@@ -20,9 +23,21 @@ describe('spearman', () => {
     // Σd² = 4: 1 − 6·4/(5·24) = 0.8; t = 0.8·√(3/0.36) = 2.309401, 3 df.
     { x: [1, 2, 3, 4, 5], y: [2, 1, 4, 3, 5], rho: 0.8, p: 0.104088038661828, why: 'no ties, n = 5' },
     // Σd² = 10: 1 − 60/990 = 31/33.
-    { x: oneToTen, y: [2, 1, 4, 3, 6, 5, 8, 7, 10, 9], rho: 31 / 33, p: 5.48405299851e-5, why: 'swapped pairs, n = 10' },
+    {
+      x: oneToTen,
+      y: [2, 1, 4, 3, 6, 5, 8, 7, 10, 9],
+      rho: 31 / 33,
+      p: 5.48405299851e-5,
+      why: 'swapped pairs, n = 10',
+    },
     // Ranks x (1, 2.5, 2.5, 4, 5, 6), y (1, 4, 2.5, 2.5, 6, 5): Σdxdy = 13.75, Σdx² = Σdy² = 17 → 55/68.
-    { x: [1, 2, 2, 3, 4, 5], y: [1, 3, 2, 2, 5, 4], rho: 55 / 68, p: 0.051329063199674, why: 'ties in x and y, average ranks' },
+    {
+      x: [1, 2, 2, 3, 4, 5],
+      y: [1, 3, 2, 2, 5, 4],
+      rho: 55 / 68,
+      p: 0.051329063199674,
+      why: 'ties in x and y, average ranks',
+    },
     // Σd² = 66: 1 − 396/990 = 0.6; t = 0.6·√(8/0.64) = 2.121320, 8 df.
     { x: oneToTen, y: [1, 2, 3, 4, 9, 10, 7, 8, 6, 5], rho: 0.6, p: 0.066688, why: 'rho 0.6, n = 10' },
   ];
@@ -59,5 +74,6 @@ describe('spearman', () => {
     assertClose(result.rho, spearman([1, 2, 3, 4, 6], [2, 1, 4, 3, 5]).rho, 1e-15);
   });
 
-  it('spearman(x, y) throws RangeError for misaligned inputs', () => assert.throws(() => spearman([1, 2], [1]), RangeError));
+  it('spearman(x, y) throws RangeError for misaligned inputs', () =>
+    assert.throws(() => spearman([1, 2], [1]), RangeError));
 });

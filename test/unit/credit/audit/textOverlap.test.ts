@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { isCopy, lcsTokenLimit, ngramContainment, rougeLF1 } from '../../../../src/credit/audit/textOverlap';
 import { assertClose } from '../stats/assertClose';
 
-const partner = 'April sales were 48 clips. May sales were half of that, so 24 clips. Together that is 48 + 24 = 72 clips.';
+const partner =
+  'April sales were 48 clips. May sales were half of that, so 24 clips. Together that is 48 + 24 = 72 clips.';
 
 describe('rougeLF1', () => {
   const table: { a: string; b: string; f1: number; why: string }[] = [

@@ -35,7 +35,10 @@ describe('windowVerdict', () => {
     const { credit, rewards, without } = e13(0);
     assert.equal(windowVerdict(credit, rewards, without, { epsilon: 0.05 }).verdict, 'inconclusive');
     const succeeding = e13(80);
-    assert.equal(windowVerdict(succeeding.credit, succeeding.rewards, succeeding.without, { epsilon: 0.05 }).verdict, 'inconclusive');
+    assert.equal(
+      windowVerdict(succeeding.credit, succeeding.rewards, succeeding.without, { epsilon: 0.05 }).verdict,
+      'inconclusive',
+    );
   });
 
   it('windowVerdict(E13, ε = 0.10) is idle when R̄ = 0.03 ≤ ε: the 90% CI lies inside ±ε and partner-solo 0.01 ≥ 0.03 − ε', () => {
@@ -81,7 +84,10 @@ describe('windowVerdict', () => {
     // Non-LOO credit (e.g. Shapley) can be ≈ 0 while the partners cannot solve the task alone.
     const rewards = Array<number>(100).fill(1);
     const without = Array.from({ length: 100 }, (_, e) => e % 2);
-    assert.equal(windowVerdict(Array<number>(100).fill(0), rewards, without, { epsilon: 0.05 }).verdict, 'inconclusive');
+    assert.equal(
+      windowVerdict(Array<number>(100).fill(0), rewards, without, { epsilon: 0.05 }).verdict,
+      'inconclusive',
+    );
   });
 
   it('windowVerdict(credit 1 in 60 of 100 episodes) contributes: the 95% lower bound ≫ ε', () => {

@@ -24,5 +24,7 @@ export function leaveOneOut(players: number, value: (mask: number) => number): n
 
 function permutations(items: number[]): number[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((item, k) => permutations([...items.slice(0, k), ...items.slice(k + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, k) =>
+    permutations([...items.slice(0, k), ...items.slice(k + 1)]).map((rest) => [item, ...rest]),
+  );
 }

@@ -41,7 +41,12 @@ describe('extractAnswer edge cases', () => {
     { name: 'an empty #### marker, falling back to \\boxed', text: 'So \\boxed{9}.\n####', mode: 'gsm8k', answer: '9' },
     { name: '#### ahead of \\boxed', text: '\\boxed{9}\n#### 10', mode: 'gsm8k', answer: '10' },
     { name: 'no marker and no box', text: 'The answer is 72.', mode: 'gsm8k', answer: undefined },
-    { name: 'a fraction left as text', text: 'Hence \\boxed{\\frac{1}{2}}.', mode: 'strict-boxed', answer: '\\frac{1}{2}' },
+    {
+      name: 'a fraction left as text',
+      text: 'Hence \\boxed{\\frac{1}{2}}.',
+      mode: 'strict-boxed',
+      answer: '\\frac{1}{2}',
+    },
     { name: 'the last of several boxes', text: '\\boxed{3} no, \\boxed{4}', mode: 'strict-boxed', answer: '4' },
     { name: 'a box with a dollar and a comma', text: '\\boxed{\\$1{,}000.00}', mode: 'strict-boxed', answer: '1000' },
     { name: 'a spaced box', text: '\\boxed {  42 }', mode: 'strict-boxed', answer: '42' },
@@ -50,7 +55,8 @@ describe('extractAnswer edge cases', () => {
     { name: 'a #### marker without a box', text: '#### 72', mode: 'strict-boxed', answer: undefined },
   ];
   for (const row of table) {
-    it(`extractAnswer(text, '${row.mode}') handles ${row.name}`, () => assert.equal(extractAnswer(row.text, row.mode), row.answer));
+    it(`extractAnswer(text, '${row.mode}') handles ${row.name}`, () =>
+      assert.equal(extractAnswer(row.text, row.mode), row.answer));
   }
 
   it('extractAnswer(text, mode, normalisation) applies the normalisation flags', () => {

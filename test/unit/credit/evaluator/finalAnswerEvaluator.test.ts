@@ -67,7 +67,10 @@ describe('finalAnswerReward on a majority vote (E4)', () => {
     const value = (mask: number): number => finalAnswerReward(vote, mask, options);
 
     it(`finalAnswerReward(episode, S, '${game.aggregation}') gives v(S) for all 8 coalitions`, () => {
-      assert.deepEqual(Array.from({ length: 8 }, (_, mask) => value(mask)), game.v);
+      assert.deepEqual(
+        Array.from({ length: 8 }, (_, mask) => value(mask)),
+        game.v,
+      );
     });
 
     it(`finalAnswerReward(episode, S, '${game.aggregation}') yields Shapley (${game.shapley.map((x) => x.toFixed(3)).join(', ')}) and LOO (${game.loo.join(', ')})`, () => {
@@ -90,7 +93,10 @@ describe('finalAnswerReward details', () => {
   const selected: FinalAnswerOptions = { extraction: 'gsm8k', aggregation: 'selected' };
 
   it("finalAnswerReward(episode, S, 'selected') scores the routed expert's answer only when it is present", () => {
-    assert.deepEqual([0, 1, 2, 3].map((mask) => finalAnswerReward(routed, mask, selected)), [0, 0, 1, 1]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((mask) => finalAnswerReward(routed, mask, selected)),
+      [0, 0, 1, 1],
+    );
     assert.equal(finalAnswerReward({ ...routed, selected: 0 }, 3, selected), 0);
   });
 
@@ -105,13 +111,24 @@ describe('finalAnswerReward details', () => {
   });
 
   it('finalAnswerReward(episode, S, options) compares normalised answers', () => {
-    const episode: EvaluatorEpisode = { agents: ['x'], messages: [{ agent: 0, content: '#### $1,000.00' }], groundTruth: '1000' };
+    const episode: EvaluatorEpisode = {
+      agents: ['x'],
+      messages: [{ agent: 0, content: '#### $1,000.00' }],
+      groundTruth: '1000',
+    };
     assert.equal(finalAnswerReward(episode, 1, { extraction: 'gsm8k', aggregation: 'last' }), 1);
     assert.equal(finalAnswerReward(episode, 1, { extraction: 'gsm8k', aggregation: 'last', stripCurrency: false }), 0);
   });
 
   it('finalAnswerReward(episode, S, options) never counts undeclared speakers (negative agent index) as present', () => {
-    const episode: EvaluatorEpisode = { agents: ['x'], messages: [{ agent: 0, content: '#### 1' }, { agent: -1, content: '#### 2' }], groundTruth: '1' };
+    const episode: EvaluatorEpisode = {
+      agents: ['x'],
+      messages: [
+        { agent: 0, content: '#### 1' },
+        { agent: -1, content: '#### 2' },
+      ],
+      groundTruth: '1',
+    };
     assert.equal(finalAnswerReward(episode, 1, { extraction: 'gsm8k', aggregation: 'last' }), 1);
   });
 

@@ -24,7 +24,8 @@ describe('normaliseAnswer', () => {
     ['-0.00', '0'],
   ] as const;
   for (const [raw, canonical] of numbers) {
-    it(`normaliseAnswer(${JSON.stringify(raw)}) is the canonical number ${canonical}`, () => assert.equal(normaliseAnswer(raw), canonical));
+    it(`normaliseAnswer(${JSON.stringify(raw)}) is the canonical number ${canonical}`, () =>
+      assert.equal(normaliseAnswer(raw), canonical));
   }
 
   it('normaliseAnswer(answer, flags) keeps what a disabled flag would strip', () => {

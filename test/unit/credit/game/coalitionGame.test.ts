@@ -25,7 +25,15 @@ describe('coalitionTable', () => {
 
 describe('popcount', () => {
   it('popcount(mask) counts the agents in a coalition', () => {
-    const cases: [number, number][] = [[0, 0], [1, 1], [0b1011, 3], [0xfffff, 20], [2 ** 30 - 1, 30], [-1, 32], [0x80000000, 1]];
+    const cases: [number, number][] = [
+      [0, 0],
+      [1, 1],
+      [0b1011, 3],
+      [0xfffff, 20],
+      [2 ** 30 - 1, 30],
+      [-1, 32],
+      [0x80000000, 1],
+    ];
     for (const [mask, count] of cases) assert.equal(popcount(mask), count, `mask ${mask}`);
   });
 });

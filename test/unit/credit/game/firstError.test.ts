@@ -17,7 +17,10 @@ describe('firstError', () => {
   }
 
   it('firstError(V, δ, isSignificant) skips drops the caller finds insignificant', () => {
-    assert.deepEqual(firstError(e11PrefixValues, 0.25, (index) => index !== 1), { index: 3, harmful: [3], repairs: [] });
+    assert.deepEqual(
+      firstError(e11PrefixValues, 0.25, (index) => index !== 1),
+      { index: 3, harmful: [3], repairs: [] },
+    );
   });
 
   it('firstError(V, δ) labels no repair before the first error and finds nothing when no drop reaches δ', () => {

@@ -64,7 +64,10 @@ export function withNullPlayer(table: CoalitionTable, k: number): CoalitionTable
 export function withSymmetricPair(table: CoalitionTable, i: number, j: number): CoalitionTable {
   const bitI = 1 << i;
   const bitJ = 1 << j;
-  return coalitionTable(table.n, (mask) => table.values[(mask & bitJ) !== 0 && (mask & bitI) === 0 ? (mask & ~bitJ) | bitI : mask]!);
+  return coalitionTable(
+    table.n,
+    (mask) => table.values[(mask & bitJ) !== 0 && (mask & bitI) === 0 ? (mask & ~bitJ) | bitI : mask]!,
+  );
 }
 
 /** v + w, pointwise. */
@@ -75,17 +78,26 @@ export function sumGame(v: CoalitionTable, w: CoalitionTable): CoalitionTable {
 /** Every permutation of 0..n−1 (Heap's algorithm order does not matter to the tests). */
 export function allPermutations(n: number): number[][] {
   if (n === 0) return [[]];
-  return allPermutations(n - 1).flatMap((order) => Array.from({ length: n }, (_, at) => [...order.slice(0, at), n - 1, ...order.slice(at)]));
+  return allPermutations(n - 1).flatMap((order) =>
+    Array.from({ length: n }, (_, at) => [...order.slice(0, at), n - 1, ...order.slice(at)]),
+  );
 }
 
 /** Asserts two numeric sequences agree entry by entry within `tolerance` (NaN matches NaN). */
-export function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, tolerance: number, label = ''): void {
+export function assertClose(
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  tolerance: number,
+  label = '',
+): void {
   if (actual.length !== expected.length) throw new Error(`${label}: length ${actual.length} ≠ ${expected.length}`);
   for (let i = 0; i < actual.length; i++) {
     const a = actual[i]!;
     const e = expected[i]!;
     if (Number.isNaN(e) ? !Number.isNaN(a) : !(Math.abs(a - e) <= tolerance)) {
-      throw new Error(`${label}[${i}]: got ${a}, expected ${e} (±${tolerance}); actual [${Array.from(actual).join(', ')}]`);
+      throw new Error(
+        `${label}[${i}]: got ${a}, expected ${e} (±${tolerance}); actual [${Array.from(actual).join(', ')}]`,
+      );
     }
   }
 }

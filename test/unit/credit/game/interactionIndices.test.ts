@@ -29,7 +29,10 @@ describe('interactionIndices', () => {
       const n = oracle.game.n;
       for (const [pair, expected] of Object.entries(oracle.interactions!)) {
         const [i, j] = [oracle.players.indexOf(pair[0]!), oracle.players.indexOf(pair[1]!)];
-        assert.ok(Math.abs(matrix[i * n + j]! - expected) < 1e-9, `I_${pair} = ${matrix[i * n + j]}, expected ${expected}`);
+        assert.ok(
+          Math.abs(matrix[i * n + j]! - expected) < 1e-9,
+          `I_${pair} = ${matrix[i * n + j]}, expected ${expected}`,
+        );
         assert.ok(Math.abs(matrix[j * n + i]! - expected) < 1e-9, `I_${pair} (transposed)`);
       }
       assert.ok(maskOf(oracle.players, oracle.players) === (1 << n) - 1);
@@ -59,9 +62,12 @@ describe('interactionIndices', () => {
   });
 
   it('interactionIndices(table) is zero for an additive game and equal for symmetric agents', () => {
-    const additive = coalitionTable(5, (mask) => [0.1, 0.2, 0.3, 0.4, 0.5].reduce((sum, w, i) => ((mask >> i) & 1 ? sum + w : sum), 0));
+    const additive = coalitionTable(5, (mask) =>
+      [0.1, 0.2, 0.3, 0.4, 0.5].reduce((sum, w, i) => ((mask >> i) & 1 ? sum + w : sum), 0),
+    );
     const matrix = interactionIndices(additive);
-    for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) if (i !== j) assert.ok(Math.abs(matrix[i * 5 + j]!) < 1e-15);
+    for (let i = 0; i < 5; i++)
+      for (let j = 0; j < 5; j++) if (i !== j) assert.ok(Math.abs(matrix[i * 5 + j]!) < 1e-15);
     const [game] = randomGames(1, 33, 6).map((g) => withSymmetricPair(g, 0, 1));
     const symmetric = interactionIndices(game!);
     for (let k = 2; k < game!.n; k++) assert.ok(Math.abs(symmetric[k]! - symmetric[game!.n + k]!) < 1e-12);

@@ -23,7 +23,10 @@ describe('messageShapley', () => {
 
   it('messageShapley(T, v) is efficient over messages and returns an empty array for T = 0', () => {
     for (const game of randomGames(50, 61)) {
-      assert.ok(Math.abs(sum(messageShapley(game.n, valueOf(game))) - (game.values[(1 << game.n) - 1]! - game.values[0]!)) < 1e-9);
+      assert.ok(
+        Math.abs(sum(messageShapley(game.n, valueOf(game))) - (game.values[(1 << game.n) - 1]! - game.values[0]!)) <
+          1e-9,
+      );
     }
     assert.equal(messageShapley(0, () => 1).length, 0);
     assert.throws(() => messageShapley(21, () => 1), RangeError);
@@ -45,7 +48,11 @@ describe('messageLeaveOneOut', () => {
 
   it('messageLeaveOneOut(0, v) returns an empty array; NaN values give NaN entries; T > 30 throws', () => {
     assert.equal(messageLeaveOneOut(0, () => 1).length, 0);
-    assertClose(messageLeaveOneOut(2, (mask) => (mask === 2 ? NaN : 1)), [NaN, 0], 0);
+    assertClose(
+      messageLeaveOneOut(2, (mask) => (mask === 2 ? NaN : 1)),
+      [NaN, 0],
+      0,
+    );
     assert.throws(() => messageLeaveOneOut(31, () => 1), RangeError);
   });
 });

@@ -16,7 +16,9 @@ function randomUnions(t: number, agents: number, random: () => number): number[]
 /** The agent-level (quotient) game: v_Q(R) = v(messages of the agents in R). */
 function quotientShapley(unions: readonly (readonly number[])[], value: (mask: number) => number): Float64Array {
   const masks = unions.map((union) => union.reduce((mask, m) => mask | (1 << m), 0));
-  return shapleyValues(coalitionTable(unions.length, (r) => value(masks.reduce((mask, m, k) => ((r >> k) & 1 ? mask | m : mask), 0))));
+  return shapleyValues(
+    coalitionTable(unions.length, (r) => value(masks.reduce((mask, m, k) => ((r >> k) & 1 ? mask | m : mask), 0))),
+  );
 }
 
 const random = seeded(2026);
@@ -60,7 +62,16 @@ describe('owenValues', () => {
   it('owenValues(unions, T, v) reduces to Shapley with singleton unions or with one union of every message', () => {
     for (const { game } of cases) {
       const all = Array.from({ length: game.n }, (_, m) => m);
-      assertClose(owenValues(all.map((m) => [m]), game.n, valueOf(game)), shapleyValues(game), 1e-12, 'singletons');
+      assertClose(
+        owenValues(
+          all.map((m) => [m]),
+          game.n,
+          valueOf(game),
+        ),
+        shapleyValues(game),
+        1e-12,
+        'singletons',
+      );
       assertClose(owenValues([all], game.n, valueOf(game)), shapleyValues(game), 1e-12, 'one union');
     }
   });

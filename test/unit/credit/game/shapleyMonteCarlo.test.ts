@@ -12,7 +12,9 @@ const efficiencyGap = (values: Float64Array, game: { values: Float64Array }): nu
 
 describe('shapleyMonteCarlo', () => {
   it('shapleyMonteCarlo(n, v, {permutations: [PSV, VSP]}) gives (0.3, 0.5, 0.2) for E1 (credit-methods.md §8)', () => {
-    const result = shapleyMonteCarlo(3, bigValueOf(e1.game), { permutations: [orderOf('PSV', 'PSV'), orderOf('PSV', 'VSP')] });
+    const result = shapleyMonteCarlo(3, bigValueOf(e1.game), {
+      permutations: [orderOf('PSV', 'PSV'), orderOf('PSV', 'VSP')],
+    });
     assertClose(result.values, [0.3, 0.5, 0.2], 1e-12);
     assert.ok(Math.abs(sum(result.values) - 1) < 1e-12);
     assert.equal(result.permutations, 2);
@@ -20,15 +22,31 @@ describe('shapleyMonteCarlo', () => {
     assert.equal(result.converged, false);
     // P's marginals are 0 and 3/5: sample sd 0.424264, SE 0.3; t_{0.975, 1} = 12.706205.
     assertClose(result.stderr, [0.3, 0.1, 0.2], 1e-12);
-    assertClose(result.ciLow, [0.3 - 12.706204736174692 * 0.3, 0.5 - 1.2706204736174693, 0.2 - 2.5412409472349387], 1e-9);
-    assertClose(result.ciHigh, [0.3 + 12.706204736174692 * 0.3, 0.5 + 1.2706204736174693, 0.2 + 2.5412409472349387], 1e-9);
+    assertClose(
+      result.ciLow,
+      [0.3 - 12.706204736174692 * 0.3, 0.5 - 1.2706204736174693, 0.2 - 2.5412409472349387],
+      1e-9,
+    );
+    assertClose(
+      result.ciHigh,
+      [0.3 + 12.706204736174692 * 0.3, 0.5 + 1.2706204736174693, 0.2 + 2.5412409472349387],
+      1e-9,
+    );
   });
 
   it('shapleyMonteCarlo(n, v, {maxPermutations: M}) is exactly efficient for any M, and antithetic pairs too', () => {
     for (const [g, game] of games.entries()) {
       for (const antithetic of [false, true]) {
-        const result = shapleyMonteCarlo(game.n, bigValueOf(game), { maxPermutations: 1 + (g % 7), targetStderr: 0, antithetic, random: seeded(g) });
-        assert.ok(efficiencyGap(result.values, game) < 1e-9, `n = ${game.n}, M = ${result.permutations}, antithetic ${antithetic}`);
+        const result = shapleyMonteCarlo(game.n, bigValueOf(game), {
+          maxPermutations: 1 + (g % 7),
+          targetStderr: 0,
+          antithetic,
+          random: seeded(g),
+        });
+        assert.ok(
+          efficiencyGap(result.values, game) < 1e-9,
+          `n = ${game.n}, M = ${result.permutations}, antithetic ${antithetic}`,
+        );
       }
     }
   });
@@ -37,7 +55,11 @@ describe('shapleyMonteCarlo', () => {
     for (const [g, game] of games.entries()) {
       const k = g % game.n;
       for (const antithetic of [false, true]) {
-        const result = shapleyMonteCarlo(game.n, bigValueOf(withNullPlayer(game, k)), { maxPermutations: 3 + (g % 5), antithetic, random: seeded(g) });
+        const result = shapleyMonteCarlo(game.n, bigValueOf(withNullPlayer(game, k)), {
+          maxPermutations: 3 + (g % 5),
+          antithetic,
+          random: seeded(g),
+        });
         assert.equal(result.values[k], 0, `n = ${game.n}`);
       }
     }
@@ -48,7 +70,12 @@ describe('shapleyMonteCarlo', () => {
       let hits = 0;
       for (const [g, game] of games.entries()) {
         const exact = shapleyValues(game);
-        const result = shapleyMonteCarlo(game.n, bigValueOf(game), { targetStderr: 0, maxPermutations: 200, antithetic, random: seeded(1000 + g) });
+        const result = shapleyMonteCarlo(game.n, bigValueOf(game), {
+          targetStderr: 0,
+          maxPermutations: 200,
+          antithetic,
+          random: seeded(1000 + g),
+        });
         if (exact.every((phi, i) => Math.abs(result.values[i]! - phi) <= 3 * result.stderr[i]! + 1e-12)) hits++;
       }
       assert.ok(hits >= 0.95 * games.length, `antithetic ${antithetic}: ${hits} of ${games.length}`);
@@ -60,7 +87,11 @@ describe('shapleyMonteCarlo', () => {
       const seen = new Set<bigint>();
       let calls = 0;
       const value = (mask: bigint): number => (calls++, seen.add(mask), game.values[Number(mask)]!);
-      const result = shapleyMonteCarlo(game.n, value, { maxPermutations: 1 + (g % 12), targetStderr: 0, random: seeded(g) });
+      const result = shapleyMonteCarlo(game.n, value, {
+        maxPermutations: 1 + (g % 12),
+        targetStderr: 0,
+        random: seeded(g),
+      });
       assert.equal(calls, seen.size, 'v is memoised');
       assert.equal(result.evaluations, calls);
       assert.ok(result.evaluations <= Math.min(2 ** game.n, result.permutations * (game.n - 1) + 2));
@@ -90,19 +121,37 @@ describe('shapleyMonteCarlo', () => {
     assert.equal(tight.permutations, 30);
     // Constant marginals are tied samples, not proof of zero variance: SE > 0, but small enough to stop.
     const additive = coalitionTable(10, (mask) => mask / 1024);
-    const early = shapleyMonteCarlo(10, bigValueOf(additive), { targetStderr: 0.01, rotation: false, minPermutations: 4 });
+    const early = shapleyMonteCarlo(10, bigValueOf(additive), {
+      targetStderr: 0.01,
+      rotation: false,
+      minPermutations: 4,
+    });
     assert.equal(early.converged, true);
     assert.ok(early.permutations > 4 && early.permutations < 200, `${early.permutations} permutations`);
     assert.ok(early.stderr.every((se) => se > 0 && se < 0.01));
-    assertClose(early.values, Array.from({ length: 10 }, (_, i) => 2 ** i / 1024), 1e-12);
+    assertClose(
+      early.values,
+      Array.from({ length: 10 }, (_, i) => 2 ** i / 1024),
+      1e-12,
+    );
   });
 
   it('shapleyMonteCarlo(n, v, {antithetic: true}) walks each permutation and its reverse, never splitting a pair', () => {
     const game = games.find((g) => g.n === 8)!;
     const result = shapleyMonteCarlo(8, bigValueOf(game), { antithetic: true, maxPermutations: 7, targetStderr: 0 });
     assert.equal(result.permutations, 8);
-    const listed = shapleyMonteCarlo(8, bigValueOf(game), { antithetic: true, permutations: [[0, 1, 2, 3, 4, 5, 6, 7]], targetStderr: 0 });
-    const both = shapleyMonteCarlo(8, bigValueOf(game), { permutations: [[0, 1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1, 0]], targetStderr: 0 });
+    const listed = shapleyMonteCarlo(8, bigValueOf(game), {
+      antithetic: true,
+      permutations: [[0, 1, 2, 3, 4, 5, 6, 7]],
+      targetStderr: 0,
+    });
+    const both = shapleyMonteCarlo(8, bigValueOf(game), {
+      permutations: [
+        [0, 1, 2, 3, 4, 5, 6, 7],
+        [7, 6, 5, 4, 3, 2, 1, 0],
+      ],
+      targetStderr: 0,
+    });
     assertClose(listed.values, both.values, 1e-12);
     assert.equal(listed.permutations, 2);
     assert.ok(Number.isNaN(listed.stderr[0]), 'one pair is one sample');

@@ -3,7 +3,17 @@ import { describe, it } from 'node:test';
 import { coalitionTable } from '../../../../src/credit/game/coalitionGame';
 import { permutationMarginals } from '../../../../src/credit/game/permutationMarginals';
 import { shapleyValues } from '../../../../src/credit/game/shapleyValues';
-import { allPermutations, assertClose, bigValueOf, randomGames, seeded, sum, sumGame, withNullPlayer, withSymmetricPair } from './games';
+import {
+  allPermutations,
+  assertClose,
+  bigValueOf,
+  randomGames,
+  seeded,
+  sum,
+  sumGame,
+  withNullPlayer,
+  withSymmetricPair,
+} from './games';
 import { agentOracles } from './oracles';
 
 const games = randomGames(60, 20260401);
@@ -52,7 +62,8 @@ describe('shapleyValues', () => {
     for (const game of games.filter((g) => g.n <= 6)) {
       const orders = allPermutations(game.n);
       const mean = new Float64Array(game.n);
-      for (const order of orders) permutationMarginals(order, bigValueOf(game)).forEach((m, i) => (mean[i] = mean[i]! + m / orders.length));
+      for (const order of orders)
+        permutationMarginals(order, bigValueOf(game)).forEach((m, i) => (mean[i] = mean[i]! + m / orders.length));
       assertClose(shapleyValues(game), mean, 1e-12, `n = ${game.n}`);
     }
   });

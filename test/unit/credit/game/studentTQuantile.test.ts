@@ -31,7 +31,8 @@ describe('studentTQuantile', () => {
 
   it('studentTQuantile(p, df) is antisymmetric, 0 at p = ½, ±Infinity at 0 and 1, and tends to the normal quantile', () => {
     for (const df of [1, 3, 12, 150]) {
-      for (const p of [0.01, 0.2, 0.45]) assert.ok(Math.abs(studentTQuantile(p, df) + studentTQuantile(1 - p, df)) < 1e-9);
+      for (const p of [0.01, 0.2, 0.45])
+        assert.ok(Math.abs(studentTQuantile(p, df) + studentTQuantile(1 - p, df)) < 1e-9);
     }
     assert.equal(studentTQuantile(0.5, 4), 0);
     assert.equal(studentTQuantile(0, 4), -Infinity);
@@ -40,7 +41,14 @@ describe('studentTQuantile', () => {
   });
 
   it('studentTQuantile(p, df) returns NaN for NaN, p outside [0, 1], or df ≤ 0', () => {
-    for (const [p, df] of [[NaN, 3], [0.5, NaN], [-0.1, 3], [1.1, 3], [0.9, 0], [0.9, -2]] as const) {
+    for (const [p, df] of [
+      [NaN, 3],
+      [0.5, NaN],
+      [-0.1, 3],
+      [1.1, 3],
+      [0.9, 0],
+      [0.9, -2],
+    ] as const) {
       assert.ok(Number.isNaN(studentTQuantile(p, df)), `p = ${p}, df = ${df}`);
     }
   });

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { advantagesFor, allAdvantageConventions, findAdvantageConvention } from '../../../../src/credit/signals/advantageConventions';
+import {
+  advantagesFor,
+  allAdvantageConventions,
+  findAdvantageConvention,
+} from '../../../../src/credit/signals/advantageConventions';
 import { assertClose } from '../stats/assertClose';
 
 // credit-methods.md §8 E7: R = [1,1,0,1], mean 0.75, Σ(x − mean)² = 0.75 → sample std 0.5,
@@ -25,7 +29,8 @@ describe('advantageConventions', () => {
   }
 
   it('advantagesFor is within 1e-4 of the E7 oracle: ddof 1 for verl/trl/openrlhf, ddof 0 for c3', () => {
-    for (const name of ['verl', 'trl', 'openrlhf', 'drmas'] as const) assertClose(advantagesFor(name, shared), [0.5, 0.5, -1.5, 0.5], 1e-3);
+    for (const name of ['verl', 'trl', 'openrlhf', 'drmas'] as const)
+      assertClose(advantagesFor(name, shared), [0.5, 0.5, -1.5, 0.5], 1e-3);
     assertClose(advantagesFor('c3', shared), [0.57735, 0.57735, -1.732051, 0.57735], 1e-5);
     assertClose(advantagesFor('dr-grpo', [0, 1, 0, 1]), [-0.5, 0.5, -0.5, 0.5], 1e-15);
   });
@@ -55,7 +60,10 @@ describe('advantageConventions', () => {
 
   it('allAdvantageConventions lists every convention with a source commit', () => {
     const all = allAdvantageConventions();
-    assert.deepEqual(all.map((c) => c.name), ['verl', 'trl', 'openrlhf', 'drmas', 'c3', 'dr-grpo']);
+    assert.deepEqual(
+      all.map((c) => c.name),
+      ['verl', 'trl', 'openrlhf', 'drmas', 'c3', 'dr-grpo'],
+    );
     for (const c of all) assert.match(c.source, /@[0-9a-f]{40} /, c.name);
   });
 });

@@ -13,8 +13,16 @@ describe('leaveOneOutAdvantages', () => {
     it(`leaveOneOutAdvantages([${rewards.join(', ')}]) satisfies A_j = n/(n−1)(x_j − mean) (E9 identity)`, () => {
       const n = rewards.length;
       const mean = rewards.reduce((s, r) => s + r, 0) / n;
-      assertClose(leaveOneOutAdvantages(rewards), rewards.map((r) => (n / (n - 1)) * (r - mean)), 1e-12);
-      assertClose(leaveOneOutAdvantages(rewards), rewards.map((r, j) => r - (rewards.reduce((s, x) => s + x, 0) - rewards[j]!) / (n - 1)), 1e-12);
+      assertClose(
+        leaveOneOutAdvantages(rewards),
+        rewards.map((r) => (n / (n - 1)) * (r - mean)),
+        1e-12,
+      );
+      assertClose(
+        leaveOneOutAdvantages(rewards),
+        rewards.map((r, j) => r - (rewards.reduce((s, x) => s + x, 0) - rewards[j]!) / (n - 1)),
+        1e-12,
+      );
     });
   }
 

@@ -32,6 +32,10 @@ describe('comaAdvantages', () => {
 
   it('comaAdvantages(policy, q) averages to 0 under the policy (E8: Σ π·A = 0)', () => {
     const a = comaAdvantages(policy, q);
-    assertClose(policy.reduce((sum, p, k) => sum + p * a[k]!, 0), 0, 1e-12);
+    assertClose(
+      policy.reduce((sum, p, k) => sum + p * a[k]!, 0),
+      0,
+      1e-12,
+    );
   });
 });

@@ -36,7 +36,11 @@ describe('grpoAdvantages', () => {
   });
 
   it('grpoAdvantages(values) uses ddof 0 and eps 1e-6 by default', () => {
-    assertClose(grpoAdvantages(dReasoner), [-0.5, 0.5, -0.5, 0.5].map((d) => d / (0.5 + 1e-6)), 1e-15);
+    assertClose(
+      grpoAdvantages(dReasoner),
+      [-0.5, 0.5, -0.5, 0.5].map((d) => d / (0.5 + 1e-6)),
+      1e-15,
+    );
   });
 
   it('grpoAdvantages(values) gives zeros for a group of equal rewards', () => {
@@ -61,11 +65,19 @@ describe('grpoAdvantages', () => {
   it('grpoAdvantages(values) is invariant to shifting the rewards and sums to 0', () => {
     const a = grpoAdvantages([0.2, 0.9, 0.4, 0.7], { eps: 0 });
     assertClose(grpoAdvantages([10.2, 10.9, 10.4, 10.7], { eps: 0 }), Array.from(a), 1e-12);
-    assertClose(a.reduce((s, x) => s + x, 0), 0, 1e-12);
+    assertClose(
+      a.reduce((s, x) => s + x, 0),
+      0,
+      1e-12,
+    );
   });
 
   it('grpoAdvantages(values, {epsPlacement: "inside"}) divides by sqrt(var + eps) (C3 MAGRPO)', () => {
-    assertClose(grpoAdvantages(dReasoner, { ddof: 0, eps: 0.0625, epsPlacement: 'inside' }), [-0.5, 0.5, -0.5, 0.5].map((d) => d / Math.sqrt(0.3125)), 1e-15);
+    assertClose(
+      grpoAdvantages(dReasoner, { ddof: 0, eps: 0.0625, epsPlacement: 'inside' }),
+      [-0.5, 0.5, -0.5, 0.5].map((d) => d / Math.sqrt(0.3125)),
+      1e-15,
+    );
   });
 
   it('grpoAdvantages(values, {singleton: "unit"}) gives a group of one mean 0 and std 1 (verl)', () => {

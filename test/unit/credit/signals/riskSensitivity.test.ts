@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expectedSelection, selectionProbability, selectionSpreadEffect } from '../../../../src/credit/signals/riskSensitivity';
+import {
+  expectedSelection,
+  selectionProbability,
+  selectionSpreadEffect,
+} from '../../../../src/credit/signals/riskSensitivity';
 import { assertClose } from '../stats/assertClose';
 
 // credit-methods.md §8 E6: two experts, τ = 1, opponent score 0, ±1 spread with the mean unchanged.

@@ -20,7 +20,8 @@ describe('routingValue', () => {
     { name: 'a single certain expert', probs: [1], quality: [0.3], value: 0.3 },
   ];
   for (const c of cases) {
-    it(`routingValue(probs, quality) gives V = Σ p q for ${c.name}`, () => assertClose(routingValue(c.probs, c.quality), c.value, 1e-12));
+    it(`routingValue(probs, quality) gives V = Σ p q for ${c.name}`, () =>
+      assertClose(routingValue(c.probs, c.quality), c.value, 1e-12));
   }
 
   it('routingValue(probs, quality) is NaN with no experts and throws on misaligned inputs', () => {
@@ -46,14 +47,22 @@ describe('routingMarginalContributions', () => {
   });
 
   it('routingMarginalContributions(probs, quality) marks the always-wrong expert harmful (E5, three experts)', () => {
-    assertClose(routingMarginalContributions(threeExperts.probs, threeExperts.quality), [3 / 50, 39 / 350, -27 / 200], 1e-12);
+    assertClose(
+      routingMarginalContributions(threeExperts.probs, threeExperts.quality),
+      [3 / 50, 39 / 350, -27 / 200],
+      1e-12,
+    );
     assertClose(39 / 350, 0.111429);
   });
 
   it('routingMarginalContributions(probs, quality) equals V − V_{−i}', () => {
     const { probs, quality } = threeExperts;
     const v = routingValue(probs, quality);
-    assertClose(routingMarginalContributions(probs, quality), Array.from(routingValuesWithout(probs, quality), (w) => v - w), 1e-12);
+    assertClose(
+      routingMarginalContributions(probs, quality),
+      Array.from(routingValuesWithout(probs, quality), (w) => v - w),
+      1e-12,
+    );
   });
 
   it('routingMarginalContributions(probs, quality) gives 0 to a never-selected expert and NaN to a certain one', () => {
@@ -71,6 +80,10 @@ describe('routing game Shapley (E5)', () => {
   it('exact Shapley of v(∅)=0, v(1)=0.5, v(2)=0.9, v(12)=V gives (0.11, 0.51)', () => {
     const { probs, quality } = twoExperts;
     const v = [0, quality[0]!, quality[1]!, routingValue(probs, quality)];
-    assertClose(exactShapley(2, (mask) => v[mask]!), [0.11, 0.51], 1e-12);
+    assertClose(
+      exactShapley(2, (mask) => v[mask]!),
+      [0.11, 0.51],
+      1e-12,
+    );
   });
 });

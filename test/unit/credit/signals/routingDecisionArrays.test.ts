@@ -9,7 +9,10 @@ describe('routingDecisionArrays', () => {
   const experts = ['fast', 'careful'];
 
   it('routingDecisionArrays(decision, experts) aligns the logged probabilities with the roster order', () => {
-    const result = routingDecisionArrays({ probs: { careful: 0.3, fast: 0.7 }, selected: 'careful', behaviourProbs: { fast: 0.5, careful: 0.5 } }, experts);
+    const result = routingDecisionArrays(
+      { probs: { careful: 0.3, fast: 0.7 }, selected: 'careful', behaviourProbs: { fast: 0.5, careful: 0.5 } },
+      experts,
+    );
     assert.ok(result.ok);
     assertClose(result.value.probs, [0.7, 0.3], 0);
     assertClose(result.value.behaviourProbs!, [0.5, 0.5], 0);
@@ -26,9 +29,21 @@ describe('routingDecisionArrays', () => {
   });
 
   const failures: { name: string; decision: RoutingDecision; message: RegExp }[] = [
-    { name: 'a missing probability', decision: { probs: { fast: 1 }, selected: 'fast' }, message: /router probability missing for expert 'careful'/ },
-    { name: 'an expert outside the roster', decision: { probs: { fast: 0.5, careful: 0.3, slow: 0.2 }, selected: 'fast' }, message: /logged for 'slow'/ },
-    { name: 'a selected expert outside the roster', decision: { probs: { fast: 0.7, careful: 0.3 }, selected: 'slow' }, message: /selected expert 'slow'/ },
+    {
+      name: 'a missing probability',
+      decision: { probs: { fast: 1 }, selected: 'fast' },
+      message: /router probability missing for expert 'careful'/,
+    },
+    {
+      name: 'an expert outside the roster',
+      decision: { probs: { fast: 0.5, careful: 0.3, slow: 0.2 }, selected: 'fast' },
+      message: /logged for 'slow'/,
+    },
+    {
+      name: 'a selected expert outside the roster',
+      decision: { probs: { fast: 0.7, careful: 0.3 }, selected: 'slow' },
+      message: /selected expert 'slow'/,
+    },
     {
       name: 'a missing behaviour probability',
       decision: { probs: { fast: 0.7, careful: 0.3 }, selected: 'fast', behaviourProbs: { fast: 1 } },

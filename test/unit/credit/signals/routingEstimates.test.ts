@@ -21,7 +21,10 @@ function expectedEstimates(probs: readonly number[], quality: readonly number[],
   const expected = new Array<number>(probs.length).fill(0);
   for (const [sel, p] of probs.entries()) {
     const q = quality[sel]!;
-    for (const [reward, chance] of [[1, q], [0, 1 - q]] as const) {
+    for (const [reward, chance] of [
+      [1, q],
+      [0, 1 - q],
+    ] as const) {
       const values = estimate(probs, sel, reward)[field];
       for (let i = 0; i < probs.length; i++) expected[i]! += p * chance * values[i]!;
     }
@@ -99,10 +102,26 @@ describe('routingEstimates errors', () => {
     { name: 'a selected expert out of range', args: [[0.7, 0.3], 2, 1], message: /selected expert 2 is not in 0\.\.1/ },
     { name: 'a fractional selected index', args: [[0.7, 0.3], 0.5, 1], message: /selected expert 0\.5/ },
     { name: 'a NaN reward', args: [[0.7, 0.3], 0, NaN], message: /reward NaN is not a finite number/ },
-    { name: 'a selected expert with probability 0', args: [[1e-7, 1 - 1e-7, 0], 2, 1], message: /positivity fails: the logged expert 2/ },
-    { name: 'a behaviour router over other experts', args: [[0.7, 0.3], 0, 1, [0.2, 0.3, 0.5]], message: /behaviour router has 3 experts/ },
-    { name: 'a behaviour router that never picks a routed expert', args: [[0.7, 0.3], 0, 1, [1 - 1e-9, 1e-9 - 1e-9]], message: /expert 1 has router probability 0\.3 but behaviour probability 0/ },
-    { name: 'an invalid behaviour distribution', args: [[0.7, 0.3], 0, 1, [0.2, 0.2]], message: /behaviour router probabilities sum to/ },
+    {
+      name: 'a selected expert with probability 0',
+      args: [[1e-7, 1 - 1e-7, 0], 2, 1],
+      message: /positivity fails: the logged expert 2/,
+    },
+    {
+      name: 'a behaviour router over other experts',
+      args: [[0.7, 0.3], 0, 1, [0.2, 0.3, 0.5]],
+      message: /behaviour router has 3 experts/,
+    },
+    {
+      name: 'a behaviour router that never picks a routed expert',
+      args: [[0.7, 0.3], 0, 1, [1 - 1e-9, 1e-9 - 1e-9]],
+      message: /expert 1 has router probability 0\.3 but behaviour probability 0/,
+    },
+    {
+      name: 'an invalid behaviour distribution',
+      args: [[0.7, 0.3], 0, 1, [0.2, 0.2]],
+      message: /behaviour router probabilities sum to/,
+    },
   ];
   for (const c of cases) {
     it(`routingEstimates(...) rejects ${c.name}`, () => assert.match(failure(...c.args), c.message));
@@ -118,9 +137,18 @@ describe('routingEstimates errors', () => {
   it('routingEstimates(..., experts) names the experts in its errors, not their indices', () => {
     const experts = ['router', 'math', 'code'];
     assert.match(failure([0, 1, 0], 1, 1, undefined, experts), /\(expert "math" has probability 1\)$/);
-    assert.match(failure([0, 0.5, 0.5], 2, 1, [0, 1 - 1e-9, 1e-9 - 1e-9], experts), /positivity fails: the logged expert "code" has behaviour probability 0/);
-    assert.match(failure([0, 0.5, 0.5], -1, 1, undefined, experts), /^the selected expert is not one of the episode's agents \(router, math, code\)$/);
-    assert.match(failure([0, 1.5, -0.5], 1, 1, undefined, experts), /^router probability of expert "math" is 1\.5, outside \[0, 1\]$/);
+    assert.match(
+      failure([0, 0.5, 0.5], 2, 1, [0, 1 - 1e-9, 1e-9 - 1e-9], experts),
+      /positivity fails: the logged expert "code" has behaviour probability 0/,
+    );
+    assert.match(
+      failure([0, 0.5, 0.5], -1, 1, undefined, experts),
+      /^the selected expert is not one of the episode's agents \(router, math, code\)$/,
+    );
+    assert.match(
+      failure([0, 1.5, -0.5], 1, 1, undefined, experts),
+      /^router probability of expert "math" is 1\.5, outside \[0, 1\]$/,
+    );
   });
 
   it('routingEstimates(probs, sel, R) accepts sums within routingProbabilityTolerance (0.001) of 1, as the indexer does', () => {

@@ -5,7 +5,12 @@ import { mulberry32 } from '../../../../src/core/mulberry32';
  * Asserts that `actual` equals `expected` within `tolerance` (absolute), element-wise for arrays.
  * NaN matches NaN. The credit-methods.md oracles are rounded to 6 places, hence the default.
  */
-export function assertClose(actual: number | ArrayLike<number>, expected: number | ArrayLike<number>, tolerance = 1e-6, message = ''): void {
+export function assertClose(
+  actual: number | ArrayLike<number>,
+  expected: number | ArrayLike<number>,
+  tolerance = 1e-6,
+  message = '',
+): void {
   const a = typeof actual === 'number' ? [actual] : Array.from(actual);
   const e = typeof expected === 'number' ? [expected] : Array.from(expected);
   assert.equal(a.length, e.length, `${message} length: got [${a.join(', ')}], expected [${e.join(', ')}]`);

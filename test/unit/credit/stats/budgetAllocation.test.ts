@@ -11,9 +11,36 @@ import { assertClose, seededUniform } from './assertClose';
 // credit-methods.md §8 E12.
 const e = [0.4, 0.1, 0.2, 0.3];
 const cases = [
-  { name: 'unit costs', e, budget: 2, costs: undefined, q: [0.8, 0.2, 0.4, 0.6], variance: 0.2, uniformQ: 0.5, uniformVariance: 0.3 },
-  { name: 'capping', e: [0.9, 0.05, 0.05], budget: 1.5, costs: undefined, q: [1, 0.25, 0.25], variance: 0.015, uniformQ: 0.5, uniformVariance: 0.815 },
-  { name: 'unequal costs', e, budget: 2, costs: [4, 1, 1, 1], q: [2 / 7, 1 / 7, 2 / 7, 3 / 7], variance: 0.68, uniformQ: 2 / 7, uniformVariance: 0.75 },
+  {
+    name: 'unit costs',
+    e,
+    budget: 2,
+    costs: undefined,
+    q: [0.8, 0.2, 0.4, 0.6],
+    variance: 0.2,
+    uniformQ: 0.5,
+    uniformVariance: 0.3,
+  },
+  {
+    name: 'capping',
+    e: [0.9, 0.05, 0.05],
+    budget: 1.5,
+    costs: undefined,
+    q: [1, 0.25, 0.25],
+    variance: 0.015,
+    uniformQ: 0.5,
+    uniformVariance: 0.815,
+  },
+  {
+    name: 'unequal costs',
+    e,
+    budget: 2,
+    costs: [4, 1, 1, 1],
+    q: [2 / 7, 1 / 7, 2 / 7, 3 / 7],
+    variance: 0.68,
+    uniformQ: 2 / 7,
+    uniformVariance: 0.75,
+  },
 ];
 
 describe('budgetAllocation', () => {
@@ -82,13 +109,19 @@ describe('controlVariateEstimate', () => {
 
   it('controlVariateEstimate(m, Δ, q) has expectation Δ over the sampling coin (E12)', () => {
     for (let j = 0; j < 4; j++) {
-      const expectation = q[j]! * controlVariateEstimate(m[j]!, delta[j], q[j]!) + (1 - q[j]!) * controlVariateEstimate(m[j]!, undefined, q[j]!);
+      const expectation =
+        q[j]! * controlVariateEstimate(m[j]!, delta[j], q[j]!) +
+        (1 - q[j]!) * controlVariateEstimate(m[j]!, undefined, q[j]!);
       assertClose(expectation, delta[j]!, 1e-12);
     }
   });
 
   it('controlVariateVariance(m, Δ, q) gives (1/q − 1)(Δ − m)² = 0.04, 0.04, 0.375, 0 (E12)', () => {
-    assertClose(delta.map((d, j) => controlVariateVariance(m[j]!, d, q[j]!)), variances, 1e-12);
+    assertClose(
+      delta.map((d, j) => controlVariateVariance(m[j]!, d, q[j]!)),
+      variances,
+      1e-12,
+    );
   });
 
   it('controlVariateEstimate reproduces the E12 mean and variance in a seeded simulation of 200k draws', () => {
@@ -106,7 +139,10 @@ describe('controlVariateEstimate', () => {
       const variance = (sumSquares - draws * mean * mean) / (draws - 1);
       const se = Math.sqrt(variances[j]! / draws);
       assert.ok(Math.abs(mean - delta[j]!) <= 4 * se + 1e-12, `item ${j}: mean ${mean}, Δ ${delta[j]}, 4 SE ${4 * se}`);
-      assert.ok(Math.abs(variance - variances[j]!) <= 0.05 * variances[j]! + 1e-12, `item ${j}: variance ${variance}, expected ${variances[j]}`);
+      assert.ok(
+        Math.abs(variance - variances[j]!) <= 0.05 * variances[j]! + 1e-12,
+        `item ${j}: variance ${variance}, expected ${variances[j]}`,
+      );
     }
   });
 

@@ -20,9 +20,24 @@ describe('idleVerdict', () => {
   });
 
   const table = [
-    { name: 'contributes when the 95% lower bound exceeds ε', ci95: [0.06, 0.2], ci90: [0.07, 0.19], verdict: 'contributes' },
-    { name: 'harmful when the 95% upper bound is below −ε', ci95: [-0.2, -0.06], ci90: [-0.19, -0.07], verdict: 'harmful' },
-    { name: 'inconclusive when the 95% lower bound equals ε', ci95: [0.05, 0.2], ci90: [0.06, 0.19], verdict: 'inconclusive' },
+    {
+      name: 'contributes when the 95% lower bound exceeds ε',
+      ci95: [0.06, 0.2],
+      ci90: [0.07, 0.19],
+      verdict: 'contributes',
+    },
+    {
+      name: 'harmful when the 95% upper bound is below −ε',
+      ci95: [-0.2, -0.06],
+      ci90: [-0.19, -0.07],
+      verdict: 'harmful',
+    },
+    {
+      name: 'inconclusive when the 95% lower bound equals ε',
+      ci95: [0.05, 0.2],
+      ci90: [0.06, 0.19],
+      verdict: 'inconclusive',
+    },
     { name: 'inconclusive for NaN intervals', ci95: [NaN, NaN], ci90: [NaN, NaN], verdict: 'inconclusive' },
   ] as const;
   for (const row of table) {

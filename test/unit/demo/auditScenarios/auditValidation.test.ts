@@ -18,7 +18,14 @@ async function oracle(folder: string): Promise<AuditReport> {
   const spec = specs.get(basename(folder));
   assert.ok(spec, folder);
   const manifest = JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')) as { name: string };
-  const flags = scenarioTruth(spec).flatMap((t) => (t.steps ? [{ ...t, steps: [t.steps[0], t.steps[0] + 1] as const }, { ...t, steps: [t.steps[0] + 2, t.steps[1]] as const }] : [t]));
+  const flags = scenarioTruth(spec).flatMap((t) =>
+    t.steps
+      ? [
+          { ...t, steps: [t.steps[0], t.steps[0] + 1] as const },
+          { ...t, steps: [t.steps[0] + 2, t.steps[1]] as const },
+        ]
+      : [t],
+  );
   return Promise.resolve({ runs: [{ run: manifest.name, flags }] });
 }
 
@@ -42,13 +49,21 @@ describe('auditValidation', () => {
     assert.equal(silent.overall.precision, 1);
     const eager = await auditValidation(root, (folder) => {
       const manifest = JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')) as { agents: { name: string }[] };
-      return Promise.resolve({ runs: [{ run: 'x', flags: manifest.agents.map((a) => ({ kind: 'free-rider', agent: a.name })) }] });
+      return Promise.resolve({
+        runs: [{ run: 'x', flags: manifest.agents.map((a) => ({ kind: 'free-rider', agent: a.name })) }],
+      });
     });
     assert.ok((eager.perKind['free-rider']?.precision ?? 1) < 0.5);
   });
 
   it('auditValidation rejects flags on undeclared agents and reports without the run', async () => {
-    await assert.rejects(auditValidation(root, () => Promise.resolve({ runs: [{ run: 'x', flags: [{ kind: 'idle', agent: '0' }] }] })), /does not declare/);
-    await assert.rejects(auditValidation(root, () => Promise.resolve({ runs: [] })), /reported no run/);
+    await assert.rejects(
+      auditValidation(root, () => Promise.resolve({ runs: [{ run: 'x', flags: [{ kind: 'idle', agent: '0' }] }] })),
+      /does not declare/,
+    );
+    await assert.rejects(
+      auditValidation(root, () => Promise.resolve({ runs: [] })),
+      /reported no run/,
+    );
   });
 });

@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import type { Episode } from '../../../../src/core/episode';
 import { coalitionTable } from '../../../../src/credit/game/coalitionGame';
 import { shapleyValues } from '../../../../src/credit/game/shapleyValues';
-import { scenarioEpisodes, scenarioManifest, scenarioTruth, type ScenarioSpec } from '../../../../src/demo/auditScenarios/scenario';
+import {
+  scenarioEpisodes,
+  scenarioManifest,
+  scenarioTruth,
+  type ScenarioSpec,
+} from '../../../../src/demo/auditScenarios/scenario';
 import { scenarioPlan } from '../../../../src/demo/auditScenarios/scenarioPlan';
 import { validationSuite } from '../../../../src/demo/auditScenarios/scenarioSuite';
 import { decodeEpisode } from '../../../../src/ingest/canonical/decodeEpisode';
@@ -11,21 +16,39 @@ import { decodeManifest } from '../../../../src/ingest/canonical/decodeManifest'
 
 const suite = validationSuite();
 const runs = suite.map((spec) => ({ spec, plan: scenarioPlan(spec), episodes: [...scenarioEpisodes(spec)] }));
-const small: ScenarioSpec = { seed: 5, teamSize: 3, mechanism: 'pipeline', noise: 0.15, roles: ['honest', 'free-rider', 'honest'], steps: 3, groupsPerStep: 2, samplesPerGroup: 4 };
+const small: ScenarioSpec = {
+  seed: 5,
+  teamSize: 3,
+  mechanism: 'pipeline',
+  noise: 0.15,
+  roles: ['honest', 'free-rider', 'honest'],
+  steps: 3,
+  groupsPerStep: 2,
+  samplesPerGroup: 4,
+};
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const removed = (e: Episode, agent: string): number => e.counterfactuals?.find((c) => c.agents[0] === agent)?.reward ?? NaN;
-const loo = (episodes: readonly Episode[], agent: string): number => mean(episodes.map((e) => (e.reward ?? 0) - removed(e, agent)));
-const value = (e: Episode, agents: readonly string[]): number => e.coalitions?.find((c) => c.agents.join('+') === agents.join('+'))?.value ?? NaN;
+const removed = (e: Episode, agent: string): number =>
+  e.counterfactuals?.find((c) => c.agents[0] === agent)?.reward ?? NaN;
+const loo = (episodes: readonly Episode[], agent: string): number =>
+  mean(episodes.map((e) => (e.reward ?? 0) - removed(e, agent)));
+const value = (e: Episode, agents: readonly string[]): number =>
+  e.coalitions?.find((c) => c.agents.join('+') === agents.join('+'))?.value ?? NaN;
 const rewardMean = (episodes: readonly Episode[]): number => mean(episodes.map((e) => e.reward ?? 0));
-const window = (episodes: readonly Episode[], from: number, to: number): Episode[] => episodes.filter((e) => (e.step ?? 0) >= from && (e.step ?? 0) <= to);
+const window = (episodes: readonly Episode[], from: number, to: number): Episode[] =>
+  episodes.filter((e) => (e.step ?? 0) >= from && (e.step ?? 0) <= to);
 
 /** Mean Shapley value of each agent over the episodes, from the logged coalition tables. */
 function shapleyMeans(episodes: readonly Episode[]): number[] {
   const names = episodes[0]?.agents.map((a) => a.name) ?? [];
   const sums = new Array<number>(names.length).fill(0);
   for (const e of episodes) {
-    const table = coalitionTable(names.length, (mask) => value(e, names.filter((_, j) => (mask & (1 << j)) !== 0)));
+    const table = coalitionTable(names.length, (mask) =>
+      value(
+        e,
+        names.filter((_, j) => (mask & (1 << j)) !== 0),
+      ),
+    );
     shapleyValues(table).forEach((phi, j) => (sums[j] = (sums[j] ?? 0) + phi));
   }
   return sums.map((s) => s / episodes.length);
@@ -35,7 +58,10 @@ describe('scenarioEpisodes', () => {
   it('scenarioEpisodes(spec) is deterministic for a spec and changes with the seed', () => {
     assert.deepEqual([...scenarioEpisodes(small)], [...scenarioEpisodes(small)]);
     const other = [...scenarioEpisodes({ ...small, seed: 6 })];
-    assert.notDeepEqual(other.map((e) => e.prompt), [...scenarioEpisodes(small)].map((e) => e.prompt));
+    assert.notDeepEqual(
+      other.map((e) => e.prompt),
+      [...scenarioEpisodes(small)].map((e) => e.prompt),
+    );
     assert.deepEqual(runs[3]?.episodes, [...scenarioEpisodes(suite[3] as ScenarioSpec)]);
   });
 
@@ -56,7 +82,10 @@ describe('scenarioEpisodes', () => {
       for (const episode of episodes) {
         const decoded = decodeEpisode(JSON.parse(JSON.stringify(episode)));
         assert.ok(decoded.ok, decoded.ok ? '' : `${episode.id}: ${decoded.error}`);
-        assert.deepEqual(decoded.value.agents.map((a) => a.name), roster);
+        assert.deepEqual(
+          decoded.value.agents.map((a) => a.name),
+          roster,
+        );
       }
     }
   });
@@ -69,8 +98,18 @@ describe('scenarioEpisodes', () => {
         assert.equal(value(e, []), 0);
         assert.equal(value(e, names), e.reward);
         assert.ok(e.reward === 0 || e.reward === 1);
-        for (const name of names) assert.equal(removed(e, name), value(e, names.filter((n) => n !== name)), `${e.id} ${name}`);
-        assert.ok(e.counterfactuals?.every((c) => c.intervention === 'remove' && c.replayed === true && c.agents.length === 1));
+        for (const name of names)
+          assert.equal(
+            removed(e, name),
+            value(
+              e,
+              names.filter((n) => n !== name),
+            ),
+            `${e.id} ${name}`,
+          );
+        assert.ok(
+          e.counterfactuals?.every((c) => c.intervention === 'remove' && c.replayed === true && c.agents.length === 1),
+        );
       }
     }
   });
@@ -100,7 +139,8 @@ describe('scenario roles', () => {
   it('null players (idle, free-rider, silent, a dominant agent’s partners) have mean LOO 0 at any noise', () => {
     for (const { plan, episodes } of runs) {
       for (const [j, role] of plan.roles.entries()) {
-        if (role === 'idle' || role === 'free-rider' || role === 'silent') assert.ok(Math.abs(loo(episodes, plan.names[j] ?? '')) <= 0.02, `${plan.names[j]} in ${plan.spec.seed}`);
+        if (role === 'idle' || role === 'free-rider' || role === 'silent')
+          assert.ok(Math.abs(loo(episodes, plan.names[j] ?? '')) <= 0.02, `${plan.names[j]} in ${plan.spec.seed}`);
       }
     }
   });
@@ -110,7 +150,8 @@ describe('scenario roles', () => {
       const early = plan.fade ? window(episodes, 1, plan.fade.from - 1) : episodes;
       for (const j of plan.contributors) {
         const credit = loo(early, plan.names[j] ?? '');
-        if (plan.failing) assert.ok(credit >= 0.8 * rewardMean(episodes) && credit > 0.02, `${plan.spec.seed}: ${credit}`);
+        if (plan.failing)
+          assert.ok(credit >= 0.8 * rewardMean(episodes) && credit > 0.02, `${plan.spec.seed}: ${credit}`);
         else assert.ok(credit >= 0.15, `${plan.spec.seed} ${plan.names[j]}: ${credit}`);
       }
     }
@@ -125,11 +166,16 @@ describe('scenario roles', () => {
 
   it('idle agents write normal-length messages; silent agents write none; free-riders write mostly short ones', () => {
     for (const { plan, episodes } of runs) {
-      const tokens = (j: number): number[] => episodes.flatMap((e) => e.messages.filter((m) => m.agent === plan.names[j]).map((m) => m.tokenCount ?? 0));
+      const tokens = (j: number): number[] =>
+        episodes.flatMap((e) => e.messages.filter((m) => m.agent === plan.names[j]).map((m) => m.tokenCount ?? 0));
       for (const [j, role] of plan.roles.entries()) {
         if (role === 'silent') assert.equal(tokens(j).length, 0);
         if (role === 'idle') assert.ok(mean(tokens(j)) >= 25 && tokens(j).length === episodes.length);
-        if (role === 'free-rider') assert.ok(tokens(j).filter((t) => t <= 10).length >= 0.3 * episodes.length, `${plan.spec.seed} ${plan.names[j]}`);
+        if (role === 'free-rider')
+          assert.ok(
+            tokens(j).filter((t) => t <= 10).length >= 0.3 * episodes.length,
+            `${plan.spec.seed} ${plan.names[j]}`,
+          );
       }
     }
   });
@@ -163,7 +209,11 @@ describe('scenario roles', () => {
   it('the truth agrees with Shapley shares: sole performers ≥ 0.9, other contributors between 0.1 and 0.9', () => {
     for (const { spec, plan, episodes } of runs.filter((r) => !r.plan.fade)) {
       const shares = shapleyMeans(episodes).map((phi) => phi / rewardMean(episodes));
-      const dominant = new Set(scenarioTruth(spec).filter((t) => t.kind === 'dominant').map((t) => t.agent));
+      const dominant = new Set(
+        scenarioTruth(spec)
+          .filter((t) => t.kind === 'dominant')
+          .map((t) => t.agent),
+      );
       for (const j of plan.contributors) {
         const share = shares[j] ?? NaN;
         if (dominant.has(plan.names[j] ?? '')) assert.ok(share >= 0.9, `${spec.seed}`);

@@ -35,7 +35,10 @@ describe('validationSuite', () => {
 
   it('validationSuite(seed) keeps the design and changes the seeds', () => {
     const other = validationSuite(2);
-    assert.deepEqual(other.map((s) => s.roles), suite.map((s) => s.roles));
+    assert.deepEqual(
+      other.map((s) => s.roles),
+      suite.map((s) => s.roles),
+    );
     assert.equal(other[0]?.seed, 2001);
     assert.equal(suite[0]?.seed, 1001);
   });

@@ -11,7 +11,16 @@ import { decodeManifest } from '../../../../src/ingest/canonical/decodeManifest'
 const root = mkdtempSync(join(tmpdir(), 'credit-lens-scenario-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const spec: ScenarioSpec = { seed: 3, teamSize: 3, mechanism: 'pipeline', noise: 0.05, roles: ['free-rider', 'honest', 'honest'], steps: 3, groupsPerStep: 2, samplesPerGroup: 4 };
+const spec: ScenarioSpec = {
+  seed: 3,
+  teamSize: 3,
+  mechanism: 'pipeline',
+  noise: 0.05,
+  roles: ['free-rider', 'honest', 'honest'],
+  steps: 3,
+  groupsPerStep: 2,
+  samplesPerGroup: 4,
+};
 
 describe('writeScenario', () => {
   it('writeScenario(dir, spec) writes <dir>/<name>/run.json and one JSONL file per step', () => {
@@ -28,7 +37,10 @@ describe('writeScenario', () => {
     });
     const decoded = lines.map((line) => decodeEpisode(JSON.parse(line)));
     assert.ok(decoded.every((d) => d.ok));
-    assert.deepEqual(lines.map((line) => JSON.parse(line)), JSON.parse(JSON.stringify([...scenarioEpisodes(spec)])));
+    assert.deepEqual(
+      lines.map((line) => JSON.parse(line)),
+      JSON.parse(JSON.stringify([...scenarioEpisodes(spec)])),
+    );
   });
 
   it('writeScenario(dir, spec) replaces an earlier copy of the folder', () => {

@@ -8,7 +8,10 @@ import { agentCredit, clearCredit, insertCredit, longText, viewFixture, type Vie
 
 let f: ViewFixture;
 let service: EpisodeViewService;
-const context: EpisodeViewContext = { defaultMethod: 'shapley', evaluator: { configured: false, description: 'none', reason: 'Restricted Mode' } };
+const context: EpisodeViewContext = {
+  defaultMethod: 'shapley',
+  evaluator: { configured: false, description: 'none', reason: 'Restricted Mode' },
+};
 
 before(async () => {
   f = await viewFixture();
@@ -26,15 +29,29 @@ test('episode() gives the index data: run, step, roster with logged reward and a
   assert.ok(data);
   assert.deepEqual(data.ref, { folder: f.root, episodeId: f.id('t1a') });
   assert.deepEqual(
-    [data.externalId, data.runName, data.mechanism, data.step, data.group, data.sample, data.reward, data.groundTruth, data.messageCount, data.tokenCount],
+    [
+      data.externalId,
+      data.runName,
+      data.mechanism,
+      data.step,
+      data.group,
+      data.sample,
+      data.reward,
+      data.groundTruth,
+      data.messageCount,
+      data.tokenCount,
+    ],
     ['t1a', 'team', 'pipeline', 1, 'g1', 0, 1, '4', 4, 6],
   );
   assert.deepEqual(data.finalAnswer, { answer: '4', agent: 'solver' });
-  assert.deepEqual(data.agents.map((a) => [a.name, a.kind, a.declared, a.messages, a.loggedReward, a.loggedAdvantage]), [
-    ['planner', 'llm', true, 2, 0.2, null],
-    ['solver', 'llm', true, 1, null, -0.5],
-    ['verifier', 'llm', true, 1, null, null],
-  ]);
+  assert.deepEqual(
+    data.agents.map((a) => [a.name, a.kind, a.declared, a.messages, a.loggedReward, a.loggedAdvantage]),
+    [
+      ['planner', 'llm', true, 2, 0.2, null],
+      ['solver', 'llm', true, 1, null, -0.5],
+      ['verifier', 'llm', true, 1, null, null],
+    ],
+  );
   assert.deepEqual(data.location, { uri: 'team/a.jsonl', line: 1 });
   assert.equal(data.readError, null);
   assert.equal(data.defaultMethod, 'shapley');
@@ -43,7 +60,9 @@ test('episode() gives the index data: run, step, roster with logged reward and a
 });
 
 test('episode() puts the label on the exact message', () => {
-  assert.deepEqual(service.episode(f.id('t1a'), context)?.labels, [{ kind: 'mistake', agent: 'solver', message: 2, value: null, reason: 'off by one' }]);
+  assert.deepEqual(service.episode(f.id('t1a'), context)?.labels, [
+    { kind: 'mistake', agent: 'solver', message: 2, value: null, reason: 'off by one' },
+  ]);
 });
 
 test('episode() lists the flags naming the episode and the step flags holding its step, with a summary', () => {
@@ -60,20 +79,39 @@ test('episode() lists the flags naming the episode and the step flags holding it
   assert.deepEqual(kinds('t-none'), []);
   const idle = service.episode(f.id('t1a'), context)?.flags[0];
   assert.deepEqual(idle?.steps, [1, 1]);
-  assert.equal(idle?.summary, "verifier's marginal contribution is indistinguishable from zero (step 1; meanCredit 0.001)");
+  assert.equal(
+    idle?.summary,
+    "verifier's marginal contribution is indistinguishable from zero (step 1; meanCredit 0.001)",
+  );
   assert.deepEqual(idle?.evidence, { meanCredit: 0.001 });
 });
 
 test('episode() lists counterfactuals from logged interventions, logged coalitions and cached evaluations, singletons first', () => {
   const db = f.store.db;
-  const insert = db.prepare("INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', ?, ?, 'now')");
+  const insert = db.prepare(
+    "INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', ?, ?, 'now')",
+  );
   insert.run(f.id('t1a'), `agents:${String(f.agentId('planner'))}`, 0.25);
   insert.run(f.id('t1a'), 'messages:0,1', 0.75);
   assert.deepEqual(service.episode(f.id('t1a'), context)?.counterfactuals, [
     { removed: ['verifier'], intervention: 'remove', reward: 1, source: 'logged', evaluator: null, n: 1 },
     { removed: ['verifier'], intervention: 'coalition', reward: 0.5, source: 'logged', evaluator: null, n: 4 },
-    { removed: ['solver', 'verifier'], intervention: 'coalition', reward: 0.25, source: 'cached', evaluator: 'fp', n: null },
-    { removed: ['planner', 'solver', 'verifier'], intervention: 'coalition', reward: 0, source: 'logged', evaluator: null, n: null },
+    {
+      removed: ['solver', 'verifier'],
+      intervention: 'coalition',
+      reward: 0.25,
+      source: 'cached',
+      evaluator: 'fp',
+      n: null,
+    },
+    {
+      removed: ['planner', 'solver', 'verifier'],
+      intervention: 'coalition',
+      reward: 0,
+      source: 'logged',
+      evaluator: null,
+      n: null,
+    },
   ]);
   assert.deepEqual(service.episode(f.id('t1b'), context)?.counterfactuals, []);
 });
@@ -81,13 +119,22 @@ test('episode() lists counterfactuals from logged interventions, logged coalitio
 test('messages() returns a window with turn, role, channel and token attribution only when the arrays match', async () => {
   const window = await service.messages(f.id('t1a'), 1, 2);
   assert.equal(window.offset, 1);
-  assert.deepEqual(window.messages.map((m) => [m.seq, m.agent, m.content, m.tokenCount, m.tokens]), [
-    [1, 'planner', 'second plan', 2, { text: ['sec', 'ond'], attribution: [0.25, 0.75] }],
-    [2, 'solver', '2 + 2 = 4 #### 4', null, null],
-  ]);
+  assert.deepEqual(
+    window.messages.map((m) => [m.seq, m.agent, m.content, m.tokenCount, m.tokens]),
+    [
+      [1, 'planner', 'second plan', 2, { text: ['sec', 'ond'], attribution: [0.25, 0.75] }],
+      [2, 'solver', '2 + 2 = 4 #### 4', null, null],
+    ],
+  );
   const first = (await service.messages(f.id('t1a'), 0, 1)).messages[0];
-  assert.deepEqual([first?.turn, first?.role, first?.channel, first?.truncated, first?.contentChars], [0, 'assistant', 'speech', false, 18]);
-  assert.deepEqual((await service.messages(f.id('t1a'), 3, 10)).messages.map((m) => m.seq), [3]);
+  assert.deepEqual(
+    [first?.turn, first?.role, first?.channel, first?.truncated, first?.contentChars],
+    [0, 'assistant', 'speech', false, 18],
+  );
+  assert.deepEqual(
+    (await service.messages(f.id('t1a'), 3, 10)).messages.map((m) => m.seq),
+    [3],
+  );
   assert.deepEqual((await service.messages(f.id('t1a'), 10, 10)).messages, []);
 });
 
@@ -103,13 +150,31 @@ test('messages() cuts long text at 65,536 characters without splitting a surroga
 test('credit() takes the parameter set computed last and returns every roster agent in roster order', () => {
   insertCredit(f, [
     ...agentCredit('t1a', [0.9, 0.9, 0.9], { hash: 'old', at: '2026-01-01T00:00:00.000Z' }),
-    ...agentCredit('t1a', [0.6, 0.3], { hash: 'new', at: '2026-02-01T00:00:00.000Z', approximate: true, source: 'evaluated', n: 8 }).slice(0, 2),
+    ...agentCredit('t1a', [0.6, 0.3], {
+      hash: 'new',
+      at: '2026-02-01T00:00:00.000Z',
+      approximate: true,
+      source: 'evaluated',
+      n: 8,
+    }).slice(0, 2),
   ]);
-  insertCredit(f, [{ episode: 't1a', agent: 'verifier', value: 0.1, hash: 'new', at: '2026-02-01T00:00:00.000Z', source: 'logged' }]);
+  insertCredit(f, [
+    { episode: 't1a', agent: 'verifier', value: 0.1, hash: 'new', at: '2026-02-01T00:00:00.000Z', source: 'logged' },
+  ]);
   const credit = service.credit(f.id('t1a'), 'loo', false);
   assert.equal(credit.status, 'computed');
-  assert.deepEqual(credit.agents.map((a) => [a.agent, a.value, a.n]), [['planner', 0.6, 8], ['solver', 0.3, 8], ['verifier', 0.1, null]]);
-  assert.deepEqual([credit.approximate, credit.source, credit.computedAt, credit.shared, credit.reason], [true, 'logged+checked', '2026-02-01T00:00:00.000Z', 1, null]);
+  assert.deepEqual(
+    credit.agents.map((a) => [a.agent, a.value, a.n]),
+    [
+      ['planner', 0.6, 8],
+      ['solver', 0.3, 8],
+      ['verifier', 0.1, null],
+    ],
+  );
+  assert.deepEqual(
+    [credit.approximate, credit.source, credit.computedAt, credit.shared, credit.reason],
+    [true, 'logged+checked', '2026-02-01T00:00:00.000Z', 1, null],
+  );
 });
 
 test('credit() spreads each agent over its messages: the messages sum to the agents total', () => {
@@ -126,18 +191,33 @@ test('credit() spread: a silent agent contributes nothing, an agent without a va
   insertCredit(f, [{ episode: 't2a', agent: 'solver', value: 1 }]);
   const credit = service.credit(f.id('t2a'), 'loo', false);
   assert.deepEqual(credit.messageCredit, [null, 1, null]);
-  assert.deepEqual(credit.agents.map((a) => a.value), [null, 1, null]);
+  assert.deepEqual(
+    credit.agents.map((a) => a.value),
+    [null, 1, null],
+  );
 });
 
 test('credit() uses stored per-message values when the method has them', () => {
   const at = { method: 'prefix', source: 'evaluated' };
   insertCredit(f, [
     ...agentCredit('t1a', [0.5, 0.25, 0.25], at),
-    ...[0.2, 0.3, 0.25, 0.25].map((value, seq) => ({ episode: 't1a', agent: ['planner', 'planner', 'solver', 'verifier'][seq] ?? '', value, seq, ...at })),
+    ...[0.2, 0.3, 0.25, 0.25].map((value, seq) => ({
+      episode: 't1a',
+      agent: ['planner', 'planner', 'solver', 'verifier'][seq] ?? '',
+      value,
+      seq,
+      ...at,
+    })),
   ]);
   const credit = service.credit(f.id('t1a'), 'prefix', false);
-  assert.deepEqual([credit.status, credit.messageCreditKind, credit.messageCredit], ['computed', 'per-message', [0.2, 0.3, 0.25, 0.25]]);
-  assert.deepEqual(credit.agents.map((a) => a.value), [0.5, 0.25, 0.25]);
+  assert.deepEqual(
+    [credit.status, credit.messageCreditKind, credit.messageCredit],
+    ['computed', 'per-message', [0.2, 0.3, 0.25, 0.25]],
+  );
+  assert.deepEqual(
+    credit.agents.map((a) => a.value),
+    [0.5, 0.25, 0.25],
+  );
 });
 
 test('credit() status: not-computed when values are logged or an evaluator is configured, else no-evaluator', () => {
@@ -148,57 +228,100 @@ test('credit() status: not-computed when values are logged or an evaluator is co
   assert.deepEqual(status('t1a', 'loo', false), ['not-computed', 3, 4, false]);
   assert.deepEqual(status('t1b', 'loo', false), ['no-evaluator', 3, 2, false]);
   assert.deepEqual(status('t1b', 'shapley-mc', true), ['not-computed', 3, 2, false]);
-  assert.deepEqual(status('t1a', 'prefix', false), ['no-evaluator', 3, 4, false], 'logged agent coalitions do not give message values');
-  f.store.db.prepare("INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', 'messages:0', 0.5, 'now')").run(f.id('t1a'));
+  assert.deepEqual(
+    status('t1a', 'prefix', false),
+    ['no-evaluator', 3, 4, false],
+    'logged agent coalitions do not give message values',
+  );
+  f.store.db
+    .prepare(
+      "INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', 'messages:0', 0.5, 'now')",
+    )
+    .run(f.id('t1a'));
   assert.deepEqual(status('t1a', 'prefix', false), ['not-computed', 3, 4, false]);
-  f.store.db.prepare("INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', 'agents:1', 0.5, 'now')").run(f.id('t1b'));
+  f.store.db
+    .prepare(
+      "INSERT INTO evaluation (episode_id, evaluator, intervention, value, computed_at) VALUES (?, 'fp', 'agents:1', 0.5, 'now')",
+    )
+    .run(f.id('t1b'));
   assert.deepEqual(status('t1b', 'loo', false), ['not-computed', 3, 2, false]);
   assert.deepEqual(status('t1a', 'routing', true), ['no-evaluator', 3, 4, false]);
   assert.match(service.credit(f.id('t1a'), 'routing', true).reason ?? '', /router/);
 });
 
 test('credit() status failed when the latest result is an error; older errors do not hide newer values', () => {
-  const error = f.store.db.prepare("INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, computed_at) VALUES (?, ?, 'loo', ?, 'the evaluator crashed', ?)");
+  const error = f.store.db.prepare(
+    "INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, computed_at) VALUES (?, ?, 'loo', ?, 'the evaluator crashed', ?)",
+  );
   error.run(f.teamRunId, f.id('t2a'), 'h2', '2026-03-01T00:00:00.000Z');
   insertCredit(f, agentCredit('t2a', [1, 0, 0], { at: '2026-02-01T00:00:00.000Z' }));
   const failed = service.credit(f.id('t2a'), 'loo', true);
-  assert.deepEqual([failed.status, failed.reason, failed.computedAt], ['failed', 'the evaluator crashed', '2026-03-01T00:00:00.000Z']);
-  assert.deepEqual(failed.agents.map((a) => a.value), [null, null, null]);
+  assert.deepEqual(
+    [failed.status, failed.reason, failed.computedAt],
+    ['failed', 'the evaluator crashed', '2026-03-01T00:00:00.000Z'],
+  );
+  assert.deepEqual(
+    failed.agents.map((a) => a.value),
+    [null, null, null],
+  );
   error.run(f.teamRunId, f.id('t2b'), 'h2', '2026-01-01T00:00:00.000Z');
   insertCredit(f, agentCredit('t2b', [1, 0, 0], { at: '2026-02-01T00:00:00.000Z' }));
   assert.equal(service.credit(f.id('t2b'), 'loo', true).status, 'computed');
 });
 
 test('credit() not-identifiable carries the reason and the remedy; computed credit carries each value’s status and sources', () => {
-  f.store.db.prepare(`
+  f.store.db
+    .prepare(
+      `
     INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at)
-    VALUES (?, ?, 'shapley', 'h3', 'the checker cannot score this episode', 'not-identifiable', 'configure a replay evaluator', '2026-04-01')`).run(f.teamRunId, f.id('t1b'));
+    VALUES (?, ?, 'shapley', 'h3', 'the checker cannot score this episode', 'not-identifiable', 'configure a replay evaluator', '2026-04-01')`,
+    )
+    .run(f.teamRunId, f.id('t1b'));
   const none = service.credit(f.id('t1b'), 'shapley', true);
-  assert.deepEqual([none.status, none.reason, none.remedy], ['not-identifiable', 'the checker cannot score this episode', 'configure a replay evaluator']);
-  assert.deepEqual(none.agents.map((a) => a.value), [null, null, null]);
-  insertCredit(f, agentCredit('t3b', [0.5, 0, 0.5], { method: 'shapley', approximate: true, source: 'logged+checked' }));
+  assert.deepEqual(
+    [none.status, none.reason, none.remedy],
+    ['not-identifiable', 'the checker cannot score this episode', 'configure a replay evaluator'],
+  );
+  assert.deepEqual(
+    none.agents.map((a) => a.value),
+    [null, null, null],
+  );
+  insertCredit(
+    f,
+    agentCredit('t3b', [0.5, 0, 0.5], { method: 'shapley', approximate: true, source: 'logged+checked' }),
+  );
   const approximate = service.credit(f.id('t3b'), 'shapley', true);
   assert.deepEqual([approximate.valueStatus, approximate.source], ['approximate', 'logged+checked']);
-  assert.ok(approximate.agents.every((a) => a.value === null ? a.status === null : a.status === 'approximate'));
+  assert.ok(approximate.agents.every((a) => (a.value === null ? a.status === null : a.status === 'approximate')));
 });
 
 test('credit() derives shared from the logged team reward when nothing is stored', () => {
   const shared = service.credit(f.id('t2b'), 'shared', false);
   assert.deepEqual([shared.status, shared.source, shared.computedAt], ['computed', 'logged', null]);
-  assert.deepEqual(shared.agents.map((a) => a.value), [0.5, 0.5, 0.5]);
+  assert.deepEqual(
+    shared.agents.map((a) => a.value),
+    [0.5, 0.5, 0.5],
+  );
   assert.deepEqual(shared.messageCredit, [0.5, 0.5, 0.5]);
   const none = service.credit(f.id('t-none'), 'shared', false);
   assert.equal(none.status, 'not-computed');
   assert.match(none.reason ?? '', /no team reward/);
   insertCredit(f, agentCredit('t2b', [2, 2, 2], { method: 'shared' }));
-  assert.deepEqual(service.credit(f.id('t2b'), 'shared', false).agents.map((a) => a.value), [2, 2, 2]);
+  assert.deepEqual(
+    service.credit(f.id('t2b'), 'shared', false).agents.map((a) => a.value),
+    [2, 2, 2],
+  );
 });
 
 test('adjacent() walks the run by step, group, sample and id, the episode without a step first', () => {
   const order = ['t-none', 't1a', 't1b', 't2a', 't2b', 't-long', 't3b'].map(f.id);
   for (let i = 0; i < order.length; i++) {
     assert.equal(service.adjacent(order[i] ?? -1, 'next'), order[i + 1], `next of #${String(i)}`);
-    assert.equal(service.adjacent(order[i] ?? -1, 'previous'), i === 0 ? undefined : order[i - 1], `previous of #${String(i)}`);
+    assert.equal(
+      service.adjacent(order[i] ?? -1, 'previous'),
+      i === 0 ? undefined : order[i - 1],
+      `previous of #${String(i)}`,
+    );
   }
   assert.equal(service.adjacent(f.id('s1'), 'next'), undefined, 'stays within its run');
   assert.equal(service.adjacent(999_999, 'next'), undefined);
@@ -211,7 +334,10 @@ test('a trace file that is gone or shorter: readError in episode(), messages() r
     assert.equal((await views.messages(g.id('t1b'), 0, 5)).messages.length, 2);
     truncateSync(join(g.root, 'team', 'a.jsonl'), 100);
     assert.equal((await views.messages(g.id('t1b'), 0, 5)).messages.length, 2, 'the last decoded episodes are kept');
-    assert.equal(views.episode(g.id('t2a'), context)?.readError, 'team/a.jsonl:3: the file is shorter than when it was indexed; re-index the run');
+    assert.equal(
+      views.episode(g.id('t2a'), context)?.readError,
+      'team/a.jsonl:3: the file is shorter than when it was indexed; re-index the run',
+    );
     await assert.rejects(views.messages(g.id('t2a'), 0, 5), /^Error: team\/a\.jsonl:3: the file is shorter/);
     writeFileSync(join(g.root, 'team', 'a.jsonl'), 'x'.repeat(100_000));
     await assert.rejects(views.messages(g.id('t2b'), 0, 5), /^Error: team\/a\.jsonl:4: /);

@@ -13,16 +13,29 @@ const e = episode('w', {
 
 test('messageWindow(episode, offset, limit) cuts text at maxChars and keeps attribution only with tokens of equal length', () => {
   const window = messageWindow(e, 0, 3, 4);
-  assert.deepEqual(window.messages.map((m) => [m.seq, m.content, m.contentChars, m.truncated, m.tokens]), [
-    [0, 'hell', 5, true, { text: ['he', 'llo'], attribution: [0.1, 0.9] }],
-    [1, 'abcd', 6, true, null],
-    [2, 'x', 1, false, null],
-  ]);
-  assert.deepEqual(window.messages.map((m) => [m.turn, m.role, m.channel, m.tokenCount]), [[null, null, null, null], [null, null, null, null], [null, null, null, null]]);
+  assert.deepEqual(
+    window.messages.map((m) => [m.seq, m.content, m.contentChars, m.truncated, m.tokens]),
+    [
+      [0, 'hell', 5, true, { text: ['he', 'llo'], attribution: [0.1, 0.9] }],
+      [1, 'abcd', 6, true, null],
+      [2, 'x', 1, false, null],
+    ],
+  );
+  assert.deepEqual(
+    window.messages.map((m) => [m.turn, m.role, m.channel, m.tokenCount]),
+    [
+      [null, null, null, null],
+      [null, null, null, null],
+      [null, null, null, null],
+    ],
+  );
 });
 
 test('messageWindow(episode, offset, limit) is empty past the end and short at it', () => {
-  assert.deepEqual(messageWindow(e, 2, 5).messages.map((m) => m.seq), [2]);
+  assert.deepEqual(
+    messageWindow(e, 2, 5).messages.map((m) => m.seq),
+    [2],
+  );
   assert.deepEqual(messageWindow(e, 3, 5), { offset: 3, messages: [] });
   assert.deepEqual(messageWindow(e, 0, 0).messages, []);
 });

@@ -20,7 +20,10 @@ test('a Who&When episode shows its mistake_step label on the message its mistake
   try {
     const service = new EpisodeViewService(db, root);
     const episodeId = db.prepare<{ episode_id: number }>('SELECT episode_id FROM episode').get()!.episode_id;
-    const view = service.episode(episodeId, { defaultMethod: 'shared', evaluator: { configured: false, description: 'built-in final-answer', reason: null } });
+    const view = service.episode(episodeId, {
+      defaultMethod: 'shared',
+      evaluator: { configured: false, description: 'built-in final-answer', reason: null },
+    });
     assert.ok(view);
     const label = view.labels.find((l) => l.kind === 'mistake');
     assert.ok(label && label.message !== null, JSON.stringify(view.labels));
@@ -28,7 +31,11 @@ test('a Who&When episode shows its mistake_step label on the message its mistake
     const window = await service.messages(episodeId, label.message, 1);
     assert.equal(window.messages[0]?.agent, label.agent, 'the label sits on a message of its agent');
     const credit = service.credit(episodeId, 'shared', false);
-    assert.equal(credit.messageCredit.length, view.messageCount, 'every message, the labelled one included, has its credit slot');
+    assert.equal(
+      credit.messageCredit.length,
+      view.messageCount,
+      'every message, the labelled one included, has its credit slot',
+    );
   } finally {
     db.close();
   }

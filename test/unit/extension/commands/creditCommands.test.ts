@@ -22,7 +22,13 @@ const creditResult = (computed = 1280, failures = 0, unidentified = 0): CreditJo
         computed,
         failures: [
           ...Array.from({ length: failures }, (_, i) => ({ episodeId: i, reason: 'boom', where: `r.jsonl:${i + 1}` })),
-          ...Array.from({ length: unidentified }, (_, i) => ({ episodeId: 100 + i, reason: 'no router', status: 'not-identifiable', remedy: 'log it', where: `r.jsonl:${i + 100}` })),
+          ...Array.from({ length: unidentified }, (_, i) => ({
+            episodeId: 100 + i,
+            reason: 'no router',
+            status: 'not-identifiable',
+            remedy: 'log it',
+            where: `r.jsonl:${i + 100}`,
+          })),
         ],
         unidentified,
         agents: [
@@ -82,7 +88,10 @@ test('recompute: the default method is offered first and the picks become runCre
   });
   assert.equal(fake.progress[0]?.options.cancellable, true);
   assert.ok(lastChannel().lines.includes('[info] report loo'));
-  assert.deepEqual(fake.messages.map((m) => [m.level, m.text]), [['info', 'LOO credit: 1,280 episodes; verifier 0.259 → 0.000']]);
+  assert.deepEqual(
+    fake.messages.map((m) => [m.level, m.text]),
+    [['info', 'LOO credit: 1,280 episodes; verifier 0.259 → 0.000']],
+  );
 });
 
 test('recompute: methods without counterfactuals ask for neither evaluator nor budget', async () => {
@@ -133,7 +142,12 @@ test('recompute: a trusted workspace command is used with the configured timeout
   const stub = stubCredit();
   script(['LOO', 'Command'], ['', '']);
   await recomputeCreditCommand({ log: log(), formatCreditReport, runCredit: stub.runCredit })(root);
-  assert.deepEqual(stub.calls[0]?.options.evaluator, { kind: 'command', command: 'python eval.py', timeoutMs: 5000, concurrency: 4 });
+  assert.deepEqual(stub.calls[0]?.options.evaluator, {
+    kind: 'command',
+    command: 'python eval.py',
+    timeoutMs: 5000,
+    concurrency: 4,
+  });
 });
 
 test('recompute: invalid settings stop the command with a message naming the setting', async () => {
@@ -147,14 +161,24 @@ test('recompute: invalid settings stop the command with a message naming the set
 test('recompute: a fatal error is an actionable error message', async () => {
   const channel = log();
   script(['Shared'], ['']);
-  await recomputeCreditCommand({ log: channel, formatCreditReport, runCredit: () => Promise.reject(new Error('database is locked')) })(root);
-  assert.deepEqual(fake.messages.map((m) => [m.level, m.items]), [['error', ['Show Log']]]);
+  await recomputeCreditCommand({
+    log: channel,
+    formatCreditReport,
+    runCredit: () => Promise.reject(new Error('database is locked')),
+  })(root);
+  assert.deepEqual(
+    fake.messages.map((m) => [m.level, m.items]),
+    [['error', ['Show Log']]],
+  );
   assert.match(fake.messages[0]?.text ?? '', /could not compute credit for \/runs\/r: database is locked/);
   assert.ok(lastChannel().lines.some((line) => line.startsWith('[error]')));
 });
 
 test('creditHeadline counts failures', () => {
-  assert.equal(creditHeadline('loo', creditResult(3, 2)), 'LOO credit: 3 episodes; verifier 0.259 → 0.000; 2 episodes failed');
+  assert.equal(
+    creditHeadline('loo', creditResult(3, 2)),
+    'LOO credit: 3 episodes; verifier 0.259 → 0.000; 2 episodes failed',
+  );
   assert.equal(
     creditHeadline('loo', creditResult(3, 1, 4)),
     'LOO credit: 3 episodes; verifier 0.259 → 0.000; 4 episodes not identifiable (see the log for why and what would answer it); 1 episode failed',
@@ -163,7 +187,18 @@ test('creditHeadline counts failures', () => {
 
 const auditResult: AuditResult = {
   runs: [
-    { run: 'psv', method: 'loo', agents: [], trends: [], unreachable: [], flags: [{ kind: 'free-rider', agent: 'verifier', scope: 'run', evidence: {} }, { kind: 'free-rider', agent: 'x', scope: 'run', evidence: {} }, { kind: 'silent', agent: 'y', scope: 'run', evidence: {} }] },
+    {
+      run: 'psv',
+      method: 'loo',
+      agents: [],
+      trends: [],
+      unreachable: [],
+      flags: [
+        { kind: 'free-rider', agent: 'verifier', scope: 'run', evidence: {} },
+        { kind: 'free-rider', agent: 'x', scope: 'run', evidence: {} },
+        { kind: 'silent', agent: 'y', scope: 'run', evidence: {} },
+      ],
+    },
   ],
   elapsedMs: 1,
 };
@@ -185,12 +220,32 @@ test('runAudit: thresholds from settings, formatted lines logged, onAudited call
   assert.equal((options as { thresholds: { alpha: number } }).thresholds.alpha, 0.01);
   assert.ok(lastChannel().lines.includes('[info] audit psv'));
   assert.deepEqual(audited, [['/runs/r', auditResult]]);
-  assert.deepEqual(fake.messages.map((m) => [m.level, m.text, m.items]), [['warning', 'Audit of 1 run: 3 flags (2 free-rider, 1 silent)', ['Show Problems', 'Show Log']]]);
+  assert.deepEqual(
+    fake.messages.map((m) => [m.level, m.text, m.items]),
+    [['warning', 'Audit of 1 run: 3 flags (2 free-rider, 1 silent)', ['Show Problems', 'Show Log']]],
+  );
   assert.equal(problemsShown, 1);
 });
 
-const row = (episode: number, agent: string, value: number): CreditOutputRow =>
-  ({ episode_id: episode, external_id: `e${episode}`, train_step: 1, group_id: 'g', outcome: 1, agent, message_seq: null, method: 'loo', value, stderr: null, ci_low: null, ci_high: null, advantage: null, approximate: 0, source: 'checked', status: 'exact', intervention: 'remove' });
+const row = (episode: number, agent: string, value: number): CreditOutputRow => ({
+  episode_id: episode,
+  external_id: `e${episode}`,
+  train_step: 1,
+  group_id: 'g',
+  outcome: 1,
+  agent,
+  message_seq: null,
+  method: 'loo',
+  value,
+  stderr: null,
+  ci_low: null,
+  ci_high: null,
+  advantage: null,
+  approximate: 0,
+  source: 'checked',
+  status: 'exact',
+  intervention: 'remove',
+});
 
 const formatters = {
   csvHeader: 'run,episode,agent,value',
@@ -198,7 +253,11 @@ const formatters = {
   episodesJson: function* (rows: Iterable<CreditOutputRow>) {
     for (const r of rows) yield { id: r.external_id, agent: r.agent };
   },
-  auditSarif: (_root: string, reports: readonly { run: string }[], version: string) => ({ version: '2.1.0', tool: version, runs: reports.map((r) => r.run) }),
+  auditSarif: (_root: string, reports: readonly { run: string }[], version: string) => ({
+    version: '2.1.0',
+    tool: version,
+    runs: reports.map((r) => r.run),
+  }),
 };
 
 function exportRunCredit(options: CreditJobOptions, hooks?: CreditJobHooks): Promise<CreditJobResult> {
@@ -216,7 +275,13 @@ for (const [label, expected] of [
   test(`export ${label} writes the file through workspace.fs`, async () => {
     script([label]);
     fake.answerSaveDialog = () => FakeUri.file('/out/file');
-    await exportCommand({ log: log(), formatters, version: '0.1.0', runCredit: exportRunCredit, runAudit: () => Promise.resolve(auditResult) })(root);
+    await exportCommand({
+      log: log(),
+      formatters,
+      version: '0.1.0',
+      runCredit: exportRunCredit,
+      runAudit: () => Promise.resolve(auditResult),
+    })(root);
     assert.equal(fake.writtenFiles.length, 1);
     assert.equal(fake.writtenFiles[0]?.uri.fsPath, '/out/file');
     assert.equal(new TextDecoder().decode(fake.writtenFiles[0]?.content), expected);
@@ -238,7 +303,10 @@ test('openEpisode: a found episode opens its trace file at its line', async () =
     return ' e7 ';
   };
   let asked = '';
-  await openEpisodeCommand({ log: log(), findEpisode: (_root, id) => ((asked = id), [{ episodeId: 3, run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }]) })(root);
+  await openEpisodeCommand({
+    log: log(),
+    findEpisode: (_root, id) => ((asked = id), [{ episodeId: 3, run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }]),
+  })(root);
   assert.equal(asked, 'e7');
   assert.equal((opened[0]?.[0] as vscode.Uri).fsPath, '/runs/r/psv/rollouts.jsonl');
   assert.equal((opened[0]?.[1] as { selection: vscode.Range }).selection.start.line, 11);
@@ -260,7 +328,10 @@ test('openEpisode: an unknown id says so, naming the folder relative to the work
   await openEpisodeCommand({ log: log(), findEpisode: () => [] })(root);
   fake.setWorkspaceFolders(['/runs']);
   await openEpisodeCommand({ log: log(), findEpisode: () => [] })(root);
-  assert.deepEqual(fake.messages.map((m) => m.text), ['No episode with id "nope" in the index of /runs/r.', 'No episode with id "nope" in the index of r.']);
+  assert.deepEqual(
+    fake.messages.map((m) => m.text),
+    ['No episode with id "nope" in the index of /runs/r.', 'No episode with id "nope" in the index of r.'],
+  );
 });
 
 test('openEpisode: a folder without an index offers to index it', async () => {

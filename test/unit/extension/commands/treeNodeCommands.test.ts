@@ -16,7 +16,10 @@ test('revealTraceLine(episode node) opens the trace file at the episode line (0-
   const opened: unknown[][] = [];
   const registration = vscode.commands.registerCommand('vscode.open', (...args: unknown[]) => void opened.push(args));
   try {
-    await revealTraceLineCommand()({ folder: vscode.Uri.file('/runs/exp-3'), episode: { uri: 'rollouts/step_0007.jsonl', line: 12 } });
+    await revealTraceLineCommand()({
+      folder: vscode.Uri.file('/runs/exp-3'),
+      episode: { uri: 'rollouts/step_0007.jsonl', line: 12 },
+    });
     const [uri, options] = opened[0] ?? [];
     assert.equal((uri as vscode.Uri).fsPath, '/runs/exp-3/rollouts/step_0007.jsonl');
     const selection = (options as { selection: vscode.Range }).selection;

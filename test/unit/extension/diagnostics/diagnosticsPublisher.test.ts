@@ -11,7 +11,17 @@ const folder = vscode.Uri.file('/runs/demo');
 const other = vscode.Uri.file('/runs/other');
 
 function flag(kind: string, uri: string, line: number): BrowseFlag {
-  return { flagId: 1, kind, agent: 'verifier', scope: 'run', scopeId: '', steps: null, score: null, evidence: {}, location: { uri, line } };
+  return {
+    flagId: 1,
+    kind,
+    agent: 'verifier',
+    scope: 'run',
+    scopeId: '',
+    steps: null,
+    score: null,
+    evidence: {},
+    location: { uri, line },
+  };
 }
 
 function collection(): FakeDiagnosticCollection {
@@ -34,9 +44,16 @@ beforeEach(() => {
 test('publish() sets diagnostics on the trace files, 0-based lines, with source and code', () => {
   const publisher = new DiagnosticsPublisher();
   assert.equal(collection().name, 'creditLens');
-  publisher.publish(folder, [flag('idle', 'a/r.jsonl', 3), flag('silent', 'a/r.jsonl', 1)], [{ uri: 'b/r.jsonl', line: 9, reason: 'invalid JSON' }]);
+  publisher.publish(
+    folder,
+    [flag('idle', 'a/r.jsonl', 3), flag('silent', 'a/r.jsonl', 1)],
+    [{ uri: 'b/r.jsonl', line: 9, reason: 'invalid JSON' }],
+  );
   assert.deepEqual(contents(), {
-    '/runs/demo/a/r.jsonl': [[2, vscode.DiagnosticSeverity.Warning, 'idle'], [0, vscode.DiagnosticSeverity.Information, 'silent']],
+    '/runs/demo/a/r.jsonl': [
+      [2, vscode.DiagnosticSeverity.Warning, 'idle'],
+      [0, vscode.DiagnosticSeverity.Information, 'silent'],
+    ],
     '/runs/demo/b/r.jsonl': [[8, vscode.DiagnosticSeverity.Error, 'parse-error']],
   });
   const [first] = collection().entries.get(vscode.Uri.joinPath(folder, 'a/r.jsonl').toString())?.diagnostics ?? [];
@@ -44,7 +61,7 @@ test('publish() sets diagnostics on the trace files, 0-based lines, with source 
   assert.match(first?.message ?? '', /^idle: verifier/);
 });
 
-test('publish() replaces the folder\'s previous diagnostics and leaves other folders alone', () => {
+test("publish() replaces the folder's previous diagnostics and leaves other folders alone", () => {
   const publisher = new DiagnosticsPublisher();
   publisher.publish(folder, [flag('idle', 'a/r.jsonl', 3)], [{ uri: 'b/r.jsonl', line: 9, reason: 'bad' }]);
   publisher.publish(other, [flag('idle', 'x.jsonl', 1)], []);

@@ -4,7 +4,18 @@ import { flagDiagnostics } from '../../../../src/extension/diagnostics/flagDiagn
 import type { BrowseFlag } from '../../../../src/store/browseRepository';
 
 function flag(fields: Partial<BrowseFlag>): BrowseFlag {
-  return { flagId: 1, kind: 'idle', agent: 'verifier', scope: 'step', scopeId: '2..3', steps: [2, 3], score: null, evidence: {}, location: { uri: 'run/a.jsonl', line: 4 }, ...fields };
+  return {
+    flagId: 1,
+    kind: 'idle',
+    agent: 'verifier',
+    scope: 'step',
+    scopeId: '2..3',
+    steps: [2, 3],
+    score: null,
+    evidence: {},
+    location: { uri: 'run/a.jsonl', line: 4 },
+    ...fields,
+  };
 }
 
 test('each located flag becomes a diagnostic on its 1-based line with its kind as code', () => {
@@ -21,24 +32,53 @@ test('each located flag becomes a diagnostic on its 1-based line with its kind a
 
 test('default severities: verdicts warn, silent informs, parse errors are errors', () => {
   const kinds = ['free-rider', 'idle', 'decoupling', 'dominant', 'silent', 'something-new'];
-  const diagnostics = flagDiagnostics(kinds.map((kind) => flag({ kind })), [{ uri: 'run/b.jsonl', line: 7, reason: 'invalid JSON' }]);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [
-    ['free-rider', 'warning'], ['idle', 'warning'], ['decoupling', 'warning'], ['dominant', 'warning'], ['silent', 'information'], ['something-new', 'warning'], ['parse-error', 'error'],
-  ]);
-  assert.deepEqual(diagnostics.at(-1), { uri: 'run/b.jsonl', line: 7, severity: 'error', message: 'unreadable line: invalid JSON', source: 'Credit Lens', code: 'parse-error' });
+  const diagnostics = flagDiagnostics(
+    kinds.map((kind) => flag({ kind })),
+    [{ uri: 'run/b.jsonl', line: 7, reason: 'invalid JSON' }],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.severity]),
+    [
+      ['free-rider', 'warning'],
+      ['idle', 'warning'],
+      ['decoupling', 'warning'],
+      ['dominant', 'warning'],
+      ['silent', 'information'],
+      ['something-new', 'warning'],
+      ['parse-error', 'error'],
+    ],
+  );
+  assert.deepEqual(diagnostics.at(-1), {
+    uri: 'run/b.jsonl',
+    line: 7,
+    severity: 'error',
+    message: 'unreadable line: invalid JSON',
+    source: 'Credit Lens',
+    code: 'parse-error',
+  });
 });
 
 test('severities are configurable per kind, the others keep their default', () => {
-  const diagnostics = flagDiagnostics([flag({ kind: 'silent' }), flag({ kind: 'idle' })], [{ uri: 'x.jsonl', line: 1, reason: 'r' }], { silent: 'hint', 'parse-error': 'warning' });
-  assert.deepEqual(diagnostics.map((d) => d.severity), ['hint', 'warning', 'warning']);
+  const diagnostics = flagDiagnostics(
+    [flag({ kind: 'silent' }), flag({ kind: 'idle' })],
+    [{ uri: 'x.jsonl', line: 1, reason: 'r' }],
+    { silent: 'hint', 'parse-error': 'warning' },
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => d.severity),
+    ['hint', 'warning', 'warning'],
+  );
 });
 
 test('messages name the verdict, the agent (or the team) and the scope', () => {
-  const messages = flagDiagnostics([
-    flag({ kind: 'silent', scope: 'episode', scopeId: 's1-g0-r1', steps: null, evidence: { silentEpisodes: 12 } }),
-    flag({ kind: 'dominant', agent: null, scope: 'run', scopeId: '', steps: null }),
-    flag({ kind: 'decoupling', steps: [5, 5], evidence: { windows: [1] } }),
-  ], []).map((d) => d.message);
+  const messages = flagDiagnostics(
+    [
+      flag({ kind: 'silent', scope: 'episode', scopeId: 's1-g0-r1', steps: null, evidence: { silentEpisodes: 12 } }),
+      flag({ kind: 'dominant', agent: null, scope: 'run', scopeId: '', steps: null }),
+      flag({ kind: 'decoupling', steps: [5, 5], evidence: { windows: [1] } }),
+    ],
+    [],
+  ).map((d) => d.message);
   assert.deepEqual(messages, [
     'silent: verifier is declared in the roster but never acts (episode s1-g0-r1; silentEpisodes 12)',
     'dominant: the team holds almost all of the positive credit (whole run)',
@@ -47,6 +87,12 @@ test('messages name the verdict, the agent (or the team) and the scope', () => {
 });
 
 test('flags without a location are skipped; line 0 (a whole file) shows on line 1', () => {
-  const diagnostics = flagDiagnostics([flag({ location: null })], [{ uri: 'run/c.jsonl', line: 0, reason: 'cannot read' }]);
-  assert.deepEqual(diagnostics.map((d) => [d.uri, d.line, d.message]), [['run/c.jsonl', 1, 'unreadable file: cannot read']]);
+  const diagnostics = flagDiagnostics(
+    [flag({ location: null })],
+    [{ uri: 'run/c.jsonl', line: 0, reason: 'cannot read' }],
+  );
+  assert.deepEqual(
+    diagnostics.map((d) => [d.uri, d.line, d.message]),
+    [['run/c.jsonl', 1, 'unreadable file: cannot read']],
+  );
 });

@@ -25,7 +25,16 @@ beforeEach(() => {
 test('registers both tree views and publishes the index as diagnostics on refresh', () => {
   const state: { current?: BrowseIndex } = {};
   const views = new CreditLensViews({ index: () => state.current });
-  assert.deepEqual(fake.treeViews.map((v) => [v.viewId, v.options.treeDataProvider === views.runs || v.options.treeDataProvider === views.flags]), [[viewIds.runs, true], [viewIds.flags, true]]);
+  assert.deepEqual(
+    fake.treeViews.map((v) => [
+      v.viewId,
+      v.options.treeDataProvider === views.runs || v.options.treeDataProvider === views.flags,
+    ]),
+    [
+      [viewIds.runs, true],
+      [viewIds.flags, true],
+    ],
+  );
   let changes = 0;
   views.runs.onDidChangeTreeData(() => changes++);
   views.flags.onDidChangeTreeData(() => changes++);
@@ -35,7 +44,10 @@ test('registers both tree views and publishes the index as diagnostics on refres
   const folder = vscode.Uri.file(index.root);
   state.current = { folder, repository: index.browse };
   views.refresh();
-  const published = [...(fake.diagnosticCollections[0]?.entries.values() ?? [])].map((e) => [e.uri.fsPath.slice(index.root.length + 1), e.diagnostics.map((d) => [d.range.start.line, d.code])]);
+  const published = [...(fake.diagnosticCollections[0]?.entries.values() ?? [])].map((e) => [
+    e.uri.fsPath.slice(index.root.length + 1),
+    e.diagnostics.map((d) => [d.range.start.line, d.code]),
+  ]);
   assert.deepEqual(published, [
     [teamUri(2), [[0, 'free-rider']]],
     [teamUri(1), [[5, 'silent']]],
@@ -48,8 +60,15 @@ test('registers both tree views and publishes the index as diagnostics on refres
 
 test('a failing read keeps the previous diagnostics and logs a warning', () => {
   const warnings: string[] = [];
-  const failing = { runs: () => { throw new Error('locked'); } } as unknown as BrowseRepository;
-  const views = new CreditLensViews({ index: () => ({ folder: vscode.Uri.file('/runs/r'), repository: failing }), log: { warn: (text: string) => warnings.push(text) } });
+  const failing = {
+    runs: () => {
+      throw new Error('locked');
+    },
+  } as unknown as BrowseRepository;
+  const views = new CreditLensViews({
+    index: () => ({ folder: vscode.Uri.file('/runs/r'), repository: failing }),
+    log: { warn: (text: string) => warnings.push(text) },
+  });
   views.refresh();
   assert.deepEqual(warnings, ['Credit Lens diagnostics not updated: locked']);
   views.dispose();

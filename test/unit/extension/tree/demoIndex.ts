@@ -21,8 +21,22 @@ export const teamUri = (step: number): string => `planner-solver-verifier/rollou
 
 /** A free-rider over steps 2..3 and a silent verifier in episode s1-g1-r2 (step 1, line 6). */
 export const demoFlags: readonly AuditFlag[] = [
-  { kind: 'free-rider', agent: 'verifier', scope: 'step', steps: [2, 3], location: { uri: teamUri(2), line: 1 }, evidence: { meanCredit: 0.001, meanReward: 0.8, score: 2 } },
-  { kind: 'silent', agent: 'verifier', scope: 'episode', episode: 's1-g1-r2', location: { uri: teamUri(1), line: 6 }, evidence: { silentEpisodes: 1, note: '<b>*x*</b>' } },
+  {
+    kind: 'free-rider',
+    agent: 'verifier',
+    scope: 'step',
+    steps: [2, 3],
+    location: { uri: teamUri(2), line: 1 },
+    evidence: { meanCredit: 0.001, meanReward: 0.8, score: 2 },
+  },
+  {
+    kind: 'silent',
+    agent: 'verifier',
+    scope: 'episode',
+    episode: 's1-g1-r2',
+    location: { uri: teamUri(1), line: 6 },
+    evidence: { silentEpisodes: 1, note: '<b>*x*</b>' },
+  },
 ];
 
 /**

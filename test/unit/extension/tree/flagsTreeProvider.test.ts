@@ -19,7 +19,10 @@ after(() => {
 });
 
 function provider(maxChildren?: number): FlagsTreeProvider {
-  return new FlagsTreeProvider({ index: () => ({ folder, repository: index.browse }), ...(maxChildren === undefined ? {} : { maxChildren }) });
+  return new FlagsTreeProvider({
+    index: () => ({ folder, repository: index.browse }),
+    ...(maxChildren === undefined ? {} : { maxChildren }),
+  });
 }
 
 function items(tree: FlagsTreeProvider, node?: FlagsNode): vscode.TreeItem[] {
@@ -28,44 +31,68 @@ function items(tree: FlagsTreeProvider, node?: FlagsNode): vscode.TreeItem[] {
 
 test('runs list their flag count; a run without flags does not expand', () => {
   const runs = items(provider());
-  assert.deepEqual(runs.map((r) => [r.label, r.description, r.contextValue, r.collapsibleState]), [
-    ['planner-solver-verifier', '2 flags · ⚑ 2', 'creditLens.run', vscode.TreeItemCollapsibleState.Expanded],
-    ['routed-experts', 'no flags', 'creditLens.run', vscode.TreeItemCollapsibleState.None],
-  ]);
+  assert.deepEqual(
+    runs.map((r) => [r.label, r.description, r.contextValue, r.collapsibleState]),
+    [
+      ['planner-solver-verifier', '2 flags · ⚑ 2', 'creditLens.run', vscode.TreeItemCollapsibleState.Expanded],
+      ['routed-experts', 'no flags', 'creditLens.run', vscode.TreeItemCollapsibleState.None],
+    ],
+  );
 });
 
 test('flags show kind, agent, steps and headline evidence, and open their trace line', () => {
   const tree = provider();
   const [team] = tree.getChildren();
   const flags = items(tree, team);
-  assert.deepEqual(flags.map((f) => [f.label, f.description, f.contextValue]), [
-    ['free-rider · verifier', 'steps 2–3 · meanCredit 0.001', 'creditLens.flag'],
-    ['silent · verifier', 'episode s1-g1-r2 · silentEpisodes 1', 'creditLens.flag'],
-  ]);
+  assert.deepEqual(
+    flags.map((f) => [f.label, f.description, f.contextValue]),
+    [
+      ['free-rider · verifier', 'steps 2–3 · meanCredit 0.001', 'creditLens.flag'],
+      ['silent · verifier', 'episode s1-g1-r2 · silentEpisodes 1', 'creditLens.flag'],
+    ],
+  );
   const [uri, options] = flags[1]?.command?.arguments ?? [];
   assert.equal(flags[1]?.command?.command, 'vscode.open');
   assert.equal((uri as vscode.Uri).fsPath, vscode.Uri.joinPath(folder, teamUri(1)).fsPath);
   assert.equal((options as { selection: vscode.Range }).selection.start.line, 5);
-  assert.match((flags[0]?.tooltip as vscode.MarkdownString).value, /free\\-rider: verifier is idle while the team earns reward/);
+  assert.match(
+    (flags[0]?.tooltip as vscode.MarkdownString).value,
+    /free\\-rider: verifier is idle while the team earns reward/,
+  );
 });
 
 test('evidence entries are listed under their flag with escaped tooltips', () => {
   const tree = provider();
   const [team] = tree.getChildren();
   const [freeRider, silent] = tree.getChildren(team);
-  assert.deepEqual(items(tree, freeRider).map((e) => [e.label, e.description, e.contextValue]), [
-    ['meanCredit', '0.001', 'creditLens.evidence'],
-    ['meanReward', '0.8', 'creditLens.evidence'],
-    ['score', '2', 'creditLens.evidence'],
-  ]);
+  assert.deepEqual(
+    items(tree, freeRider).map((e) => [e.label, e.description, e.contextValue]),
+    [
+      ['meanCredit', '0.001', 'creditLens.evidence'],
+      ['meanReward', '0.8', 'creditLens.evidence'],
+      ['score', '2', 'creditLens.evidence'],
+    ],
+  );
   const note = items(tree, silent).find((e) => e.label === 'note');
   assert.equal(note?.description, '<b>*x*</b>');
   assert.equal((note?.tooltip as vscode.MarkdownString).value, 'note\n\nvalue: \\<b\\>\\*x\\*\\</b\\>');
 });
 
 test('object and array evidence expands; long levels are capped', () => {
-  index.store.db.prepare("INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'dominant', ?, 'now')")
-    .run(index.routedRunId, JSON.stringify({ windows: [{ from: 1, to: 2 }, { from: 3, to: 4 }, { from: 5, to: 6 }] }));
+  index.store.db
+    .prepare(
+      "INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'dominant', ?, 'now')",
+    )
+    .run(
+      index.routedRunId,
+      JSON.stringify({
+        windows: [
+          { from: 1, to: 2 },
+          { from: 3, to: 4 },
+          { from: 5, to: 6 },
+        ],
+      }),
+    );
   try {
     const tree = provider(2);
     const routed = tree.getChildren()[1];
@@ -74,7 +101,14 @@ test('object and array evidence expands; long levels are capped', () => {
     assert.equal(tree.getTreeItem(dominant as FlagsNode).command, undefined);
     const [windows] = tree.getChildren(dominant);
     assert.equal(tree.getTreeItem(windows as FlagsNode).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    assert.deepEqual(items(tree, windows).map((w) => [w.label, w.description]), [['0', '{"from":1,"to":2}'], ['1', '{"from":3,"to":4}'], ['… 1 more entry', undefined]]);
+    assert.deepEqual(
+      items(tree, windows).map((w) => [w.label, w.description]),
+      [
+        ['0', '{"from":1,"to":2}'],
+        ['1', '{"from":3,"to":4}'],
+        ['… 1 more entry', undefined],
+      ],
+    );
   } finally {
     index.store.db.prepare('DELETE FROM flag WHERE run_id = ?').run(index.routedRunId);
   }
@@ -82,7 +116,10 @@ test('object and array evidence expands; long levels are capped', () => {
 
 test('without an index the view shows the placeholder', () => {
   const tree = new FlagsTreeProvider({ index: () => undefined });
-  assert.deepEqual(items(tree).map((i) => [i.label, i.command?.command]), [[noIndexMessage, 'creditLens.indexRunFolder']]);
+  assert.deepEqual(
+    items(tree).map((i) => [i.label, i.command?.command]),
+    [[noIndexMessage, 'creditLens.indexRunFolder']],
+  );
 });
 
 test('refresh() fires onDidChangeTreeData', () => {

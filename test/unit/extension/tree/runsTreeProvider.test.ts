@@ -19,7 +19,10 @@ after(() => {
 });
 
 function provider(maxChildren?: number): RunsTreeProvider {
-  return new RunsTreeProvider({ index: () => ({ folder, repository: index.browse }), ...(maxChildren === undefined ? {} : { maxChildren }) });
+  return new RunsTreeProvider({
+    index: () => ({ folder, repository: index.browse }),
+    ...(maxChildren === undefined ? {} : { maxChildren }),
+  });
 }
 
 function items(tree: RunsTreeProvider, node?: RunsNode): vscode.TreeItem[] {
@@ -37,10 +40,13 @@ const tooltipOf = (item: vscode.TreeItem): string => (item.tooltip as vscode.Mar
 
 test('runs: one item per run with totals, flag badge and context value', () => {
   const runs = items(provider());
-  assert.deepEqual(runs.map((r) => [r.label, r.contextValue, r.collapsibleState]), [
-    ['planner-solver-verifier', 'creditLens.run', vscode.TreeItemCollapsibleState.Collapsed],
-    ['routed-experts', 'creditLens.run', vscode.TreeItemCollapsibleState.Collapsed],
-  ]);
+  assert.deepEqual(
+    runs.map((r) => [r.label, r.contextValue, r.collapsibleState]),
+    [
+      ['planner-solver-verifier', 'creditLens.run', vscode.TreeItemCollapsibleState.Collapsed],
+      ['routed-experts', 'creditLens.run', vscode.TreeItemCollapsibleState.Collapsed],
+    ],
+  );
   assert.match(String(runs[0]?.description), /^18 episodes · 3 steps · mean reward [\d.]+ · ⚑ 2$/);
   assert.doesNotMatch(String(runs[1]?.description), /⚑/);
   assert.equal((runs[0]?.iconPath as vscode.ThemeIcon).id, 'warning');
@@ -51,10 +57,23 @@ test('steps and groups carry counts, mean reward and the flags covering them', (
   const tree = provider();
   const run = child(tree, undefined, 'planner-solver-verifier');
   const steps = items(tree, run);
-  assert.deepEqual(steps.map((s) => [s.label, s.contextValue]), [['step 1', 'creditLens.step'], ['step 2', 'creditLens.step'], ['step 3', 'creditLens.step']]);
+  assert.deepEqual(
+    steps.map((s) => [s.label, s.contextValue]),
+    [
+      ['step 1', 'creditLens.step'],
+      ['step 2', 'creditLens.step'],
+      ['step 3', 'creditLens.step'],
+    ],
+  );
   assert.match(String(steps[1]?.description), /^6 episodes · 2 groups · mean reward [\d.]+ · ⚑ 1$/);
   const groups = items(tree, child(tree, run, 'step 1'));
-  assert.deepEqual(groups.map((g) => [g.label, g.contextValue]), [['s1-g0', 'creditLens.group'], ['s1-g1', 'creditLens.group']]);
+  assert.deepEqual(
+    groups.map((g) => [g.label, g.contextValue]),
+    [
+      ['s1-g0', 'creditLens.group'],
+      ['s1-g1', 'creditLens.group'],
+    ],
+  );
   assert.match(String(groups[0]?.description), /^3 episodes · mean reward [\d.]+$/);
   assert.match(String(groups[1]?.description), /· ⚑ 1$/);
 });
@@ -63,15 +82,21 @@ test('episodes show reward, agent count and badge, and open the Episode view', (
   const tree = provider();
   const step = child(tree, child(tree, undefined, 'planner-solver-verifier'), 'step 1');
   const episodes = items(tree, child(tree, step, 's1-g1'));
-  assert.deepEqual(episodes.map((e) => [e.label, e.contextValue, e.collapsibleState]), [
-    ['s1-g1-r0', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
-    ['s1-g1-r1', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
-    ['s1-g1-r2', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
-  ]);
+  assert.deepEqual(
+    episodes.map((e) => [e.label, e.contextValue, e.collapsibleState]),
+    [
+      ['s1-g1-r0', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
+      ['s1-g1-r1', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
+      ['s1-g1-r2', 'creditLens.episode', vscode.TreeItemCollapsibleState.None],
+    ],
+  );
   assert.match(String(episodes[2]?.description), /^reward [01] · 3 agents · ⚑ 1$/);
   const command = episodes[2]?.command;
   assert.equal(command?.command, 'creditLens.openEpisodeView');
-  const [node] = (command?.arguments ?? []) as { folder: vscode.Uri; episode: { externalId: string; uri: string; line: number } }[];
+  const [node] = (command?.arguments ?? []) as {
+    folder: vscode.Uri;
+    episode: { externalId: string; uri: string; line: number };
+  }[];
   assert.equal(node?.folder.fsPath, folder.fsPath);
   assert.equal(node?.episode.externalId, 's1-g1-r2');
   // Reveal Trace Line (context menu) gets the same node: the episode's file and 1-based line.
@@ -93,9 +118,19 @@ test('tooltips are escaped text, never raw Markdown', () => {
 test('large levels are capped with a "… N more" item', () => {
   const tree = provider(2);
   const run = child(tree, undefined, 'planner-solver-verifier');
-  assert.deepEqual(items(tree, run).map((s) => [s.label, s.contextValue]), [['step 1', 'creditLens.step'], ['step 2', 'creditLens.step'], ['… 1 more step', 'creditLens.more']]);
+  assert.deepEqual(
+    items(tree, run).map((s) => [s.label, s.contextValue]),
+    [
+      ['step 1', 'creditLens.step'],
+      ['step 2', 'creditLens.step'],
+      ['… 1 more step', 'creditLens.more'],
+    ],
+  );
   const group = child(tree, child(tree, run, 'step 1'), 's1-g0');
-  assert.deepEqual(items(tree, group).map((e) => e.label), ['s1-g0-r0', 's1-g0-r1', '… 1 more episode']);
+  assert.deepEqual(
+    items(tree, group).map((e) => e.label),
+    ['s1-g0-r0', 's1-g0-r1', '… 1 more episode'],
+  );
 });
 
 test('without an index the view shows a placeholder that offers to index', () => {
@@ -108,8 +143,15 @@ test('without an index the view shows a placeholder that offers to index', () =>
 
 test('an empty index and a failing read show a message instead of throwing', () => {
   const empty = { runs: () => [] } as unknown as BrowseRepository;
-  assert.deepEqual(items(new RunsTreeProvider({ index: () => ({ folder, repository: empty }) })).map((i) => i.label), ['The index holds no runs yet.']);
-  const failing = { runs: () => { throw new Error('SQLITE_BUSY: database is locked'); } } as unknown as BrowseRepository;
+  assert.deepEqual(
+    items(new RunsTreeProvider({ index: () => ({ folder, repository: empty }) })).map((i) => i.label),
+    ['The index holds no runs yet.'],
+  );
+  const failing = {
+    runs: () => {
+      throw new Error('SQLITE_BUSY: database is locked');
+    },
+  } as unknown as BrowseRepository;
   const [message] = items(new RunsTreeProvider({ index: () => ({ folder, repository: failing }) }));
   assert.match(message?.label as string, /Could not read the Credit Lens index: SQLITE_BUSY/);
 });
@@ -137,10 +179,13 @@ test('several indexed folders: one node per folder, the current one expanded, ea
     indexOf: (f) => (read.push(f.fsPath), { folder: f, repository: index.browse }),
   });
   const folders = items(tree);
-  assert.deepEqual(folders.map((f) => [f.label, f.description, f.contextValue, f.collapsibleState]), [
-    ['demo-run', 'current', 'creditLens.runFolder', vscode.TreeItemCollapsibleState.Expanded],
-    ['copy', '', 'creditLens.runFolder', vscode.TreeItemCollapsibleState.Collapsed],
-  ]);
+  assert.deepEqual(
+    folders.map((f) => [f.label, f.description, f.contextValue, f.collapsibleState]),
+    [
+      ['demo-run', 'current', 'creditLens.runFolder', vscode.TreeItemCollapsibleState.Expanded],
+      ['copy', '', 'creditLens.runFolder', vscode.TreeItemCollapsibleState.Collapsed],
+    ],
+  );
   const [, copyNode] = tree.getChildren();
   const runsOfCopy = tree.getChildren(copyNode);
   assert.deepEqual(read, [other.fsPath], 'the other folder is read through indexOf; the current one from index()');

@@ -57,7 +57,14 @@ describe('decodeEpisode: ids and names', () => {
 
   test('decodeEpisode(line) names the JSON path of a non-string message agent', () => {
     assert.equal(
-      errorOf(line({ messages: [{ agent: 'a', content: '' }, { agent: false, content: '' }] })),
+      errorOf(
+        line({
+          messages: [
+            { agent: 'a', content: '' },
+            { agent: false, content: '' },
+          ],
+        }),
+      ),
       'messages[1].agent: expected a non-empty string or number, got boolean',
     );
   });
@@ -80,8 +87,14 @@ describe('decodeEpisode: roster', () => {
 
   test('decodeEpisode(line) keeps the roster as declared: undeclared speakers are not added, silent agents are not dropped', () => {
     const e = decoded(line({ agents: ['planner', 'verifier'] }));
-    assert.deepEqual(e.agents.map((a) => a.name), ['planner', 'verifier']);
-    assert.deepEqual(e.messages.map((m) => m.agent), ['planner', 'solver']);
+    assert.deepEqual(
+      e.agents.map((a) => a.name),
+      ['planner', 'verifier'],
+    );
+    assert.deepEqual(
+      e.messages.map((m) => m.agent),
+      ['planner', 'solver'],
+    );
   });
 
   test('decodeAgent(value) reads a bare name as an llm agent', () => {
@@ -102,8 +115,11 @@ describe('decodeEpisode: roster', () => {
 
 describe('decodeEpisode: optional fields', () => {
   test('decodeEpisode(line) treats null optional fields as absent', () => {
-    const e = decoded(line({ step: null, split: null, reward: null, final: null, routing: null, labels: null, metadata: null }));
-    for (const key of ['step', 'split', 'reward', 'final', 'routing', 'labels', 'metadata']) assert.equal(key in e, false, key);
+    const e = decoded(
+      line({ step: null, split: null, reward: null, final: null, routing: null, labels: null, metadata: null }),
+    );
+    for (const key of ['step', 'split', 'reward', 'final', 'routing', 'labels', 'metadata'])
+      assert.equal(key in e, false, key);
   });
 
   test('decodeEpisode(line) accepts integer fields written as 2.0 and rejects fractions', () => {
@@ -119,7 +135,9 @@ describe('decodeEpisode: optional fields', () => {
   });
 
   test('decodeEpisode(line) accepts unknown fields of a later minor version and still decodes the known ones', () => {
-    const e = decoded(line({ version: '1.7', critique: { score: 3 }, messages: [{ agent: 3, content: 'x', confidence: 0.9 }] }));
+    const e = decoded(
+      line({ version: '1.7', critique: { score: 3 }, messages: [{ agent: 3, content: 'x', confidence: 0.9 }] }),
+    );
     assert.equal(e.messages[0]?.agent, '3');
   });
 
@@ -130,7 +148,11 @@ describe('decodeEpisode: optional fields', () => {
 
 describe('decodeEpisode: tokens', () => {
   test('decodeEpisode(line) accepts tokens, logprobs and attribution of the same length, or any one alone', () => {
-    decoded(line({ messages: [{ agent: 'a', content: 'ab', tokens: ['a', 'b'], logprobs: [-1, -2], attribution: [0.5, 0.5] }] }));
+    decoded(
+      line({
+        messages: [{ agent: 'a', content: 'ab', tokens: ['a', 'b'], logprobs: [-1, -2], attribution: [0.5, 0.5] }],
+      }),
+    );
     decoded(line({ messages: [{ agent: 'a', content: 'ab', logprobs: [-1, -2] }] }));
   });
 
@@ -147,7 +169,11 @@ describe('decodeEpisode: routing', () => {
 
   test('decodeEpisode(line) reads the probabilities of all experts, the selected one and behaviour probabilities', () => {
     const behaviourProbs = { math: 0.4, code: 0.4, chat: 0.2 };
-    assert.deepEqual(decoded(line({ routing: { probs, selected: 'code', behaviourProbs } })).routing, { probs, selected: 'code', behaviourProbs });
+    assert.deepEqual(decoded(line({ routing: { probs, selected: 'code', behaviourProbs } })).routing, {
+      probs,
+      selected: 'code',
+      behaviourProbs,
+    });
   });
 
   test('decodeEpisode(line) accepts probabilities that sum to 1 within 0.001', () => {
@@ -155,25 +181,45 @@ describe('decodeEpisode: routing', () => {
   });
 
   test('decodeEpisode(line) rejects probabilities that sum to 1 only within 0.002', () => {
-    assert.match(errorOf(line({ routing: { probs: { a: 0.499, b: 0.499 }, selected: 'a' } })), /^routing\.probs: probabilities sum to 0\.998, expected 1$/);
+    assert.match(
+      errorOf(line({ routing: { probs: { a: 0.499, b: 0.499 }, selected: 'a' } })),
+      /^routing\.probs: probabilities sum to 0\.998, expected 1$/,
+    );
   });
 
   test('decodeEpisode(line) rejects behaviour probabilities that do not sum to 1', () => {
-    assert.match(errorOf(line({ routing: { probs, selected: 'code', behaviourProbs: { math: 0.5 } } })), /^routing\.behaviourProbs: probabilities sum to 0\.5/);
+    assert.match(
+      errorOf(line({ routing: { probs, selected: 'code', behaviourProbs: { math: 0.5 } } })),
+      /^routing\.behaviourProbs: probabilities sum to 0\.5/,
+    );
   });
 
   test('decodeEpisode(line) rejects a selected expert without a probability', () => {
-    assert.equal(errorOf(line({ routing: { probs, selected: 'law' } })), 'routing.selected: "law" has no probability in routing.probs');
+    assert.equal(
+      errorOf(line({ routing: { probs, selected: 'law' } })),
+      'routing.selected: "law" has no probability in routing.probs',
+    );
   });
 
   test('decodeEpisode(line) requires routing.probs', () => {
-    assert.equal(errorOf(line({ routing: { selected: 'code' } })), 'routing.probs: is required (probabilities of all experts)');
+    assert.equal(
+      errorOf(line({ routing: { selected: 'code' } })),
+      'routing.probs: is required (probabilities of all experts)',
+    );
   });
 });
 
 describe('decodeEpisode: counterfactuals and coalitions', () => {
   test('decodeEpisode(line) reads every field of a counterfactual', () => {
-    const cf = { intervention: 'replace_text', agents: ['solver'], replacement: '41', reward: 0.25, rewards: [0, 0, 1, 0], replayed: true, evaluator: 'gsm8k@1' };
+    const cf = {
+      intervention: 'replace_text',
+      agents: ['solver'],
+      replacement: '41',
+      reward: 0.25,
+      rewards: [0, 0, 1, 0],
+      replayed: true,
+      evaluator: 'gsm8k@1',
+    };
     assert.deepEqual(decoded(line({ counterfactuals: [cf] })).counterfactuals, [cf]);
   });
 
@@ -184,15 +230,31 @@ describe('decodeEpisode: counterfactuals and coalitions', () => {
   });
 
   test('decodeEpisode(line) requires at least one agent in a counterfactual', () => {
-    assert.equal(errorOf(line({ counterfactuals: [{ intervention: 'remove', agents: [], reward: 0 }] })), 'counterfactuals[0].agents: must name at least one agent');
-    assert.equal(errorOf(line({ counterfactuals: [{ intervention: 'remove', reward: 0 }] })), 'counterfactuals[0].agents: must name at least one agent');
+    assert.equal(
+      errorOf(line({ counterfactuals: [{ intervention: 'remove', agents: [], reward: 0 }] })),
+      'counterfactuals[0].agents: must name at least one agent',
+    );
+    assert.equal(
+      errorOf(line({ counterfactuals: [{ intervention: 'remove', reward: 0 }] })),
+      'counterfactuals[0].agents: must name at least one agent',
+    );
   });
 
   test('decodeEpisode(line) reads [] as the empty coalition', () => {
-    assert.deepEqual(decoded(line({ coalitions: [{ agents: [], value: 0 }, { agents: ['solver'], value: 1, n: 4 }] })).coalitions, [
-      { agents: [], value: 0 },
-      { agents: ['solver'], value: 1, n: 4 },
-    ]);
+    assert.deepEqual(
+      decoded(
+        line({
+          coalitions: [
+            { agents: [], value: 0 },
+            { agents: ['solver'], value: 1, n: 4 },
+          ],
+        }),
+      ).coalitions,
+      [
+        { agents: [], value: 0 },
+        { agents: ['solver'], value: 1, n: 4 },
+      ],
+    );
   });
 
   test('decodeEpisode(line) requires the value of a coalition', () => {
@@ -202,12 +264,22 @@ describe('decodeEpisode: counterfactuals and coalitions', () => {
 
 describe('decodeEpisode: labels', () => {
   test('decodeEpisode(line) reads a label anchored on the last message', () => {
-    const label = { kind: 'mistake_agent_step', agent: 'solver', message: 1, value: '1.1', reason: 'wrong sum', annotator: 'human' };
+    const label = {
+      kind: 'mistake_agent_step',
+      agent: 'solver',
+      message: 1,
+      value: '1.1',
+      reason: 'wrong sum',
+      annotator: 'human',
+    };
     assert.deepEqual(decoded(line({ labels: [label] })).labels, [label]);
   });
 
   test('decodeEpisode(line) rejects a label message index past the last message', () => {
-    assert.equal(errorOf(line({ labels: [{ kind: 'k', message: 2 }] })), 'labels[0].message: index 2 is outside messages[0..1]');
+    assert.equal(
+      errorOf(line({ labels: [{ kind: 'k', message: 2 }] })),
+      'labels[0].message: index 2 is outside messages[0..1]',
+    );
   });
 
   test('decodeEpisode(line) requires the kind of a label', () => {
@@ -217,7 +289,13 @@ describe('decodeEpisode: labels', () => {
 
 describe('decodeEpisode: robustness', () => {
   test('decodeEpisode(value) returns an error for any non-object JSON value instead of throwing', () => {
-    for (const [value, kind] of [[null, 'null'], [3, 'number'], ['x', 'string'], [[], 'array'], [true, 'boolean']] as const) {
+    for (const [value, kind] of [
+      [null, 'null'],
+      [3, 'number'],
+      ['x', 'string'],
+      [[], 'array'],
+      [true, 'boolean'],
+    ] as const) {
       assert.equal(errorOf(value), `expected an object, got ${kind}`);
     }
   });

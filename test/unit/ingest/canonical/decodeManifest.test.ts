@@ -57,22 +57,32 @@ describe('decodeManifest: names and versions', () => {
 
 describe('decodeManifest: mechanism and roster', () => {
   test('decodeManifest(json) reads each of the four mechanisms', () => {
-    for (const mechanism of ['pipeline', 'vote', 'routed', 'debate'] as const) assert.equal(decoded(manifest({ mechanism })).mechanism, mechanism);
+    for (const mechanism of ['pipeline', 'vote', 'routed', 'debate'] as const)
+      assert.equal(decoded(manifest({ mechanism })).mechanism, mechanism);
   });
 
   test('decodeManifest(json) rejects an unknown mechanism, listing the known ones', () => {
-    assert.equal(errorOf(manifest({ mechanism: 'auction' })), 'mechanism: "auction" is not one of pipeline, vote, routed, debate');
+    assert.equal(
+      errorOf(manifest({ mechanism: 'auction' })),
+      'mechanism: "auction" is not one of pipeline, vote, routed, debate',
+    );
   });
 
   test('decodeManifest(json) reads agents given as names and as objects', () => {
-    assert.deepEqual(decoded(manifest({ agents: ['planner', { name: 'calc', kind: 'tool', trainable: false }] })).agents, [
-      { name: 'planner', kind: 'llm' },
-      { name: 'calc', kind: 'tool', trainable: false },
-    ]);
+    assert.deepEqual(
+      decoded(manifest({ agents: ['planner', { name: 'calc', kind: 'tool', trainable: false }] })).agents,
+      [
+        { name: 'planner', kind: 'llm' },
+        { name: 'calc', kind: 'tool', trainable: false },
+      ],
+    );
   });
 
   test('decodeManifest(json) names the path of a bad agent kind', () => {
-    assert.match(errorOf(manifest({ agents: ['a', { name: 'b', kind: 'robot' }] })), /^agents\[1\]\.kind: "robot" is not one of llm, /);
+    assert.match(
+      errorOf(manifest({ agents: ['a', { name: 'b', kind: 'robot' }] })),
+      /^agents\[1\]\.kind: "robot" is not one of llm, /,
+    );
   });
 
   test('decodeManifest(json) reads framework, algorithm and metadata, and ignores unknown fields', () => {
@@ -86,24 +96,37 @@ describe('decodeManifest: mechanism and roster', () => {
 
 describe('decodeManifest: evaluator', () => {
   test('decodeManifest(json) reads a builtin evaluator with its options', () => {
-    assert.deepEqual(decoded(manifest({ evaluator: { kind: 'builtin', name: 'gsm8k', options: { extract: 'last_number' } } })).evaluator, {
-      kind: 'builtin',
-      name: 'gsm8k',
-      options: { extract: 'last_number' },
-    });
+    assert.deepEqual(
+      decoded(manifest({ evaluator: { kind: 'builtin', name: 'gsm8k', options: { extract: 'last_number' } } }))
+        .evaluator,
+      {
+        kind: 'builtin',
+        name: 'gsm8k',
+        options: { extract: 'last_number' },
+      },
+    );
   });
 
   test('decodeManifest(json) reads a command evaluator with its timeout', () => {
-    assert.deepEqual(decoded(manifest({ evaluator: { kind: 'command', command: 'python score.py', timeoutMs: 5000 } })).evaluator, {
-      kind: 'command',
-      command: 'python score.py',
-      timeoutMs: 5000,
-    });
+    assert.deepEqual(
+      decoded(manifest({ evaluator: { kind: 'command', command: 'python score.py', timeoutMs: 5000 } })).evaluator,
+      {
+        kind: 'command',
+        command: 'python score.py',
+        timeoutMs: 5000,
+      },
+    );
   });
 
   test('decodeManifest(json) ignores the fields of the other evaluator kind', () => {
-    assert.deepEqual(decoded(manifest({ evaluator: { kind: 'command', command: 'score', name: 7, options: 'x' } })).evaluator, { kind: 'command', command: 'score' });
-    assert.deepEqual(decoded(manifest({ evaluator: { kind: 'builtin', name: 'gsm8k', command: 7, timeoutMs: 'x' } })).evaluator, { kind: 'builtin', name: 'gsm8k' });
+    assert.deepEqual(
+      decoded(manifest({ evaluator: { kind: 'command', command: 'score', name: 7, options: 'x' } })).evaluator,
+      { kind: 'command', command: 'score' },
+    );
+    assert.deepEqual(
+      decoded(manifest({ evaluator: { kind: 'builtin', name: 'gsm8k', command: 7, timeoutMs: 'x' } })).evaluator,
+      { kind: 'builtin', name: 'gsm8k' },
+    );
   });
 
   test('decodeManifest(json) names the missing field of each evaluator kind', () => {
@@ -113,7 +136,10 @@ describe('decodeManifest: evaluator', () => {
   });
 
   test('decodeManifest(json) rejects an unknown evaluator kind', () => {
-    assert.equal(errorOf(manifest({ evaluator: { kind: 'http' } })), 'evaluator.kind: "http" is not one of builtin, command');
+    assert.equal(
+      errorOf(manifest({ evaluator: { kind: 'http' } })),
+      'evaluator.kind: "http" is not one of builtin, command',
+    );
   });
 });
 

@@ -37,7 +37,11 @@ test('the indexer and the credit engine use one tolerance for the sum of routing
   assert.equal(t, 1e-3);
   for (const probs of cases) {
     assert.equal(indexAccepts(probs), creditAccepts(probs), `index and credit disagree on [${probs.join(', ')}]`);
-    assert.equal(indexAccepts([...probs].reverse()), creditAccepts([...probs].reverse()), `disagree on reversed [${probs.join(', ')}]`);
+    assert.equal(
+      indexAccepts([...probs].reverse()),
+      creditAccepts([...probs].reverse()),
+      `disagree on reversed [${probs.join(', ')}]`,
+    );
   }
 });
 

@@ -45,11 +45,22 @@ describe('run folder layout', () => {
 
   test('scanRunFolder(root) reads *.jsonl, *.ndjson, *.json (not run.json or mapping files), *.eval and *.parquet files only', () => {
     const root = makeFolder({
-      'a.jsonl': line, 'b.ndjson': line, 'c.json': line, 'd.JSONL': line, 'e.txt': line, 'f.eval': line, 'g.parquet': line,
-      'run.json': manifest, 'mapping.json': '{}', 'verl.mapping.json': '{}',
+      'a.jsonl': line,
+      'b.ndjson': line,
+      'c.json': line,
+      'd.JSONL': line,
+      'e.txt': line,
+      'f.eval': line,
+      'g.parquet': line,
+      'run.json': manifest,
+      'mapping.json': '{}',
+      'verl.mapping.json': '{}',
     });
     made.push(root);
-    assert.deepEqual(scanRunFolder(root).files.map((f) => f.uri), ['a.jsonl', 'b.ndjson', 'c.json', 'f.eval', 'g.parquet']);
+    assert.deepEqual(
+      scanRunFolder(root).files.map((f) => f.uri),
+      ['a.jsonl', 'b.ndjson', 'c.json', 'f.eval', 'g.parquet'],
+    );
   });
 
   test('scanRunFolder(root) skips hidden folders, node_modules and the .credit-lens index folder', () => {
@@ -60,7 +71,10 @@ describe('run folder layout', () => {
       'node_modules/pkg/a.jsonl': line,
     });
     made.push(root);
-    assert.deepEqual(scanRunFolder(root).files.map((f) => f.uri), ['keep/a.jsonl']);
+    assert.deepEqual(
+      scanRunFolder(root).files.map((f) => f.uri),
+      ['keep/a.jsonl'],
+    );
   });
 
   test('scanRunFolder(root) gives files to the nearest folder above them with a run.json', () => {
@@ -74,7 +88,10 @@ describe('run folder layout', () => {
     });
     made.push(root);
     const scanned = scanRunFolder(root);
-    assert.deepEqual(scanned.runs.map((r) => r.root), ['', 'ablation']);
+    assert.deepEqual(
+      scanned.runs.map((r) => r.root),
+      ['', 'ablation'],
+    );
     assert.deepEqual(
       scanned.files.map((f) => [f.uri, f.runRoot]),
       [
@@ -96,10 +113,16 @@ describe('run folder layout', () => {
   });
 
   test('scanRunFolder(root) reports a run.json of an unknown major version against run.json', () => {
-    const root = makeFolder({ 'old/run.json': JSON.stringify({ format: 'credit-lens', version: '2.0' }), 'old/a.jsonl': line });
+    const root = makeFolder({
+      'old/run.json': JSON.stringify({ format: 'credit-lens', version: '2.0' }),
+      'old/a.jsonl': line,
+    });
     made.push(root);
     const run = scanRunFolder(root).runs.find((r) => r.root === 'old');
     assert.equal(run?.manifestIssue?.uri, 'old/run.json');
-    assert.match(run?.manifestIssue?.reason ?? '', /^invalid run manifest: version: unsupported format version 2\.0: this Credit Lens reads major version 1;/);
+    assert.match(
+      run?.manifestIssue?.reason ?? '',
+      /^invalid run manifest: version: unsupported format version 2\.0: this Credit Lens reads major version 1;/,
+    );
   });
 });

@@ -45,19 +45,28 @@ function schemaErrors(validate: ValidateFunction, value: unknown): string {
 /** The JSON pointers the schema complains about; a missing property is reported at its own path. */
 function errorPointers(errors: readonly ErrorObject[] | null | undefined): Set<string> {
   return new Set(
-    (errors ?? []).map((e) => (e.keyword === 'required' ? `${e.instancePath}/${String(e.params['missingProperty'])}` : e.instancePath)),
+    (errors ?? []).map((e) =>
+      e.keyword === 'required' ? `${e.instancePath}/${String(e.params['missingProperty'])}` : e.instancePath,
+    ),
   );
 }
 
 /** `messages[1].agent` -> `/messages/1/agent` (the decoder's path as a JSON pointer). */
 function pointerOf(path: string): string {
-  return path === '' ? '' : `/${path.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+  return path === ''
+    ? ''
+    : `/${path
+        .replace(/\[(\d+)\]/g, '.$1')
+        .split('.')
+        .join('/')}`;
 }
 
 // decodeEpisode normalises the parsed value in place, so the decoders get their own copy and the
 // schema always sees the value as written.
 function decodeFixture(file: string, value: unknown): Result<unknown> {
-  return file.startsWith('run-') ? decodeManifest(structuredClone(value), 'folder') : decodeEpisode(structuredClone(value));
+  return file.startsWith('run-')
+    ? decodeManifest(structuredClone(value), 'folder')
+    : decodeEpisode(structuredClone(value));
 }
 
 function errorOf(result: Result<unknown>): string {
@@ -75,7 +84,9 @@ describe('valid fixtures', () => {
   });
 
   for (const file of traceFiles) {
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     lines.forEach((text, i) => {
       const where = `${file.slice(fixtures.length + 1)}:${i + 1}`;
       test(`episode schema and decodeEpisode(line) both accept ${where}`, () => {
@@ -111,10 +122,18 @@ const bothRejectCases: readonly InvalidCase[] = [
   { file: 'empty-id.json', path: 'id', problem: 'expected a non-empty string or number, got string' },
   { file: 'messages-missing.json', path: 'messages', problem: 'is required' },
   { file: 'messages-not-array.json', path: 'messages', problem: 'expected an array, got object' },
-  { file: 'message-agent-boolean.json', path: 'messages[1].agent', problem: 'expected a non-empty string or number, got boolean' },
+  {
+    file: 'message-agent-boolean.json',
+    path: 'messages[1].agent',
+    problem: 'expected a non-empty string or number, got boolean',
+  },
   { file: 'message-content-missing.json', path: 'messages[0].content', problem: 'is required' },
   { file: 'message-turn-fraction.json', path: 'messages[1].turn', problem: 'expected an integer, got 1.5' },
-  { file: 'message-logprob-string.json', path: 'messages[1].logprobs[1]', problem: 'expected a finite number, got string' },
+  {
+    file: 'message-logprob-string.json',
+    path: 'messages[1].logprobs[1]',
+    problem: 'expected a finite number, got string',
+  },
   { file: 'agent-number.json', path: 'agents[0]', problem: 'expected an object, got number' },
   {
     file: 'agent-kind-unknown.json',
@@ -132,18 +151,31 @@ const bothRejectCases: readonly InvalidCase[] = [
   {
     file: 'version-major-2.json',
     path: 'version',
-    problem: 'unsupported format version 2.0: this Credit Lens reads major version 1; upgrade Credit Lens or convert the trace',
+    problem:
+      'unsupported format version 2.0: this Credit Lens reads major version 1; upgrade Credit Lens or convert the trace',
   },
   { file: 'routing-probs-missing.json', path: 'routing.probs', problem: 'is required (probabilities of all experts)' },
-  { file: 'routing-probability-out-of-range.json', path: 'routing.probs.planner', problem: 'probability -0.2 is outside [0, 1]' },
+  {
+    file: 'routing-probability-out-of-range.json',
+    path: 'routing.probs.planner',
+    problem: 'probability -0.2 is outside [0, 1]',
+  },
   {
     file: 'counterfactual-intervention-unknown.json',
     path: 'counterfactuals[0].intervention',
     problem: '"drop" is not one of remove, empty, placeholder, resample_self, resample_ref, replace_text',
   },
-  { file: 'counterfactual-agents-empty.json', path: 'counterfactuals[0].agents', problem: 'must name at least one agent' },
+  {
+    file: 'counterfactual-agents-empty.json',
+    path: 'counterfactuals[0].agents',
+    problem: 'must name at least one agent',
+  },
   { file: 'counterfactual-reward-missing.json', path: 'counterfactuals[0].reward', problem: 'is required' },
-  { file: 'coalition-agents-missing.json', path: 'coalitions[1].agents', problem: 'is required ([] is the empty coalition)' },
+  {
+    file: 'coalition-agents-missing.json',
+    path: 'coalitions[1].agents',
+    problem: 'is required ([] is the empty coalition)',
+  },
   { file: 'label-message-negative.json', path: 'labels[0].message', problem: 'index -1 is outside messages[0..1]' },
   { file: 'run-format-missing.json', path: 'format', problem: 'is required' },
   { file: 'run-format-wrong.json', path: 'format', problem: 'expected "credit-lens", got "credit_lens"' },
@@ -151,9 +183,14 @@ const bothRejectCases: readonly InvalidCase[] = [
   {
     file: 'run-version-major-2.json',
     path: 'version',
-    problem: 'unsupported format version 2.0: this Credit Lens reads major version 1; upgrade Credit Lens or convert the trace',
+    problem:
+      'unsupported format version 2.0: this Credit Lens reads major version 1; upgrade Credit Lens or convert the trace',
   },
-  { file: 'run-mechanism-unknown.json', path: 'mechanism', problem: '"auction" is not one of pipeline, vote, routed, debate' },
+  {
+    file: 'run-mechanism-unknown.json',
+    path: 'mechanism',
+    problem: '"auction" is not one of pipeline, vote, routed, debate',
+  },
   {
     file: 'run-agent-kind-unknown.json',
     path: 'agents[1].kind',
@@ -171,8 +208,16 @@ const bothRejectCases: readonly InvalidCase[] = [
 // equal length, and a label's message index below the number of messages.
 const readerOnlyCases: readonly InvalidCase[] = [
   { file: 'routing-probs-sum.json', path: 'routing.probs', problem: 'probabilities sum to 0.9, expected 1' },
-  { file: 'routing-selected-unknown.json', path: 'routing.selected', problem: '"verifier" has no probability in routing.probs' },
-  { file: 'message-tokens-misaligned.json', path: 'messages[1]', problem: 'tokens, logprobs and attribution must have the same length, got 2 / 2 / 1' },
+  {
+    file: 'routing-selected-unknown.json',
+    path: 'routing.selected',
+    problem: '"verifier" has no probability in routing.probs',
+  },
+  {
+    file: 'message-tokens-misaligned.json',
+    path: 'messages[1]',
+    problem: 'tokens, logprobs and attribution must have the same length, got 2 / 2 / 1',
+  },
   { file: 'label-message-out-of-range.json', path: 'labels[0].message', problem: 'index 2 is outside messages[0..1]' },
 ];
 
@@ -194,7 +239,10 @@ describe('invalid fixtures', () => {
       assert.equal(errorOf(decodeFixture(c.file, value)), expectedMessage(c));
       const validate = c.file.startsWith('run-') ? runSchema : episodeSchema;
       assert.equal(validate(value), false, 'the schema must reject it');
-      assert.ok(errorPointers(validate.errors).has(pointerOf(c.path)), `schema errors: ${ajv.errorsText(validate.errors)}`);
+      assert.ok(
+        errorPointers(validate.errors).has(pointerOf(c.path)),
+        `schema errors: ${ajv.errorsText(validate.errors)}`,
+      );
     });
   }
 
@@ -207,8 +255,16 @@ describe('invalid fixtures', () => {
 });
 
 describe('format versions', () => {
-  const line = (version?: unknown): Record<string, unknown> => ({ id: 'v', messages: [{ agent: 'solver', content: '42' }], ...(version === undefined ? {} : { version }) });
-  const manifest = (version?: unknown): Record<string, unknown> => ({ format: 'credit-lens', name: 'run', ...(version === undefined ? {} : { version }) });
+  const line = (version?: unknown): Record<string, unknown> => ({
+    id: 'v',
+    messages: [{ agent: 'solver', content: '42' }],
+    ...(version === undefined ? {} : { version }),
+  });
+  const manifest = (version?: unknown): Record<string, unknown> => ({
+    format: 'credit-lens',
+    name: 'run',
+    ...(version === undefined ? {} : { version }),
+  });
 
   for (const version of ['1', '1.0', '1.3', '1.10', '1.12', 1, 1.1, 1.5, 1.99]) {
     test(`decodeEpisode(line) and the episode schema accept version ${JSON.stringify(version)}`, () => {
@@ -233,11 +289,17 @@ describe('format versions', () => {
   }
 
   test('decodeEpisode(line) says that major version 1 is supported when a line has version "2.0"', () => {
-    assert.match(errorOf(decodeEpisode(line('2.0'))), /^version: unsupported format version 2\.0: this Credit Lens reads major version 1;/);
+    assert.match(
+      errorOf(decodeEpisode(line('2.0'))),
+      /^version: unsupported format version 2\.0: this Credit Lens reads major version 1;/,
+    );
   });
 
   test('decodeManifest(json) says that major version 1 is supported when run.json has version "2.0"', () => {
-    assert.match(errorOf(decodeManifest(manifest('2.0'), 'f')), /^version: unsupported format version 2\.0: this Credit Lens reads major version 1;/);
+    assert.match(
+      errorOf(decodeManifest(manifest('2.0'), 'f')),
+      /^version: unsupported format version 2\.0: this Credit Lens reads major version 1;/,
+    );
   });
 
   test('decodeEpisode(line) and the episode schema accept a line without version', () => {
@@ -253,8 +315,24 @@ describe('format versions', () => {
 
 describe('null as absent', () => {
   const optionalEpisodeFields = [
-    'version', 'step', 'group', 'sample', 'task', 'split', 'prompt', 'agents', 'final', 'reward', 'agentRewards',
-    'advantages', 'routing', 'counterfactuals', 'coalitions', 'groundTruth', 'labels', 'metadata',
+    'version',
+    'step',
+    'group',
+    'sample',
+    'task',
+    'split',
+    'prompt',
+    'agents',
+    'final',
+    'reward',
+    'agentRewards',
+    'advantages',
+    'routing',
+    'counterfactuals',
+    'coalitions',
+    'groundTruth',
+    'labels',
+    'metadata',
   ];
   for (const field of optionalEpisodeFields) {
     const expectOk = field !== 'version'; // a null version is checked, and rejected, by both

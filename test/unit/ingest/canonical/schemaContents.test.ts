@@ -44,12 +44,21 @@ function resolve(root: SchemaNode, node: SchemaNode): SchemaNode {
 /** The node and every alternative that can add properties (anyOf branches, then / else). */
 function branches(root: SchemaNode, node: SchemaNode): SchemaNode[] {
   const resolved = resolve(root, node);
-  const alternatives = [...(Array.isArray(resolved['anyOf']) ? resolved['anyOf'] : []), resolved['then'], resolved['else']];
+  const alternatives = [
+    ...(Array.isArray(resolved['anyOf']) ? resolved['anyOf'] : []),
+    resolved['then'],
+    resolved['else'],
+  ];
   return [resolved, ...alternatives.filter(isNode).flatMap((n) => branches(root, n))];
 }
 
 /** Every property path the schema defines (`messages[].tokens`), mapped to whether it is free-form. */
-function schemaPaths(root: SchemaNode, node: SchemaNode = root, path = '', out = new Map<string, boolean>()): Map<string, boolean> {
+function schemaPaths(
+  root: SchemaNode,
+  node: SchemaNode = root,
+  path = '',
+  out = new Map<string, boolean>(),
+): Map<string, boolean> {
   for (const branch of branches(root, node)) {
     for (const [key, sub] of Object.entries(isNode(branch['properties']) ? branch['properties'] : {})) {
       if (!isNode(sub)) continue;
@@ -86,16 +95,25 @@ function freeFormPaths(paths: ReadonlyMap<string, boolean>): Set<string> {
 function propertySchemas(node: unknown, path = ''): { path: string; schema: unknown }[] {
   if (Array.isArray(node)) return node.flatMap((n, i) => propertySchemas(n, `${path}/${i}`));
   if (!isNode(node)) return [];
-  const own = isNode(node['properties']) ? Object.entries(node['properties']).map(([k, s]) => ({ path: `${path}/properties/${k}`, schema: s })) : [];
+  const own = isNode(node['properties'])
+    ? Object.entries(node['properties']).map(([k, s]) => ({ path: `${path}/properties/${k}`, schema: s }))
+    : [];
   return [...own, ...Object.entries(node).flatMap(([k, n]) => propertySchemas(n, `${path}/${k}`))];
 }
 
 function traceLines(): { value: unknown; roster: readonly AgentDecl[] }[] {
-  const files = [join(validDir, 'pipeline.jsonl'), join(validDir, 'minimal.jsonl'), join(validDir, 'routed/routed.jsonl')];
+  const files = [
+    join(validDir, 'pipeline.jsonl'),
+    join(validDir, 'minimal.jsonl'),
+    join(validDir, 'routed/routed.jsonl'),
+  ];
   return files.flatMap((file) => {
     const manifest = decodeManifest(readJson(join(dirname(file), 'run.json')), basename(dirname(file)));
     const roster = manifest.ok ? (manifest.value.agents ?? []) : [];
-    return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => ({ value: JSON.parse(l) as unknown, roster }));
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => ({ value: JSON.parse(l) as unknown, roster }));
   });
 }
 
@@ -121,7 +139,11 @@ function enumAt(node: SchemaNode, ...keys: string[]): unknown[] {
 describe('schema documents', () => {
   test('both schemas compile under ajv strict mode without warnings', () => {
     const warnings: unknown[] = [];
-    const logger = { log: () => undefined, warn: (...args: unknown[]) => warnings.push(args), error: (...args: unknown[]) => warnings.push(args) };
+    const logger = {
+      log: () => undefined,
+      warn: (...args: unknown[]) => warnings.push(args),
+      error: (...args: unknown[]) => warnings.push(args),
+    };
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, logger });
     ajv.compile(episodeSchema as AnySchemaObject);
     ajv.compile(runSchema as AnySchemaObject);
@@ -135,10 +157,18 @@ describe('schema documents', () => {
     assert.equal(runSchema['$id'], 'https://credit-lens.dev/schema/run.v1.json');
   });
 
-  for (const [name, schema] of [['episode', episodeSchema], ['run', runSchema]] as const) {
+  for (const [name, schema] of [
+    ['episode', episodeSchema],
+    ['run', runSchema],
+  ] as const) {
     test(`the ${name} schema gives every property a description`, () => {
-      const missing = propertySchemas(schema).filter((p) => !isNode(p.schema) || typeof p.schema['description'] !== 'string');
-      assert.deepEqual(missing.map((p) => p.path), []);
+      const missing = propertySchemas(schema).filter(
+        (p) => !isNode(p.schema) || typeof p.schema['description'] !== 'string',
+      );
+      assert.deepEqual(
+        missing.map((p) => p.path),
+        [],
+      );
     });
 
     test(`the ${name} schema allows unknown top-level fields (forward-compatible minors)`, () => {
@@ -162,8 +192,15 @@ describe('schema enums match the decoders', () => {
   });
 
   test('episode schema interventions equal the interventions decodeEpisode(line) accepts', () => {
-    const result = decodeEpisode({ id: 'e', messages: [message], counterfactuals: [{ intervention: '?', agents: ['a'], reward: 0 }] });
-    assert.deepEqual(enumAt(episodeSchema, '$defs', 'counterfactual', 'properties', 'intervention'), allowedValues(result));
+    const result = decodeEpisode({
+      id: 'e',
+      messages: [message],
+      counterfactuals: [{ intervention: '?', agents: ['a'], reward: 0 }],
+    });
+    assert.deepEqual(
+      enumAt(episodeSchema, '$defs', 'counterfactual', 'properties', 'intervention'),
+      allowedValues(result),
+    );
   });
 
   test('run schema mechanisms equal the mechanisms decodeManifest(json) accepts', () => {
@@ -186,12 +223,18 @@ describe('fixture coverage and decoded fields', () => {
 
   test('the valid trace fixtures set every property the episode schema defines', () => {
     const seen = new Set(traceLines().flatMap(({ value }) => [...valuePaths(value, freeFormPaths(episodePaths))]));
-    assert.deepEqual([...episodePaths.keys()].filter((p) => !seen.has(p)), []);
+    assert.deepEqual(
+      [...episodePaths.keys()].filter((p) => !seen.has(p)),
+      [],
+    );
   });
 
   test('the valid run.json fixtures set every property the run schema defines', () => {
     const seen = new Set(manifests().flatMap((value) => [...valuePaths(value, freeFormPaths(runPaths))]));
-    assert.deepEqual([...runPaths.keys()].filter((p) => !seen.has(p)), []);
+    assert.deepEqual(
+      [...runPaths.keys()].filter((p) => !seen.has(p)),
+      [],
+    );
   });
 
   // Unknown input fields may pass through (decodeEpisode normalises the parsed value in place), but
@@ -201,7 +244,9 @@ describe('fixture coverage and decoded fields', () => {
       const written = valuePaths(value, freeFormPaths(episodePaths));
       const result = decodeEpisode(structuredClone(value), roster);
       assert.ok(result.ok);
-      return [...valuePaths(result.value, freeFormPaths(episodePaths))].filter((p) => !episodePaths.has(p) && !written.has(p));
+      return [...valuePaths(result.value, freeFormPaths(episodePaths))].filter(
+        (p) => !episodePaths.has(p) && !written.has(p),
+      );
     });
     assert.deepEqual(invented, []);
   });
@@ -223,7 +268,10 @@ describe('fixture coverage and decoded fields', () => {
         return cfs.filter(isNode).map((cf) => cf['intervention']);
       }),
     );
-    assert.deepEqual([...used].sort(), [...enumAt(episodeSchema, '$defs', 'counterfactual', 'properties', 'intervention')].sort());
+    assert.deepEqual(
+      [...used].sort(),
+      [...enumAt(episodeSchema, '$defs', 'counterfactual', 'properties', 'intervention')].sort(),
+    );
   });
 
   test('the fixture folder lists only the files these tests read', () => {

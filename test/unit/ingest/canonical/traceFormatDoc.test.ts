@@ -32,7 +32,8 @@ function propertyNames(node: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(node)) node.forEach((n) => propertyNames(n, out));
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return out;
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'properties' && typeof value === 'object' && value !== null) Object.keys(value).forEach((k) => out.add(k));
+    if (key === 'properties' && typeof value === 'object' && value !== null)
+      Object.keys(value).forEach((k) => out.add(k));
     propertyNames(value, out);
   }
   return out;
@@ -62,25 +63,37 @@ describe('docs/trace-format.md', () => {
       const value: unknown = JSON.parse(example.json);
       const validate = validators[example.kind];
       assert.equal(validate(value) ? '' : ajv.errorsText(validate.errors), '');
-      const result = example.kind === 'run' ? decodeManifest(structuredClone(value), 'experiments') : decodeEpisode(structuredClone(value));
+      const result =
+        example.kind === 'run'
+          ? decodeManifest(structuredClone(value), 'experiments')
+          : decodeEpisode(structuredClone(value));
       assert.ok(result.ok, result.ok ? '' : result.error);
     });
   });
 
   test('docs/trace-format.md has a table row for every property of both schemas', () => {
     const names = [...propertyNames(episodeJson), ...propertyNames(runJson)];
-    assert.deepEqual([...new Set(names)].filter((name) => !doc.includes(`| \`${name}\` |`)), []);
+    assert.deepEqual(
+      [...new Set(names)].filter((name) => !doc.includes(`| \`${name}\` |`)),
+      [],
+    );
   });
 
   test('docs/trace-format.md quotes decoder errors verbatim', () => {
-    const quoted = [...doc.matchAll(/invalid (?:episode|run manifest): ([^\n`]+?)(?:`|\n)/g)].map((m) => (m[1] ?? '').replace(/\s+/g, ' '));
+    const quoted = [...doc.matchAll(/invalid (?:episode|run manifest): ([^\n`]+?)(?:`|\n)/g)].map((m) =>
+      (m[1] ?? '').replace(/\s+/g, ' '),
+    );
     assert.ok(quoted.length >= 5);
     const real = invalidFixtureErrors();
-    assert.deepEqual(quoted.filter((q) => !real.has(q)), []);
+    assert.deepEqual(
+      quoted.filter((q) => !real.has(q)),
+      [],
+    );
   });
 
   test('docs/trace-format.md points at schema files that exist', () => {
-    for (const [, path] of doc.matchAll(/\]\(\.\.\/(schema\/[\w.]+\.json)\)/g)) assert.ok(existsSync(join(repoRoot, path ?? '')), path);
+    for (const [, path] of doc.matchAll(/\]\(\.\.\/(schema\/[\w.]+\.json)\)/g))
+      assert.ok(existsSync(join(repoRoot, path ?? '')), path);
     assert.match(doc, /schema\/episode\.v1\.schema\.json/);
     assert.match(doc, /schema\/run\.v1\.schema\.json/);
   });

@@ -13,7 +13,11 @@ import { zipArchive } from './zipWriter';
 
 const importers = importerList(fakeMappers);
 
-async function detected(name: string, content: string | Buffer, list: readonly FormatMapper[] = importers): Promise<string> {
+async function detected(
+  name: string,
+  content: string | Buffer,
+  list: readonly FormatMapper[] = importers,
+): Promise<string> {
   const path = join(tempFolder(), name);
   writeFileSync(path, content);
   const result = await detectFormat(path, name, list);
@@ -23,9 +27,15 @@ async function detected(name: string, content: string | Buffer, list: readonly F
 test('detectFormat() picks the importer by content, not by file name', async () => {
   assert.equal(await detected('rollouts.jsonl', jsonl(episode('e1'), episode('e2'))), canonicalFormat);
   assert.equal(await detected('12.jsonl', '{"input": "q", "output": "a", "score": 1}\n'), 'fake-verl');
-  assert.equal(await detected('spans.ndjson', '{"trace": "t", "span": "s", "agent": "a", "text": "x"}\n'), 'fake-spans');
+  assert.equal(
+    await detected('spans.ndjson', '{"trace": "t", "span": "s", "agent": "a", "text": "x"}\n'),
+    'fake-spans',
+  );
   assert.equal(await detected('traj.json', '[{"task_id": 1, "traj": []}]'), 'fake-tau');
-  assert.equal(await detected('log.eval', zipArchive([{ name: 'header.json', data: '{"eval": {"run_id": "r"}}' }])), 'fake-inspect');
+  assert.equal(
+    await detected('log.eval', zipArchive([{ name: 'header.json', data: '{"eval": {"run_id": "r"}}' }])),
+    'fake-inspect',
+  );
 });
 
 test('detectFormat() gives a new, empty JSONL file to the canonical format, and canonical wins ties', async () => {
@@ -37,18 +47,38 @@ test('detectFormat() gives a new, empty JSONL file to the canonical format, and 
 });
 
 test('detectFormat() names the importers tried when none recognises the file, and survives a throwing detect()', async () => {
-  const throwing: FormatMapper = { ...fakeTau, format: 'throws', detect: () => { throw new Error('boom'); } };
-  assert.equal(await detected('config.json', '{"lr": 0.1}', importerList([fakeTau, throwing])), '! no importer recognises this file (tried: fake-tau, throws)');
-  assert.equal(await detected('x.jsonl', '{"x": 1}\n{"y": 2}\n'), '! no importer recognises this file (tried: credit_lens_jsonl, fake-verl, fake-spans)');
+  const throwing: FormatMapper = {
+    ...fakeTau,
+    format: 'throws',
+    detect: () => {
+      throw new Error('boom');
+    },
+  };
+  assert.equal(
+    await detected('config.json', '{"lr": 0.1}', importerList([fakeTau, throwing])),
+    '! no importer recognises this file (tried: fake-tau, throws)',
+  );
+  assert.equal(
+    await detected('x.jsonl', '{"x": 1}\n{"y": 2}\n'),
+    '! no importer recognises this file (tried: credit_lens_jsonl, fake-verl, fake-spans)',
+  );
   assert.equal(await detected('table.parquet', 'PAR1', importerList([])), '! no importer reads .parquet files');
-  assert.match(await detected('broken.eval', 'not a zip at all, but long enough to look for a directory'), /^! cannot read the zip archive: not a zip archive/);
+  assert.match(
+    await detected('broken.eval', 'not a zip at all, but long enough to look for a directory'),
+    /^! cannot read the zip archive: not a zip archive/,
+  );
 });
 
 test('detectFormat() passes the root of a small JSON document and the first five records', async () => {
   const seen: unknown[] = [];
   const spy: FormatMapper = { ...fakeTau, format: 'spy', detect: (s) => (seen.push(s), 0), toEpisodes: () => ok([]) };
   await detected('many.json', JSON.stringify(Array.from({ length: 8 }, (_, i) => ({ i }))), [spy]);
-  assert.deepEqual(seen[0], { fileName: 'many.json', container: 'json', records: [0, 1, 2, 3, 4].map((i) => ({ i })), root: Array.from({ length: 8 }, (_, i) => ({ i })) });
+  assert.deepEqual(seen[0], {
+    fileName: 'many.json',
+    container: 'json',
+    records: [0, 1, 2, 3, 4].map((i) => ({ i })),
+    root: Array.from({ length: 8 }, (_, i) => ({ i })),
+  });
   // No match: every record of the wider sample is then scored alone.
   assert.deepEqual(
     seen.slice(1).map((s) => (s as { records: unknown[] }).records),
@@ -58,5 +88,8 @@ test('detectFormat() passes the root of a small JSON document and the first five
 
 test('forcedFormat() accepts a file of a container the importer reads, and says why not otherwise', () => {
   assert.deepEqual(forcedFormat('a.jsonl', fakeVerl), { ok: true, value: { mapper: fakeVerl, container: 'jsonl' } });
-  assert.deepEqual(forcedFormat('b.parquet', fakeVerl), { ok: false, error: 'the forced format "fake-verl" does not read .parquet files (it reads jsonl)' });
+  assert.deepEqual(forcedFormat('b.parquet', fakeVerl), {
+    ok: false,
+    error: 'the forced format "fake-verl" does not read .parquet files (it reads jsonl)',
+  });
 });

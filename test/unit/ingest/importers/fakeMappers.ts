@@ -35,7 +35,11 @@ export const fakeVerl: FormatMapper = {
       ...(typeof record['score'] === 'number' ? { reward: record['score'] } : {}),
     });
     const second = record['output2'];
-    return ok(typeof second === 'string' ? [episode('', record['output']), episode('#2', second)] : [episode('', record['output'])]);
+    return ok(
+      typeof second === 'string'
+        ? [episode('', record['output']), episode('#2', second)]
+        : [episode('', record['output'])],
+    );
   },
 };
 
@@ -48,8 +52,19 @@ export const fakeTau: FormatMapper = {
   detect: (s) => 0.9 * share(s, (r) => Array.isArray(r['traj'])),
   toEpisodes: (record) => {
     if (!isJson(record) || !Array.isArray(record['traj'])) return err('missing "traj"');
-    const messages: Message[] = record['traj'].map((m: Json) => ({ agent: String(m['role']), role: String(m['role']), content: String(m['content']) }));
-    return ok([{ id: `task-${String(record['task_id'])}-${String(record['trial'])}`, agents: [], messages, reward: Number(record['reward']) }]);
+    const messages: Message[] = record['traj'].map((m: Json) => ({
+      agent: String(m['role']),
+      role: String(m['role']),
+      content: String(m['content']),
+    }));
+    return ok([
+      {
+        id: `task-${String(record['task_id'])}-${String(record['trial'])}`,
+        agents: [],
+        messages,
+        reward: Number(record['reward']),
+      },
+    ]);
   },
 };
 
@@ -63,7 +78,10 @@ export const fakeInspect: FormatMapper = {
   toEpisodes: (record, context) => {
     const runId = isJson(context.header?.['eval']) ? String(context.header['eval']['run_id']) : '?';
     if (!isJson(record) || !Array.isArray(record['messages'])) return err('missing "messages"');
-    const messages: Message[] = record['messages'].map((m: Json) => ({ agent: typeof m['source'] === 'string' ? m['source'] : 'assistant', content: String(m['content']) }));
+    const messages: Message[] = record['messages'].map((m: Json) => ({
+      agent: typeof m['source'] === 'string' ? m['source'] : 'assistant',
+      content: String(m['content']),
+    }));
     return ok([{ id: `${runId}:${String(record['id'])}:${String(record['epoch'])}`, agents: [], messages }]);
   },
 };

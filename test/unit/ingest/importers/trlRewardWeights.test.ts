@@ -18,7 +18,8 @@ const weights = { accuracy_reward: 1, format_reward: 0.5 };
 function trlRun(manifest?: Record<string, unknown>): string {
   const root = join(tempFolder(), 'trl-run');
   cpSync(fixture, root, { recursive: true });
-  if (manifest) writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', ...manifest }));
+  if (manifest)
+    writeFileSync(join(root, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', ...manifest }));
   return root;
 }
 
@@ -33,7 +34,11 @@ interface Row {
 }
 
 function episodes(store: IndexStore): Row[] {
-  return store.db.prepare<Row>('SELECT e.external_id, s.uri, s.format, e.line, e.byte_offset, e.byte_length, e.outcome FROM episode e JOIN source s USING (source_id) ORDER BY s.uri, e.line').all();
+  return store.db
+    .prepare<Row>(
+      'SELECT e.external_id, s.uri, s.format, e.line, e.byte_offset, e.byte_length, e.outcome FROM episode e JOIN source s USING (source_id) ORDER BY s.uri, e.line',
+    )
+    .all();
 }
 
 /** TRL's `(rewards_per_func * reward_weights).nansum()` over a raw parquet row (null: the function returned None). */
@@ -45,7 +50,8 @@ function trlReward(row: Record<string, unknown>): number | null {
 /** The raw rows of a parquet file of the run, by position. */
 async function rawRows(root: string, uri: string): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
-  for await (const item of streamRecords('parquet', join(root, uri), selectionOf(trlMapper))) if (item.kind === 'record') rows.push(item.record as Record<string, unknown>);
+  for await (const item of streamRecords('parquet', join(root, uri), selectionOf(trlMapper)))
+    if (item.kind === 'record') rows.push(item.record as Record<string, unknown>);
   return rows;
 }
 
@@ -62,9 +68,21 @@ test('run.json rewardWeights weigh each TRL reward column as the trainer does; r
     assert.ok(raw);
     const expected = trlReward(raw);
     assert.equal(row.outcome, expected, row.external_id);
-    const unweighted = (raw['accuracy_reward'] as number | null ?? 0) + (raw['format_reward'] as number | null ?? 0);
+    const unweighted =
+      ((raw['accuracy_reward'] as number | null) ?? 0) + ((raw['format_reward'] as number | null) ?? 0);
     if (expected !== null && expected !== unweighted) changed++;
-    const read = await readEpisode(root, { uri: row.uri, format: row.format, line: row.line, offset: row.byte_offset, length: row.byte_length, externalId: row.external_id }, formatMappers);
+    const read = await readEpisode(
+      root,
+      {
+        uri: row.uri,
+        format: row.format,
+        line: row.line,
+        offset: row.byte_offset,
+        length: row.byte_length,
+        externalId: row.external_id,
+      },
+      formatMappers,
+    );
     assert.ok(read.ok, read.ok ? '' : read.error);
     assert.equal(read.value.reward ?? null, expected, `${row.external_id} read back`);
   }
@@ -92,12 +110,16 @@ test('a rewardWeights name that is no reward column of the file is an issue on e
   assert.equal(episodes(store).length, 0);
   const errors = store.summary.summary().errors.map((e) => e.reason);
   assert.ok(errors.length > 0);
-  assert.match(errors[0] ?? '', /run\.json rewardWeights: "length_reward" is not a reward column of this file \(reward columns: accuracy_reward, format_reward\)/);
+  assert.match(
+    errors[0] ?? '',
+    /run\.json rewardWeights: "length_reward" is not a reward column of this file \(reward columns: accuracy_reward, format_reward\)/,
+  );
   store.close();
 });
 
 test('decodeManifest rejects negative, non-numeric and unnamed reward weights', () => {
-  const manifest = (rewardWeights: unknown): ReturnType<typeof decodeManifest> => decodeManifest({ format: 'credit-lens', version: '1.0', rewardWeights }, 'run');
+  const manifest = (rewardWeights: unknown): ReturnType<typeof decodeManifest> =>
+    decodeManifest({ format: 'credit-lens', version: '1.0', rewardWeights }, 'run');
   const good = manifest({ a: 0, b: 2.5 });
   assert.ok(good.ok && good.value.rewardWeights?.['b'] === 2.5);
   for (const [bad, message] of [

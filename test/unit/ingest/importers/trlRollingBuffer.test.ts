@@ -21,7 +21,12 @@ function writeFile(store: IndexStore, runId: number, step: string): { added: num
   const state = { size: 1, mtimeMs: 1, indexedOffset: 1, lines: 48, headHash: '' };
   const sourceId = store.resetSource(uri, runId, 'trl', state);
   const imported = rows(step).map((row, index) =>
-    importRecord(trlMapper, row, { uri, fileName, index, line: index + 1, roster: [] }, { uri, locator: { line: index + 1, offset: index, length: 0 } }),
+    importRecord(
+      trlMapper,
+      row,
+      { uri, fileName, index, line: index + 1, roster: [] },
+      { uri, locator: { line: index + 1, offset: index, length: 0 } },
+    ),
   );
   const episodes = imported.flatMap((r) => r.episodes);
   const issues = imported.flatMap((r) => r.issues);
@@ -39,12 +44,17 @@ test('TRL GRPO tables: 48 rollouts with identical answers are 48 episodes; a num
   assert.deepEqual(next, { added: 48, repeats: 0, issues: 0 });
   const count = store.db.prepare('SELECT COUNT(*) AS n FROM episode').get() as { n: number };
   assert.equal(count.n, 96);
-  const rewards = store.db.prepare("SELECT outcome AS reward FROM episode WHERE external_id LIKE 'trl-completions_00001-%' ORDER BY line").all() as { reward: number | null }[];
+  const rewards = store.db
+    .prepare("SELECT outcome AS reward FROM episode WHERE external_id LIKE 'trl-completions_00001-%' ORDER BY line")
+    .all() as { reward: number | null }[];
   const expected = rows('00001').map((r) => {
     const row = r as { accuracy_reward: number | null; format_reward: number | null };
     return (row.accuracy_reward ?? 0) + (row.format_reward ?? 0);
   });
-  assert.deepEqual(rewards.map((r) => r.reward), expected);
+  assert.deepEqual(
+    rewards.map((r) => r.reward),
+    expected,
+  );
   store.close();
 });
 

@@ -3,7 +3,17 @@ import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, LinkedFile, RecordContext } from '../../types';
 import { resolveLink } from '../../linkedFiles';
 import { trainedLlm } from '../common/rlAgents';
-import { arrayField, definedOnly, fileStem, idText, isRecord, numberOf, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  arrayField,
+  definedOnly,
+  fileStem,
+  idText,
+  isRecord,
+  numberOf,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { atifSystem, atifTools, atifUser, stepMessages, subagentRefs } from './atifSteps';
 
@@ -27,7 +37,9 @@ interface Build {
 /** The references of one trajectory document: its continuation and its sub-agents' files. */
 function references(doc: unknown): string[] {
   if (!isRecord(doc)) return [];
-  const refs = (arrayField(doc, 'steps') ?? []).flatMap((s) => (isRecord(s) ? subagentRefs(s).flatMap((r) => (r.path ? [r.path] : [])) : []));
+  const refs = (arrayField(doc, 'steps') ?? []).flatMap((s) =>
+    isRecord(s) ? subagentRefs(s).flatMap((r) => (r.path ? [r.path] : [])) : [],
+  );
   const next = stringOf(doc['continued_trajectory_ref']);
   return next ? [next, ...refs] : refs;
 }
@@ -73,7 +85,14 @@ function agentName(doc: JsonRecord, fallback: string): string {
 }
 
 /** Adds one trajectory document (and, recursively, its sub-agents, then its continuation) to `build`. */
-function addTrajectory(doc: JsonRecord, uri: string, agent: string, depth: number, context: RecordContext, build: Build): void {
+function addTrajectory(
+  doc: JsonRecord,
+  uri: string,
+  agent: string,
+  depth: number,
+  context: RecordContext,
+  build: Build,
+): void {
   build.files.push(uri);
   build.agents.set(agent, 'llm');
   for (const step of arrayField(doc, 'steps') ?? []) {
@@ -89,7 +108,15 @@ function addTrajectory(doc: JsonRecord, uri: string, agent: string, depth: numbe
   if (next) addLinked(next, uri, agent, depth, context, build);
 }
 
-function addSubagent(path: string | undefined, sessionId: string | undefined, uri: string, parent: string, depth: number, context: RecordContext, build: Build): void {
+function addSubagent(
+  path: string | undefined,
+  sessionId: string | undefined,
+  uri: string,
+  parent: string,
+  depth: number,
+  context: RecordContext,
+  build: Build,
+): void {
   if (path === undefined) {
     build.unresolved.push(`sub-agent ${sessionId ?? '?'}: embedded (no trajectory_path)`);
     return;
@@ -101,14 +128,22 @@ function addSubagent(path: string | undefined, sessionId: string | undefined, ur
 }
 
 /** Adds a referenced file (a continuation of `agent`, or a sub-agent) when it was read, else notes why not. */
-function addLinked(ref: string, fromUri: string, agent: string, depth: number, context: RecordContext, build: Build): void {
+function addLinked(
+  ref: string,
+  fromUri: string,
+  agent: string,
+  depth: number,
+  context: RecordContext,
+  build: Build,
+): void {
   const uri = resolveLink(fromUri, ref) ?? ref;
   const file = linkedDoc(context, fromUri, ref);
   if (build.files.includes(uri)) return;
   if (depth > maxDepth) build.unresolved.push(`${ref}: nested deeper than ${maxDepth}`);
   else if (!file) build.unresolved.push(`${ref}: not read`);
   else if (!file.ok) build.unresolved.push(`${ref}: ${file.error}`);
-  else if (!isRecord(file.value) || !Array.isArray(file.value['steps'])) build.unresolved.push(`${ref}: not an ATIF trajectory`);
+  else if (!isRecord(file.value) || !Array.isArray(file.value['steps']))
+    build.unresolved.push(`${ref}: not an ATIF trajectory`);
   else addTrajectory(file.value, uri, agent, depth, context, build);
 }
 

@@ -1,5 +1,14 @@
 import type { Message } from '../../../../core/episode';
-import { arrayField, definedOnly, idText, integerOf, isRecord, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  arrayField,
+  definedOnly,
+  idText,
+  integerOf,
+  isRecord,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { contentText, joinLines, toolCallText } from '../common/traceText';
 
 // ATIF steps → messages (Harbor's `Step` model as read by inspect_scout's
@@ -26,7 +35,11 @@ export function subagentRefs(step: JsonRecord): SubagentRef[] {
     const refs = isRecord(result) ? arrayField(result, 'subagent_trajectory_ref') : undefined;
     return (refs ?? []).filter(isRecord).map((ref) => {
       const extra = recordField(ref, 'extra');
-      return definedOnly({ path: stringOf(ref['trajectory_path']), sessionId: idText(ref['session_id']), summary: extra ? stringOf(extra['summary']) : undefined });
+      return definedOnly({
+        path: stringOf(ref['trajectory_path']),
+        sessionId: idText(ref['session_id']),
+        summary: extra ? stringOf(extra['summary']) : undefined,
+      });
     });
   });
 }
@@ -45,7 +58,16 @@ function agentMessages(step: JsonRecord, agent: string, turn: number | undefined
   const calls = toolCalls(step);
   const metrics = recordField(step, 'metrics');
   const content = joinLines([contentText(step['message']), ...calls]);
-  out.push(definedOnly({ agent, turn, role: 'assistant', channel: calls.length > 0 ? 'tool_call' : 'speech', content, tokenCount: metrics ? integerOf(metrics['completion_tokens']) : undefined }));
+  out.push(
+    definedOnly({
+      agent,
+      turn,
+      role: 'assistant',
+      channel: calls.length > 0 ? 'tool_call' : 'speech',
+      content,
+      tokenCount: metrics ? integerOf(metrics['completion_tokens']) : undefined,
+    }),
+  );
   return out;
 }
 
@@ -55,7 +77,15 @@ function observationMessages(step: JsonRecord, turn: number | undefined): Messag
   const results = observation ? (arrayField(observation, 'results') ?? []) : [];
   return results.flatMap((result) => {
     if (!isRecord(result) || result['content'] === undefined || result['content'] === null) return [];
-    return [definedOnly({ agent: atifTools, turn, role: 'tool', channel: 'tool_result', content: contentText(result['content']) })];
+    return [
+      definedOnly({
+        agent: atifTools,
+        turn,
+        role: 'tool',
+        channel: 'tool_result',
+        content: contentText(result['content']),
+      }),
+    ];
   });
 }
 
@@ -68,7 +98,14 @@ export function stepMessages(step: unknown, agent: string): Message[] {
   if (source === 'agent') own = agentMessages(step, agent, turn);
   else {
     const speaker = source === 'system' ? atifSystem : source === 'user' ? atifUser : source;
-    own = [definedOnly({ agent: speaker, turn, role: source === 'system' ? 'system' : 'user', content: contentText(step['message']) })];
+    own = [
+      definedOnly({
+        agent: speaker,
+        turn,
+        role: source === 'system' ? 'system' : 'user',
+        content: contentText(step['message']),
+      }),
+    ];
   }
   return [...own, ...observationMessages(step, turn)];
 }

@@ -4,7 +4,18 @@ import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { c3BucketEpisodes } from './rlC3Buckets';
 import { c3Agents, c3JsonField, c3RoleList, c3RoleName, c3Roles, c3RunContext, objectAt } from './rlC3Context';
 import { c3RolloutEpisodes } from './rlC3Rollouts';
-import { definedFields, idOf, integerOf, isRecord, jsonSafe, jsonTextOf, scoreOf, shareOf, textOf, type JsonRecord } from '../common/rlFields';
+import {
+  definedFields,
+  idOf,
+  integerOf,
+  isRecord,
+  jsonSafe,
+  jsonTextOf,
+  scoreOf,
+  shareOf,
+  textOf,
+  type JsonRecord,
+} from '../common/rlFields';
 import { kindOf, optional } from '../common/rlVerlRecord';
 
 /**
@@ -13,7 +24,12 @@ import { kindOf, optional } from '../common/rlVerlRecord';
  * (`c3/utils/budget_ledger.py`), eval metrics `<eval dump>.metrics.jsonl` and `train_metrics.jsonl`
  * (`ppo_trainer_plugins.py`, `_maybe_dump_eval_metrics_jsonl`, `_maybe_dump_train_metrics_jsonl`).
  */
-export const c3SideFiles: readonly RegExp[] = [/^run_config\.json$/, /^budget_ledger\.jsonl$/, /\.metrics\.jsonl$/, /^train_metrics\.jsonl$/];
+export const c3SideFiles: readonly RegExp[] = [
+  /^run_config\.json$/,
+  /^budget_ledger\.jsonl$/,
+  /\.metrics\.jsonl$/,
+  /^train_metrics\.jsonl$/,
+];
 
 /**
  * C3 (EIT-EAST-Lab) eval and train-rollout JSONL (trace-formats.md §2.5 items 1–2, §6): an eval
@@ -29,7 +45,8 @@ export const c3Mapper: FormatMapper = {
   detect: (sample) => detectBy(sample, (r) => isC3Eval(r) || isC3Rollouts(r)),
   toEpisodes: (record, context) => {
     if (!isRecord(record)) return err(`expected a JSON object (a C3 eval or rollout line), got ${kindOf(record)}`);
-    if (typeof record['kind'] === 'string' && record['kind'].startsWith('train_rollouts')) return c3RolloutEpisodes(record, context);
+    if (typeof record['kind'] === 'string' && record['kind'].startsWith('train_rollouts'))
+      return c3RolloutEpisodes(record, context);
     const episode = c3EvalEpisode(record, context);
     return episode.ok ? ok([episode.value]) : episode;
   },
@@ -107,8 +124,14 @@ function roleMessages(outputs: JsonRecord, roles: readonly string[], roster: rea
   return roles.flatMap((agent) => {
     const value = byAgent.get(agent);
     if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) return [{ agent, role: 'assistant', content: textOf(value) ?? JSON.stringify(jsonSafe(value)) }];
-    return value.map((v, turn): Message => ({ agent, turn, role: 'assistant', content: textOf(v) ?? JSON.stringify(jsonSafe(v) ?? null) }));
+    if (!Array.isArray(value))
+      return [{ agent, role: 'assistant', content: textOf(value) ?? JSON.stringify(jsonSafe(value)) }];
+    return value.map((v, turn): Message => ({
+      agent,
+      turn,
+      role: 'assistant',
+      content: textOf(v) ?? JSON.stringify(jsonSafe(v) ?? null),
+    }));
   });
 }
 

@@ -44,7 +44,12 @@ interface Batch {
  * length of `info.role` (else `info.question_id`, `info.k_id`); scalar fields (older single-sample
  * dumps) are B = 1. A sample's role is `info.role`, else `roles_topo[role_id]`.
  */
-export function c3BatchNodes(value: unknown, path: string, lineTopo: unknown, roster: readonly AgentDecl[]): Result<C3Node[]> {
+export function c3BatchNodes(
+  value: unknown,
+  path: string,
+  lineTopo: unknown,
+  roster: readonly AgentDecl[],
+): Result<C3Node[]> {
   if (!isRecord(value)) return err(`${path}: expected an object`);
   const info = objectAt(value, 'info');
   if (!info) return err(`${path}: missing "info"`);
@@ -100,7 +105,13 @@ function roleAt(batch: Batch, j: number): string | undefined {
   return id === undefined ? undefined : batch.topo[id];
 }
 
-function nodeAt(batch: Batch, j: number, raw: string, outputs: Record<string, string>, roster: readonly AgentDecl[]): C3Node {
+function nodeAt(
+  batch: Batch,
+  j: number,
+  raw: string,
+  outputs: Record<string, string>,
+  roster: readonly AgentDecl[],
+): C3Node {
   const { info, size, value } = batch;
   const own: Record<string, unknown> = {};
   for (const [key, column] of Object.entries(info)) {
@@ -154,7 +165,13 @@ export function rowAt(value: unknown, j: number, size: number): unknown[] | unde
     const width = list.length / size;
     return Number.isInteger(width) && width > 0 ? list.slice(j * width, (j + 1) * width) : undefined;
   }
-  if (!isRecord(value) || value['__tensor__'] !== true || !Array.isArray(value['shape']) || !Array.isArray(value['head'])) return undefined;
+  if (
+    !isRecord(value) ||
+    value['__tensor__'] !== true ||
+    !Array.isArray(value['shape']) ||
+    !Array.isArray(value['head'])
+  )
+    return undefined;
   const shape = value['shape'] as readonly unknown[];
   const head = value['head'] as readonly unknown[];
   const width = shape.slice(1).reduce((a: number, d) => a * (integerOf(d) ?? Number.NaN), 1);
@@ -180,7 +197,8 @@ function outputColumns(batch: Batch, roles: readonly string[], roster: readonly 
   const out: Record<string, string>[] = roles.map(() => ({}));
   const outputs = objectAt(batch.info, 'traj_role_outputs');
   if (!outputs) return out;
-  const depth = (j: number): number => integerOf(columnAt(batch.info['c3_depth'], j, batch.size)) ?? batch.topo.indexOf(roles[j] ?? '');
+  const depth = (j: number): number =>
+    integerOf(columnAt(batch.info['c3_depth'], j, batch.size)) ?? batch.topo.indexOf(roles[j] ?? '');
   for (const [raw, column] of Object.entries(outputs)) {
     const agent = c3RoleName(raw, roster);
     if (batch.size === 1 && !Array.isArray(column)) {
@@ -190,7 +208,10 @@ function outputColumns(batch: Batch, roles: readonly string[], roster: readonly 
     }
     if (!Array.isArray(column)) continue;
     const level = batch.topo.indexOf(raw);
-    const holders = column.length === batch.size ? roles.map((_, j) => j) : roles.map((_, j) => j).filter((j) => level >= 0 && depth(j) >= level);
+    const holders =
+      column.length === batch.size
+        ? roles.map((_, j) => j)
+        : roles.map((_, j) => j).filter((j) => level >= 0 && depth(j) >= level);
     if (holders.length !== column.length) continue;
     holders.forEach((j, t) => {
       const text = textOf(column[t]);

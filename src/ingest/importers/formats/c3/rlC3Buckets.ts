@@ -2,7 +2,16 @@ import type { Counterfactual, Episode, Message } from '../../../../core/episode'
 import { err, ok, type Result } from '../../../../core/result';
 import type { RecordContext } from '../../types';
 import { c3Agents, c3RoleList, c3RoleName, c3Roles, c3RunContext, objectAt, topoIndex } from './rlC3Context';
-import { definedFields, idOf, integerOf, isRecord, jsonSafe, scoreOf, textOf, type JsonRecord } from '../common/rlFields';
+import {
+  definedFields,
+  idOf,
+  integerOf,
+  isRecord,
+  jsonSafe,
+  scoreOf,
+  textOf,
+  type JsonRecord,
+} from '../common/rlFields';
 import { kindOf, optional } from '../common/rlVerlRecord';
 
 /** One candidate action of a bucket, read defensively. */
@@ -55,7 +64,9 @@ function readCandidate(value: unknown, index: number): Result<Candidate> {
   if (!isRecord(value)) return err(`candidates[${index}]: expected an object, got ${kindOf(value)}`);
   const action = textOf(value['action_text']);
   if (action === undefined) return err(`candidates[${index}]: missing "action_text"`);
-  const returns = (Array.isArray(value['returns']) ? value['returns'] : [value['returns']]).map(scoreOf).filter((n): n is number => n !== undefined);
+  const returns = (Array.isArray(value['returns']) ? value['returns'] : [value['returns']])
+    .map(scoreOf)
+    .filter((n): n is number => n !== undefined);
   return ok(
     definedFields({
       j: integerOf(value['j']) ?? index,
@@ -74,7 +85,11 @@ function readBucket(line: JsonRecord, targetRaw: string, context: RecordContext)
   const prefix = objectAt(restart, 'role_outputs_prefix') ?? {};
   const order = topoIndex(topo, context.roster);
   const messages = Object.entries(prefix)
-    .map(([role, text]): Message => ({ agent: c3RoleName(role, context.roster), role: 'assistant', content: textOf(text) ?? JSON.stringify(jsonSafe(text) ?? null) }))
+    .map(([role, text]): Message => ({
+      agent: c3RoleName(role, context.roster),
+      role: 'assistant',
+      content: textOf(text) ?? JSON.stringify(jsonSafe(text) ?? null),
+    }))
     .sort((a, b) => order(a.agent) - order(b.agent));
   const id = idOf(line['bucket_id']) ?? `${context.uri}:${context.line}`;
   const ctx = idOf(line['ctx_hash']);
@@ -88,7 +103,12 @@ function readBucket(line: JsonRecord, targetRaw: string, context: RecordContext)
   };
 }
 
-function candidateEpisode(bucket: Bucket, candidate: Candidate, all: readonly Candidate[], context: RecordContext): Episode {
+function candidateEpisode(
+  bucket: Bucket,
+  candidate: Candidate,
+  all: readonly Candidate[],
+  context: RecordContext,
+): Episode {
   const restart = objectAt(bucket.line, 'restart') ?? {};
   const siblings = all.filter((c) => c !== candidate && c.mean !== undefined).map((c) => replacement(bucket.target, c));
   return definedFields({
@@ -98,12 +118,20 @@ function candidateEpisode(bucket: Bucket, candidate: Candidate, all: readonly Ca
     ...optional('task', idOf(bucket.line['question_id'])),
     ...optional('prompt', textOf(restart['question'])),
     agents: c3Agents(bucket.roles, context.roster),
-    messages: [...bucket.context.map((m) => ({ ...m })), { agent: bucket.target, role: 'assistant', content: candidate.action }],
+    messages: [
+      ...bucket.context.map((m) => ({ ...m })),
+      { agent: bucket.target, role: 'assistant', content: candidate.action },
+    ],
     reward: candidate.mean,
     counterfactuals: siblings.length > 0 ? siblings : undefined,
     metadata: definedFields({
       run: c3RunContext(bucket.line),
-      bucket: definedFields({ bucket_id: bucket.id, ctx_hash: jsonSafe(bucket.line['ctx_hash']), target_role: bucket.line['target_role'], j: candidate.j }),
+      bucket: definedFields({
+        bucket_id: bucket.id,
+        ctx_hash: jsonSafe(bucket.line['ctx_hash']),
+        target_role: bucket.line['target_role'],
+        j: candidate.j,
+      }),
       returns: [...candidate.returns],
       nextActions: candidate.next,
       meta: jsonSafe(bucket.line['meta']),

@@ -52,7 +52,10 @@ export function c3RoleName(raw: string, roster: readonly AgentDecl[]): string {
 export function c3RoleList(value: unknown): string[] {
   if (typeof value === 'string') return roleText(value);
   if (!Array.isArray(value)) return [];
-  const names = value.map(idOf).filter((s): s is string => s !== undefined && s.trim() !== '').map((s) => s.trim());
+  const names = value
+    .map(idOf)
+    .filter((s): s is string => s !== undefined && s.trim() !== '')
+    .map((s) => s.trim());
   if (names.length === 0) return [];
   const plain = names.every((s) => !s.includes('->') && !s.includes(',') && !s.startsWith('['));
   if (names.length > 1 && plain) return names;
@@ -66,7 +69,10 @@ function roleText(text: string): string[] {
     return Array.isArray(parsed) ? parsed.map(idOf).filter((s): s is string => s !== undefined && s !== '') : [];
   }
   const separator = trimmed.includes('->') ? '->' : ',';
-  return trimmed.split(separator).map((s) => s.trim()).filter((s) => s !== '');
+  return trimmed
+    .split(separator)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** The roles in topological order, then any other role that spoke, as agent names without repeats. */

@@ -40,7 +40,7 @@ function treePaths(nodes: readonly C3Node[]): C3Node[][] {
     .filter((n) => n.leaf)
     .map((leaf) => {
       const path = [leaf];
-      for (let at = leaf; at.parentId !== undefined && path.length <= nodes.length; ) {
+      for (let at = leaf; at.parentId !== undefined && path.length <= nodes.length;) {
         const parent = byId.get(`${at.question ?? ''}:${at.parentId}`);
         if (!parent) break;
         path.unshift(parent);
@@ -70,7 +70,12 @@ function leafOf(path: readonly C3Node[]): C3Node | undefined {
   return path.find((n) => n.leaf) ?? path[path.length - 1];
 }
 
-function trajectoryEpisode(line: JsonRecord, path: readonly C3Node[], all: readonly C3Node[], context: RecordContext): Episode {
+function trajectoryEpisode(
+  line: JsonRecord,
+  path: readonly C3Node[],
+  all: readonly C3Node[],
+  context: RecordContext,
+): Episode {
   const leaf = leafOf(path);
   const first = path[0]?.info ?? {};
   const topo = c3RoleList(first['roles_topo'] ?? leaf?.info['roles_topo'] ?? line['c3_roles_topo']);
@@ -92,13 +97,26 @@ function trajectoryEpisode(line: JsonRecord, path: readonly C3Node[], all: reado
     ...optional('task', question),
     split: 'train',
     prompt: textOf(sorted[0]?.info['question']) ?? textOf(sorted[0]?.info['prompt_text']) ?? textOf(line['prompt']),
-    agents: c3Agents(c3Roles(topo, messages.map((m) => m.agent), context.roster), context.roster),
+    agents: c3Agents(
+      c3Roles(
+        topo,
+        messages.map((m) => m.agent),
+        context.roster,
+      ),
+      context.roster,
+    ),
     messages,
-    reward: teamReward(rewards, leaf?.info ?? first, context) ?? (leaf?.parentId !== undefined ? leaf.reward : undefined),
+    reward:
+      teamReward(rewards, leaf?.info ?? first, context) ?? (leaf?.parentId !== undefined ? leaf.reward : undefined),
     agentRewards: rewards,
     advantages: byRole((n) => n.advantage),
     counterfactuals: counterfactuals.length > 0 ? counterfactuals : undefined,
-    metadata: rolloutMetadata(line, sorted, byRole((n) => n.ret), dropped),
+    metadata: rolloutMetadata(
+      line,
+      sorted,
+      byRole((n) => n.ret),
+      dropped,
+    ),
   });
 }
 
@@ -107,9 +125,16 @@ function trajectoryEpisode(line: JsonRecord, path: readonly C3Node[], all: reado
  * `traj_role_outputs` entry for that role, else `""` (a compact dump); a role only the leaf's
  * `traj_role_outputs` names (its node was not dumped) still gets its message.
  */
-function pathMessages(sorted: readonly C3Node[], leaf: C3Node | undefined, topo: readonly string[], context: RecordContext): { messages: Message[]; dropped: boolean } {
+function pathMessages(
+  sorted: readonly C3Node[],
+  leaf: C3Node | undefined,
+  topo: readonly string[],
+  context: RecordContext,
+): { messages: Message[]; dropped: boolean } {
   const order = topoIndex(topo, context.roster);
-  const roles = [...new Set([...sorted.map((n) => n.role), ...Object.keys(leaf?.outputs ?? {})])].sort((a, b) => order(a) - order(b));
+  const roles = [...new Set([...sorted.map((n) => n.role), ...Object.keys(leaf?.outputs ?? {})])].sort(
+    (a, b) => order(a) - order(b),
+  );
   let dropped = false;
   const messages = roles.map((agent): Message => {
     const content = sorted.find((n) => n.role === agent)?.text ?? leaf?.outputs[agent];
@@ -127,13 +152,29 @@ function pathMessages(sorted: readonly C3Node[], leaf: C3Node | undefined, topo:
 function siblingCounterfactuals(leaf: C3Node, all: readonly C3Node[]): Counterfactual[] {
   if (leaf.parentId === undefined) return [];
   return all
-    .filter((n) => n !== leaf && n.leaf && n.role === leaf.role && n.question === leaf.question && n.parentId === leaf.parentId)
+    .filter(
+      (n) =>
+        n !== leaf && n.leaf && n.role === leaf.role && n.question === leaf.question && n.parentId === leaf.parentId,
+    )
     .flatMap((n): Counterfactual[] =>
-      n.reward === undefined || n.text === undefined ? [] : [{ intervention: 'replace_text', agents: [leaf.role], replacement: n.text, reward: n.reward, replayed: false }],
+      n.reward === undefined || n.text === undefined
+        ? []
+        : [
+            {
+              intervention: 'replace_text',
+              agents: [leaf.role],
+              replacement: n.text,
+              reward: n.reward,
+              replayed: false,
+            },
+          ],
     );
 }
 
-function perRole(experiences: readonly C3Node[], pick: (e: C3Node) => number | undefined): Record<string, number> | undefined {
+function perRole(
+  experiences: readonly C3Node[],
+  pick: (e: C3Node) => number | undefined,
+): Record<string, number> | undefined {
   const out: Record<string, number> = {};
   for (const e of experiences) {
     const value = pick(e);
@@ -142,7 +183,11 @@ function perRole(experiences: readonly C3Node[], pick: (e: C3Node) => number | u
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-function teamReward(rewards: Readonly<Record<string, number>> | undefined, info: JsonRecord, context: RecordContext): number | undefined {
+function teamReward(
+  rewards: Readonly<Record<string, number>> | undefined,
+  info: JsonRecord,
+  context: RecordContext,
+): number | undefined {
   if (!rewards) return undefined;
   const answerRole = idOf(info['answer_role']);
   const answer = answerRole === undefined ? undefined : rewards[c3RoleName(answerRole, context.roster)];
@@ -168,16 +213,26 @@ const infoKeys = [
   'env_name',
 ] as const;
 
-function rolloutMetadata(line: JsonRecord, experiences: readonly C3Node[], returns: Record<string, number> | undefined, textsDropped: boolean): Record<string, unknown> {
+function rolloutMetadata(
+  line: JsonRecord,
+  experiences: readonly C3Node[],
+  returns: Record<string, number> | undefined,
+  textsDropped: boolean,
+): Record<string, unknown> {
   const roles: Record<string, unknown> = {};
   for (const e of experiences) {
     const kept: Record<string, unknown> = {};
-    for (const key of infoKeys) if (e.info[key] !== undefined && e.info[key] !== null) kept[key] = jsonSafe(e.info[key]);
+    for (const key of infoKeys)
+      if (e.info[key] !== undefined && e.info[key] !== null) kept[key] = jsonSafe(e.info[key]);
     if (Object.keys(kept).length > 0) roles[e.role] = kept;
   }
   return definedFields({
     run: c3RunContext(line),
-    rollout: definedFields({ rollout_iter: jsonSafe(line['rollout_iter']), epoch: jsonSafe(line['epoch']), iter_in_epoch: jsonSafe(line['iter_in_epoch']) }),
+    rollout: definedFields({
+      rollout_iter: jsonSafe(line['rollout_iter']),
+      epoch: jsonSafe(line['epoch']),
+      iter_in_epoch: jsonSafe(line['iter_in_epoch']),
+    }),
     returns,
     roles: Object.keys(roles).length > 0 ? roles : undefined,
     textsDropped: textsDropped ? true : undefined,

@@ -67,14 +67,21 @@ function ccpoEpisode(v: VerlRecord, sections: CcpoSections, context: RecordConte
   ];
   return definedFields({
     ...verlIdentity(v, context),
-    agents: [roleDecl(thinker, 'Thinker: writes a thought for the Solver', context.roster), roleDecl(solver, 'Solver: answers the problem', context.roster)],
+    agents: [
+      roleDecl(thinker, 'Thinker: writes a thought for the Solver', context.roster),
+      roleDecl(solver, 'Solver: answers the problem', context.roster),
+    ],
     messages,
     final: { answer: typeof pred === 'string' ? pred : sections.joint, agent: solver },
     reward: rewards.joint,
     agentRewards: agentRewards(v, thinker, solver),
     counterfactuals: rewards.solo === undefined ? undefined : [soloCounterfactual(thinker, rewards.solo)],
     coalitions: coalitions(thinker, solver, rewards),
-    metadata: definedFields({ ...metricsAndFields(v.extras), soloAnswer: sections.solo, unansweredReward: rewards.unanswered }),
+    metadata: definedFields({
+      ...metricsAndFields(v.extras),
+      soloAnswer: sections.solo,
+      unansweredReward: rewards.unanswered,
+    }),
   });
 }
 

@@ -26,9 +26,14 @@ interface Header {
  * that quotes a header keeps it). The separating blank lines are dropped.
  */
 export function ccpoSections(output: string): Result<CcpoSections> {
-  const headers: Header[] = [...output.matchAll(headerLine)].map((m) => ({ name: m[1] ?? '', start: m.index, end: m.index + m[0].length }));
+  const headers: Header[] = [...output.matchAll(headerLine)].map((m) => ({
+    name: m[1] ?? '',
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
   const thinker = headers.find((h) => h.name === 'Thinker');
-  if (!thinker) return err('"output": no "[Thinker]" section (expected CCPO\'s "[Thinker]\\n…\\n\\n[Solver joint]\\n…")');
+  if (!thinker)
+    return err('"output": no "[Thinker]" section (expected CCPO\'s "[Thinker]\\n…\\n\\n[Solver joint]\\n…")');
   const joint = headers.find((h) => h.start > thinker.start && (h.name === 'Solver joint' || h.name === 'Solver'));
   if (!joint) return err('"output": no "[Solver joint]" (or "[Solver]") section after "[Thinker]"');
   const solo = headers.filter((h) => h.start > joint.start && h.name === 'Solver solo').pop();
@@ -47,6 +52,11 @@ function sectionText(text: string): string {
 export function hasCcpoMarkers(record: unknown): boolean {
   if (!isRecord(record)) return false;
   const output = record['output'];
-  if (typeof output === 'string' && /^\[Thinker\][ \t]*\r?$/m.test(output) && /^\[Solver(?: joint| solo)?\][ \t]*\r?$/m.test(output)) return true;
+  if (
+    typeof output === 'string' &&
+    /^\[Thinker\][ \t]*\r?$/m.test(output) &&
+    /^\[Solver(?: joint| solo)?\][ \t]*\r?$/m.test(output)
+  )
+    return true;
   return 'joint_reward' in record && 'solo_reward' in record;
 }

@@ -85,7 +85,10 @@ export function extraFields(record: JsonRecord, reserved: ReadonlySet<string>): 
  * Splits extra fields into metrics (values {@link numberOf} reads: rewards, accuracies, flags) and
  * the rest (predictions, texts), for `metadata` (trace-formats.md §6: "every extra numeric key").
  */
-export function metricsAndFields(extras: JsonRecord): { metrics?: Record<string, number>; fields?: Record<string, unknown> } {
+export function metricsAndFields(extras: JsonRecord): {
+  metrics?: Record<string, number>;
+  fields?: Record<string, unknown>;
+} {
   const metrics: Record<string, number> = {};
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extras)) {

@@ -45,7 +45,10 @@ export function readVerlRecord(record: unknown, fileName: string): Result<VerlRe
  * `rollout_idx` or `sample_index` key (PettingLLMs-style patches) is used when present. The split
  * is run.json's `splits` for the file's folder, else {@link splitFromUri}.
  */
-export function verlIdentity(v: VerlRecord, context: RecordContext): Pick<Episode, 'id' | 'step' | 'group' | 'sample' | 'task' | 'split' | 'prompt' | 'groundTruth'> {
+export function verlIdentity(
+  v: VerlRecord,
+  context: RecordContext,
+): Pick<Episode, 'id' | 'step' | 'group' | 'sample' | 'task' | 'split' | 'prompt' | 'groundTruth'> {
   const task = shortHash(v.input);
   const split = verlSplit(context);
   const group = `${split === 'validation' ? 'val-' : ''}${v.step !== undefined ? `s${v.step}-` : ''}${task}`;
@@ -71,7 +74,8 @@ export function verlSplit(context: Pick<RecordContext, 'uri' | 'splits'>): Split
 // `{step}.jsonl` names; launch scripts name the folders `rollout`, `rollout_data`, `validation`,
 // `val_data`, `validation_data`, `val_generations`, … Only the folder a file sits in is looked at,
 // so a run folder such as `search-r1-retrieval-qwen7b/` never makes its `rollout/` a validation dump.
-const validationFolder = /^(?:val|valid|validation|eval|evaluation|test)(?:[_-]?(?:data|dumps?|generations?|rollouts?|outputs?|samples?|set))?$/;
+const validationFolder =
+  /^(?:val|valid|validation|eval|evaluation|test)(?:[_-]?(?:data|dumps?|generations?|rollouts?|outputs?|samples?|set))?$/;
 const trainFolder = /^(?:rollouts?|train|training)(?:[_-]?(?:data|dumps?|generations?|rollouts?|outputs?|samples?))?$/;
 
 /**
@@ -90,7 +94,12 @@ export function splitFromUri(uri: string): SplitKind | undefined {
 
 /** True when `record` has verl's shape: text `input` and `output`, and a `score` or `step`. */
 export function isVerlShaped(record: unknown): record is JsonRecord {
-  return isRecord(record) && typeof record['input'] === 'string' && typeof record['output'] === 'string' && ('score' in record || 'step' in record);
+  return (
+    isRecord(record) &&
+    typeof record['input'] === 'string' &&
+    typeof record['output'] === 'string' &&
+    ('score' in record || 'step' in record)
+  );
 }
 
 /** The step of a verl dump file name, `{global_steps}.jsonl`; undefined for other names. */

@@ -4,7 +4,18 @@ import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { inspectAgentNames, inspectEventTranscript, type InspectTranscript } from './traceInspectEvents';
 import { attachmentResolver, inspectChatMessage, inspectRoles } from './traceInspectMessages';
 import { inspectScores } from './traceInspectScores';
-import { arrayField, definedOnly, fileStem, idText, integerOf, isRecord, jsonText, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  arrayField,
+  definedOnly,
+  fileStem,
+  idText,
+  integerOf,
+  isRecord,
+  jsonText,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { contentText, type TextResolver } from '../common/traceText';
 
@@ -41,13 +52,20 @@ function transcript(sample: JsonRecord, resolve: TextResolver): Result<InspectTr
   const events = arrayField(sample, 'events');
   if (!messages && !events) return err('missing "messages" (and "events")');
   if (events && inspectAgentNames(events).length > 0) {
-    return ok(inspectEventTranscript({ events, preamble: preamble(messages ?? []), fallbackAgent: defaultAgent, resolve }));
+    return ok(
+      inspectEventTranscript({ events, preamble: preamble(messages ?? []), fallbackAgent: defaultAgent, resolve }),
+    );
   }
   return ok(messageTranscript(messages ?? [], resolve));
 }
 
 /** Manifest roster, agent spans (declared: they ran), then system / user / tools when they speak. */
-function roster(context: RecordContext, sample: JsonRecord, result: InspectTranscript, header: JsonRecord | undefined): AgentDecl[] {
+function roster(
+  context: RecordContext,
+  sample: JsonRecord,
+  result: InspectTranscript,
+  header: JsonRecord | undefined,
+): AgentDecl[] {
   const team = new TraceRoster(context.roster);
   const evalModel = header ? stringOf(recordField(header, 'eval')?.['model']) : undefined;
   const names = inspectAgentNames(arrayField(sample, 'events') ?? []);
@@ -65,7 +83,9 @@ function roster(context: RecordContext, sample: JsonRecord, result: InspectTrans
 function promptText(input: unknown, resolve: TextResolver): string | undefined {
   if (typeof input === 'string') return resolve(input);
   if (!Array.isArray(input)) return undefined;
-  const users = input.filter((m) => isRecord(m) && m['role'] === 'user').map((m) => contentText(isRecord(m) ? m['content'] : '', resolve));
+  const users = input
+    .filter((m) => isRecord(m) && m['role'] === 'user')
+    .map((m) => contentText(isRecord(m) ? m['content'] : '', resolve));
   return users.length > 0 ? users.join('\n\n') : undefined;
 }
 
@@ -111,7 +131,11 @@ function toEpisodes(record: unknown, context: RecordContext): Result<Episode[]> 
   return ok([episode]);
 }
 
-function metadata(sample: JsonRecord, scores: Readonly<Record<string, unknown>>, header: JsonRecord | undefined): Record<string, unknown> {
+function metadata(
+  sample: JsonRecord,
+  scores: Readonly<Record<string, unknown>>,
+  header: JsonRecord | undefined,
+): Record<string, unknown> {
   const evalInfo = header ? recordField(header, 'eval') : undefined;
   return definedOnly({
     scores: Object.keys(scores).length > 0 ? scores : undefined,

@@ -23,10 +23,15 @@ class SpanTree {
   begin(event: JsonRecord): void {
     const id = idText(event['id']);
     if (id === undefined) return;
-    const span = definedOnly({ parent: idText(event['parent_id']) ?? this.current(), type: stringOf(event['type']), name: idText(event['name']) });
+    const span = definedOnly({
+      parent: idText(event['parent_id']) ?? this.current(),
+      type: stringOf(event['type']),
+      name: idText(event['name']),
+    });
     this.spans.set(id, span);
     this.open.push(id);
-    if (span.type === 'agent' && span.name !== undefined && !this.agentNames.includes(span.name)) this.agentNames.push(span.name);
+    if (span.type === 'agent' && span.name !== undefined && !this.agentNames.includes(span.name))
+      this.agentNames.push(span.name);
   }
 
   end(event: JsonRecord): void {
@@ -77,7 +82,9 @@ class Emitter {
 
   isNew(message: JsonRecord): boolean {
     const id = idText(message['id']);
-    return !(id !== undefined && this.seen.has(`id:${id}`)) && !this.seen.has(`key:${messageKey(message, this.resolve)}`);
+    return (
+      !(id !== undefined && this.seen.has(`id:${id}`)) && !this.seen.has(`key:${messageKey(message, this.resolve)}`)
+    );
   }
 
   emit(message: Message | undefined, source?: JsonRecord): void {
@@ -92,7 +99,8 @@ class Emitter {
 function modelEvent(event: JsonRecord, agent: string, out: Emitter, resolve: TextResolver): void {
   for (const input of arrayField(event, 'input') ?? []) {
     const role = isRecord(input) ? input['role'] : undefined;
-    if (isRecord(input) && (role === 'system' || role === 'user') && out.isNew(input)) out.emit(inspectChatMessage(input, agent, resolve), input);
+    if (isRecord(input) && (role === 'system' || role === 'user') && out.isNew(input))
+      out.emit(inspectChatMessage(input, agent, resolve), input);
   }
   const output = recordField(event, 'output');
   const choice = (output ? arrayField(output, 'choices') : undefined)?.[0];
@@ -103,7 +111,10 @@ function modelEvent(event: JsonRecord, agent: string, out: Emitter, resolve: Tex
 function toolEvent(event: JsonRecord, out: Emitter, resolve: TextResolver): void {
   const error = recordField(event, 'error');
   const errorText = error ? stringOf(error['message']) : undefined;
-  const content = joinLines([contentText(event['result'], resolve), errorText === undefined ? '' : `error: ${errorText}`]);
+  const content = joinLines([
+    contentText(event['result'], resolve),
+    errorText === undefined ? '' : `error: ${errorText}`,
+  ]);
   const id = idText(event['message_id']);
   const source = id === undefined ? undefined : { id, role: 'tool', content };
   out.emit({ agent: inspectRoles.tools, role: 'tool', channel: 'tool_result', content }, source);
@@ -123,11 +134,17 @@ export interface InspectEventInput {
  * messages and its output message, spoken by the enclosing agent span (else `fallbackAgent`), and
  * per `tool` event its result (agent `tools`).
  */
-export function inspectEventTranscript({ events, preamble, fallbackAgent, resolve }: InspectEventInput): InspectTranscript {
+export function inspectEventTranscript({
+  events,
+  preamble,
+  fallbackAgent,
+  resolve,
+}: InspectEventInput): InspectTranscript {
   const tree = new SpanTree();
   const out = new Emitter(resolve);
   const models = new Map<string, string>();
-  for (const message of preamble) if (isRecord(message)) out.emit(inspectChatMessage(message, fallbackAgent, resolve), message);
+  for (const message of preamble)
+    if (isRecord(message)) out.emit(inspectChatMessage(message, fallbackAgent, resolve), message);
   for (const event of events) {
     if (!isRecord(event)) continue;
     const kind = event['event'];

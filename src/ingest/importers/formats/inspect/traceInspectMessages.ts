@@ -1,5 +1,14 @@
 import type { Message } from '../../../../core/episode';
-import { arrayField, definedOnly, idText, integerOf, isRecord, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  arrayField,
+  definedOnly,
+  idText,
+  integerOf,
+  isRecord,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { contentText, joinLines, toolCallText, type TextResolver } from '../common/traceText';
 
 // Inspect `ChatMessage` → canonical message (trace-formats.md §3.7): `{id?, role, content, source,
@@ -50,7 +59,12 @@ export function messageKey(message: JsonRecord, resolve: TextResolver): string {
  * `user` and `tools` agents; assistant messages as `assistantAgent`, with tool calls rendered
  * after the text (channel `tool_call`). Returns undefined for a value that is not a message.
  */
-export function inspectChatMessage(value: unknown, assistantAgent: string, resolve: TextResolver, tokenCount?: number): Message | undefined {
+export function inspectChatMessage(
+  value: unknown,
+  assistantAgent: string,
+  resolve: TextResolver,
+  tokenCount?: number,
+): Message | undefined {
   if (!isRecord(value)) return undefined;
   const role = stringOf(value['role']);
   switch (role) {
@@ -63,7 +77,13 @@ export function inspectChatMessage(value: unknown, assistantAgent: string, resol
     case 'assistant': {
       const calls = toolCallsText(value, resolve);
       const content = joinLines([contentText(value['content'], resolve), ...calls]);
-      return definedOnly({ agent: assistantAgent, role, channel: calls.length > 0 ? 'tool_call' : undefined, content, tokenCount });
+      return definedOnly({
+        agent: assistantAgent,
+        role,
+        channel: calls.length > 0 ? 'tool_call' : undefined,
+        content,
+        tokenCount,
+      });
     }
     default:
       return undefined;

@@ -3,7 +3,13 @@ import type { AgentDecl, AgentKind, Episode, Message } from '../../../../core/ep
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { definedFields, idOf, integerOf, isRecord, jsonSafe, scoreOf, textOf } from '../common/rlFields';
-import { parseMappingSpec, type AgentField, type FieldSource, type MappingSpec, type MessageField } from './rlMappingSpec';
+import {
+  parseMappingSpec,
+  type AgentField,
+  type FieldSource,
+  type MappingSpec,
+  type MessageField,
+} from './rlMappingSpec';
 import { globMatches, selectEntries, selectIn, type JsonPath, type PathEntry, type PathScope } from './rlPath';
 import { kindOf } from '../common/rlVerlRecord';
 
@@ -38,7 +44,14 @@ function detectMapped(spec: MappingSpec, mapper: FormatMapper, sample: Detection
   if (sample.container !== spec.container || sample.records.length === 0) return 0;
   if (spec.fileNames && !spec.fileNames.some((p) => globMatches(p, sample.fileName))) return 0;
   const header = isRecord(sample.root) ? sample.root : undefined;
-  const context = (index: number): RecordContext => ({ uri: sample.fileName, fileName: sample.fileName, index, line: index + 1, roster: [], ...(header ? { header } : {}) });
+  const context = (index: number): RecordContext => ({
+    uri: sample.fileName,
+    fileName: sample.fileName,
+    index,
+    line: index + 1,
+    roster: [],
+    ...(header ? { header } : {}),
+  });
   return sample.records.filter((r, i) => mapper.toEpisodes(r, context(i)).ok).length / sample.records.length;
 }
 
@@ -52,7 +65,10 @@ class MapError extends Error {}
 export function rowObject(spec: MappingSpec, record: unknown, context: RecordContext): Result<unknown> {
   if (spec.columns === undefined) return ok(record);
   const names = context.header?.[spec.columns];
-  if (!Array.isArray(names)) return err(`columns: the root property "${spec.columns}" is not a list of column names (it must come before the rows)`);
+  if (!Array.isArray(names))
+    return err(
+      `columns: the root property "${spec.columns}" is not a list of column names (it must come before the rows)`,
+    );
   if (!Array.isArray(record)) return err(`columns: expected the row to be a list, got ${kindOf(record)}`);
   const row: Record<string, unknown> = {};
   names.forEach((name, i) => {
@@ -70,10 +86,14 @@ function mapRecord(spec: MappingSpec, raw: unknown, context: RecordContext): Res
   for (let i = 0; i < objects.length; i++) {
     try {
       const scope = childScope(objects[i] as PathEntry, recordScope);
-      episodes.push(mapEpisode(spec, scope, context, objects.length > 1 || spec.episodes?.multi === true ? i : undefined));
+      episodes.push(
+        mapEpisode(spec, scope, context, objects.length > 1 || spec.episodes?.multi === true ? i : undefined),
+      );
     } catch (error) {
       if (!(error instanceof MapError)) throw error;
-      return err(spec.episodes?.multi === true ? `episode ${i} (${spec.episodes.text}): ${error.message}` : error.message);
+      return err(
+        spec.episodes?.multi === true ? `episode ${i} (${spec.episodes.text}): ${error.message}` : error.message,
+      );
     }
   }
   return ok(episodes);
@@ -87,7 +107,8 @@ function childScope(entry: PathEntry, parent: PathScope): PathScope {
 function mapEpisode(spec: MappingSpec, obj: PathScope, context: RecordContext, index: number | undefined): Episode {
   if (!isRecord(obj.value)) throw new MapError(`expected the episode to be an object, got ${kindOf(obj.value)}`);
   const f = spec.episode;
-  const id = read(f.id, obj, 'episode.id', idOf) ?? `${context.uri}:${context.line}${index === undefined ? '' : `#${index}`}`;
+  const id =
+    read(f.id, obj, 'episode.id', idOf) ?? `${context.uri}:${context.line}${index === undefined ? '' : `#${index}`}`;
   const answer = read(f.final, obj, 'episode.final', textOf);
   const finalAgent = read(f.finalAgent, obj, 'episode.finalAgent', idOf);
   return definedFields({
@@ -104,7 +125,9 @@ function mapEpisode(spec: MappingSpec, obj: PathScope, context: RecordContext, i
     reward: read(f.reward, obj, 'episode.reward', scoreOf),
     agentRewards: read(f.agentRewards, obj, 'episode.agentRewards', numberRecord),
     advantages: read(f.advantages, obj, 'episode.advantages', numberRecord),
-    groundTruth: read(f.groundTruth, obj, 'episode.groundTruth', (v) => (typeof v === 'string' ? v : JSON.stringify(jsonSafe(v)))),
+    groundTruth: read(f.groundTruth, obj, 'episode.groundTruth', (v) =>
+      typeof v === 'string' ? v : JSON.stringify(jsonSafe(v)),
+    ),
     metadata: spec.metadata ? metadata(spec.metadata, obj) : undefined,
   }) as Episode;
 }
@@ -113,12 +136,18 @@ function mapEpisode(spec: MappingSpec, obj: PathScope, context: RecordContext, i
  * The value of a field: undefined when the spec does not map it, or it is missing or null in the
  * record; else `coerce` of it, an error naming the field and path when `coerce` cannot read it.
  */
-function read<T>(source: FieldSource | undefined, obj: PathScope, at: string, coerce: (value: unknown) => T | undefined): T | undefined {
+function read<T>(
+  source: FieldSource | undefined,
+  obj: PathScope,
+  at: string,
+  coerce: (value: unknown) => T | undefined,
+): T | undefined {
   if (source === undefined) return undefined;
   const raw = 'path' in source ? matched(source.match, selectIn(source.path, obj)) : source.value;
   if (raw === undefined || raw === null) return undefined;
   const value = coerce(raw);
-  if (value === undefined) throw new MapError(`${at}: ${'path' in source ? `${source.path.text}: ` : ''}cannot read ${describe(raw)}`);
+  if (value === undefined)
+    throw new MapError(`${at}: ${'path' in source ? `${source.path.text}: ` : ''}cannot read ${describe(raw)}`);
   return value;
 }
 
@@ -130,9 +159,15 @@ function matched(match: RegExp | undefined, raw: unknown): unknown {
   return found ? (found[1] ?? found[0]) : undefined;
 }
 
-function required<T>(source: FieldSource | undefined, obj: PathScope, at: string, coerce: (value: unknown) => T | undefined): T {
+function required<T>(
+  source: FieldSource | undefined,
+  obj: PathScope,
+  at: string,
+  coerce: (value: unknown) => T | undefined,
+): T {
   const value = read(source, obj, at, coerce);
-  if (value === undefined) throw new MapError(`${at}: ${source && 'path' in source ? `${source.path.text} ` : ''}is missing`);
+  if (value === undefined)
+    throw new MapError(`${at}: ${source && 'path' in source ? `${source.path.text} ` : ''}is missing`);
   return value;
 }
 
@@ -144,7 +179,9 @@ function optionalItems(path: JsonPath, obj: PathScope, at: string): PathScope[] 
   if (path.multi) {
     const firstWildcard = path.steps.findIndex((s) => s.kind === 'all');
     const parent = selectIn({ ...path, steps: path.steps.slice(0, firstWildcard), multi: false }, obj);
-    return parent === undefined || parent === null ? undefined : selectEntries(path, obj).map((e) => childScope(e, obj));
+    return parent === undefined || parent === null
+      ? undefined
+      : selectEntries(path, obj).map((e) => childScope(e, obj));
   }
   const list = selectIn(path, obj);
   if (list === undefined || list === null) return undefined;
@@ -211,7 +248,10 @@ function metadata(map: Readonly<Record<string, FieldSource>>, obj: PathScope): R
 function contentText(value: unknown): string | undefined {
   const text = textOf(value);
   if (text !== undefined) return text;
-  if (Array.isArray(value) && value.every((p) => typeof p === 'string' || (isRecord(p) && typeof p['text'] === 'string'))) {
+  if (
+    Array.isArray(value) &&
+    value.every((p) => typeof p === 'string' || (isRecord(p) && typeof p['text'] === 'string'))
+  ) {
     return value.map((p) => (typeof p === 'string' ? p : String((p as Record<string, unknown>)['text']))).join('\n');
   }
   const json = jsonSafe(value);
@@ -235,6 +275,7 @@ function booleanOf(value: unknown): boolean | undefined {
 }
 
 function describe(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : kindOf(value);
+  const text =
+    typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : kindOf(value);
   return typeof value === 'string' ? text : `a value of type ${text}`;
 }

@@ -16,7 +16,12 @@ const maxKeysShown = 10;
  * nothing in any sampled record (with the keys those records have), else the first record's
  * mapping error. Undefined when every sampled record maps.
  */
-export function explainMismatch(spec: unknown, mappingUri: string, file: string, sample: DetectionSample): string | undefined {
+export function explainMismatch(
+  spec: unknown,
+  mappingUri: string,
+  file: string,
+  sample: DetectionSample,
+): string | undefined {
   const prefix = `${file}: mapping ${mappingUri}: `;
   const parsed = parseMappingSpec(spec, mappingUri);
   if (!parsed.ok) return `${file}: ${parsed.error}`;
@@ -26,7 +31,8 @@ export function explainMismatch(spec: unknown, mappingUri: string, file: string,
 
 function reasonOf(s: MappingSpec, spec: unknown, sample: DetectionSample): string | undefined {
   if (sample.container !== s.container) return `reads "${s.container}" files, this is a "${sample.container}" file`;
-  if (s.fileNames && !s.fileNames.some((p) => globMatches(p, sample.fileName))) return `the name ${JSON.stringify(sample.fileName)} matches none of "fileNames" (${s.fileNames.join(', ')})`;
+  if (s.fileNames && !s.fileNames.some((p) => globMatches(p, sample.fileName)))
+    return `the name ${JSON.stringify(sample.fileName)} matches none of "fileNames" (${s.fileNames.join(', ')})`;
   if (sample.records.length === 0) return 'the file has no records';
   const rows: PathScope[] = [];
   for (let i = 0; i < sample.records.length; i++) {
@@ -39,7 +45,14 @@ function reasonOf(s: MappingSpec, spec: unknown, sample: DetectionSample): strin
 
 function contextOf(sample: DetectionSample, index: number): RecordContext {
   const header = isRecord(sample.root) ? sample.root : undefined;
-  return { uri: sample.fileName, fileName: sample.fileName, index, line: index + 1, roster: [], ...(header ? { header } : {}) };
+  return {
+    uri: sample.fileName,
+    fileName: sample.fileName,
+    index,
+    line: index + 1,
+    roster: [],
+    ...(header ? { header } : {}),
+  };
 }
 
 /** The first of `episodes`, `messages`, `messages.agent`, `messages.content` whose path finds nothing in every sampled record. */
@@ -50,18 +63,31 @@ function missingPath(s: MappingSpec, rows: readonly PathScope[], count: number):
   if (messages.length === 0) return nothing('messages', s.messages.path, episodes, count);
   for (const key of ['agent', 'content'] as const) {
     const source: FieldSource | undefined = s.messages.fields[key];
-    if (source && 'path' in source && select(source.path, messages).length === 0) return nothing(`messages.${key}`, source.path, messages, count);
+    if (source && 'path' in source && select(source.path, messages).length === 0)
+      return nothing(`messages.${key}`, source.path, messages, count);
   }
   return undefined;
 }
 
 function select(path: JsonPath, scopes: readonly PathScope[]): PathScope[] {
-  return scopes.flatMap((scope) => selectEntries(path, scope).filter((e) => e.value !== undefined && e.value !== null).map((e) => ({ value: e.value, keys: e.keys, ...(scope.file !== undefined ? { file: scope.file } : {}), parent: scope })));
+  return scopes.flatMap((scope) =>
+    selectEntries(path, scope)
+      .filter((e) => e.value !== undefined && e.value !== null)
+      .map((e) => ({
+        value: e.value,
+        keys: e.keys,
+        ...(scope.file !== undefined ? { file: scope.file } : {}),
+        parent: scope,
+      })),
+  );
 }
 
 function nothing(field: string, path: JsonPath, scopes: readonly PathScope[], count: number): string {
   const keys = [...new Set(scopes.flatMap((s) => (isRecord(s.value) ? Object.keys(s.value) : [])))];
-  const shown = keys.length === 0 ? 'no object keys' : `keys seen: ${keys.slice(0, maxKeysShown).join(', ')}${keys.length > maxKeysShown ? ', …' : ''}`;
+  const shown =
+    keys.length === 0
+      ? 'no object keys'
+      : `keys seen: ${keys.slice(0, maxKeysShown).join(', ')}${keys.length > maxKeysShown ? ', …' : ''}`;
   return `${JSON.stringify(field)} path ${JSON.stringify(path.text)} found nothing in the first ${count} record${count === 1 ? '' : 's'} (${shown})`;
 }
 

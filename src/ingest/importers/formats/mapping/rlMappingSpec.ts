@@ -8,9 +8,24 @@ import { kindOf } from '../common/rlVerlRecord';
 
 /** Where a field's value comes from: a path into the episode (or message, agent) object, or a constant. */
 /** Where a field's value comes from: a path (with `match`, the first capture group of a regular expression applied to its text) or a constant. */
-export type FieldSource = { readonly path: JsonPath; readonly match?: RegExp } | { readonly value: string | number | boolean };
+export type FieldSource =
+  { readonly path: JsonPath; readonly match?: RegExp } | { readonly value: string | number | boolean };
 
-export const episodeFields = ['id', 'step', 'group', 'sample', 'task', 'split', 'prompt', 'reward', 'groundTruth', 'final', 'finalAgent', 'agentRewards', 'advantages'] as const;
+export const episodeFields = [
+  'id',
+  'step',
+  'group',
+  'sample',
+  'task',
+  'split',
+  'prompt',
+  'reward',
+  'groundTruth',
+  'final',
+  'finalAgent',
+  'agentRewards',
+  'advantages',
+] as const;
 export const messageFields = ['agent', 'content', 'role', 'turn', 'channel', 'tokenCount'] as const;
 export const agentFields = ['name', 'kind', 'policy', 'description', 'trainable'] as const;
 
@@ -32,7 +47,9 @@ export interface MappingSpec {
   readonly episode: Readonly<Partial<Record<EpisodeField, FieldSource>>>;
   readonly metadata?: Readonly<Record<string, FieldSource>>;
   readonly messages: { readonly path: JsonPath; readonly fields: Readonly<Partial<Record<MessageField, FieldSource>>> };
-  readonly agents?: { readonly names: readonly string[] } | { readonly path: JsonPath; readonly fields: Readonly<Partial<Record<AgentField, FieldSource>>> };
+  readonly agents?:
+    | { readonly names: readonly string[] }
+    | { readonly path: JsonPath; readonly fields: Readonly<Partial<Record<AgentField, FieldSource>>> };
 }
 
 class SpecError extends Error {
@@ -44,7 +61,20 @@ class SpecError extends Error {
   }
 }
 
-const topFields = ['$schema', 'version', 'format', 'label', 'container', 'records', 'columns', 'fileNames', 'episodes', 'episode', 'messages', 'agents'];
+const topFields = [
+  '$schema',
+  'version',
+  'format',
+  'label',
+  'container',
+  'records',
+  'columns',
+  'fileNames',
+  'episodes',
+  'episode',
+  'messages',
+  'agents',
+];
 
 /**
  * Validates a parsed mapping file. Errors name the file and the field:
@@ -63,9 +93,11 @@ export function parseMappingSpec(value: unknown, source = 'mapping.json'): Resul
 function readSpec(value: unknown): MappingSpec {
   const spec = object(value, '');
   allowOnly(spec, topFields, '');
-  if (spec['version'] !== undefined && spec['version'] !== '1' && spec['version'] !== 1) throw new SpecError('version', `only version "1" is understood, got ${JSON.stringify(spec['version'])}`);
+  if (spec['version'] !== undefined && spec['version'] !== '1' && spec['version'] !== 1)
+    throw new SpecError('version', `only version "1" is understood, got ${JSON.stringify(spec['version'])}`);
   const container = spec['container'] ?? 'jsonl';
-  if (container !== 'jsonl' && container !== 'json') throw new SpecError('container', `expected "jsonl" or "json", got ${JSON.stringify(container)}`);
+  if (container !== 'jsonl' && container !== 'json')
+    throw new SpecError('container', `expected "jsonl" or "json", got ${JSON.stringify(container)}`);
   const format = formatName(spec['format']);
   const episode = object(spec['episode'] ?? {}, 'episode');
   allowOnly(episode, [...episodeFields, 'metadata'], 'episode');
@@ -86,51 +118,75 @@ function readSpec(value: unknown): MappingSpec {
 
 function formatName(value: unknown): string {
   if (typeof value !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(value)) {
-    throw new SpecError('format', `expected a format name of lower-case letters, digits, ".", "_" or "-" (e.g. "my-logs"), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+    throw new SpecError(
+      'format',
+      `expected a format name of lower-case letters, digits, ".", "_" or "-" (e.g. "my-logs"), got ${value === undefined ? 'nothing' : JSON.stringify(value)}`,
+    );
   }
   return value;
 }
 
 function records(value: unknown, container: string): MappingSpec['records'] {
   if (value === undefined) return container === 'json' ? 'array' : undefined;
-  if (container !== 'json') throw new SpecError('records', 'applies only to the "json" container (a JSONL line is always one record)');
+  if (container !== 'json')
+    throw new SpecError('records', 'applies only to the "json" container (a JSONL line is always one record)');
   if (value === 'root' || value === 'array') return value;
-  if (isRecord(value) && typeof value['property'] === 'string' && value['property'] !== '' && Object.keys(value).length === 1) return { property: value['property'] };
+  if (
+    isRecord(value) &&
+    typeof value['property'] === 'string' &&
+    value['property'] !== '' &&
+    Object.keys(value).length === 1
+  )
+    return { property: value['property'] };
   throw new SpecError('records', `expected "root", "array" or {"property": "name"}, got ${JSON.stringify(value)}`);
 }
 
 function columnsOf(value: unknown, recordsValue: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value === '') throw new SpecError('columns', 'expected the name of the root property that lists the column names, e.g. "columns"');
-  if (!isRecord(recordsValue) || typeof recordsValue['property'] !== 'string') throw new SpecError('columns', 'needs "records": {"property": "data"} (the rows) in a "json" container');
+  if (typeof value !== 'string' || value === '')
+    throw new SpecError(
+      'columns',
+      'expected the name of the root property that lists the column names, e.g. "columns"',
+    );
+  if (!isRecord(recordsValue) || typeof recordsValue['property'] !== 'string')
+    throw new SpecError('columns', 'needs "records": {"property": "data"} (the rows) in a "json" container');
   return value;
 }
 
 function fileNames(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && v !== '' && v.length <= 200)) {
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((v) => typeof v === 'string' && v !== '' && v.length <= 200)
+  ) {
     throw new SpecError('fileNames', 'expected a non-empty list of file-name patterns such as "*.jsonl"');
   }
   return value as string[];
 }
 
 function messagesSpec(value: unknown): MappingSpec['messages'] {
-  if (value === undefined) throw new SpecError('messages', 'is required: {"path": "$.turns[*]", "agent": "$.speaker", "content": "$.text"}');
+  if (value === undefined)
+    throw new SpecError('messages', 'is required: {"path": "$.turns[*]", "agent": "$.speaker", "content": "$.text"}');
   const messages = object(value, 'messages');
   allowOnly(messages, ['path', ...messageFields], 'messages');
-  if (messages['path'] === undefined) throw new SpecError('messages.path', 'is required (the path of the message list, e.g. "$.turns[*]")');
-  for (const key of ['agent', 'content'] as const) if (messages[key] === undefined) throw new SpecError(`messages.${key}`, 'is required');
+  if (messages['path'] === undefined)
+    throw new SpecError('messages.path', 'is required (the path of the message list, e.g. "$.turns[*]")');
+  for (const key of ['agent', 'content'] as const)
+    if (messages[key] === undefined) throw new SpecError(`messages.${key}`, 'is required');
   return { path: path(messages['path'], 'messages.path', true), fields: fieldMap(messages, messageFields, 'messages') };
 }
 
 function agentsSpec(value: unknown): MappingSpec['agents'] {
   if (Array.isArray(value)) {
-    if (!value.every((v) => typeof v === 'string' && v !== '')) throw new SpecError('agents', 'expected a list of agent names or {"path": …, "name": …}');
+    if (!value.every((v) => typeof v === 'string' && v !== ''))
+      throw new SpecError('agents', 'expected a list of agent names or {"path": …, "name": …}');
     return { names: value as string[] };
   }
   const agents = object(value, 'agents');
   allowOnly(agents, ['path', ...agentFields], 'agents');
-  if (agents['path'] === undefined || agents['name'] === undefined) throw new SpecError('agents', 'needs "path" (the roster list) and "name"');
+  if (agents['path'] === undefined || agents['name'] === undefined)
+    throw new SpecError('agents', 'needs "path" (the roster list) and "name"');
   return { path: path(agents['path'], 'agents.path', true), fields: fieldMap(agents, agentFields, 'agents') };
 }
 
@@ -154,16 +210,28 @@ function field(value: unknown, at: string): FieldSource {
   if (isRecord(value) && 'match' in value) return matchField(value, at);
   if (isRecord(value) && Object.keys(value).length === 1 && 'const' in value) {
     const constant = value['const'];
-    if (typeof constant === 'string' || typeof constant === 'boolean' || (typeof constant === 'number' && Number.isFinite(constant))) return { value: constant };
+    if (
+      typeof constant === 'string' ||
+      typeof constant === 'boolean' ||
+      (typeof constant === 'number' && Number.isFinite(constant))
+    )
+      return { value: constant };
   }
-  throw new SpecError(at, `expected a path like "$.id", {"path": "$file", "match": "step_(\\d+)"} or {"const": value}, got ${kindOf(value)}`);
+  throw new SpecError(
+    at,
+    `expected a path like "$.id", {"path": "$file", "match": "step_(\\d+)"} or {"const": value}, got ${kindOf(value)}`,
+  );
 }
 
 /** `{"path": "$file", "match": "step_(\\d+)"}`: the path's text through a regular expression (its first capture group, else the whole match). */
 function matchField(value: JsonRecord, at: string): FieldSource {
   allowOnly(value, ['path', 'match'], at);
   const pattern = value['match'];
-  if (typeof pattern !== 'string' || pattern === '' || pattern.length > maxPatternLength) throw new SpecError(`${at}.match`, `expected a regular expression of at most ${maxPatternLength} characters, e.g. "step_(\\d+)"`);
+  if (typeof pattern !== 'string' || pattern === '' || pattern.length > maxPatternLength)
+    throw new SpecError(
+      `${at}.match`,
+      `expected a regular expression of at most ${maxPatternLength} characters, e.g. "step_(\\d+)"`,
+    );
   let match: RegExp;
   try {
     match = new RegExp(pattern, 'u');
@@ -178,7 +246,10 @@ function path(value: unknown, at: string, multiAllowed: boolean): JsonPath {
   const parsed = parsePath(value);
   if (!parsed.ok) throw new SpecError(at, parsed.error);
   if (parsed.value.multi && !multiAllowed) {
-    throw new SpecError(at, `${JSON.stringify(value)} selects several values ("*"); wildcards belong in "episodes", "messages.path" and "agents.path"`);
+    throw new SpecError(
+      at,
+      `${JSON.stringify(value)} selects several values ("*"); wildcards belong in "episodes", "messages.path" and "agents.path"`,
+    );
   }
   return parsed.value;
 }
@@ -196,7 +267,11 @@ function optionalText(value: unknown, at: string): string | undefined {
 
 function allowOnly(obj: JsonRecord, allowed: readonly string[], at: string): void {
   for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw new SpecError(at === '' ? key : `${at}.${key}`, `unknown field (expected one of ${allowed.filter((k) => k !== '$schema').join(', ')})`);
+    if (!allowed.includes(key))
+      throw new SpecError(
+        at === '' ? key : `${at}.${key}`,
+        `unknown field (expected one of ${allowed.filter((k) => k !== '$schema').join(', ')})`,
+      );
   }
 }
 

@@ -8,7 +8,10 @@ import { isRecord } from '../common/rlFields';
 // or compiled into a regular expression.
 
 /** One step of a parsed path. */
-export type PathStep = { readonly kind: 'key'; readonly key: string } | { readonly kind: 'index'; readonly index: number } | { readonly kind: 'all' };
+export type PathStep =
+  | { readonly kind: 'key'; readonly key: string }
+  | { readonly kind: 'index'; readonly index: number }
+  | { readonly kind: 'all' };
 
 /** A value a path can start from instead of `$` (docs/mapping.md §3.1). */
 export type PathVariable = 'key' | 'keys' | 'file' | 'fileStem';
@@ -42,7 +45,12 @@ export interface PathEntry {
 }
 
 // Longest first, so `$keys` is not read as `$key` followed by "s".
-const variables: readonly (readonly [string, PathVariable])[] = [['$keys', 'keys'], ['$key', 'key'], ['$fileStem', 'fileStem'], ['$file', 'file']];
+const variables: readonly (readonly [string, PathVariable])[] = [
+  ['$keys', 'keys'],
+  ['$key', 'key'],
+  ['$fileStem', 'fileStem'],
+  ['$file', 'file'],
+];
 
 const maxPathLength = 500;
 
@@ -57,18 +65,30 @@ export function parsePath(text: string): Result<JsonPath> {
   const body = parent ? `${bare ? '$' : ''}${text.slice(1)}` : text;
   if (!body.startsWith('$')) return err(`expected a path like "$.id", got ${JSON.stringify(text)}`);
   if (text.length > maxPathLength) return err(`a path is at most ${maxPathLength} characters`);
-  if (bare && text.length > 1 && !'.['.includes(text.charAt(1))) return err(`expected "^.name", "^[0]" or "^$key" after "^", got ${JSON.stringify(text)}`);
-  const variable = variables.find(([name]) => body.startsWith(name) && (body.length === name.length || '.['.includes(body.charAt(name.length))));
+  if (bare && text.length > 1 && !'.['.includes(text.charAt(1)))
+    return err(`expected "^.name", "^[0]" or "^$key" after "^", got ${JSON.stringify(text)}`);
+  const variable = variables.find(
+    ([name]) => body.startsWith(name) && (body.length === name.length || '.['.includes(body.charAt(name.length))),
+  );
   const steps: PathStep[] = [];
   let i = (parent ? 1 : 0) + (bare ? 0 : variable ? variable[0].length : 1);
   while (i < text.length) {
     const step = text[i] === '.' ? dotStep(text, i + 1) : text[i] === '[' ? bracketStep(text, i + 1) : undefined;
-    if (!step) return err(`${JSON.stringify(text)}: unexpected ${JSON.stringify(text[i])} at position ${i}; expected ".name", "[0]", "[*]" or "[\\"name\\"]"`);
+    if (!step)
+      return err(
+        `${JSON.stringify(text)}: unexpected ${JSON.stringify(text[i])} at position ${i}; expected ".name", "[0]", "[*]" or "[\\"name\\"]"`,
+      );
     if (!step.ok) return err(`${JSON.stringify(text)}: ${step.error}`);
     steps.push(step.value.step);
     i = step.value.next;
   }
-  return ok({ text, steps, multi: steps.some((s) => s.kind === 'all'), ...(parent ? { parent } : {}), ...(variable ? { variable: variable[1] } : {}) });
+  return ok({
+    text,
+    steps,
+    multi: steps.some((s) => s.kind === 'all'),
+    ...(parent ? { parent } : {}),
+    ...(variable ? { variable: variable[1] } : {}),
+  });
 }
 
 type Parsed = Result<{ readonly step: PathStep; readonly next: number }>;

@@ -53,7 +53,13 @@ export interface OtlpTraceRequest {
   }[];
 }
 
-const doubles = new Set<string>([genAi.scoreValue, rl.value, rl.creditStderr, rl.messageLogprobs, rl.messageAttribution]);
+const doubles = new Set<string>([
+  genAi.scoreValue,
+  rl.value,
+  rl.creditStderr,
+  rl.messageLogprobs,
+  rl.messageAttribution,
+]);
 const spanKind = { internal: 1, client: 3 } as const;
 
 /** A span as the writer takes it: `at` ms (plus `nanos` ns) after the trace start; children of the root unless `root`. */
@@ -127,7 +133,8 @@ class TraceWriter {
   private rootSpan(): void {
     const e = this.episode;
     const end = e.messages.length + 1;
-    const prompt = e.prompt === undefined ? undefined : json([{ role: 'user', parts: [{ type: 'text', content: e.prompt }] }]);
+    const prompt =
+      e.prompt === undefined ? undefined : json([{ role: 'user', parts: [{ type: 'text', content: e.prompt }] }]);
     const pairs: Pair[] = [
       [genAi.operation, 'invoke_workflow'],
       [genAi.workflowName, e.task ?? e.id],
@@ -148,26 +155,45 @@ class TraceWriter {
       [rl.metadata, json(e.metadata)],
       [rl.agentsDeclared, true],
     ];
-    this.add({ root: true, name: `invoke_workflow ${e.task ?? e.id}`, at: 0, end, attributes: toAttributes(pairs), events: this.rootEvents(end) });
+    this.add({
+      root: true,
+      name: `invoke_workflow ${e.task ?? e.id}`,
+      at: 0,
+      end,
+      attributes: toAttributes(pairs),
+      events: this.rootEvents(end),
+    });
   }
 
   /** Team and per-agent rewards, advantages, labels without a message and per-agent credit. */
   private rootEvents(end: number): OtlpEventData[] {
     const e = this.episode;
     const evaluation = (name: string, value: number, agent?: string): OtlpEventData =>
-      this.event(genAi.evaluationEvent, end, [[genAi.evaluationName, name], [genAi.agentName, agent], [genAi.scoreValue, value]]);
+      this.event(genAi.evaluationEvent, end, [
+        [genAi.evaluationName, name],
+        [genAi.agentName, agent],
+        [genAi.scoreValue, value],
+      ]);
     const events: OtlpEventData[] = [];
     if (e.reward !== undefined) events.push(evaluation(evaluationNames.team, e.reward));
-    for (const [agent, value] of Object.entries(e.agentRewards ?? {})) events.push(evaluation(evaluationNames.agent, value, agent));
+    for (const [agent, value] of Object.entries(e.agentRewards ?? {}))
+      events.push(evaluation(evaluationNames.agent, value, agent));
     for (const [agent, value] of Object.entries(e.advantages ?? {})) {
-      events.push(this.event(rl.advantageEvent, end, [[genAi.agentName, agent], [rl.value, value]]));
+      events.push(
+        this.event(rl.advantageEvent, end, [
+          [genAi.agentName, agent],
+          [rl.value, value],
+        ]),
+      );
     }
     return [...events, ...this.annotations(undefined, end)];
   }
 
   /** Label and credit events anchored on message `message` (undefined: on none). */
   private annotations(message: number | undefined, at: number): OtlpEventData[] {
-    const labels = (this.episode.labels ?? []).flatMap((label, index) => (label.message === message ? [this.labelEvent(label, index, at)] : []));
+    const labels = (this.episode.labels ?? []).flatMap((label, index) =>
+      label.message === message ? [this.labelEvent(label, index, at)] : [],
+    );
     const credit = this.credit
       .filter((c) => c.message === message)
       .map((c) =>
@@ -203,16 +229,32 @@ class TraceWriter {
       [rl.agentPolicy, agent.policy],
       [rl.agentTrainable, agent.trainable],
     ];
-    this.add({ name: `create_agent ${agent.name}`, kind: spanKind.client, at: 0, nanos: k + 1, attributes: toAttributes(pairs) });
+    this.add({
+      name: `create_agent ${agent.name}`,
+      kind: spanKind.client,
+      at: 0,
+      nanos: k + 1,
+      attributes: toAttributes(pairs),
+    });
   }
 
   /** One span per message: `execute_tool` for tool results, else `invoke_agent` with the text as its output message. */
   private messageSpan(message: Message, index: number): void {
     const tool = message.channel === 'tool_result';
-    const output = [{ role: message.role ?? 'assistant', parts: [{ type: 'text', content: message.content }], finish_reason: 'stop' }];
+    const output = [
+      { role: message.role ?? 'assistant', parts: [{ type: 'text', content: message.content }], finish_reason: 'stop' },
+    ];
     const content: Pair[] = tool
-      ? [[genAi.operation, 'execute_tool'], [genAi.toolName, message.agent], [genAi.toolResult, message.content]]
-      : [[genAi.operation, 'invoke_agent'], [genAi.agentName, message.agent], [genAi.outputMessages, json(output)]];
+      ? [
+          [genAi.operation, 'execute_tool'],
+          [genAi.toolName, message.agent],
+          [genAi.toolResult, message.content],
+        ]
+      : [
+          [genAi.operation, 'invoke_agent'],
+          [genAi.agentName, message.agent],
+          [genAi.outputMessages, json(output)],
+        ];
     const pairs: Pair[] = [
       ...content,
       [rl.messageIndex, index],
@@ -225,7 +267,12 @@ class TraceWriter {
       [rl.messageAttribution, message.attribution],
     ];
     const name = `${tool ? 'execute_tool' : 'invoke_agent'} ${message.agent}`;
-    this.add({ name, at: index + 1, attributes: toAttributes(pairs, doubles), events: this.annotations(index, index + 1) });
+    this.add({
+      name,
+      at: index + 1,
+      attributes: toAttributes(pairs, doubles),
+      events: this.annotations(index, index + 1),
+    });
   }
 }
 
@@ -239,7 +286,11 @@ function json(value: unknown): string | undefined {
  * attributes and rewards as `gen_ai.evaluation.result` events, a `create_agent` span per roster
  * agent, and one span per message in order. Pure; `otelMapper` reads it back to equal episodes.
  */
-export function episodesToOtlp(episodes: readonly Episode[], credit: readonly OtlpCredit[] = [], options: OtlpExportOptions = {}): OtlpTraceRequest {
+export function episodesToOtlp(
+  episodes: readonly Episode[],
+  credit: readonly OtlpCredit[] = [],
+  options: OtlpExportOptions = {},
+): OtlpTraceRequest {
   const spans = episodes.flatMap((episode, index) => {
     const own = credit.filter((c) => c.episode === episode.id);
     return new TraceWriter(episode, index, own, options.startTimeMs ?? 0).write();

@@ -28,8 +28,10 @@ function parseJson(text: string): unknown {
 
 function partText(part: unknown): { text: string; call: boolean } {
   if (!isRecord(part)) return { text: contentText(part), call: false };
-  if (part['type'] === 'tool_call') return { text: toolCallText(idText(part['name']) ?? 'tool', part['arguments']), call: true };
-  if (part['type'] === 'tool_call_response') return { text: contentText(part['response'] ?? part['result']), call: false };
+  if (part['type'] === 'tool_call')
+    return { text: toolCallText(idText(part['name']) ?? 'tool', part['arguments']), call: true };
+  if (part['type'] === 'tool_call_response')
+    return { text: contentText(part['response'] ?? part['result']), call: false };
   return { text: contentText([part]), call: false };
 }
 
@@ -38,7 +40,8 @@ function oneMessage(item: unknown): OtelMessage | undefined {
   if (!isRecord(item)) return undefined;
   const role = stringOf(item['role']);
   const base = role === undefined ? {} : { role };
-  if (!Array.isArray(item['parts'])) return { ...base, content: contentText(item['content'] ?? item['message']), toolCallOnly: false };
+  if (!Array.isArray(item['parts']))
+    return { ...base, content: contentText(item['content'] ?? item['message']), toolCallOnly: false };
   const parts = item['parts'].map(partText);
   const toolCallOnly = parts.length > 0 && parts.every((p) => p.call);
   return { ...base, content: joinLines(parts.map((p) => p.text)), toolCallOnly };
@@ -59,7 +62,11 @@ function flattened(attrs: OtlpAttributes, prefix: string, contentKey: string, ro
   const out: OtelMessage[] = [];
   for (let i = 0; attrs.has(`${prefix}.${i}.${contentKey}`); i++) {
     const role = stringOf(attrs.get(`${prefix}.${i}.${roleKey}`));
-    out.push({ ...(role === undefined ? {} : { role }), content: contentText(attrs.get(`${prefix}.${i}.${contentKey}`)), toolCallOnly: false });
+    out.push({
+      ...(role === undefined ? {} : { role }),
+      content: contentText(attrs.get(`${prefix}.${i}.${contentKey}`)),
+      toolCallOnly: false,
+    });
   }
   return out;
 }
@@ -95,12 +102,15 @@ export function spanOutputs(span: OtelSpan): OtelMessage[] {
 export function spanPrompt(span: OtelSpan): string | undefined {
   const attrs = span.attributes;
   const value = attrs.get('gen_ai.input.messages') ?? attrs.get('gen_ai.prompt');
-  const messages = value === undefined ? eventMessages(span, 'gen_ai.content.prompt', ['gen_ai.prompt']) : genAiMessages(value);
+  const messages =
+    value === undefined ? eventMessages(span, 'gen_ai.content.prompt', ['gen_ai.prompt']) : genAiMessages(value);
   const users = messages.filter((m) => m.role === undefined || m.role === 'user').map((m) => m.content);
   return users.length > 0 ? users.join('\n\n') : undefined;
 }
 
 /** Output tokens: `gen_ai.usage.output_tokens`, or the pre-1.37 `gen_ai.usage.completion_tokens`. */
 export function spanOutputTokens(span: OtelSpan): number | undefined {
-  return integerOf(span.attributes.get('gen_ai.usage.output_tokens') ?? span.attributes.get('gen_ai.usage.completion_tokens'));
+  return integerOf(
+    span.attributes.get('gen_ai.usage.output_tokens') ?? span.attributes.get('gen_ai.usage.completion_tokens'),
+  );
 }

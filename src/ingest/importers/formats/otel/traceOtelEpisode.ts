@@ -47,7 +47,16 @@ function roster(view: TraceView, produced: readonly ProducedMessage[], seed: rea
   return team.list();
 }
 
-const labelScores: Readonly<Record<string, number>> = { pass: 1, correct: 1, true: 1, yes: 1, fail: 0, incorrect: 0, false: 0, no: 0 };
+const labelScores: Readonly<Record<string, number>> = {
+  pass: 1,
+  correct: 1,
+  true: 1,
+  yes: 1,
+  fail: 0,
+  incorrect: 0,
+  false: 0,
+  no: 0,
+};
 
 /** `gen_ai.evaluation.score.value`, else a pass / fail `score.label`. */
 function evaluationScore(event: OtelEvent): number | undefined {
@@ -79,7 +88,8 @@ function rewards(view: TraceView): { reward?: number; agentRewards?: Record<stri
     if (agent !== undefined) perAgent[agent] = score;
     else team.push(definedOnly({ name: stringOf(event.attributes.get(genAi.evaluationName)), score }));
   }
-  const reward = numberOf(view.attr(rl.reward)) ?? (team.find((t) => t.name === evaluationNames.team) ?? team[0])?.score;
+  const reward =
+    numberOf(view.attr(rl.reward)) ?? (team.find((t) => t.name === evaluationNames.team) ?? team[0])?.score;
   return definedOnly({ reward, agentRewards: Object.keys(perAgent).length > 0 ? perAgent : undefined });
 }
 

@@ -62,8 +62,11 @@ export function otlpSpans(records: readonly unknown[]): OtelSpan[] {
   for (const record of records) {
     for (const resourceSpans of (isRecord(record) ? arrayField(record, 'resourceSpans') : undefined) ?? []) {
       if (!isRecord(resourceSpans)) continue;
-      const resource = attributes(isRecord(resourceSpans['resource']) ? resourceSpans['resource']['attributes'] : undefined);
-      const scopes = arrayField(resourceSpans, 'scopeSpans') ?? arrayField(resourceSpans, 'instrumentationLibrarySpans') ?? [];
+      const resource = attributes(
+        isRecord(resourceSpans['resource']) ? resourceSpans['resource']['attributes'] : undefined,
+      );
+      const scopes =
+        arrayField(resourceSpans, 'scopeSpans') ?? arrayField(resourceSpans, 'instrumentationLibrarySpans') ?? [];
       for (const scope of scopes) {
         for (const span of (isRecord(scope) ? arrayField(scope, 'spans') : undefined) ?? []) {
           const read = readSpan(span, resource, spans.length);

@@ -51,10 +51,14 @@ export function attributes(list: unknown): Map<string, unknown> {
 }
 
 /** A plain value as an `AnyValue`: integers as `intValue`, other numbers as `doubleValue`, arrays element-wise. */
-export function toAnyValue(value: string | number | boolean | readonly (string | number)[], double = false): OtlpAnyValue {
+export function toAnyValue(
+  value: string | number | boolean | readonly (string | number)[],
+  double = false,
+): OtlpAnyValue {
   if (typeof value === 'string') return { stringValue: value };
   if (typeof value === 'boolean') return { boolValue: value };
-  if (typeof value === 'number') return Number.isInteger(value) && !double ? { intValue: String(value) } : { doubleValue: value };
+  if (typeof value === 'number')
+    return Number.isInteger(value) && !double ? { intValue: String(value) } : { doubleValue: value };
   return { arrayValue: { values: value.map((v) => toAnyValue(v, double)) } };
 }
 
@@ -64,6 +68,7 @@ export function toAttributes(
   doubles: ReadonlySet<string> = new Set(),
 ): OtlpKeyValue[] {
   const out: OtlpKeyValue[] = [];
-  for (const [key, value] of pairs) if (value !== undefined) out.push({ key, value: toAnyValue(value, doubles.has(key)) });
+  for (const [key, value] of pairs)
+    if (value !== undefined) out.push({ key, value: toAnyValue(value, doubles.has(key)) });
   return out;
 }

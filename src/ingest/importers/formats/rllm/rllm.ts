@@ -2,7 +2,19 @@ import type { AgentDecl, Episode, Message } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { trainedLlm } from '../common/rlAgents';
-import { arrayField, definedOnly, fileStem, idText, integerOf, isRecord, jsonText, numberOf, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  arrayField,
+  definedOnly,
+  fileStem,
+  idText,
+  integerOf,
+  isRecord,
+  jsonText,
+  numberOf,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { rllmPlace, rolloutIndex } from './rllmPath';
 import { rllmEnvironment, stepMessages, stepRewardSum } from './rllmSteps';
@@ -23,7 +35,8 @@ function trajectory(entry: unknown, i: number): Result<{ messages: Message[]; re
   if (!isRecord(entry)) return err(`trajectories[${i}]: expected a trajectory object`);
   const name = idText(entry['name']) ?? 'default_traj_name';
   const steps = arrayField(entry, 'steps');
-  if (!steps && entry['steps'] !== undefined && entry['steps'] !== null) return err(`trajectories[${i}].steps: expected a list`);
+  if (!steps && entry['steps'] !== undefined && entry['steps'] !== null)
+    return err(`trajectories[${i}].steps: expected a list`);
   const messages = (steps ?? []).flatMap((step, turn) => stepMessages(name, step, turn));
   const reward = numberOf(entry['reward']) ?? stepRewardSum(steps ?? []);
   return ok({ messages, reward: definedOnly({ name, uid: idText(entry['uid']), reward }) });
@@ -63,14 +76,23 @@ function taskFields(task: unknown): { id?: string; prompt?: string; groundTruth?
   });
 }
 
-function roster(context: RecordContext, messages: readonly Message[], rewards: readonly TrajectoryReward[]): AgentDecl[] {
+function roster(
+  context: RecordContext,
+  messages: readonly Message[],
+  rewards: readonly TrajectoryReward[],
+): AgentDecl[] {
   const team = new TraceRoster(context.roster);
   for (const r of rewards) team.add({ name: r.name, ...trainedLlm });
   if (messages.some((m) => m.agent === rllmEnvironment)) team.add({ name: rllmEnvironment, kind: 'env' });
   return team.list();
 }
 
-function metadata(record: JsonRecord, rewards: readonly TrajectoryReward[], mode: string | undefined, epoch: number | undefined): Record<string, unknown> {
+function metadata(
+  record: JsonRecord,
+  rewards: readonly TrajectoryReward[],
+  mode: string | undefined,
+  epoch: number | undefined,
+): Record<string, unknown> {
   const meta = recordField(record, 'metadata');
   return definedOnly({
     mode,

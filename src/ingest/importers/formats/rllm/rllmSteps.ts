@@ -19,7 +19,9 @@ function agentText(step: JsonRecord): string {
   if (response) return response;
   const parsed = joinLines([stringOf(step['thought']) ?? '', jsonText(step['action']) ?? '']);
   if (parsed) return parsed;
-  const chat: readonly unknown[] = Array.isArray(step['chat_completions']) ? (step['chat_completions'] as unknown[]) : [];
+  const chat: readonly unknown[] = Array.isArray(step['chat_completions'])
+    ? (step['chat_completions'] as unknown[])
+    : [];
   const last = [...chat].reverse().find((m) => isRecord(m) && m['role'] === 'assistant');
   return isRecord(last) ? contentText(last['content']) : '';
 }
@@ -33,7 +35,8 @@ export function stepMessages(agent: string, step: unknown, turn: number): Messag
   if (!isRecord(step)) return [{ agent, turn, content: jsonText(step) ?? '' }];
   const out: Message[] = [];
   const observation = contentText(step['observation']);
-  if (observation) out.push({ agent: rllmEnvironment, turn, role: 'user', channel: 'observation', content: observation });
+  if (observation)
+    out.push({ agent: rllmEnvironment, turn, role: 'user', channel: 'observation', content: observation });
   const text = agentText(step);
   const onlyThought = !stringOf(step['model_response']) && step['action'] === undefined && !!stringOf(step['thought']);
   out.push(definedOnly({ agent, turn, role: 'assistant', channel: onlyThought ? 'thought' : 'speech', content: text }));
@@ -42,6 +45,8 @@ export function stepMessages(agent: string, step: unknown, turn: number): Messag
 
 /** The sum of the steps' `reward`s, or undefined when no step has one. */
 export function stepRewardSum(steps: readonly unknown[]): number | undefined {
-  const rewards = steps.map((s) => (isRecord(s) ? numberOf(s['reward']) : undefined)).filter((r): r is number => r !== undefined);
+  const rewards = steps
+    .map((s) => (isRecord(s) ? numberOf(s['reward']) : undefined))
+    .filter((r): r is number => r !== undefined);
   return rewards.length > 0 ? rewards.reduce((a, b) => a + b, 0) : undefined;
 }

@@ -1,7 +1,18 @@
 import type { AgentDecl, Episode, Message } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
-import { arrayField, definedOnly, fileStem, idText, integerOf, isRecord, numberOf, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  arrayField,
+  definedOnly,
+  fileStem,
+  idText,
+  integerOf,
+  isRecord,
+  numberOf,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { contentText, joinLines, toolCallText } from '../common/traceText';
 
@@ -25,7 +36,12 @@ function assistantMessage(entry: JsonRecord): Message {
     return fn && name !== undefined ? [toolCallText(name, fn['arguments'])] : [];
   });
   const content = joinLines([contentText(entry['content']), ...calls]);
-  return definedOnly({ agent: assistant.name, role: 'assistant', channel: calls.length > 0 ? 'tool_call' : undefined, content });
+  return definedOnly({
+    agent: assistant.name,
+    role: 'assistant',
+    channel: calls.length > 0 ? 'tool_call' : undefined,
+    content,
+  });
 }
 
 /** `traj[i]` → a message by role: assistant, user (simulator), tool / function (environment), system. */

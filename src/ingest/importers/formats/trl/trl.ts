@@ -2,7 +2,18 @@ import type { AgentDecl, Episode, Message } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
 import { singlePolicy } from '../common/rlAgents';
-import { definedFields, integerOf, isRecord, jsonSafe, nonEmpty, scoreOf, shareOf, shortHash, textOf, type JsonRecord } from '../common/rlFields';
+import {
+  definedFields,
+  integerOf,
+  isRecord,
+  jsonSafe,
+  nonEmpty,
+  scoreOf,
+  shareOf,
+  shortHash,
+  textOf,
+  type JsonRecord,
+} from '../common/rlFields';
 import { kindOf, optional } from '../common/rlVerlRecord';
 
 /**
@@ -56,10 +67,16 @@ export function trlStepFromFileName(fileName: string): number | undefined {
 function trlEpisode(row: unknown, context: RecordContext): Result<Episode> {
   if (!isRecord(row)) return err(`expected a row object with "prompt" and "completion", got ${kindOf(row)}`);
   const prompt = promptText(row['prompt']);
-  if (prompt === undefined) return err(row['prompt'] == null ? 'missing "prompt"' : `"prompt": expected text, got ${kindOf(row['prompt'])}`);
+  if (prompt === undefined)
+    return err(row['prompt'] == null ? 'missing "prompt"' : `"prompt": expected text, got ${kindOf(row['prompt'])}`);
   const policy = singlePolicy(context.roster);
   const messages = completionMessages(row['completion'], policy.name);
-  if (messages === undefined) return err(row['completion'] == null ? 'missing "completion"' : `"completion": expected text, got ${kindOf(row['completion'])}`);
+  if (messages === undefined)
+    return err(
+      row['completion'] == null
+        ? 'missing "completion"'
+        : `"completion": expected text, got ${kindOf(row['completion'])}`,
+    );
   const step = integerOf(row['step']) ?? trlStepFromFileName(context.fileName);
   const advantage = scoreOf(row['advantage']);
   const columns = rewardColumns(row);
@@ -95,7 +112,12 @@ function completionMessages(value: unknown, policy: string): Message[] | undefin
   return value.filter(isRecord).map((m) => {
     const role = typeof m['role'] === 'string' ? m['role'] : 'assistant';
     const content = textOf(m['content']) ?? JSON.stringify(jsonSafe(m['content']) ?? '');
-    return definedFields({ agent: role === 'assistant' ? policy : role, role, channel: role === 'tool' ? 'tool_result' : undefined, content });
+    return definedFields({
+      agent: role === 'assistant' ? policy : role,
+      role,
+      channel: role === 'tool' ? 'tool_result' : undefined,
+      content,
+    });
   });
 }
 
@@ -137,9 +159,15 @@ function rewardColumns(row: JsonRecord): Columns {
  * rejects `reward_weights` that do not match its reward functions). Undefined when they fit. A
  * column that is present but null/NaN (the function returned None) is a reward column.
  */
-function unknownWeights(row: JsonRecord, columns: Columns, weights: Readonly<Record<string, number>> | undefined): string | undefined {
+function unknownWeights(
+  row: JsonRecord,
+  columns: Columns,
+  weights: Readonly<Record<string, number>> | undefined,
+): string | undefined {
   if (weights === undefined) return undefined;
-  const rewardNames = Object.keys(row).filter((key) => !reservedColumns.has(key) && !(key in columns.metrics) && !(key in columns.fields));
+  const rewardNames = Object.keys(row).filter(
+    (key) => !reservedColumns.has(key) && !(key in columns.metrics) && !(key in columns.fields),
+  );
   const unknown = Object.keys(weights).filter((name) => !rewardNames.includes(name));
   if (unknown.length === 0) return undefined;
   const names = unknown.map((n) => `"${n}"`).join(', ');
@@ -147,11 +175,20 @@ function unknownWeights(row: JsonRecord, columns: Columns, weights: Readonly<Rec
 }
 
 /** TRL's `(rewards_per_func * reward_weights).nansum()`: weights default to 1; undefined when every function returned None. */
-function sumOf(values: Readonly<Record<string, number>>, weights: Readonly<Record<string, number>> = {}): number | undefined {
+function sumOf(
+  values: Readonly<Record<string, number>>,
+  weights: Readonly<Record<string, number>> = {},
+): number | undefined {
   const entries = Object.entries(values);
   return entries.length === 0 ? undefined : entries.reduce((a, [key, n]) => a + (weights[key] ?? 1) * n, 0);
 }
 
 function metadataOf(columns: Columns): Record<string, unknown> | undefined {
-  return nonEmpty(definedFields({ rewards: nonEmpty(columns.rewards), metrics: nonEmpty(columns.metrics), fields: nonEmpty(columns.fields) }));
+  return nonEmpty(
+    definedFields({
+      rewards: nonEmpty(columns.rewards),
+      metrics: nonEmpty(columns.metrics),
+      fields: nonEmpty(columns.fields),
+    }),
+  );
 }

@@ -28,7 +28,12 @@ const roleWords: ReadonlySet<string> = new Set<TextRole>(['assistant', 'tool', '
  */
 export function splitRoleText(text: string): { readonly segments: readonly RoleSegment[]; readonly split: boolean } {
   const lines = unglueRoleWords(text).split('\n');
-  const looksSplit = lines.length > 1 && (isRoleLine(lines[0] ?? '') || lines.some((l, i) => roleOf(l) === 'tool' || (roleOf(l) === 'user' && (lines[i + 1] ?? '').startsWith('<tool_response>'))));
+  const looksSplit =
+    lines.length > 1 &&
+    (isRoleLine(lines[0] ?? '') ||
+      lines.some(
+        (l, i) => roleOf(l) === 'tool' || (roleOf(l) === 'user' && (lines[i + 1] ?? '').startsWith('<tool_response>')),
+      ));
   if (!looksSplit) return { segments: [{ role: 'assistant', content: text }], split: false };
   const segments: RoleSegment[] = [];
   let role: TextRole = 'assistant';
@@ -66,7 +71,8 @@ const toolResponseBlock = /^<tool_response>\r?\n?([\s\S]*?)\r?\n?<\/tool_respons
 /** A `user` turn that holds only `<tool_response>` blocks is a `tool` turn; a single block loses its wrapper. */
 function toolResponse(role: TextRole, content: string): RoleSegment {
   const trimmed = content.trim();
-  if (role !== 'user' || !trimmed.startsWith('<tool_response>') || !trimmed.endsWith('</tool_response>')) return { role, content };
+  if (role !== 'user' || !trimmed.startsWith('<tool_response>') || !trimmed.endsWith('</tool_response>'))
+    return { role, content };
   const inner = toolResponseBlock.exec(trimmed)?.[1];
   const single = inner !== undefined && !inner.includes('<tool_response>');
   return { role: 'tool', content: single ? inner : trimmed };

@@ -5,7 +5,13 @@ import { agentDecl, singlePolicy } from '../common/rlAgents';
 import { hasCcpoMarkers } from '../ccpo/rlCcpoSections';
 import { definedFields, metricsAndFields, nonEmpty, scoreOf, shareOf } from '../common/rlFields';
 import { splitRoleText, type RoleSegment } from './rlRoleText';
-import { isVerlShaped, readVerlRecord, verlIdentity, verlStepFromFileName, type VerlRecord } from '../common/rlVerlRecord';
+import {
+  isVerlShaped,
+  readVerlRecord,
+  verlIdentity,
+  verlStepFromFileName,
+  type VerlRecord,
+} from '../common/rlVerlRecord';
 
 /**
  * verl `trainer.rollout_data_dir` / `validation_data_dir` dumps (trace-formats.md §2.1, §6): one
@@ -53,7 +59,13 @@ function verlEpisode(v: VerlRecord, context: RecordContext): Episode {
     agents,
     messages,
     reward: reward.value,
-    metadata: nonEmpty(definedFields({ ...metricsAndFields(extras), turnSplit: split ? 'role-words' : undefined, rewardFrom: derived ? reward.from : undefined })),
+    metadata: nonEmpty(
+      definedFields({
+        ...metricsAndFields(extras),
+        turnSplit: split ? 'role-words' : undefined,
+        rewardFrom: derived ? reward.from : undefined,
+      }),
+    ),
   });
 }
 
@@ -74,7 +86,8 @@ function trainedReward(v: VerlRecord, validation: boolean): TrainedReward {
   const logged = scoreOf(v.extras['reward']);
   if (validation && logged !== undefined) return { value: logged, from: 'reward' };
   const overlong = scoreOf(v.extras['overlong_reward']);
-  if (v.score !== undefined && overlong !== undefined) return { value: v.score + overlong, from: 'score+overlong_reward' };
+  if (v.score !== undefined && overlong !== undefined)
+    return { value: v.score + overlong, from: 'score+overlong_reward' };
   return { value: v.score, from: 'score' };
 }
 

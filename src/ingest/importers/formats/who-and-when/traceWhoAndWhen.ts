@@ -45,7 +45,8 @@ function blameAnchor(record: JsonRecord, messages: readonly Message[], roster: T
   const raw = idText(record['mistake_agent']);
   const base = raw === undefined ? undefined : whoAndWhenSpeaker(raw).agent;
   const agent = base === undefined ? undefined : (roster.resolve(base) ?? base);
-  if (agent !== undefined && roster.resolve(agent) === undefined) notes.push(`mistake_agent "${raw ?? ''}" is not in the roster`);
+  if (agent !== undefined && roster.resolve(agent) === undefined)
+    notes.push(`mistake_agent "${raw ?? ''}" is not in the roster`);
   const rawStep = record['mistake_step'];
   if (rawStep === undefined || rawStep === null) return { agent, notes };
   const step = integerOf(rawStep);
@@ -77,8 +78,12 @@ export function whoAndWhenLabels(record: JsonRecord, messages: readonly Message[
   const anchor = blameAnchor(record, messages, roster);
   const labels: Label[] = [];
   if (hasBlame) {
-    const reason = [stringOf(record['mistake_reason']), ...anchor.notes.map((n) => `[Who&When: ${n}]`)].filter(Boolean).join(' ');
-    labels.push(definedOnly({ kind: 'mistake', agent: anchor.agent, message: anchor.message, reason: reason || undefined }));
+    const reason = [stringOf(record['mistake_reason']), ...anchor.notes.map((n) => `[Who&When: ${n}]`)]
+      .filter(Boolean)
+      .join(' ');
+    labels.push(
+      definedOnly({ kind: 'mistake', agent: anchor.agent, message: anchor.message, reason: reason || undefined }),
+    );
   }
   for (const value of categories(record)) {
     labels.push(definedOnly({ kind: 'mistake_type', agent: anchor.agent, message: anchor.message, value }));

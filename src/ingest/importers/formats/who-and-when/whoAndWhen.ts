@@ -1,7 +1,17 @@
 import type { AgentDecl, AgentKind, Episode, Message } from '../../../../core/episode';
 import { err, ok, type Result } from '../../../../core/result';
 import type { DetectionSample, FormatMapper, RecordContext } from '../../types';
-import { definedOnly, fileStem, idText, integerOf, isRecord, jsonText, recordField, stringOf, type JsonRecord } from '../common/json';
+import {
+  definedOnly,
+  fileStem,
+  idText,
+  integerOf,
+  isRecord,
+  jsonText,
+  recordField,
+  stringOf,
+  type JsonRecord,
+} from '../common/json';
 import { TraceRoster } from '../common/traceRoster';
 import { contentText } from '../common/traceText';
 import { whoAndWhenLabels, whoAndWhenSpeaker } from './traceWhoAndWhen';
@@ -25,7 +35,9 @@ function declareTeam(record: JsonRecord, roster: TraceRoster): void {
   for (const [name, prompt] of Object.entries(team)) {
     const base = idText(name);
     if (base === undefined) continue;
-    roster.add(definedOnly({ name: whoAndWhenSpeaker(base).agent, kind: agentKind(base), description: stringOf(prompt) }));
+    roster.add(
+      definedOnly({ name: whoAndWhenSpeaker(base).agent, kind: agentKind(base), description: stringOf(prompt) }),
+    );
   }
 }
 

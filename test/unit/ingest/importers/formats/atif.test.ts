@@ -24,22 +24,56 @@ describe('atifMapper', () => {
     const [e] = mapped('atif/run-1/trajectory.json');
     assert.ok(e);
     assert.equal(e.id, 'atif/run-1/trajectory');
-    assert.deepEqual(e.agents.map((a) => [a.name, a.kind]), [['orchestrator', 'llm'], ['system', 'system'], ['user', 'human'], ['tools', 'tool'], ['researcher', 'llm'], ['coder', 'llm']]);
+    assert.deepEqual(
+      e.agents.map((a) => [a.name, a.kind]),
+      [
+        ['orchestrator', 'llm'],
+        ['system', 'system'],
+        ['user', 'human'],
+        ['tools', 'tool'],
+        ['researcher', 'llm'],
+        ['coder', 'llm'],
+      ],
+    );
     const said = e.messages.map((m) => `${m.agent}:${m.turn ?? ''}:${m.channel ?? ''}`);
-    assert.deepEqual(said.slice(0, 6), ['system:1:', 'user:2:', 'orchestrator:3:thought', 'orchestrator:3:tool_call', 'tools:3:tool_result', 'user:1:']);
+    assert.deepEqual(said.slice(0, 6), [
+      'system:1:',
+      'user:2:',
+      'orchestrator:3:thought',
+      'orchestrator:3:tool_call',
+      'tools:3:tool_result',
+      'user:1:',
+    ]);
     assert.ok(said.indexOf('researcher:3:speech') < said.indexOf('orchestrator:5:tool_call'));
     assert.equal(e.messages.at(-1)?.content, 'hello.txt now holds 6.8.0. Task complete.');
-    assert.deepEqual(e.metadata?.['files'], ['atif/run-1/trajectory.json', 'atif/run-1/trajectory.researcher.json', 'atif/run-1/trajectory.cont-1.json', 'atif/run-1/trajectory.coder.json']);
+    assert.deepEqual(e.metadata?.['files'], [
+      'atif/run-1/trajectory.json',
+      'atif/run-1/trajectory.researcher.json',
+      'atif/run-1/trajectory.cont-1.json',
+      'atif/run-1/trajectory.coder.json',
+    ]);
     assert.equal(e.metadata?.['schemaVersion'], 'ATIF-v1.5');
   });
 
   test('continuation and sub-agent files reached from trajectory.json give no episode of their own', () => {
-    for (const f of ['trajectory.cont-1.json', 'trajectory.researcher.json', 'trajectory.coder.json']) assert.deepEqual(mapped(`atif/run-1/${f}`), [], f);
+    for (const f of ['trajectory.cont-1.json', 'trajectory.researcher.json', 'trajectory.coder.json'])
+      assert.deepEqual(mapped(`atif/run-1/${f}`), [], f);
   });
 
   test('a missing or escaping reference is noted, not a crash; links never leave the folder', () => {
-    const record = { schema_version: 'ATIF-v1.5', agent: { name: 'a' }, steps: [{ step_id: 1, source: 'agent', message: 'hi' }], continued_trajectory_ref: '../../../etc/passwd' };
-    const context: RecordContext = { uri: 'x/trajectory.json', fileName: 'trajectory.json', index: 0, line: 1, roster: [] };
+    const record = {
+      schema_version: 'ATIF-v1.5',
+      agent: { name: 'a' },
+      steps: [{ step_id: 1, source: 'agent', message: 'hi' }],
+      continued_trajectory_ref: '../../../etc/passwd',
+    };
+    const context: RecordContext = {
+      uri: 'x/trajectory.json',
+      fileName: 'trajectory.json',
+      index: 0,
+      line: 1,
+      roster: [],
+    };
     const result = atifMapper.toEpisodes(record, withLinkedFiles(atifMapper, record, context, root));
     assert.ok(result.ok);
     assert.deepEqual(result.value[0]?.metadata?.['unresolved'], ['../../../etc/passwd: outside the indexed folder']);

@@ -10,7 +10,10 @@ import type { FormatMapper, RecordContext } from '../../../../../src/ingest/impo
 const fixtures = join(__dirname, '../../../../fixtures/importers');
 
 function records(relative: string): unknown[] {
-  return readFileSync(join(fixtures, relative), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  return readFileSync(join(fixtures, relative), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 function context(uri: string, index: number, roster: readonly AgentDecl[] = []): RecordContext {
@@ -39,7 +42,10 @@ describe('c3Mapper.toEpisodes: eval lines', () => {
     assert.equal(first?.sample, 0);
     assert.equal(first?.group, 'eval-s40-q-17');
     assert.equal(first?.split, 'eval');
-    assert.deepEqual(first?.messages.map((m) => m.agent), ['reasoner', 'actor']);
+    assert.deepEqual(
+      first?.messages.map((m) => m.agent),
+      ['reasoner', 'actor'],
+    );
     assert.deepEqual(first?.final, { answer: '\\boxed{4}', agent: 'actor' });
     assert.equal(first?.reward, 1);
     assert.equal(first?.groundTruth, '4');
@@ -61,15 +67,27 @@ describe('c3Mapper.toEpisodes: eval lines', () => {
     assert.equal(second?.group, first?.group);
     assert.equal(second?.reward, 0);
     assert.equal(second?.groundTruth, '4');
-    assert.deepEqual(second?.messages.map((m) => m.agent), ['reasoner', 'actor']);
+    assert.deepEqual(
+      second?.messages.map((m) => m.agent),
+      ['reasoner', 'actor'],
+    );
     assert.equal(second?.metadata?.['reward_info'], 'not json');
   });
 
   test('names roles after the run roster when it spells them differently', () => {
-    const [e] = mapFile(c3Mapper, 'c3/eval_during_train.jsonl', [{ name: 'Reasoner', kind: 'llm' }, { name: 'Actor', kind: 'llm' }]);
-    assert.deepEqual(e?.messages.map((m) => m.agent), ['Reasoner', 'Actor']);
+    const [e] = mapFile(c3Mapper, 'c3/eval_during_train.jsonl', [
+      { name: 'Reasoner', kind: 'llm' },
+      { name: 'Actor', kind: 'llm' },
+    ]);
+    assert.deepEqual(
+      e?.messages.map((m) => m.agent),
+      ['Reasoner', 'Actor'],
+    );
     assert.deepEqual(e?.final?.agent, 'Actor');
-    assert.deepEqual(e?.agents, [{ name: 'Reasoner', kind: 'llm' }, { name: 'Actor', kind: 'llm' }]);
+    assert.deepEqual(e?.agents, [
+      { name: 'Reasoner', kind: 'llm' },
+      { name: 'Actor', kind: 'llm' },
+    ]);
   });
 
   test('rejects a line without question_id or traj_role_outputs', () => {
@@ -87,9 +105,18 @@ describe('c3Mapper.toEpisodes: train_rollouts lines', () => {
   const episodes = mapFile(c3Mapper, 'c3/rollouts.jsonl');
 
   test('groups experiences into one episode per trajectory and skips stats lines', () => {
-    assert.deepEqual(episodes.map((e) => e.id), ['train-s39-q-17-k0', 'train-s39-q-17-k1']);
-    assert.deepEqual(episodes.map((e) => e.group), ['s39-q-17', 's39-q-17']);
-    assert.deepEqual(episodes.map((e) => e.sample), [0, 1]);
+    assert.deepEqual(
+      episodes.map((e) => e.id),
+      ['train-s39-q-17-k0', 'train-s39-q-17-k1'],
+    );
+    assert.deepEqual(
+      episodes.map((e) => e.group),
+      ['s39-q-17', 's39-q-17'],
+    );
+    assert.deepEqual(
+      episodes.map((e) => e.sample),
+      [0, 1],
+    );
   });
 
   test('orders messages by roles_topo and logs per-role rewards and mean advantages', () => {
@@ -107,13 +134,19 @@ describe('c3Mapper.toEpisodes: train_rollouts lines', () => {
 
   test('keeps compact experiences (no texts) as empty messages and says so', () => {
     const e = episodes[1];
-    assert.deepEqual(e?.messages.map((m) => m.content), ['', '']);
+    assert.deepEqual(
+      e?.messages.map((m) => m.content),
+      ['', ''],
+    );
     assert.equal(e?.metadata?.['textsDropped'], true);
     assert.deepEqual(e?.advantages, { reasoner: -0.25, actor: -0.5 });
   });
 
   test('rejects an experience without info.role, naming it', () => {
-    const result = c3Mapper.toEpisodes({ kind: 'train_rollouts', experiences: [{ info: { question_id: 'q' } }] }, context('r.jsonl', 0));
+    const result = c3Mapper.toEpisodes(
+      { kind: 'train_rollouts', experiences: [{ info: { question_id: 'q' } }] },
+      context('r.jsonl', 0),
+    );
     assert.deepEqual(result, { ok: false, error: 'experiences[0].info: missing "role"' });
   });
 });
@@ -122,13 +155,16 @@ describe('c3BucketsMapper.toEpisodes', () => {
   const episodes = mapFile(c3BucketsMapper, 'c3/buckets.jsonl');
 
   test('maps each candidate to an episode grouped by the frozen context', () => {
-    assert.deepEqual(episodes.map((e) => [e.id, e.group, e.sample, e.reward]), [
-      ['bucket-bkt_q-17_1234-j0', 'ctx-1234', 0, 1],
-      ['bucket-bkt_q-17_1234-j1', 'ctx-1234', 1, 0],
-      ['bucket-bkt_q-17_1234-j2', 'ctx-1234', 2, 0.5],
-      ['bucket-bkt_q-17_99-j0', 'ctx-99', 0, 1],
-      ['bucket-bkt_q-17_99-j1', 'ctx-99', 1, 0],
-    ]);
+    assert.deepEqual(
+      episodes.map((e) => [e.id, e.group, e.sample, e.reward]),
+      [
+        ['bucket-bkt_q-17_1234-j0', 'ctx-1234', 0, 1],
+        ['bucket-bkt_q-17_1234-j1', 'ctx-1234', 1, 0],
+        ['bucket-bkt_q-17_1234-j2', 'ctx-1234', 2, 0.5],
+        ['bucket-bkt_q-17_99-j0', 'ctx-99', 0, 1],
+        ['bucket-bkt_q-17_99-j1', 'ctx-99', 1, 0],
+      ],
+    );
   });
 
   test('puts the frozen context before the target role action, with lower-cased role names', () => {
@@ -143,22 +179,51 @@ describe('c3BucketsMapper.toEpisodes', () => {
 
   test('logs every sibling as a replace_text counterfactual on the target role', () => {
     assert.deepEqual(episodes[0]?.counterfactuals, [
-      { intervention: 'replace_text', agents: ['actor'], replacement: 'x = 7. \\boxed{7}', reward: 0, rewards: [0, 0], replayed: true },
-      { intervention: 'replace_text', agents: ['actor'], replacement: 'x = 4? \\boxed{4}', reward: 0.5, rewards: [1, 0], replayed: true },
+      {
+        intervention: 'replace_text',
+        agents: ['actor'],
+        replacement: 'x = 7. \\boxed{7}',
+        reward: 0,
+        rewards: [0, 0],
+        replayed: true,
+      },
+      {
+        intervention: 'replace_text',
+        agents: ['actor'],
+        replacement: 'x = 4? \\boxed{4}',
+        reward: 0.5,
+        rewards: [1, 0],
+        replayed: true,
+      },
     ]);
-    assert.deepEqual(episodes[3]?.counterfactuals, [{ intervention: 'replace_text', agents: ['reasoner'], replacement: 'Add 3, halve.', reward: 0, replayed: true }]);
+    assert.deepEqual(episodes[3]?.counterfactuals, [
+      { intervention: 'replace_text', agents: ['reasoner'], replacement: 'Add 3, halve.', reward: 0, replayed: true },
+    ]);
     assert.deepEqual(episodes[3]?.metadata?.['nextActions'], ['x = 4. \\boxed{4}']);
   });
 
   test('rejects a bucket without candidates or target_role', () => {
-    assert.deepEqual(c3BucketsMapper.toEpisodes({ target_role: 'Actor' }, context('b.jsonl', 0)), { ok: false, error: 'missing "candidates" (a C3 bucket)' });
-    assert.deepEqual(c3BucketsMapper.toEpisodes({ candidates: [] }, context('b.jsonl', 0)), { ok: false, error: 'missing "target_role"' });
-    assert.deepEqual(c3BucketsMapper.toEpisodes({ candidates: [{ j: 0 }], target_role: 'A' }, context('b.jsonl', 0)), { ok: false, error: 'candidates[0]: missing "action_text"' });
+    assert.deepEqual(c3BucketsMapper.toEpisodes({ target_role: 'Actor' }, context('b.jsonl', 0)), {
+      ok: false,
+      error: 'missing "candidates" (a C3 bucket)',
+    });
+    assert.deepEqual(c3BucketsMapper.toEpisodes({ candidates: [] }, context('b.jsonl', 0)), {
+      ok: false,
+      error: 'missing "target_role"',
+    });
+    assert.deepEqual(c3BucketsMapper.toEpisodes({ candidates: [{ j: 0 }], target_role: 'A' }, context('b.jsonl', 0)), {
+      ok: false,
+      error: 'candidates[0]: missing "action_text"',
+    });
   });
 });
 
 describe('c3 detection', () => {
-  const sample = (relative: string) => ({ fileName: basename(relative), container: 'jsonl' as const, records: records(relative) });
+  const sample = (relative: string) => ({
+    fileName: basename(relative),
+    container: 'jsonl' as const,
+    records: records(relative),
+  });
 
   test('c3Mapper claims eval and rollout files, c3BucketsMapper bucket files, 0.95 each', () => {
     assert.equal(c3Mapper.detect(sample('c3/eval_during_train.jsonl')), 0.95);

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { CreditEpisode } from '../../../../../src/core/creditInput';
 import type { AgentDecl, Episode } from '../../../../../src/core/episode';
-import { CoalitionValues, type NewEvaluation, type ValueCounters } from '../../../../../src/engine/credit/coalitionValues';
+import {
+  CoalitionValues,
+  type NewEvaluation,
+  type ValueCounters,
+} from '../../../../../src/engine/credit/coalitionValues';
 import { episodeCredit } from '../../../../../src/engine/credit/episodeCredit';
 import { defaultMonteCarlo } from '../../../../../src/engine/credit/monteCarloCredit';
 import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode';
@@ -25,7 +29,9 @@ function importFolder(folder: string): Episode[] {
   const manifest = decodeManifest(JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')), 'ccpo');
   assert.ok(manifest.ok, manifest.ok ? '' : manifest.error);
   const roster = manifest.value.agents ?? [];
-  const lines = readFileSync(join(folder, '120.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(join(folder, '120.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   return lines.flatMap((line, i) => {
     const mapped = ccpoMapper.toEpisodes(JSON.parse(line), context(i, roster));
     assert.ok(mapped.ok, mapped.ok ? '' : mapped.error);
@@ -46,7 +52,13 @@ describe('ccpoMapper.toEpisodes', () => {
       { agent: 'Thinker', role: 'assistant', content: 'Isolate x: subtract 3 then divide by 2.' },
       { agent: 'Solver', role: 'assistant', channel: 'final', content: '2x = 8, so x = 4. \\boxed{4}' },
     ]);
-    assert.deepEqual(e?.agents.map((a) => [a.name, a.policy]), [['Thinker', 'thinker-lora'], ['Solver', 'solver-lora']]);
+    assert.deepEqual(
+      e?.agents.map((a) => [a.name, a.policy]),
+      [
+        ['Thinker', 'thinker-lora'],
+        ['Solver', 'solver-lora'],
+      ],
+    );
     assert.deepEqual(e?.final, { answer: '4', agent: 'Solver' });
     assert.equal(e?.metadata?.['soloAnswer'], 'x = (11+3)/2 = 7. \\boxed{7}');
   });
@@ -79,14 +91,20 @@ describe('ccpoMapper.toEpisodes', () => {
     const e = episodes[3];
     assert.equal(e?.messages[1]?.content, '\\boxed{5}');
     assert.equal(e?.counterfactuals, undefined);
-    assert.deepEqual(e?.coalitions?.map((c) => c.agents.length), [2, 1, 0]);
+    assert.deepEqual(
+      e?.coalitions?.map((c) => c.agents.length),
+      [2, 1, 0],
+    );
   });
 
   test('uses thinker and solver without a roster', () => {
     const line = readFileSync(join(fixtures, '120.jsonl'), 'utf8').split('\n')[0] ?? '';
     const result = ccpoMapper.toEpisodes(JSON.parse(line), context(0));
     assert.ok(result.ok);
-    assert.deepEqual(result.value[0]?.messages.map((m) => m.agent), ['thinker', 'solver']);
+    assert.deepEqual(
+      result.value[0]?.messages.map((m) => m.agent),
+      ['thinker', 'solver'],
+    );
   });
 
   test('rejects an output without CCPO sections, naming the field', () => {
@@ -109,7 +127,10 @@ describe('ccpoSections', () => {
 
 describe('ccpoMapper.detect', () => {
   test('scores CCPO dumps 0.97', () => {
-    const records = readFileSync(join(fixtures, '120.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+    const records = readFileSync(join(fixtures, '120.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as unknown);
     assert.equal(ccpoMapper.detect({ fileName: '120.jsonl', container: 'jsonl', records }), 0.97);
   });
 });
@@ -120,7 +141,9 @@ function creditEpisode(e: Episode, episodeId: number): CreditEpisode {
   const mask = (agents: readonly string[]): bigint => agents.reduce((m, name) => m | (bit.get(name) ?? 0n), 0n);
   const full = (1n << BigInt(e.agents.length)) - 1n;
   const logged = new Map((e.coalitions ?? []).map((c) => [mask(c.agents), c.value]));
-  for (const cf of e.counterfactuals ?? []) if (cf.intervention === 'remove' && !logged.has(full & ~mask(cf.agents))) logged.set(full & ~mask(cf.agents), cf.reward);
+  for (const cf of e.counterfactuals ?? [])
+    if (cf.intervention === 'remove' && !logged.has(full & ~mask(cf.agents)))
+      logged.set(full & ~mask(cf.agents), cf.reward);
   if (e.reward !== undefined && !logged.has(full)) logged.set(full, e.reward);
   return {
     episodeId,
@@ -136,18 +159,41 @@ function creditEpisode(e: Episode, episodeId: number): CreditEpisode {
     length: 0,
     line: episodeId,
     loggedCoalitions: logged,
-    loggedCounterfactuals: (e.counterfactuals ?? []).map((cf) => ({ removed: mask(cf.agents), intervention: cf.intervention, replayed: cf.replayed ?? null, value: cf.reward })),
+    loggedCounterfactuals: (e.counterfactuals ?? []).map((cf) => ({
+      removed: mask(cf.agents),
+      intervention: cf.intervention,
+      replayed: cf.replayed ?? null,
+      value: cf.reward,
+    })),
     messageAuthors: e.messages.map((m) => e.agents.findIndex((a) => a.name === m.agent)),
     labels: [],
   };
 }
 
 /** One credit method over one episode with no evaluator configured: every value must be logged. */
-async function creditWithoutEvaluator(episode: CreditEpisode, method: 'loo' | 'shapley', counters: ValueCounters): Promise<number[]> {
+async function creditWithoutEvaluator(
+  episode: CreditEpisode,
+  method: 'loo' | 'shapley',
+  counters: ValueCounters,
+): Promise<number[]> {
   const fresh: NewEvaluation[] = [];
-  const sources = { loadCache: () => new Map(), evaluator: undefined, counters, fresh, useLogged: true, sequential: true, trust: () => Promise.resolve(undefined) };
+  const sources = {
+    loadCache: () => new Map(),
+    evaluator: undefined,
+    counters,
+    fresh,
+    useLogged: true,
+    sequential: true,
+    trust: () => Promise.resolve(undefined),
+  };
   const values = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, sources);
-  const result = await episodeCredit({ episode, method, values: values('agents'), messageValues: values('messages'), monteCarlo: defaultMonteCarlo });
+  const result = await episodeCredit({
+    episode,
+    method,
+    values: values('agents'),
+    messageValues: values('messages'),
+    monteCarlo: defaultMonteCarlo,
+  });
   return (result.rows.get(method) ?? []).map((r) => r.value);
 }
 
@@ -160,14 +206,20 @@ describe('CCPO dump → leave-one-out credit (issue 7 done-when)', () => {
 
   test('gives LOO_thinker = joint − solo and LOO_solver = joint − v({thinker}) with zero evaluator calls', async () => {
     const counters: ValueCounters = { logged: 0, cached: 0, evaluated: 0 };
-    const credit = await Promise.all(episodes.slice(0, 3).map((e, i) => creditWithoutEvaluator(creditEpisode(e, i + 1), 'loo', counters)));
+    const credit = await Promise.all(
+      episodes.slice(0, 3).map((e, i) => creditWithoutEvaluator(creditEpisode(e, i + 1), 'loo', counters)),
+    );
     for (const [i, e] of episodes.slice(0, 3).entries()) {
       const joint = e.reward ?? NaN;
       const solo = e.counterfactuals?.[0]?.reward ?? NaN;
       const thinkerOnly = e.coalitions?.find((c) => c.agents.length === 1 && c.agents[0] === 'Thinker')?.value ?? NaN;
       assert.deepEqual(credit[i], [joint - solo, joint - thinkerOnly], e.id);
     }
-    assert.deepEqual(credit, [[2, 2], [-2, 0], [0, 2]]);
+    assert.deepEqual(credit, [
+      [2, 2],
+      [-2, 0],
+      [0, 2],
+    ]);
     assert.deepEqual(counters, { logged: 9, cached: 0, evaluated: 0 });
   });
 

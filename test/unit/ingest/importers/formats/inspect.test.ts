@@ -9,14 +9,22 @@ import { inspectMapper } from '../../../../../src/ingest/importers/formats/inspe
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
 const dir = join(__dirname, '../../../../fixtures/importers/inspect');
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, unknown>;
+const readJson = (path: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(dir, path), 'utf8')) as Record<string, unknown>;
 const log = readJson('single-agent.json');
 const logSamples = log['samples'] as unknown[];
 const header = readJson('multi-agent/header.json');
 const multiAgent = readJson('multi-agent/samples/1_epoch_1.json');
 
 function imported(record: unknown, context: Partial<RecordContext> = {}): Episode {
-  const result = inspectMapper.toEpisodes(record, { uri: 'logs/self.json', fileName: 'self.json', index: 0, line: 1, roster: [], ...context });
+  const result = inspectMapper.toEpisodes(record, {
+    uri: 'logs/self.json',
+    fileName: 'self.json',
+    index: 0,
+    line: 1,
+    roster: [],
+    ...context,
+  });
   assert.ok(result.ok, result.ok ? '' : result.error);
   const episode = result.value[0];
   assert.ok(episode && result.value.length === 1);
@@ -25,7 +33,11 @@ function imported(record: unknown, context: Partial<RecordContext> = {}): Episod
   return episode;
 }
 
-const evalContext: Partial<RecordContext> = { uri: 'logs/research.eval', fileName: 'research.eval', header: { ...header, entry: 'samples/1_epoch_1.json' } };
+const evalContext: Partial<RecordContext> = {
+  uri: 'logs/research.eval',
+  fileName: 'research.eval',
+  header: { ...header, entry: 'samples/1_epoch_1.json' },
+};
 
 describe('inspectMapper: single-agent .json logs', () => {
   test('a sample × epoch is an episode: id → task and group, epoch → sample, "C" / "I" → 1 / 0', () => {
@@ -42,7 +54,11 @@ describe('inspectMapper: single-agent .json logs', () => {
     const episode = imported(logSamples[0]);
     assert.deepEqual(
       episode.messages.map((m) => [m.agent, m.role]),
-      [['system', 'system'], ['user', 'user'], ['assistant', 'assistant']],
+      [
+        ['system', 'system'],
+        ['user', 'user'],
+        ['assistant', 'assistant'],
+      ],
     );
     assert.deepEqual(episode.agents, [
       { name: 'system', kind: 'system' },
@@ -119,7 +135,13 @@ describe('inspectMapper: multi-agent .eval samples', () => {
 describe('inspectMapper: errors, scores and detection', () => {
   test('records that are not samples are errors naming the field', () => {
     const errorOf = (record: unknown): string => {
-      const result = inspectMapper.toEpisodes(record, { uri: 'x.eval', fileName: 'x.eval', index: 0, line: 1, roster: [] });
+      const result = inspectMapper.toEpisodes(record, {
+        uri: 'x.eval',
+        fileName: 'x.eval',
+        index: 0,
+        line: 1,
+        roster: [],
+      });
       assert.ok(!result.ok);
       return result.error;
     };
@@ -129,14 +151,32 @@ describe('inspectMapper: errors, scores and detection', () => {
   });
 
   test('inspectScoreValue maps C / I / P / N, booleans and numeric strings; other values are not rewards', () => {
-    assert.deepEqual(['C', 'I', 'P', 'N', 'c', true, false, '0.25', 3].map(inspectScoreValue), [1, 0, 0.5, 0, 1, 1, 0, 0.25, 3]);
-    assert.deepEqual([{ accuracy: 1 }, ['C'], 'maybe', null].map(inspectScoreValue), [undefined, undefined, undefined, undefined]);
+    assert.deepEqual(
+      ['C', 'I', 'P', 'N', 'c', true, false, '0.25', 3].map(inspectScoreValue),
+      [1, 0, 0.5, 0, 1, 1, 0, 0.25, 3],
+    );
+    assert.deepEqual([{ accuracy: 1 }, ['C'], 'maybe', null].map(inspectScoreValue), [
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   test('a .eval header or a .json log root is detected; sample records alone score lower; others are not', () => {
-    assert.ok(inspectMapper.detect({ fileName: 'r.eval', container: 'zip', records: [multiAgent], root: header }) >= 0.9);
-    assert.ok(inspectMapper.detect({ fileName: 'r.json', container: 'json', records: logSamples.slice(0, 2), root: log }) >= 0.9);
-    assert.ok(inspectMapper.detect({ fileName: 'big.json', container: 'json', records: logSamples.slice(0, 2) }) >= 0.8);
-    assert.equal(inspectMapper.detect({ fileName: 'a.json', container: 'json', records: [{ task_id: 1, traj: [] }] }), 0);
+    assert.ok(
+      inspectMapper.detect({ fileName: 'r.eval', container: 'zip', records: [multiAgent], root: header }) >= 0.9,
+    );
+    assert.ok(
+      inspectMapper.detect({ fileName: 'r.json', container: 'json', records: logSamples.slice(0, 2), root: log }) >=
+        0.9,
+    );
+    assert.ok(
+      inspectMapper.detect({ fileName: 'big.json', container: 'json', records: logSamples.slice(0, 2) }) >= 0.8,
+    );
+    assert.equal(
+      inspectMapper.detect({ fileName: 'a.json', container: 'json', records: [{ task_id: 1, traj: [] }] }),
+      0,
+    );
   });
 });

@@ -41,14 +41,20 @@ function mapAll(m: FormatMapper, uri: string, records: readonly unknown[]): Epis
   });
 }
 
-const teamLines = readFileSync(join(fixtures, 'run-a.teamlog.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+const teamLines = readFileSync(join(fixtures, 'run-a.teamlog.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l !== '')
+  .map((l) => JSON.parse(l) as unknown);
 
 describe('mapperFromSpec: a JSONL mapping', () => {
   const m = mapper('team-logs.mapping.json');
   const episodes = mapAll(m, 'logs/run-a.teamlog.jsonl', teamLines);
 
   test('builds a mapper with the format, label and container of the file', () => {
-    assert.deepEqual([m.format, m.label, m.containers, m.jsonRecords], ['team-logs', 'Team chat logs', ['jsonl'], undefined]);
+    assert.deepEqual(
+      [m.format, m.label, m.containers, m.jsonRecords],
+      ['team-logs', 'Team chat logs', ['jsonl'], undefined],
+    );
   });
 
   test('maps every episode field from its path', () => {
@@ -92,7 +98,10 @@ describe('mapperFromSpec: a JSONL mapping', () => {
   test('keeps numeric ids and speakers as their decimal text', () => {
     const e = episodes[2];
     assert.equal(e?.id, '3');
-    assert.deepEqual(e?.messages.map((msg) => msg.agent), ['1', '2']);
+    assert.deepEqual(
+      e?.messages.map((msg) => msg.agent),
+      ['1', '2'],
+    );
     assert.equal(e?.reward, 1);
     assert.equal(e?.agentRewards, undefined);
   });
@@ -116,7 +125,10 @@ describe('mapperFromSpec: a JSONL mapping', () => {
     const built = mapperFromSpec(spec);
     assert.ok(built.ok);
     const result = built.value.toEpisodes({ m: [{ a: 'p', c: 'hi' }] }, context('logs/a.jsonl', 4));
-    assert.deepEqual(result, { ok: true, value: [{ id: 'logs/a.jsonl:5', messages: [{ agent: 'p', content: 'hi' }] }] });
+    assert.deepEqual(result, {
+      ok: true,
+      value: [{ id: 'logs/a.jsonl:5', messages: [{ agent: 'p', content: 'hi' }] }],
+    });
   });
 });
 
@@ -128,24 +140,40 @@ describe('mapperFromSpec: a JSON mapping with several messages per round', () =>
   test('selects records from a property of the document and flattens nested message lists', () => {
     assert.deepEqual(m.jsonRecords, { property: 'episodes' });
     assert.deepEqual(m.containers, ['json']);
-    assert.deepEqual(episodes[0]?.messages.map((msg) => [msg.agent, msg.content, msg.channel]), [
-      ['pro', 'A', 'speech'],
-      ['con', 'B', 'speech'],
-      ['pro', 'C', 'speech'],
+    assert.deepEqual(
+      episodes[0]?.messages.map((msg) => [msg.agent, msg.content, msg.channel]),
+      [
+        ['pro', 'A', 'speech'],
+        ['con', 'B', 'speech'],
+        ['pro', 'C', 'speech'],
+      ],
+    );
+    assert.deepEqual(episodes[0]?.agents, [
+      { name: 'pro', kind: 'llm' },
+      { name: 'con', kind: 'llm' },
     ]);
-    assert.deepEqual(episodes[0]?.agents, [{ name: 'pro', kind: 'llm' }, { name: 'con', kind: 'llm' }]);
     assert.equal(episodes[0]?.groundTruth, '{"winner":"pro"}');
     assert.deepEqual(episodes[1]?.messages, []);
   });
 
   test('reads several episodes from one record with an "episodes" path', () => {
-    const built = mapperFromSpec({ format: 'batch', episodes: '$.items[*]', messages: { path: '$.m[*]', agent: '$.a', content: '$.c' } });
+    const built = mapperFromSpec({
+      format: 'batch',
+      episodes: '$.items[*]',
+      messages: { path: '$.m[*]', agent: '$.a', content: '$.c' },
+    });
     assert.ok(built.ok);
     const result = built.value.toEpisodes({ items: [{ m: [] }, { m: [{ a: 'x', c: 'y' }] }] }, context('b.jsonl', 0));
     assert.ok(result.ok);
-    assert.deepEqual(result.value.map((e) => e.id), ['b.jsonl:1#0', 'b.jsonl:1#1']);
+    assert.deepEqual(
+      result.value.map((e) => e.id),
+      ['b.jsonl:1#0', 'b.jsonl:1#1'],
+    );
     const bad = built.value.toEpisodes({ items: [{ m: [] }, 'oops'] }, context('b.jsonl', 0));
-    assert.deepEqual(bad, { ok: false, error: 'episode 1 ($.items[*]): expected the episode to be an object, got string' });
+    assert.deepEqual(bad, {
+      ok: false,
+      error: 'episode 1 ($.items[*]): expected the episode to be an object, got string',
+    });
   });
 });
 
@@ -154,7 +182,14 @@ describe('mapperFromSpec: detection', () => {
 
   test('scores the share of sampled records that map, only for matching file names and containers', () => {
     assert.equal(m.detect({ fileName: 'run-a.teamlog.jsonl', container: 'jsonl', records: teamLines }), 1);
-    assert.equal(m.detect({ fileName: 'run-a.teamlog.jsonl', container: 'jsonl', records: [...teamLines.slice(0, 1), { other: true }] }), 0.5);
+    assert.equal(
+      m.detect({
+        fileName: 'run-a.teamlog.jsonl',
+        container: 'jsonl',
+        records: [...teamLines.slice(0, 1), { other: true }],
+      }),
+      0.5,
+    );
     assert.equal(m.detect({ fileName: 'run-a.jsonl', container: 'jsonl', records: teamLines }), 0);
     assert.equal(m.detect({ fileName: 'run-a.teamlog.jsonl', container: 'json', records: teamLines }), 0);
   });

@@ -39,7 +39,10 @@ describe('otelMapper: GenAI semantic conventions', () => {
 
   test('one episode per trace, with rl.* step, group, sample and task and the conversation id as id', () => {
     assert.ok(team && helper);
-    assert.deepEqual([team.id, team.step, team.group, team.sample, team.task], ['task-17:rollout-3', 12, '12:task-17', 3, 'task-17']);
+    assert.deepEqual(
+      [team.id, team.step, team.group, team.sample, team.task],
+      ['task-17:rollout-3', 12, '12:task-17', 3, 'task-17'],
+    );
     assert.equal(team.prompt, 'What is 17 * 23?');
   });
 
@@ -105,11 +108,16 @@ describe('otelMapper: pre-1.37 names and JSONL files', () => {
       return result.error;
     };
     assert.equal(errorOf([{ history: [] }]), 'missing "resourceSpans" (not an OTLP/JSON trace export)');
-    assert.equal(errorOf([{ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'x' }] }] }] }]), 'no spans with "traceId" and "spanId" in "resourceSpans[].scopeSpans[].spans"');
+    assert.equal(
+      errorOf([{ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'x' }] }] }] }]),
+      'no spans with "traceId" and "spanId" in "resourceSpans[].scopeSpans[].spans"',
+    );
   });
 
   test('detect: GenAI traces score high, plain OTLP traces at the threshold, other JSON not at all', () => {
-    assert.ok(otelMapper.detect({ fileName: 't.json', container: 'json', records: [genAiTrace], root: genAiTrace }) >= 0.9);
+    assert.ok(
+      otelMapper.detect({ fileName: 't.json', container: 'json', records: [genAiTrace], root: genAiTrace }) >= 0.9,
+    );
     assert.ok(otelMapper.detect({ fileName: 't.jsonl', container: 'jsonl', records: legacyLines }) >= 0.9);
     const plain = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: 'ab', spanId: 'cd', name: 'GET /' }] }] }] };
     assert.equal(otelMapper.detect({ fileName: 'p.json', container: 'json', records: [plain] }), 0.5);
@@ -119,15 +127,50 @@ describe('otelMapper: pre-1.37 names and JSONL files', () => {
 
 /** The fields of the canonical model only (decoded fixture lines keep unknown fields and `version`). */
 function canonical(episode: Episode): Episode {
-  const keys = ['id', 'step', 'group', 'sample', 'task', 'split', 'prompt', 'agents', 'messages', 'final', 'reward', 'agentRewards', 'advantages', 'routing', 'counterfactuals', 'coalitions', 'groundTruth', 'labels', 'metadata'] as const;
-  const messageKeys = ['agent', 'turn', 'role', 'channel', 'content', 'tokenCount', 'tokens', 'logprobs', 'attribution'] as const;
-  const pick = <T extends object>(obj: T, names: readonly string[]): T => Object.fromEntries(Object.entries(obj).filter(([k]) => names.includes(k))) as T;
+  const keys = [
+    'id',
+    'step',
+    'group',
+    'sample',
+    'task',
+    'split',
+    'prompt',
+    'agents',
+    'messages',
+    'final',
+    'reward',
+    'agentRewards',
+    'advantages',
+    'routing',
+    'counterfactuals',
+    'coalitions',
+    'groundTruth',
+    'labels',
+    'metadata',
+  ] as const;
+  const messageKeys = [
+    'agent',
+    'turn',
+    'role',
+    'channel',
+    'content',
+    'tokenCount',
+    'tokens',
+    'logprobs',
+    'attribution',
+  ] as const;
+  const pick = <T extends object>(obj: T, names: readonly string[]): T =>
+    Object.fromEntries(Object.entries(obj).filter(([k]) => names.includes(k))) as T;
   const out = pick(episode, keys);
   return JSON.parse(JSON.stringify({ ...out, messages: episode.messages.map((m) => pick(m, messageKeys)) })) as Episode;
 }
 
 function canonicalFixtures(): Episode[] {
-  const files = ['canonical/valid/pipeline.jsonl', 'canonical/valid/minimal.jsonl', 'canonical/valid/routed/routed.jsonl'];
+  const files = [
+    'canonical/valid/pipeline.jsonl',
+    'canonical/valid/minimal.jsonl',
+    'canonical/valid/routed/routed.jsonl',
+  ];
   return files.flatMap((file) =>
     readText(file)
       .split('\n')
@@ -144,12 +187,29 @@ function importedFixtures(): Episode[] {
   const whoAndWhen = ['Algorithm-Generated', 'Hand-Crafted', 'Synthetic'].flatMap((subset) =>
     readdirSync(join(fixtures, 'importers/who-and-when', subset))
       .filter((f) => f.endsWith('.json') && f !== 'no-history.json')
-      .flatMap((f) => importAll(whoAndWhenMapper, JSON.parse(readText(`importers/who-and-when/${subset}/${f}`)), context(`${subset}/${f}`))),
+      .flatMap((f) =>
+        importAll(
+          whoAndWhenMapper,
+          JSON.parse(readText(`importers/who-and-when/${subset}/${f}`)),
+          context(`${subset}/${f}`),
+        ),
+      ),
   );
-  const tau = (JSON.parse(readText('importers/tau-bench/trajectories.json')) as unknown[]).slice(0, 4).flatMap((row, i) => importAll(tauBenchMapper, row, { ...context('tau.json'), index: i }));
+  const tau = (JSON.parse(readText('importers/tau-bench/trajectories.json')) as unknown[])
+    .slice(0, 4)
+    .flatMap((row, i) => importAll(tauBenchMapper, row, { ...context('tau.json'), index: i }));
   const log = JSON.parse(readText('importers/inspect/single-agent.json')) as { samples: unknown[] };
-  const inspect = [...log.samples, JSON.parse(readText('importers/inspect/multi-agent/samples/1_epoch_1.json')) as unknown].flatMap((s, i) => importAll(inspectMapper, s, { ...context(`log${i}.json`) }));
-  return [...whoAndWhen, ...tau, ...inspect, ...importAll(otelMapper, [genAiTrace]), ...importAll(otelMapper, legacyLines)];
+  const inspect = [
+    ...log.samples,
+    JSON.parse(readText('importers/inspect/multi-agent/samples/1_epoch_1.json')) as unknown,
+  ].flatMap((s, i) => importAll(inspectMapper, s, { ...context(`log${i}.json`) }));
+  return [
+    ...whoAndWhen,
+    ...tau,
+    ...inspect,
+    ...importAll(otelMapper, [genAiTrace]),
+    ...importAll(otelMapper, legacyLines),
+  ];
 }
 
 describe('episodesToOtlp: round trip through otelMapper', () => {
@@ -166,7 +226,14 @@ describe('episodesToOtlp: round trip through otelMapper', () => {
     const episodes = canonicalFixtures();
     const request = episodesToOtlp(episodes);
     const spans = request.resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
-    const lines = spans.map((span) => JSON.parse(JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'x' }, spans: [span] }] }] })) as unknown);
+    const lines = spans.map(
+      (span) =>
+        JSON.parse(
+          JSON.stringify({
+            resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'x' }, spans: [span] }] }],
+          }),
+        ) as unknown,
+    );
     const byId = (a: Episode, b: Episode): number => a.id.localeCompare(b.id);
     assert.deepStrictEqual(importAll(otelMapper, lines.reverse()).map(canonical).sort(byId), [...episodes].sort(byId));
   });
@@ -177,18 +244,23 @@ describe('episodesToOtlp: round trip through otelMapper', () => {
     const spans = episodesToOtlp([episode]).resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
     assert.deepEqual(
       spans.map((s) => s.name),
-      ['invoke_workflow q0042', 'create_agent planner', 'create_agent solver', 'create_agent verifier', 'invoke_agent planner', 'invoke_agent solver', 'invoke_agent verifier'],
+      [
+        'invoke_workflow q0042',
+        'create_agent planner',
+        'create_agent solver',
+        'create_agent verifier',
+        'invoke_agent planner',
+        'invoke_agent solver',
+        'invoke_agent verifier',
+      ],
     );
     assert.ok(spans.every((s) => /^[0-9a-f]{32}$/.test(s.traceId) && /^[0-9a-f]{16}$/.test(s.spanId)));
     assert.equal(new Set(spans.map((s) => s.spanId)).size, spans.length);
     const root = spans[0];
-    assert.deepEqual(
-      root?.events.find((e) => e.name === 'gen_ai.evaluation.result')?.attributes,
-      [
-        { key: 'gen_ai.evaluation.name', value: { stringValue: 'reward' } },
-        { key: 'gen_ai.evaluation.score.value', value: { doubleValue: 1 } },
-      ],
-    );
+    assert.deepEqual(root?.events.find((e) => e.name === 'gen_ai.evaluation.result')?.attributes, [
+      { key: 'gen_ai.evaluation.name', value: { stringValue: 'reward' } },
+      { key: 'gen_ai.evaluation.score.value', value: { doubleValue: 1 } },
+    ]);
     assert.ok(root?.attributes.some((a) => a.key === 'rl.step' && a.value.intValue === '12'));
   });
 

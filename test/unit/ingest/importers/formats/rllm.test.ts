@@ -31,8 +31,23 @@ describe('rllmMapper', () => {
     assert.equal(e.reward, 0);
     assert.deepEqual(e.agentRewards, { solver: 0.5, judge: 0 });
     assert.equal(e.groundTruth, '41');
-    assert.deepEqual(e.agents.map((a) => [a.name, a.kind]), [['solver', 'llm'], ['judge', 'llm'], ['environment', 'env']]);
-    assert.deepEqual(e.messages.map((m) => [m.agent, m.channel]), [['solver', 'speech'], ['solver', 'speech'], ['environment', 'observation'], ['judge', 'speech']]);
+    assert.deepEqual(
+      e.agents.map((a) => [a.name, a.kind]),
+      [
+        ['solver', 'llm'],
+        ['judge', 'llm'],
+        ['environment', 'env'],
+      ],
+    );
+    assert.deepEqual(
+      e.messages.map((m) => [m.agent, m.channel]),
+      [
+        ['solver', 'speech'],
+        ['solver', 'speech'],
+        ['environment', 'observation'],
+        ['judge', 'speech'],
+      ],
+    );
     assert.match(e.messages[0]?.content ?? '', /\\boxed\{51\}/);
     assert.equal(e.metadata?.['episodeId'], 'gsm8k-17:1');
   });
@@ -57,8 +72,14 @@ describe('rllmMapper', () => {
     assert.match(bad({ training_step: 1 }), /missing "trajectories"/);
     assert.match(bad({ trajectories: [3] }), /trajectories\[0\]: expected a trajectory object/);
     assert.match(bad({ trajectories: [{ name: 'a', steps: 'x' }] }), /trajectories\[0\]\.steps: expected a list/);
-    const odd = rllmMapper.toEpisodes({ trajectories: [{ steps: [null, { action: { tool: 'ls' } }] }] }, context('y.json'));
+    const odd = rllmMapper.toEpisodes(
+      { trajectories: [{ steps: [null, { action: { tool: 'ls' } }] }] },
+      context('y.json'),
+    );
     assert.ok(odd.ok);
-    assert.deepEqual(odd.value[0]?.messages.map((m) => m.content), ['', '{"tool":"ls"}']);
+    assert.deepEqual(
+      odd.value[0]?.messages.map((m) => m.content),
+      ['', '{"tool":"ls"}'],
+    );
   });
 });

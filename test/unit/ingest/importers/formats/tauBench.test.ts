@@ -7,7 +7,9 @@ import { decodeEpisode } from '../../../../../src/ingest/canonical/decodeEpisode
 import { tauBenchMapper } from '../../../../../src/ingest/importers/formats/tau-bench/tauBench';
 import type { RecordContext } from '../../../../../src/ingest/importers/types';
 
-const rows = JSON.parse(readFileSync(join(__dirname, '../../../../fixtures/importers/tau-bench/trajectories.json'), 'utf8')) as unknown[];
+const rows = JSON.parse(
+  readFileSync(join(__dirname, '../../../../fixtures/importers/tau-bench/trajectories.json'), 'utf8'),
+) as unknown[];
 
 function context(index: number): RecordContext {
   return { uri: 'airline/gpt-4o-airline.json', fileName: 'gpt-4o-airline.json', index, line: 1, roster: [] };
@@ -38,7 +40,12 @@ describe('tauBenchMapper: episodes', () => {
     assert.deepEqual([first.sample, second.sample, first.task], [0, 1, '1']);
     assert.equal(first.prompt, 'You are mia_li_3668. You want to fly from New York to Seattle on May 20 (one way).');
     assert.equal(first.groundTruth, '[{"name":"cancel_reservation","kwargs":{"reservation_id":"Z7GOZK"}}]');
-    assert.deepEqual(first.metadata, { userId: 'mia_li_3668', source: 'user', userCost: 0.002, rewardInfo: { r_actions: 0, gt_data_hash: '4fabcb43' } });
+    assert.deepEqual(first.metadata, {
+      userId: 'mia_li_3668',
+      source: 'user',
+      userCost: 0.002,
+      rewardInfo: { r_actions: 0, gt_data_hash: '4fabcb43' },
+    });
   });
 
   test('assistant, simulated user, tools and system are the agents, with the kinds of §6', () => {
@@ -73,7 +80,12 @@ describe('tauBenchMapper: episodes', () => {
   test('a string reward is read as a number; ReAct "API output:" user turns are tool results', () => {
     const episode = imported(1);
     assert.equal(episode.reward, 1);
-    assert.deepEqual(episode.messages[3], { agent: 'tools', role: 'user', channel: 'tool_result', content: 'API output: {"reservation_id": "Z7GOZK", "cabin": "business"}' });
+    assert.deepEqual(episode.messages[3], {
+      agent: 'tools',
+      role: 'user',
+      channel: 'tool_result',
+      content: 'API output: {"reservation_id": "Z7GOZK", "cabin": "business"}',
+    });
     assert.ok(!episode.agents.some((a) => a.name === 'user' && a.kind !== 'user_sim'));
   });
 
@@ -103,7 +115,17 @@ describe('tauBenchMapper: episodes', () => {
 
 describe('tauBenchMapper.detect', () => {
   test('an array of EnvRunResult rows is detected; Who&When is not', () => {
-    assert.ok(tauBenchMapper.detect({ fileName: 'gpt-4o-airline.json', container: 'json', records: rows.slice(0, 5), root: rows }) >= 0.9);
-    assert.equal(tauBenchMapper.detect({ fileName: '1.json', container: 'json', records: [{ history: [], mistake_agent: 'x' }] }), 0);
+    assert.ok(
+      tauBenchMapper.detect({
+        fileName: 'gpt-4o-airline.json',
+        container: 'json',
+        records: rows.slice(0, 5),
+        root: rows,
+      }) >= 0.9,
+    );
+    assert.equal(
+      tauBenchMapper.detect({ fileName: '1.json', container: 'json', records: [{ history: [], mistake_agent: 'x' }] }),
+      0,
+    );
   });
 });

@@ -42,7 +42,11 @@ describe('trlMapper.toEpisodes', () => {
     assert.deepEqual(e?.messages, [{ agent: 'policy', role: 'assistant', content: '<think>2+3</think> 5' }]);
     assert.equal(e?.reward, 1.5);
     assert.deepEqual(e?.advantages, { policy: 0.83 });
-    assert.deepEqual(e?.metadata, { rewards: { accuracy_reward: 1, format_reward: 0.5 }, metrics: { num_tokens: 7 }, fields: { judge_note: 'ok' } });
+    assert.deepEqual(e?.metadata, {
+      rewards: { accuracy_reward: 1, format_reward: 0.5 },
+      metrics: { num_tokens: 7 },
+      fields: { judge_note: 'ok' },
+    });
   });
 
   test('groups rows by (step, prompt) and leaves out a reward function that did not apply (null)', () => {
@@ -67,17 +71,43 @@ describe('trlMapper.toEpisodes', () => {
   });
 
   test('weights nothing it cannot see: a numeric log_extra column after a text one is a metric; NaN rewards are skipped (nansum)', () => {
-    const result = trlMapper.toEpisodes({ step: 1, prompt: 'p', completion: 'c', accuracy_reward: 1, format_reward: Number.NaN, judge_note: 'x', num_tokens: 3, advantage: 0 }, context('00001', 0));
+    const result = trlMapper.toEpisodes(
+      {
+        step: 1,
+        prompt: 'p',
+        completion: 'c',
+        accuracy_reward: 1,
+        format_reward: Number.NaN,
+        judge_note: 'x',
+        num_tokens: 3,
+        advantage: 0,
+      },
+      context('00001', 0),
+    );
     assert.ok(result.ok);
     assert.equal(result.value[0]?.reward, 1);
-    assert.deepEqual(result.value[0]?.metadata, { rewards: { accuracy_reward: 1 }, metrics: { num_tokens: 3 }, fields: { judge_note: 'x' } });
+    assert.deepEqual(result.value[0]?.metadata, {
+      rewards: { accuracy_reward: 1 },
+      metrics: { num_tokens: 3 },
+      fields: { judge_note: 'x' },
+    });
   });
 
   test('reads a string step and maps a conversational completion to policy and tool messages', () => {
     const e = step11[2];
     assert.equal(e?.step, 11);
-    assert.deepEqual(e?.messages.map((m) => [m.agent, m.role]), [['policy', 'assistant'], ['tool', 'tool'], ['policy', 'assistant']]);
-    assert.deepEqual(e?.agents.map((a) => a.name), ['policy', 'tool']);
+    assert.deepEqual(
+      e?.messages.map((m) => [m.agent, m.role]),
+      [
+        ['policy', 'assistant'],
+        ['tool', 'tool'],
+        ['policy', 'assistant'],
+      ],
+    );
+    assert.deepEqual(
+      e?.agents.map((a) => a.name),
+      ['policy', 'tool'],
+    );
   });
 
   test('takes the step from the file name when the row has none', () => {
@@ -89,20 +119,34 @@ describe('trlMapper.toEpisodes', () => {
   });
 
   test('sums every numeric column when none is named like a reward', () => {
-    const result = trlMapper.toEpisodes({ step: 1, prompt: 'p', completion: 'c', correctness: 1, brevity: 0.25 }, context('00001', 0));
+    const result = trlMapper.toEpisodes(
+      { step: 1, prompt: 'p', completion: 'c', correctness: 1, brevity: 0.25 },
+      context('00001', 0),
+    );
     assert.ok(result.ok);
     assert.equal(result.value[0]?.reward, 1.25);
   });
 
   test('rejects a row without prompt or completion', () => {
-    assert.deepEqual(trlMapper.toEpisodes({ completion: 'c' }, context('00001', 0)), { ok: false, error: 'missing "prompt"' });
-    assert.deepEqual(trlMapper.toEpisodes({ prompt: 'p', completion: null }, context('00001', 0)), { ok: false, error: 'missing "completion"' });
+    assert.deepEqual(trlMapper.toEpisodes({ completion: 'c' }, context('00001', 0)), {
+      ok: false,
+      error: 'missing "prompt"',
+    });
+    assert.deepEqual(trlMapper.toEpisodes({ prompt: 'p', completion: null }, context('00001', 0)), {
+      ok: false,
+      error: 'missing "completion"',
+    });
   });
 });
 
 describe('trlMapper.detect', () => {
   test('scores completion parquet files 0.95 and other rows or containers 0', () => {
-    assert.ok(Math.abs(trlMapper.detect({ fileName: 'completions_00010.parquet', container: 'parquet', records: rows('00010') }) - 0.95) < 1e-12);
+    assert.ok(
+      Math.abs(
+        trlMapper.detect({ fileName: 'completions_00010.parquet', container: 'parquet', records: rows('00010') }) -
+          0.95,
+      ) < 1e-12,
+    );
     assert.equal(trlMapper.detect({ fileName: 'data.parquet', container: 'parquet', records: rows('00010') }), 0.9);
     assert.equal(trlMapper.detect({ fileName: 'data.parquet', container: 'parquet', records: [{ text: 'x' }] }), 0);
     assert.equal(trlMapper.detect({ fileName: 'x.jsonl', container: 'jsonl', records: rows('00010') }), 0);

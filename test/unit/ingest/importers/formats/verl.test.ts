@@ -12,7 +12,10 @@ import type { RecordContext } from '../../../../../src/ingest/importers/types';
 const fixtures = join(__dirname, '../../../../fixtures/importers');
 
 function records(relative: string): unknown[] {
-  return readFileSync(join(fixtures, relative), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  return readFileSync(join(fixtures, relative), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 function context(uri: string, index: number, roster: readonly AgentDecl[] = []): RecordContext {
@@ -76,7 +79,13 @@ describe('verlMapper.toEpisodes', () => {
     );
     assert.equal(e?.messages[1]?.content, '220000.0');
     assert.ok(e?.messages[2]?.content.endsWith('#### 220000.0'));
-    assert.deepEqual(e?.agents.map((a) => [a.name, a.kind]), [['policy', 'llm'], ['tool', 'tool']]);
+    assert.deepEqual(
+      e?.agents.map((a) => [a.name, a.kind]),
+      [
+        ['policy', 'llm'],
+        ['tool', 'tool'],
+      ],
+    );
     assert.equal(e?.metadata?.['turnSplit'], 'role-words');
   });
 
@@ -117,7 +126,11 @@ describe('verlMapper.toEpisodes', () => {
 });
 
 describe('verlMapper.detect', () => {
-  const sample = (fileName: string, recs: readonly unknown[]) => ({ fileName, container: 'jsonl' as const, records: recs });
+  const sample = (fileName: string, recs: readonly unknown[]) => ({
+    fileName,
+    container: 'jsonl' as const,
+    records: recs,
+  });
 
   test('scores verl dumps 0.9 with a {step}.jsonl name and 0.85 otherwise', () => {
     const recs = records('verl/rollout/12.jsonl');
@@ -127,7 +140,10 @@ describe('verlMapper.detect', () => {
 
   test('scores other JSONL and other containers 0', () => {
     assert.equal(verlMapper.detect(sample('12.jsonl', [{ id: 'e1', messages: [] }])), 0);
-    assert.equal(verlMapper.detect({ fileName: '12.json', container: 'json', records: records('verl/rollout/12.jsonl') }), 0);
+    assert.equal(
+      verlMapper.detect({ fileName: '12.json', container: 'json', records: records('verl/rollout/12.jsonl') }),
+      0,
+    );
   });
 
   test('leaves CCPO dumps to the CCPO mapper', () => {
@@ -139,7 +155,10 @@ describe('verlMapper.detect', () => {
 
 describe('splitRoleText', () => {
   test('splitRoleText(text) keeps a plain response as one assistant turn', () => {
-    assert.deepEqual(splitRoleText('just an answer'), { segments: [{ role: 'assistant', content: 'just an answer' }], split: false });
+    assert.deepEqual(splitRoleText('just an answer'), {
+      segments: [{ role: 'assistant', content: 'just an answer' }],
+      split: false,
+    });
   });
 
   test('splitRoleText(text) treats text before the first role line as an assistant turn and drops empty turns', () => {
@@ -153,6 +172,9 @@ describe('splitRoleText', () => {
   });
 
   test('splitRoleText(text) tolerates CRLF role lines', () => {
-    assert.deepEqual(splitRoleText('assistant\r\nhi\r\nuser\r\nmore').segments.map((s) => s.role), ['assistant', 'user']);
+    assert.deepEqual(
+      splitRoleText('assistant\r\nhi\r\nuser\r\nmore').segments.map((s) => s.role),
+      ['assistant', 'user'],
+    );
   });
 });

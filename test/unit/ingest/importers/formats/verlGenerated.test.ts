@@ -12,14 +12,26 @@ import { verlMapper } from '../../../../../src/ingest/importers/formats/verl/ver
 const generated = join(__dirname, '../../../../fixtures/importers/verl/generated');
 
 function mapFolder(relative: string): Episode[] {
-  return readdirSync(join(generated, relative)).filter((f) => f.endsWith('.jsonl')).sort().flatMap((file) => {
-    const uri = `${relative}/${file}`;
-    return readFileSync(join(generated, uri), 'utf8').split('\n').filter((l) => l !== '').flatMap((line, i) => {
-      const result = verlMapper.toEpisodes(JSON.parse(line) as unknown, { uri, fileName: basename(uri), index: i, line: i + 1, roster: [] });
-      assert.ok(result.ok, result.ok ? '' : result.error);
-      return result.value;
+  return readdirSync(join(generated, relative))
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .flatMap((file) => {
+      const uri = `${relative}/${file}`;
+      return readFileSync(join(generated, uri), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .flatMap((line, i) => {
+          const result = verlMapper.toEpisodes(JSON.parse(line) as unknown, {
+            uri,
+            fileName: basename(uri),
+            index: i,
+            line: i + 1,
+            roster: [],
+          });
+          assert.ok(result.ok, result.ok ? '' : result.error);
+          return result.value;
+        });
     });
-  });
 }
 
 describe('verl dumps written by verl (generated fixtures)', () => {
@@ -43,26 +55,41 @@ describe('verl dumps written by verl (generated fixtures)', () => {
   test('splits a Qwen-template multi-turn output with glued role words into policy, tool and policy turns', () => {
     const multi = train.find((e) => e.messages.length > 1);
     assert.ok(multi);
-    assert.deepEqual(multi.messages.map((m) => [m.agent, m.role, m.channel]), [
-      ['policy', 'assistant', undefined],
-      ['tool', 'tool', 'tool_result'],
-      ['policy', 'assistant', undefined],
-    ]);
+    assert.deepEqual(
+      multi.messages.map((m) => [m.agent, m.role, m.channel]),
+      [
+        ['policy', 'assistant', undefined],
+        ['tool', 'tool', 'tool_result'],
+        ['policy', 'assistant', undefined],
+      ],
+    );
     assert.ok(multi.messages[0]?.content.endsWith('</tool_call>'));
     assert.match(multi.messages[1]?.content ?? '', /^Doc 1: .* \(retrieved\)$/);
     assert.match(multi.messages[2]?.content ?? '', /^<think>/);
-    assert.deepEqual(multi.agents.map((a) => a.name), ['policy', 'tool']);
+    assert.deepEqual(
+      multi.agents.map((a) => a.name),
+      ['policy', 'tool'],
+    );
     assert.ok(train.some((e) => e.messages.length === 1 && e.messages[0]?.content.startsWith('<answer>')));
   });
 
   test('DAPO overlong buffer: the trained reward is score + overlong_reward (training) or reward (validation)', () => {
     const rollout = mapFolder('dapo-overlong/rollout_data');
-    assert.deepEqual(rollout.map((e) => e.reward), [-2, 0.25, 1, -1]);
+    assert.deepEqual(
+      rollout.map((e) => e.reward),
+      [-2, 0.25, 1, -1],
+    );
     assert.equal(rollout[0]?.metadata?.['rewardFrom'], 'score+overlong_reward');
     assert.equal((rollout[0]?.metadata?.['metrics'] as Record<string, number>)['verifierScore'], -1);
     assert.equal(rollout[2]?.metadata?.['rewardFrom'], undefined);
     const val = mapFolder('dapo-overlong/val_data');
-    assert.deepEqual(val.map((e) => [e.split, e.reward]), [['validation', 0.25], ['validation', -1]]);
+    assert.deepEqual(
+      val.map((e) => [e.split, e.reward]),
+      [
+        ['validation', 0.25],
+        ['validation', -1],
+      ],
+    );
   });
 });
 
@@ -70,13 +97,17 @@ describe('verl split from the dump folder', () => {
   test('splitFromUri(uri) looks only at the folder the file sits in', () => {
     assert.equal(splitFromUri('search-r1-retrieval-qwen7b/rollout/1.jsonl'), 'train');
     assert.equal(splitFromUri('runs/eval-heavy/rollout_data/3.jsonl'), 'train');
-    for (const folder of ['validation', 'val', 'val_data', 'validation_data', 'val_generations', 'eval']) assert.equal(splitFromUri(`r/${folder}/0.jsonl`), 'validation', folder);
+    for (const folder of ['validation', 'val', 'val_data', 'validation_data', 'val_generations', 'eval'])
+      assert.equal(splitFromUri(`r/${folder}/0.jsonl`), 'validation', folder);
     assert.equal(splitFromUri('validation/dumps-x/1.jsonl'), undefined);
     assert.equal(splitFromUri('1.jsonl'), undefined);
   });
 
   test('run.json "splits" overrides the folder name; the longest declaration wins', () => {
-    const manifest = decodeManifest({ format: 'credit-lens', version: '1.0', splits: { validation: ['probe_dumps/'], train: ['probe_dumps/train'] } }, 'r');
+    const manifest = decodeManifest(
+      { format: 'credit-lens', version: '1.0', splits: { validation: ['probe_dumps/'], train: ['probe_dumps/train'] } },
+      'r',
+    );
     assert.ok(manifest.ok, manifest.ok ? '' : manifest.error);
     const splits = manifest.value.splits;
     assert.equal(verlSplit({ uri: 'run/probe_dumps/0.jsonl', ...(splits ? { splits } : {}) }), 'validation');
@@ -87,6 +118,9 @@ describe('verl split from the dump folder', () => {
   });
 
   test('splitKind(split) counts validation names as validation and anything else, or none, as training', () => {
-    assert.deepEqual(['val', 'Validation', 'eval', 'test', 'train', 'rl', undefined].map((s) => splitKind(s)), ['validation', 'validation', 'validation', 'validation', 'train', 'train', 'train']);
+    assert.deepEqual(
+      ['val', 'Validation', 'eval', 'test', 'train', 'rl', undefined].map((s) => splitKind(s)),
+      ['validation', 'validation', 'validation', 'validation', 'train', 'train', 'train'],
+    );
   });
 });

@@ -67,10 +67,14 @@ describe('whoAndWhenMapper: the seventeen benchmark samples', () => {
     test(`${uri} declares every system_prompt agent and every speaker`, () => {
       const record = read(uri);
       const names = imported(uri).agents.map((a) => a.name);
-      for (const name of Object.keys((record['system_prompt'] as Record<string, unknown> | undefined) ?? {})) assert.ok(names.includes(name), name);
+      for (const name of Object.keys((record['system_prompt'] as Record<string, unknown> | undefined) ?? {}))
+        assert.ok(names.includes(name), name);
       for (const entry of record['history'] as Record<string, string>[]) {
         const speaker = whoAndWhenSpeaker(entry['name'] ?? entry['role'] ?? '').agent;
-        assert.ok(names.some((n) => n.toLowerCase() === speaker.toLowerCase()), speaker);
+        assert.ok(
+          names.some((n) => n.toLowerCase() === speaker.toLowerCase()),
+          speaker,
+        );
       }
     });
   }
@@ -100,7 +104,10 @@ describe('whoAndWhenMapper: roster and speakers', () => {
         messages: episode.messages.filter((m) => m.agent === a.name).length,
         tokens: 0,
         credit: null,
-        emptyMessages: null, creditStatus: 'exact', kind: 'llm', trainable: true,
+        emptyMessages: null,
+        creditStatus: 'exact',
+        kind: 'llm',
+        trainable: true,
         copiedMessages: null,
         finalAnswerFirst: null,
       })),
@@ -115,7 +122,11 @@ describe('whoAndWhenMapper: roster and speakers', () => {
     const episode = imported('Hand-Crafted/5.json');
     assert.deepEqual(
       episode.agents.map((a) => [a.name, a.kind]),
-      [['human', 'human'], ['Orchestrator', 'orchestrator'], ['WebSurfer', 'llm']],
+      [
+        ['human', 'human'],
+        ['Orchestrator', 'orchestrator'],
+        ['WebSurfer', 'llm'],
+      ],
     );
     const channels = new Set(episode.messages.filter((m) => m.agent === 'Orchestrator').map((m) => m.channel));
     assert.deepEqual([...channels].sort(), ['instruct', 'termination', 'thought']);
@@ -125,13 +136,21 @@ describe('whoAndWhenMapper: roster and speakers', () => {
   test('Computer_terminal is a tool whose messages are tool results', () => {
     const episode = imported('Algorithm-Generated/1.json');
     assert.equal(episode.agents.find((a) => a.name === 'Computer_terminal')?.kind, 'tool');
-    assert.ok(episode.messages.filter((m) => m.agent === 'Computer_terminal').every((m) => m.channel === 'tool_result'));
+    assert.ok(
+      episode.messages.filter((m) => m.agent === 'Computer_terminal').every((m) => m.channel === 'tool_result'),
+    );
   });
 
   test('whoAndWhenSpeaker(raw) strips the (thought), (-> X) and (termination condition) suffixes', () => {
     assert.deepEqual(whoAndWhenSpeaker('Orchestrator (thought)'), { agent: 'Orchestrator', channel: 'thought' });
-    assert.deepEqual(whoAndWhenSpeaker('Orchestrator (-> ComputerTerminal)'), { agent: 'Orchestrator', channel: 'instruct' });
-    assert.deepEqual(whoAndWhenSpeaker('Orchestrator (termination condition)'), { agent: 'Orchestrator', channel: 'termination' });
+    assert.deepEqual(whoAndWhenSpeaker('Orchestrator (-> ComputerTerminal)'), {
+      agent: 'Orchestrator',
+      channel: 'instruct',
+    });
+    assert.deepEqual(whoAndWhenSpeaker('Orchestrator (termination condition)'), {
+      agent: 'Orchestrator',
+      channel: 'termination',
+    });
     assert.deepEqual(whoAndWhenSpeaker(' WebSurfer '), { agent: 'WebSurfer' });
   });
 
@@ -144,7 +163,10 @@ describe('whoAndWhenMapper: roster and speakers', () => {
   });
 
   test('the run manifest roster comes first and is kept as declared', () => {
-    const result = whoAndWhenMapper.toEpisodes(read('Hand-Crafted/1.json'), { ...context('Hand-Crafted/1.json'), roster: [{ name: 'Critic', kind: 'judge' }] });
+    const result = whoAndWhenMapper.toEpisodes(read('Hand-Crafted/1.json'), {
+      ...context('Hand-Crafted/1.json'),
+      roster: [{ name: 'Critic', kind: 'judge' }],
+    });
     assert.ok(result.ok);
     assert.deepEqual(result.value[0]?.agents[0], { name: 'Critic', kind: 'judge' });
   });
@@ -157,7 +179,10 @@ describe('whoAndWhenMapper: pitfalls (trace-formats.md §7)', () => {
     assert.equal(label?.agent, 'Websurfer');
     assert.equal(label.message, 2);
     assert.equal(episode.messages[2]?.agent, 'Orchestrator');
-    assert.equal(label.reason, 'The search query was too vague to find the discography. [Who&When: step 2 is spoken by Orchestrator, not Websurfer]');
+    assert.equal(
+      label.reason,
+      'The search query was too vague to find the discography. [Who&When: step 2 is spoken by Orchestrator, not Websurfer]',
+    );
     assert.equal(episode.groundTruth, '3');
     assert.equal(episode.metadata?.['level'], undefined);
   });
@@ -185,9 +210,15 @@ describe('whoAndWhenMapper.detect', () => {
   test('both sub-schemas are detected; other records are not', () => {
     for (const uri of ['Algorithm-Generated/1.json', 'Hand-Crafted/1.json']) {
       const record = read(uri);
-      assert.ok(whoAndWhenMapper.detect({ fileName: '1.json', container: 'json', records: [record], root: record }) >= 0.9, uri);
+      assert.ok(
+        whoAndWhenMapper.detect({ fileName: '1.json', container: 'json', records: [record], root: record }) >= 0.9,
+        uri,
+      );
     }
-    assert.equal(whoAndWhenMapper.detect({ fileName: 'a.json', container: 'json', records: [{ task_id: 1, traj: [] }] }), 0);
+    assert.equal(
+      whoAndWhenMapper.detect({ fileName: 'a.json', container: 'json', records: [{ task_id: 1, traj: [] }] }),
+      0,
+    );
     assert.equal(whoAndWhenMapper.detect({ fileName: 'a.json', container: 'json', records: [] }), 0);
   });
 });
