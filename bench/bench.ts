@@ -10,6 +10,7 @@ import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
+import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
@@ -52,6 +53,17 @@ async function main(): Promise<void> {
   }
   if (process.argv[2] === 'mc-coverage') {
     process.stdout.write(`${formatCoverage(await monteCarloCoverage())}\n`);
+    return;
+  }
+  if (process.argv[2] === 'replay-server') return serveSimulatedModel();
+  if (process.argv[2] === 'replay-throughput') {
+    const flag = (name: string, fallback: number): number => {
+      const at = process.argv.indexOf(name);
+      return at > 0 ? Number(process.argv[at + 1]) : fallback;
+    };
+    process.stdout.write(
+      `${formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))}\n`,
+    );
     return;
   }
   if (process.argv[2] === 'validation') {
