@@ -3,11 +3,13 @@ import type { CreditRun } from '../../store/creditInputRepository';
 import { builtinEvaluator } from '../evaluators/builtinEvaluator';
 import { commandEvaluator } from '../evaluators/commandEvaluator';
 import type { Evaluator } from '../evaluators/evaluator';
+import type { ReplayOptions } from '../evaluators/replay/replayOptions';
 
 /** The evaluator the user asked for; without one, the run manifest's built-in evaluator is used. */
 export type EvaluatorChoice =
   | { readonly kind: 'builtin'; readonly name: string; readonly options?: Readonly<Record<string, unknown>> }
   | { readonly kind: 'command'; readonly command: string; readonly timeoutMs?: number; readonly concurrency?: number }
+  | { readonly kind: 'replay'; readonly options: ReplayOptions }
   | { readonly kind: 'none' };
 
 /** Aggregation of the built-in evaluator by run mechanism, when the manifest does not say. */
@@ -30,6 +32,8 @@ export function chooseEvaluator(
 ): Evaluator | undefined {
   if (choice?.kind === 'none') return undefined;
   if (choice?.kind === 'command') return commandEvaluator({ command: choice.command, root, ...optional(choice) });
+  // Wired by the replay evaluator (docs/replay.md); until then a replay choice is refused, not ignored.
+  if (choice?.kind === 'replay') throw new Error('the replay evaluator is not available yet');
   const manifest = run.evaluatorJson
     ? (JSON.parse(run.evaluatorJson) as { kind?: string; name?: string; options?: Record<string, unknown> })
     : undefined;
