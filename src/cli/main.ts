@@ -6,6 +6,7 @@ import { allAdvantageConventions, findAdvantageConvention } from '../credit/sign
 import { parseSplitChoice, type SplitChoice } from '../core/split';
 import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
+import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
@@ -57,6 +58,9 @@ Usage:
       with the stored credit of the given methods as rl.credit events (docs/otel.md).
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
+  credit-lens serve-demo-agents [--port N]
+      Serve the demo's agents (a small deterministic program) as an OpenAI-compatible model server
+      on 127.0.0.1, to try --evaluator replay:url=… without a GPU; prints the setting to use.
 
 Options:
   --db PATH     index file (default <run-dir>/.credit-lens/index.sqlite, or the user cache
@@ -94,6 +98,7 @@ const optionSpec = {
   calibration: { type: 'string' },
   advantage: { type: 'string' },
   split: { type: 'string' },
+  port: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
 } as const;
 
@@ -129,6 +134,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return infoCommand({ root: requireDir(rest), json: values.json, ...(db ? { db } : {}) }, io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
+      case 'serve-demo-agents':
+        return await serveDemoAgentsCommand(
+          values.port === undefined ? {} : { port: positiveInteger(values.port, '--port') },
+          io,
+        );
       case 'credit':
         if (values.advantage === 'help') return listAdvantageConventions(io);
         return await creditCommand(creditOptions(requireDir(rest), values), io);

@@ -199,7 +199,10 @@ async function readForReplay(
 
 /** A mask in words, for errors: the agents removed, or the prefix kept. */
 function describe(request: EvaluationRequest, mask: bigint): string {
-  if (request.kind === 'messages') return `the episode after its first ${maskMembers(mask).length} messages`;
+  if (request.kind === 'messages') {
+    const kept = maskMembers(mask).length;
+    return kept === 0 ? 'the whole episode from its prompt' : `the episode after its first ${kept} messages`;
+  }
   const removed = request.episode.agents.filter((_, i) => ((mask >> BigInt(i)) & 1n) === 0n).map((a) => a.name);
   return removed.length === 0 ? 'the episode' : `the episode without ${removed.join(', ')}`;
 }
