@@ -6,13 +6,15 @@
 //
 // Env: CREDIT_LENS_DEMO_DIR (default ./demo-run), PORT (default 8080, the next free one when taken), CODE_SERVER (a code-server binary to use),
 // CREDIT_LENS_SERVE=0 (stop after the audit), CREDIT_LENS_NO_PROVISION=1 (install nothing),
-// BROWSER (the command that opens the URL).
+// BROWSER (the command that opens the URL), CREDIT_LENS_DEMO_MODELS=1 (also serve the demo's agents
+// as a local model server, to replay in the Episode view; scripts/demoModels.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { prepareExtension } from './e2e/prepareExtension.mjs';
 import { defaultCodeServer, ensureCodeServer, explain, hasExecutable, repo } from './provision.mjs';
+import { demoModelsHelp, startDemoModels, writeReplaySetting } from './demoModels.mjs';
 
 const demo = resolve(process.env.CREDIT_LENS_DEMO_DIR ?? join(repo, 'demo-run'));
 const cli = (args, stdio = 'inherit') =>
@@ -31,7 +33,20 @@ const verdicts = (audit.stdout ?? '')
 const recap = () =>
   console.log(`\nThe audit of the demo (node bin/credit-lens.js audit demo-run):\n${verdicts.join('\n')}`);
 
-if (process.env.CREDIT_LENS_SERVE === '0') process.exit(0);
+const codeServerHome = join(repo, '.cache/code-server-home');
+const models =
+  process.env.CREDIT_LENS_DEMO_MODELS === '1' ? await startDemoModels(repo, await freePort(8100)) : undefined;
+writeReplaySetting(join(codeServerHome, 'data', 'User', 'settings.json'), models?.url);
+const modelsHelp = () => {
+  if (models) console.log(`\n${demoModelsHelp(models.url, demo).join('\n')}`);
+};
+if (process.env.CREDIT_LENS_SERVE === '0') {
+  modelsHelp();
+  if (!models) process.exit(0);
+  console.log('Ctrl-C stops the demo model server.');
+  process.on('SIGINT', () => process.exit(0));
+  await new Promise(() => undefined);
+}
 console.log('');
 const provisioned = await ensureCodeServer(process.env.CODE_SERVER ?? defaultCodeServer);
 if (!provisioned.ok) {
@@ -45,7 +60,7 @@ await serve(provisioned.binary);
 async function serve(codeServer) {
   const started = Date.now();
   const port = await freePort(Number(process.env.PORT ?? 8080));
-  const home = join(repo, '.cache/code-server-home');
+  const home = codeServerHome;
   const extensions = join(home, 'extensions');
   mkdirSync(join(home, 'config'), { recursive: true });
   prepareExtension(extensions, repo);
@@ -84,6 +99,7 @@ async function serve(codeServer) {
     return;
   }
   recap();
+  modelsHelp();
   console.log(`\nVS Code is serving the demo at ${url}  (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(
     "Open the Credit Lens view in the activity bar: the runs, the flags, the Run Dashboard and each episode's heatmap.",

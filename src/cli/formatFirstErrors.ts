@@ -4,7 +4,10 @@ import type { EpisodeCreditReport } from '../engine/credit/creditJob';
 export interface FirstErrorReport {
   readonly episode: string;
   readonly where: string;
-  /** 0-based index of the first message whose addition dropped the prefix value by δ or more. */
+  /**
+   * 0-based index of the first message whose addition dropped the prefix value by δ or more; with
+   * replayed prefix values, of the message after which the episode was lost for good.
+   */
   readonly message: number | null;
   readonly agent: string | null;
   readonly harmful: readonly number[];

@@ -6,6 +6,7 @@ import { allAdvantageConventions, findAdvantageConvention } from '../credit/sign
 import { parseSplitChoice, type SplitChoice } from '../core/split';
 import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
+import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
@@ -21,14 +22,20 @@ Usage:
       --format help); --format NAME reads every file with that importer instead.
   credit-lens info <run-dir> [--db PATH] [--json]
       Print the summary of an existing index without reading the traces.
-  credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"]
+  credit-lens credit <run-dir> --method NAME [--evaluator NAME[:k=v,…] | --evaluator-cmd "CMD"] [--dry-run]
                     [--run NAME] [--step A..B] [--budget N] [--no-logged] [--seed N] [--calibration X] [--advantage NAME]
                     [--split train|validation|all] [--timeout MS] [--concurrency N] [--messages] [--json | --csv] [--db PATH]
       Compute per-agent (and per-message) credit on an indexed run folder. Methods: shared, loo,
       shapley, shapley-mc, routing (also writes wta and routing-ipw), prefix, owen. Logged
       counterfactual / coalition values are used first; missing ones come from the evaluator
       (built-in final-answer by default; a run.json evaluator command is never run implicitly).
-      --budget N (loo): spend about N evaluator calls, estimate the rest with a control variate.
+      --evaluator replay:url=http://HOST:PORT/v1[,model=NAME][,models=a=M;b=M][,mode=remove|default]
+      [,samples=K][,temperature=T][,top_p=P][,max_tokens=N][,seed=S][,stream=true][,concurrency=N]
+      [,timeout_ms=MS][,api_key_env=VAR]: replay each counterfactual on your OpenAI-compatible model
+      server (docs/replay.md); the key is read from $CREDIT_LENS_REPLAY_API_KEY (or api_key_env).
+      The estimate (calls, tokens) is printed first; --dry-run prints only the estimate.
+      --budget N (loo): spend at most N evaluator calls (a replay's: calls to the model server),
+      estimate the rest with a control variate.
       --no-logged: ignore logged counterfactuals and evaluate every coalition.
       --seed N (shapley-mc): the Monte-Carlo seed (default 1; printed with the result).
       --calibration X: agreement with the logged rewards an evaluator needs before its
@@ -42,7 +49,8 @@ Usage:
       validation_data_dir or run.json "splits", are left out).
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
                    [--split train|validation|all]
-                   [--evaluator NAME | --evaluator-cmd "CMD" | --evaluator none] [--fail-on KINDS] [--db PATH]
+                   [--evaluator NAME[:k=v,…] | --evaluator replay:url=… | --evaluator-cmd "CMD" | --evaluator none]
+                   [--fail-on KINDS] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
       --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
   credit-lens export <run-dir> --otlp [--method NAME[,NAME…]] [--run NAME] [--out FILE] [--db PATH]
@@ -50,6 +58,9 @@ Usage:
       with the stored credit of the given methods as rl.credit events (docs/otel.md).
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
+  credit-lens serve-demo-agents [--port N]
+      Serve the demo's agents (a small deterministic program) as an OpenAI-compatible model server
+      on 127.0.0.1, to try --evaluator replay:url=… without a GPU; prints the setting to use.
 
 Options:
   --db PATH     index file (default <run-dir>/.credit-lens/index.sqlite, or the user cache
@@ -87,6 +98,8 @@ const optionSpec = {
   calibration: { type: 'string' },
   advantage: { type: 'string' },
   split: { type: 'string' },
+  port: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -121,6 +134,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return infoCommand({ root: requireDir(rest), json: values.json, ...(db ? { db } : {}) }, io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
+      case 'serve-demo-agents':
+        return await serveDemoAgentsCommand(
+          values.port === undefined ? {} : { port: positiveInteger(values.port, '--port') },
+          io,
+        );
       case 'credit':
         if (values.advantage === 'help') return listAdvantageConventions(io);
         return await creditCommand(creditOptions(requireDir(rest), values), io);
@@ -193,6 +211,7 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     output: values.json ? 'json' : values.csv ? 'csv' : 'text',
     messages: values.messages,
     useLogged: !values['no-logged'],
+    ...(values['dry-run'] ? { dryRun: true } : {}),
     ...(budget !== undefined ? { budget } : {}),
     ...(values.db ? { db: values.db } : {}),
     ...(values.evaluator ? { evaluator: values.evaluator } : {}),

@@ -82,7 +82,7 @@ export class NotIdentifiableError extends Error implements Unidentified {
 /** The remedies the engine names, in one place so the CLI, the views and the docs say the same. */
 export const remedies = {
   counterfactuals:
-    'log counterfactual rewards or coalition values in the trace, or configure a replay evaluator (--evaluator-cmd)',
+    'log counterfactual rewards or coalition values in the trace, or replay on your model server (--evaluator replay:url=…, or an evaluator command)',
   checker: 'log counterfactuals, configure a replay evaluator, or fix the checker so it reproduces the logged rewards',
   routing: "log the router's probabilities of every expert and the selected one (routing.probs, routing.selected)",
   reward: 'log the team reward of each episode',

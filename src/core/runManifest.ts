@@ -7,7 +7,13 @@ export type Mechanism = 'pipeline' | 'vote' | 'routed' | 'debate';
 /** Which evaluator re-scores counterfactual episodes (used by the credit engine). */
 export type EvaluatorConfig =
   | { readonly kind: 'builtin'; readonly name: string; readonly options?: Readonly<Record<string, unknown>> }
-  | { readonly kind: 'command'; readonly command: string; readonly timeoutMs?: number };
+  | { readonly kind: 'command'; readonly command: string; readonly timeoutMs?: number }
+  /**
+   * Replay settings (models, mode, samples, sampling; docs/replay.md). Never the endpoint: a trace
+   * folder is untrusted, so a `url` here is ignored with a warning and replay only goes to the
+   * server the user configured.
+   */
+  | { readonly kind: 'replay'; readonly options?: Readonly<Record<string, unknown>> };
 
 /** The optional `run.json` manifest of a run folder (format v1). */
 export interface RunManifest {

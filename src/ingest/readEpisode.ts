@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Episode } from '../core/episode';
+import type { AgentDecl, Episode } from '../core/episode';
 import { err, type Result } from '../core/result';
 import { decodeEpisode } from './canonical/decodeEpisode';
 import { canonicalFormat } from './importers/canonicalMapper';
@@ -19,6 +19,11 @@ export interface EpisodeLocation {
   readonly format?: string;
   /** The episode's id (external_id): picks the episode among several of one record. */
   readonly externalId?: string;
+  /**
+   * The run's roster from run.json, for a canonical line that declares no `agents` (as indexing
+   * used it): without it such a line comes back without system prompts, policies or defaults.
+   */
+  readonly defaultRoster?: readonly AgentDecl[];
 }
 
 /**
@@ -59,6 +64,6 @@ export function readCanonicalEpisode(root: string, at: EpisodeLocation): Result<
   } catch {
     return err(`${where}: the line changed since it was indexed; re-index the run`);
   }
-  const decoded = decodeEpisode(json);
+  const decoded = decodeEpisode(json, at.defaultRoster);
   return decoded.ok ? decoded : err(`${where}: ${decoded.error}`);
 }

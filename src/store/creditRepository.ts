@@ -1,3 +1,4 @@
+import type { ChatClientStats } from '../core/chat';
 import type { CreditParams, CreditRow } from '../core/creditInput';
 import type { Db, Statement } from './database';
 import { splitCondition, splitParam } from './splitFilter';
@@ -23,6 +24,17 @@ export interface CreditOutputRow {
   /** exact | estimated | approximate. */
   readonly status: string;
   readonly intervention: string | null;
+}
+
+interface UsageRow {
+  readonly calls: number;
+  readonly failed_calls: number;
+  readonly retries: number;
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly elapsed_ms: number;
+  readonly failed_episodes: number;
+  readonly estimate_json: string | null;
 }
 
 /** A failed episode of a credit pass. */
@@ -58,6 +70,14 @@ export interface StoredCalibration {
   readonly example?: unknown;
 }
 
+/** What one credit pass spent on an evaluator that calls a model server (never the key): the client's totals and more. */
+export interface EvaluatorUsage extends ChatClientStats {
+  /** Episodes of the pass that failed (not those the data cannot answer). */
+  readonly failedEpisodes: number;
+  /** What the pass was estimated to cost before it ran. */
+  readonly estimate?: { readonly calls: number; readonly promptTokens: number; readonly completionTokens: number };
+}
+
 /**
  * Computed credit and the evaluator cache. An episode's credit rows are replaced as a whole in one
  * transaction, so a reader never sees a mix of old and new rows, nor a partial episode.
@@ -80,6 +100,8 @@ export class CreditRepository {
   }>;
   private readonly advantageStmt: Statement;
   private readonly outputStmt: Statement<CreditOutputRow>;
+  private readonly storeUsageStmt: Statement;
+  private readonly usageStmt: Statement<UsageRow>;
 
   constructor(private readonly db: Db) {
     this.cachedStmt = db.prepare(
@@ -124,6 +146,49 @@ export class CreditRepository {
       FROM credit c JOIN episode e ON e.episode_id = c.episode_id JOIN agent a ON a.agent_id = c.agent_id
       WHERE c.run_id = ? AND c.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
       ORDER BY c.episode_id, c.method, c.message_seq IS NOT NULL, c.message_seq, c.agent_id`);
+    this.storeUsageStmt = db.prepare(`
+      INSERT INTO evaluator_usage (run_id, method, params_hash, params_json, calls, failed_calls, retries, prompt_tokens,
+        completion_tokens, elapsed_ms, failed_episodes, estimate_json, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET params_json = excluded.params_json, calls = excluded.calls, failed_calls = excluded.failed_calls,
+        retries = excluded.retries, prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
+        elapsed_ms = excluded.elapsed_ms, failed_episodes = excluded.failed_episodes, estimate_json = excluded.estimate_json,
+        computed_at = excluded.computed_at`);
+    this.usageStmt = db.prepare('SELECT * FROM evaluator_usage WHERE run_id = ? AND method = ? AND params_hash = ?');
+  }
+
+  /** Stores what the latest pass of one parameter set of a run spent on its evaluator (replacing the previous pass's). */
+  storeUsage(runId: number, params: CreditParams, usage: EvaluatorUsage): void {
+    this.storeUsageStmt.run(
+      runId,
+      params.method,
+      params.hash,
+      JSON.stringify(params.params),
+      usage.calls,
+      usage.failedCalls,
+      usage.retries,
+      usage.promptTokens,
+      usage.completionTokens,
+      Math.round(usage.elapsedMs),
+      usage.failedEpisodes,
+      usage.estimate === undefined ? null : JSON.stringify(usage.estimate),
+      new Date().toISOString(),
+    );
+  }
+
+  /** What the latest pass of one parameter set of a run spent on its evaluator, if it called one that reports it. */
+  usage(runId: number, params: CreditParams): EvaluatorUsage | undefined {
+    const row = this.usageStmt.get(runId, params.method, params.hash);
+    if (!row) return undefined;
+    return {
+      calls: row.calls,
+      failedCalls: row.failed_calls,
+      retries: row.retries,
+      promptTokens: row.prompt_tokens,
+      completionTokens: row.completion_tokens,
+      elapsedMs: row.elapsed_ms,
+      failedEpisodes: row.failed_episodes,
+      ...(row.estimate_json ? { estimate: JSON.parse(row.estimate_json) as EvaluatorUsage['estimate'] } : {}),
+    };
   }
 
   /** Stored rows of one parameter set of a run (all its methods) in a step range and split (default all), in episode order. */

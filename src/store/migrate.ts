@@ -8,6 +8,7 @@ import { provenance0006 } from './migrations/0006_provenance';
 import { rollingBuffer0007 } from './migrations/0007_rolling_buffer';
 import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
+import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -20,6 +21,7 @@ export const migrations: readonly string[] = [
   rollingBuffer0007,
   layout0008,
   splitIndex0009,
+  evaluatorUsage0010,
 ];
 
 /** The schema version this build writes. */

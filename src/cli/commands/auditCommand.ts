@@ -6,6 +6,7 @@ import { auditSarif } from '../../engine/report/auditSarif';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
 import { auditJson, formatAudit } from '../../engine/report/formatAudit';
 import { parseEvaluator } from './creditCommand';
+import { cancelledExitCode, ctrlC } from '../replayCli';
 
 export interface AuditCommandOptions {
   readonly root: string;
@@ -40,6 +41,7 @@ export async function auditCommand(options: AuditCommandOptions, io: CliIo): Pro
   const thresholds = parseAuditThresholds(parseSettings(options.thresholds));
   if (!thresholds.ok) throw new UsageError(`--threshold: ${thresholds.error}`);
   const evaluator = parseEvaluator(options);
+  const cancel = ctrlC(io);
   const result = await runAudit({
     root: options.root,
     method,
@@ -49,7 +51,13 @@ export async function auditCommand(options: AuditCommandOptions, io: CliIo): Pro
     ...(evaluator ? { evaluator } : {}),
     ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
     ...(options.split ? { split: options.split } : {}),
-  });
+    signal: cancel.signal,
+    onWarning: (message) => io.err(`credit-lens: warning: ${message}`),
+  }).finally(() => cancel.dispose());
+  if (result.cancelled) {
+    io.err('credit-lens: cancelled; no flag was changed');
+    return cancelledExitCode;
+  }
   if (options.output === 'json') {
     const runs = result.runs.map(auditJson);
     io.out(

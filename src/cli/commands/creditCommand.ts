@@ -1,5 +1,11 @@
 import type { SplitChoice } from '../../core/split';
-import { runCreditJob, type EpisodeCreditReport, type RunCreditResult } from '../../engine/credit/creditJob';
+import { totalReplayCost, type ReplayCost } from '../../credit/replay/replayCost';
+import {
+  runCreditJob,
+  type CreditJobResult,
+  type EpisodeCreditReport,
+  type RunCreditResult,
+} from '../../engine/credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
@@ -15,6 +21,7 @@ import {
 } from '../../engine/report/formatCredit';
 import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
 import { ProgressBar } from '../progressBar';
+import { cancelledExitCode, ctrlC, estimateLine, evaluatorSettings, progressHooks, replayChoice } from '../replayCli';
 
 export interface CreditCommandOptions {
   readonly root: string;
@@ -38,6 +45,8 @@ export interface CreditCommandOptions {
   readonly advantage?: string;
   /** Training (default), validation or all episodes. */
   readonly split?: SplitChoice;
+  /** Print what a replay would spend (calls, tokens) and stop before any call. */
+  readonly dryRun?: boolean;
 }
 
 /**
@@ -58,11 +67,13 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
     if (found) firstErrors.push(found);
   };
   const bar = options.output === 'text' && io.tty ? new ProgressBar(io.tty) : undefined;
-  const onProgress = (done: number, total: number, run: string): void =>
-    bar?.draw(
-      total > 0 ? done / total : 1,
-      `${run}: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} episodes`,
-    );
+  // The estimate goes where it cannot break machine-readable output.
+  const note = options.output === 'text' ? io.out : io.err;
+  const onEstimate = (run: string, estimate: ReplayCost): void => {
+    bar?.clear();
+    note(estimateLine(run, estimate, options.budget));
+  };
+  const onWarning = (message: string): void => io.err(`credit-lens: warning: ${message}`);
   const onRunStored = (run: RunCreditResult, rows: IterableIterator<CreditOutputRow>): void => {
     if (options.output === 'csv') {
       for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
@@ -72,6 +83,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       runsJson.push({ ...runJson(run), episodes });
     }
   };
+  const cancel = ctrlC(io);
   const result = await runCreditJob(
     {
       root: options.root,
@@ -87,10 +99,19 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
       ...(options.advantage !== undefined ? { advantage: options.advantage } : {}),
       ...(options.split ? { split: options.split } : {}),
+      ...(options.dryRun ? { dryRun: true } : {}),
     },
-    { onEpisode, onRunStored, onProgress },
-  );
+    {
+      onEpisode,
+      onRunStored,
+      onEstimate,
+      onWarning,
+      signal: cancel.signal,
+      ...progressHooks(io, bar, options.output === 'text'),
+    },
+  ).finally(() => cancel.dispose());
   bar?.clear();
+  if (options.dryRun) return dryRunReport(options, method, result, io);
   if (options.output === 'json') {
     const lookups = result.values.cached + result.values.evaluated;
     const values = { ...result.values, hitRate: lookups > 0 ? result.values.cached / lookups : null };
@@ -109,8 +130,27 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
   for (const run of result.runs)
     for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20))
       io.err(`${f.where}: ${run.run.name}: ${f.reason}`);
+  if (result.cancelled) {
+    io.err('credit-lens: cancelled; the episodes computed so far and every replayed value are stored');
+    return cancelledExitCode;
+  }
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
   return computed > 0 ? exitCodes.ok : exitCodes.fatal;
+}
+
+/** `--dry-run`: only the estimates (already printed in text), as JSON with `--json`. */
+function dryRunReport(options: CreditCommandOptions, method: string, result: CreditJobResult, io: CliIo): number {
+  const runs = result.runs.map((r) => ({
+    name: r.run.name,
+    evaluator: r.evaluator ?? null,
+    estimate: r.estimate ?? null,
+  }));
+  if (options.output === 'json') {
+    const estimate = totalReplayCost(result.runs.flatMap((r) => (r.estimate ? [r.estimate] : [])));
+    io.out(JSON.stringify({ root: options.root, method, dryRun: true, estimate, runs }, null, 2));
+  } else if (runs.every((r) => r.estimate === null))
+    io.out('nothing to estimate: the evaluator calls no model server (a replay evaluator does)');
+  return exitCodes.ok;
 }
 
 function runJson(run: RunCreditResult) {
@@ -143,6 +183,8 @@ function runJson(run: RunCreditResult) {
     })),
     ...(run.calibration ? { calibration: { ...run.calibration, summary: calibrationLine(run.calibration) } } : {}),
     ...(run.budget ? { budget: run.budget } : {}),
+    ...(run.estimate ? { estimate: run.estimate } : {}),
+    ...(run.usage ? { usage: run.usage } : {}),
     advantage: advantageJson(run),
   };
 }
@@ -157,7 +199,10 @@ function parseMethod(name: string): CreditMethodName {
   return name;
 }
 
-/** `--evaluator final-answer[:key=value,…]` or `--evaluator-cmd "CMD"` (not both); `none` disables. */
+/**
+ * `--evaluator final-answer[:key=value,…]`, `--evaluator replay:url=…[,key=value…]` or
+ * `--evaluator-cmd "CMD"` (not both); `none` disables.
+ */
 export function parseEvaluator(
   options: Pick<CreditCommandOptions, 'evaluator' | 'evaluatorCmd' | 'timeoutMs' | 'concurrency'>,
 ): EvaluatorChoice | undefined {
@@ -172,17 +217,9 @@ export function parseEvaluator(
   }
   if (!options.evaluator) return undefined;
   if (options.evaluator === 'none') return { kind: 'none' };
-  const [name = '', settings = ''] = options.evaluator.split(':', 2);
-  const entries = settings
-    .split(',')
-    .filter(Boolean)
-    .map((pair) => {
-      const [key, value] = pair.split('=', 2);
-      if (!key || value === undefined)
-        throw new UsageError(`--evaluator options must look like key=value, got "${pair}"`);
-      return [key, value] as const;
-    });
-  return { kind: 'builtin', name, options: Object.fromEntries(entries) };
+  const { name, settings } = evaluatorSettings(options.evaluator);
+  if (name === 'replay') return replayChoice(settings);
+  return { kind: 'builtin', name, options: settings };
 }
 
 function parseSteps(text: string): readonly [number, number] {

@@ -8,7 +8,7 @@ import { CreditInputRepository } from '../../store/creditInputRepository';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
 import type { EvaluatorChoice } from '../credit/chooseEvaluator';
-import { runCreditJob } from '../credit/creditJob';
+import { runCreditJob, type CreditJobOptions } from '../credit/creditJob';
 import type { CalibrationOptions } from '../credit/calibration';
 import { isTrainedAgent } from '../../core/episode';
 import { NoIndexError } from '../indexJob';
@@ -33,6 +33,12 @@ export interface AuditOptions {
   readonly calibration?: CalibrationOptions;
   /** Training episodes (the default), validation episodes or all (core/split.ts). */
   readonly split?: SplitChoice;
+  /** Cancels the audit: a replay's calls in flight are aborted at once (see `isCancelled`). */
+  readonly signal?: AbortSignal;
+  /** Host services of the replay evaluator (see the credit job). */
+  readonly replayDeps?: CreditJobOptions['replayDeps'];
+  /** Warnings of the credit pass (run.json settings that were ignored). */
+  readonly onWarning?: (message: string) => void;
 }
 
 export interface AuditResult {
@@ -74,10 +80,13 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       ...(options.run ? { run: options.run } : {}),
       ...(options.evaluator ? { evaluator: options.evaluator } : {}),
       ...(options.calibration ? { calibration: options.calibration } : {}),
+      ...(options.replayDeps ? { replayDeps: options.replayDeps } : {}),
     },
     {
       onRunStored: (_result, rows) => collect(rows),
       ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     },
   ).catch((error: unknown) => ({ runs: [], error: error instanceof Error ? error.message : String(error) }));
   for (const r of creditRun.runs) {
@@ -88,7 +97,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   }
   const generalProblem = 'error' in creditRun ? creditRun.error : undefined;
   // Verdicts on a partly computed run would be wrong: a cancelled audit changes nothing.
-  if (options.isCancelled?.()) return { runs: [], elapsedMs: Date.now() - started, cancelled: true };
+  if (options.isCancelled?.() || options.signal?.aborted)
+    return { runs: [], elapsedMs: Date.now() - started, cancelled: true };
   const store = IndexStore.open(location.path);
   try {
     const audits = new AuditRepository(store.db);

@@ -87,7 +87,7 @@ function missingCredit(
     const approximate = statuses.get('approximate') ?? 0;
     const why =
       approximate > 0
-        ? `its ${method} credit is approximate in ${approximate} episode(s): it was removed without re-generating the agents that read its output; a replay evaluator (--evaluator-cmd) or logged counterfactuals would answer it`
+        ? `its ${method} credit is approximate in ${approximate} episode(s): it was removed without re-generating the agents that read its output; a replay (--evaluator replay:url=…) or logged counterfactuals would answer it`
         : `no ${method} credit could be computed: ${creditProblem ?? 'none of its episodes has the data'}`;
     notes.push(`idle, free-rider, dominant and decoupling for ${agent}: ${why}`);
   }

@@ -12,8 +12,12 @@ export interface BudgetEstimate {
 /** What a budgeted pass spent and what it concluded. */
 export interface BudgetReport {
   readonly budget: number;
-  /** Evaluator calls the plan expected to spend (pilot + sampled). */
+  /** Evaluator calls the plan expected to spend (pilot + sampled), at most `budget`. */
   readonly plannedCost: number;
+  /** Evaluator calls the episodes computed exactly took (pilot + drawn), at most `budget`. */
+  readonly spentCost: number;
+  /** Evaluator calls an exact leave-one-out of every episode would take: `fullCost − spentCost` are saved. */
+  readonly fullCost: number;
   readonly exactEpisodes: number;
   readonly totalEpisodes: number;
   readonly agents: readonly BudgetEstimate[];
@@ -34,7 +38,10 @@ const qMin = 0.05;
  * is allocated by the optimal rule `q_j ∝ e_j/√c_j` (floored at 0.05); episodes drawn with
  * probability `q_j` are computed exactly, and the run's per-agent mean is the control-variate
  * estimate `m + Z/q·(Δ − m)` averaged over all episodes, with its standard error.
- * `costOf(e)` is the number of evaluator calls an exact episode needs (0 = free).
+ * `costOf(e)` is the number of evaluator calls an exact episode needs (0 = free): for a replay,
+ * its calls to the model server. The pass never spends more than `budget`: when the floor lifts the
+ * expected cost above what is left, every probability is scaled down to fit, and a draw that would
+ * overrun the budget is left out (its estimate is the learned one).
  */
 export async function budgetedLoo(
   episodes: readonly CreditEpisode[],
@@ -47,27 +54,34 @@ export async function budgetedLoo(
   const costs = episodes.map(costOf);
   const free = episodes.filter((_, j) => costs[j] === 0);
   const costly = episodes.map((e, j) => ({ e, c: costs[j] ?? 0 })).filter((x) => x.c > 0);
-  const pilot = sample(
-    costly,
-    Math.min(costly.length, Math.round((pilotShare * budget) / Math.max(1, mean(costly.map((x) => x.c))))),
-    random,
+  const pilot = withinBudget(
+    sample(
+      costly,
+      Math.min(costly.length, Math.round((pilotShare * budget) / Math.max(1, mean(costly.map((x) => x.c))))),
+      random,
+    ),
+    budget,
   );
   const known = await exact([...free, ...pilot.map((x) => x.e)]);
   const agents = agentNames(episodes);
   const model = fit(known, episodes, agents);
   const rest = costly.filter((x) => !pilot.includes(x));
   const spent = pilot.reduce((sum, x) => sum + x.c, 0);
-  const allocation = budgetAllocation(
-    rest.map(() => model.residual),
-    Math.max(0, budget - spent),
+  const left = Math.max(0, budget - spent);
+  const q = inclusionProbabilities(
     rest.map((x) => x.c),
+    model.residual,
+    left,
   );
-  const q = Array.from(allocation.q, (p) => (model.residual > 0 ? Math.max(qMin, p) : p));
-  const drawn = rest.filter((_, k) => random() < (q[k] ?? 0));
+  const draws = rest.filter((_, k) => random() < (q[k] ?? 0));
+  // In random order, so the draws an overrun leaves out are any of them, not the last steps'.
+  const drawn = withinBudget(sample(draws, draws.length, random), left);
   const sampled = await exact(drawn.map((x) => x.e));
   const inclusion = new Map(rest.map((x, k) => [x.e.episodeId, q[k] ?? 0]));
   return {
     budget,
+    spentCost: spent + drawn.reduce((sum, x) => sum + x.c, 0),
+    fullCost: costs.reduce((sum, c) => sum + c, 0),
     plannedCost: spent + rest.reduce((sum, x, k) => sum + x.c * (q[k] ?? 0), 0),
     exactEpisodes: known.size + sampled.size,
     totalEpisodes: episodes.length,
@@ -75,6 +89,33 @@ export async function budgetedLoo(
       estimateFor(agent, i, episodes, { known, sampled, inclusion, m: model.means[i] ?? 0 }),
     ),
   };
+}
+
+/**
+ * The optimal inclusion probabilities of the episodes left after the pilot, floored at
+ * {@link qMin} and scaled down when the floor lifts their expected cost above `left`.
+ */
+function inclusionProbabilities(costs: readonly number[], residual: number, left: number): number[] {
+  const allocation = budgetAllocation(
+    costs.map(() => residual),
+    left,
+    costs,
+  );
+  const q = Array.from(allocation.q, (p) => (residual > 0 ? Math.max(qMin, p) : p));
+  const expected = q.reduce((sum, p, k) => sum + p * (costs[k] ?? 0), 0);
+  return expected > left && expected > 0 ? q.map((p) => (p * left) / expected) : q;
+}
+
+/** The leading items whose costs add up to at most `budget`. */
+function withinBudget<T extends { readonly c: number }>(items: readonly T[], budget: number): T[] {
+  let total = 0;
+  const kept: T[] = [];
+  for (const item of items) {
+    if (total + item.c > budget) break;
+    total += item.c;
+    kept.push(item);
+  }
+  return kept;
 }
 
 interface EstimateInputs {

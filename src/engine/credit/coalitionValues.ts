@@ -1,6 +1,6 @@
 import type { CreditEpisode } from '../../core/creditInput';
 import { NotIdentifiableError, remedies, type Unidentified, type ValueSource } from '../../core/provenance';
-import { interventionKey, maskMembers, type Evaluator } from '../evaluators/evaluator';
+import { EvaluationError, interventionKey, maskMembers, type Evaluator } from '../evaluators/evaluator';
 
 /** How one pass obtained its coalition values; the hit rate is `cached / (cached + evaluated)`. */
 export interface ValueCounters {
@@ -32,6 +32,8 @@ export interface ValueInfo {
    * was re-generated: it only approximates the counterfactual (credit-methods.md §3.1).
    */
   readonly exact: boolean;
+  /** True when an evaluator re-generated what follows the intervention (now or in the cached run). */
+  readonly replayed?: boolean;
 }
 
 /** What a {@link CoalitionValues} needs besides the episode. */
@@ -108,6 +110,7 @@ export class CoalitionValues {
           value: cached.value,
           source: 'cached',
           exact: cached.replayed || this.checkedExactly(mask),
+          ...(cached.replayed ? { replayed: true } : {}),
         });
         this.sources.counters.cached++;
       }
@@ -172,6 +175,8 @@ export class CoalitionValues {
 
   private loggedValue(mask: bigint): number | undefined {
     if (this.kind === 'agents') return this.episode.loggedCoalitions.get(mask);
+    // A replayed prefix value continues the episode; a logged coalition removes the rest: not the same game.
+    if (this.sources.evaluator?.replays && mask !== this.full) return undefined;
     const agents = agentMaskOfMessages(this.episode, mask);
     return agents === undefined ? undefined : this.episode.loggedCoalitions.get(agents);
   }
@@ -233,25 +238,39 @@ export class CoalitionValues {
   private async evaluate(masks: bigint[]): Promise<void> {
     const evaluator = this.sources.evaluator;
     if (!evaluator) throw new NotIdentifiableError('no evaluator is configured', remedies.counterfactuals);
-    const result = await evaluator.evaluate({ episode: this.episode, kind: this.kind, masks });
+    let result;
+    try {
+      result = await evaluator.evaluate({ episode: this.episode, kind: this.kind, masks });
+    } catch (error) {
+      // What was scored before the failure is cached (never stored as credit): a rerun resumes from it.
+      if (error instanceof EvaluationError)
+        for (const [mask, value] of error.partial)
+          if (Number.isFinite(value)) this.remember(mask, value, error.replayed);
+      throw error;
+    }
     for (const mask of masks) {
       const value = result.rewards.get(mask);
-      const key = interventionKey(this.episode, this.kind, mask);
       if (value === undefined || !Number.isFinite(value))
         throw new Error(`${evaluator.label} returned no valid reward for ${this.describe(mask)}`);
-      this.known.set(mask, {
-        value,
-        source: result.replayed ? 'replayed' : 'checked',
-        exact: result.replayed || this.checkedExactly(mask),
-      });
-      this.sources.counters.evaluated++;
-      this.sources.fresh.push({
-        episodeId: this.episode.episodeId,
-        intervention: key,
-        value,
-        replayed: result.replayed,
-      });
+      this.remember(mask, value, result.replayed);
     }
+  }
+
+  /** Keeps an evaluated value and queues it for the persistent cache. */
+  private remember(mask: bigint, value: number, replayed: boolean): void {
+    this.known.set(mask, {
+      value,
+      source: replayed ? 'replayed' : 'checked',
+      exact: replayed || this.checkedExactly(mask),
+      ...(replayed ? { replayed: true } : {}),
+    });
+    this.sources.counters.evaluated++;
+    this.sources.fresh.push({
+      episodeId: this.episode.episodeId,
+      intervention: interventionKey(this.episode, this.kind, mask),
+      value,
+      replayed,
+    });
   }
 }
 

@@ -19,6 +19,8 @@ export interface EpisodeCreditInput {
   readonly values: () => CoalitionValues;
   readonly messageValues: () => CoalitionValues;
   readonly monteCarlo: MonteCarloSettings;
+  /** The intervention of evaluated counterfactuals (default `remove`; a replay may put default actions in place). */
+  readonly intervention?: string;
 }
 
 export interface EpisodeCreditOutput {
@@ -120,7 +122,8 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
         }
       : values.info(mask);
     credit[i] = factual.value - counterfactual.value;
-    return { ...provenanceOf([factual, counterfactual]), intervention: alternative?.intervention ?? 'remove' };
+    const evaluated = counterfactual.source === 'logged' ? 'remove' : (input.intervention ?? 'remove');
+    return { ...provenanceOf([factual, counterfactual]), intervention: alternative?.intervention ?? evaluated };
   });
   return agentRows(episode, credit, { source: '', status: 'exact' }, extra);
 }

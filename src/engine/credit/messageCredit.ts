@@ -1,5 +1,6 @@
 import type { CreditRow } from '../../core/creditInput';
 import { firstError, type FirstErrorResult } from '../../credit/game/firstError';
+import { firstErrorFromPrefixValues } from '../../credit/replay/firstErrorFromPrefixValues';
 import { owenValues } from '../../credit/game/owenValues';
 import { prefixValueCredit } from '../../credit/game/prefixValueCredit';
 import type { CoalitionValues } from './coalitionValues';
@@ -43,7 +44,7 @@ export async function messageCredit(values: CoalitionValues, method: 'prefix' | 
     await values.require(used);
     const v = used.map((mask) => values.value(mask));
     credit = prefixValueCredit(v);
-    if ((episode.reward ?? 0) <= 0) error = firstError(v, firstErrorDelta);
+    if ((episode.reward ?? 0) <= 0) error = firstErrorOf(v, used, values);
   } else {
     const unions = episode.agents.map((_, agent) => authors.flatMap((author, seq) => (author === agent ? [seq] : [])));
     used = Array.from({ length: 2 ** t }, (_, mask) => BigInt(mask));
@@ -53,6 +54,16 @@ export async function messageCredit(values: CoalitionValues, method: 'prefix' | 
   checkConservation(credit, values.value(values.full) - values.value(0n), method);
   const provenance = provenanceOf(used.map((m) => values.info(m)));
   return { rows: rowsOf(values, authors, credit, provenance), ...(error ? { firstError: error } : {}) };
+}
+
+/**
+ * The first error of a failed episode from its prefix values: the point of no return when every
+ * prefix value before the last was replayed (docs/replay.md, "Per-message credit and first errors"),
+ * else the first drop of at least δ (credit-methods.md §3.13).
+ */
+function firstErrorOf(v: readonly number[], prefixes: readonly bigint[], values: CoalitionValues): FirstErrorResult {
+  const replayed = v.length > 1 && prefixes.slice(0, -1).every((mask) => values.info(mask).replayed === true);
+  return replayed ? firstErrorFromPrefixValues(v) : firstError(v, firstErrorDelta);
 }
 
 function checkConservation(credit: Float64Array, total: number, method: string): void {

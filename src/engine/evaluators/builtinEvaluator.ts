@@ -52,8 +52,8 @@ async function evaluateEpisode(
   return { rewards, replayed: false };
 }
 
-/** The episode as the evaluator sees it: speakers as roster indices, ground truth from the index. */
-function evaluatorEpisode(credit: CreditEpisode, episode: Episode): EvaluatorEpisode {
+/** The episode as the checker sees it: speakers as roster indices, ground truth from the index. */
+export function evaluatorEpisode(credit: CreditEpisode, episode: Episode): EvaluatorEpisode {
   const index = new Map(credit.agents.map((a, i) => [a.name, i]));
   const selected = credit.routing?.selected;
   return {

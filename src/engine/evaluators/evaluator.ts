@@ -1,4 +1,6 @@
+import type { ChatClientStats } from '../../core/chat';
 import type { CreditEpisode } from '../../core/creditInput';
+import type { ReplayCost } from '../../credit/replay/replayCost';
 
 /** What to evaluate: the episode with only the agents (or messages) of each mask present. */
 export interface EvaluationRequest {
@@ -29,9 +31,34 @@ export interface Evaluator {
    * truth, a format whose rewards come from elsewhere); undefined when it can.
    */
   cannotScore?(episode: CreditEpisode): string | undefined;
-  /** Resolves with a reward per mask; rejects with an Error naming what went wrong for this episode. */
+  /**
+   * True when every value re-generates what follows the intervention (a replay): a message mask
+   * is then the value of continuing from a prefix, which a logged agent coalition does not answer.
+   */
+  readonly replays?: boolean;
+  /** The intervention its counterfactuals make (`remove` unless said otherwise; a replay may use `default`). */
+  readonly intervention?: string;
+  /**
+   * Resolves with a reward per mask; rejects with an Error naming what went wrong for this episode
+   * (an {@link EvaluationError} when some masks were scored before the failure).
+   */
   evaluate(request: EvaluationRequest): Promise<EvaluationResult>;
+  /** What `evaluate(request)` would cost, without calling anything (evaluators that call a model server). */
+  estimate?(request: EvaluationRequest): Promise<ReplayCost>;
+  /** Calls, tokens, retries and time spent so far (evaluators that call a model server). */
+  usage?(): ChatClientStats;
   close(): Promise<void>;
+}
+
+/** An evaluation that failed after scoring some of its masks: those are kept, so a rerun need not repeat them. */
+export class EvaluationError extends Error {
+  constructor(
+    message: string,
+    readonly partial: ReadonlyMap<bigint, number>,
+    readonly replayed: boolean,
+  ) {
+    super(message);
+  }
 }
 
 /** The members (roster or message indices) present in a mask, in increasing order. */

@@ -3,6 +3,7 @@ import type { CreditJobResult, RunFailure } from '../credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
 import { describeAdvantageChoice } from '../credit/advantageConvention';
+import { budgetSavingText, replayUsageLine } from './formatReplay';
 
 const fixed = (n: number | null | undefined, digits = 3): string =>
   n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits);
@@ -22,6 +23,7 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
         `    Monte-Carlo seed ${seed} (per episode: seed xor episode row id); rerun with --seed ${seed} to reproduce`,
       );
     if (run.calibration) lines.push(`    ${calibrationLine(run.calibration)}`);
+    if (run.usage) lines.push(`    ${replayUsageLine(run.usage)}`);
     lines.push(`    advantages: ${describeAdvantageChoice(run.advantage)}`);
     if (run.agents.length > 0) {
       lines.push(
@@ -38,7 +40,7 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
     if (run.budget) {
       const b = run.budget;
       lines.push(
-        `    budget ${count(b.budget)} evaluator calls (planned ${count(Math.round(b.plannedCost))}): ${count(b.exactEpisodes)} of ${count(b.totalEpisodes)} episodes exact; run means (control variate):`,
+        `    budget ${count(b.budget)} evaluator calls (planned ${count(Math.round(b.plannedCost))}; ${budgetSavingText(b)}): ${count(b.exactEpisodes)} of ${count(b.totalEpisodes)} episodes exact; run means (control variate):`,
       );
       for (const a of b.agents)
         lines.push(`      ${a.agent.padEnd(14)} ${fixed(a.estimate)} ± ${fixed(1.959964 * a.stderr)} (95%)`);

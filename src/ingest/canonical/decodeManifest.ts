@@ -103,7 +103,11 @@ function decodeSplits(obj: JsonObject): RunSplits | undefined {
 function decodeEvaluator(obj: JsonObject): EvaluatorConfig | undefined {
   const evaluator = optionalObject(obj, 'evaluator', '');
   if (evaluator === undefined) return undefined;
-  const kind = oneOf(requireString(evaluator, 'kind', 'evaluator'), ['builtin', 'command'] as const, 'evaluator.kind');
+  const kind = oneOf(
+    requireString(evaluator, 'kind', 'evaluator'),
+    ['builtin', 'command', 'replay'] as const,
+    'evaluator.kind',
+  );
   if (kind === 'command') {
     const timeoutMs = optionalInteger(evaluator, 'timeoutMs', 'evaluator');
     return {
@@ -113,5 +117,6 @@ function decodeEvaluator(obj: JsonObject): EvaluatorConfig | undefined {
     };
   }
   const options = optionalObject(evaluator, 'options', 'evaluator');
+  if (kind === 'replay') return { kind, ...(options ? { options } : {}) };
   return { kind, name: requireString(evaluator, 'name', 'evaluator'), ...(options ? { options } : {}) };
 }

@@ -29,6 +29,11 @@ export interface ReplayOptions {
   readonly timeoutMs: number;
   /** The environment variable holding the API key (default `CREDIT_LENS_REPLAY_API_KEY`). */
   readonly apiKeyEnv: string;
+  /**
+   * The option keys the user set (filled by {@link parseReplayOptions}): a run manifest's replay
+   * settings fill only the others. Absent: every option counts as set.
+   */
+  readonly given?: readonly string[];
 }
 
 export const defaultApiKeyEnv = 'CREDIT_LENS_REPLAY_API_KEY';
@@ -87,7 +92,51 @@ export function parseReplayOptions(settings: Readonly<Record<string, unknown>>):
     concurrency,
     timeoutMs,
     apiKeyEnv: typeof settings['api_key_env'] === 'string' ? settings['api_key_env'] : defaultApiKeyEnv,
+    given: Object.keys(settings).filter((key) => settings[key] !== undefined),
   });
+}
+
+/** The settings a run manifest (`run.json` `evaluator: {kind: "replay", options}`) may give. */
+const manifestKeys = ['model', 'models', 'mode', 'samples', 'temperature', 'top_p', 'max_tokens', 'seed'];
+
+/**
+ * The user's replay options completed by a run manifest's replay settings: the manifest's
+ * `model`, `models` (per agent), `mode`, `samples` and sampling fill what the user did not set.
+ * A trace folder is untrusted, so the manifest never chooses the endpoint, the key or how the
+ * client behaves: a `url` (or any other client option) there is ignored, and each ignored or
+ * unusable setting is a warning.
+ */
+export function withManifestSettings(
+  user: ReplayOptions,
+  manifest: Readonly<Record<string, unknown>>,
+): { options: ReplayOptions; warnings: string[] } {
+  const warnings: string[] = [];
+  const ignored = Object.keys(manifest).filter((key) => !manifestKeys.includes(key));
+  if (ignored.length > 0)
+    warnings.push(
+      `run.json's replay settings name ${ignored.map((k) => `"${k}"`).join(', ')}, which a trace folder may not set (the endpoint, the key and the client come only from your own settings); ignored`,
+    );
+  const usable = Object.fromEntries(Object.entries(manifest).filter(([key]) => manifestKeys.includes(key)));
+  const parsed = parseReplayOptions({ ...usable, url: user.url });
+  if (!parsed.ok) {
+    warnings.push(`run.json's replay settings are ignored: ${parsed.error}`);
+    return { options: user, warnings };
+  }
+  const from = parsed.value;
+  const given = new Set(user.given ?? Object.keys(user));
+  const model = user.model ?? from.model;
+  const models = { ...from.models, ...user.models };
+  return {
+    options: {
+      ...user,
+      ...(model !== undefined ? { model } : {}),
+      ...(Object.keys(models).length > 0 ? { models } : {}),
+      mode: given.has('mode') ? user.mode : from.mode,
+      samples: given.has('samples') ? user.samples : from.samples,
+      sampling: { ...from.sampling, ...user.sampling },
+    },
+    warnings,
+  };
 }
 
 function parseModels(value: unknown): Result<Readonly<Record<string, string>> | undefined> {

@@ -25,6 +25,7 @@ test('replay options from --evaluator replay:url=…,model=…: numbers parsed, 
     concurrency: 8,
     timeoutMs: 120_000,
     apiKeyEnv: 'CREDIT_LENS_REPLAY_API_KEY',
+    given: ['url', 'model', 'models', 'samples', 'temperature', 'top_p', 'max_tokens', 'seed'],
   });
 });
 

@@ -138,7 +138,7 @@ describe('decodeManifest: evaluator', () => {
   test('decodeManifest(json) rejects an unknown evaluator kind', () => {
     assert.equal(
       errorOf(manifest({ evaluator: { kind: 'http' } })),
-      'evaluator.kind: "http" is not one of builtin, command',
+      'evaluator.kind: "http" is not one of builtin, command, replay',
     );
   });
 });

@@ -196,7 +196,11 @@ const bothRejectCases: readonly InvalidCase[] = [
     path: 'agents[1].kind',
     problem: '"robot" is not one of llm, tool, env, human, user_sim, orchestrator, system, judge',
   },
-  { file: 'run-evaluator-kind-unknown.json', path: 'evaluator.kind', problem: '"http" is not one of builtin, command' },
+  {
+    file: 'run-evaluator-kind-unknown.json',
+    path: 'evaluator.kind',
+    problem: '"http" is not one of builtin, command, replay',
+  },
   { file: 'run-evaluator-command-missing.json', path: 'evaluator.command', problem: 'is required' },
   { file: 'run-evaluator-timeout-fraction.json', path: 'evaluator.timeoutMs', problem: 'expected an integer, got 1.5' },
   { file: 'run-evaluator-name-missing.json', path: 'evaluator.name', problem: 'is required' },

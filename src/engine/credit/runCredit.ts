@@ -1,0 +1,194 @@
+import type { CreditEpisode } from '../../core/creditInput';
+import type { AgentDecl } from '../../core/episode';
+import type { Unidentified } from '../../core/provenance';
+import { totalReplayCost, type ReplayCost } from '../../credit/replay/replayCost';
+import { advantagesFor } from '../../credit/signals/advantageConventions';
+import type { CreditRun } from '../../store/creditInputRepository';
+import type { EvaluatorUsage } from '../../store/creditRepository';
+import type { Evaluator } from '../evaluators/evaluator';
+import { chooseAdvantageConvention } from './advantageConvention';
+import { budgetedLoo, type BudgetReport } from './budgetedLoo';
+import { calibrateEvaluator, calibrationDistrust, type CalibrationResult } from './calibration';
+import { chooseEvaluator } from './chooseEvaluator';
+import type { RunCreditResult } from './creditJob';
+import { coalitionMethods, perMessageMethods } from './creditMethod';
+import { creditParams } from './creditParams';
+import { agentSummaries } from './creditSummary';
+import { defaultMonteCarlo } from './monteCarloCredit';
+import { forEachConcurrently, RunState, type RunContext } from './runState';
+import { defaultSplit } from '../../core/split';
+
+/** Computes (or, in a dry run, only estimates) one run's credit; see runCreditJob. */
+export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditResult> {
+  const { options } = ctx;
+  const producer = ctx.producers.producer(run.runId);
+  // Chosen first: an unknown convention fails before an evaluator is started.
+  const advantage = chooseAdvantageConvention(run.name, producer, options.advantage);
+  const needsEvaluator = coalitionMethods.has(options.method) || perMessageMethods.has(options.method);
+  const evaluator = needsEvaluator
+    ? chooseEvaluator(run, options.root, options.evaluator, {
+        replay: { ...options.replayDeps, signal: ctx.signal, roster: manifestRoster(producer.configJson) },
+        ...(ctx.hooks.onWarning ? { onWarning: ctx.hooks.onWarning } : {}),
+      })
+    : undefined;
+  const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
+  const params = creditParams(options.method, {
+    advantage: advantage.convention.name,
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    evaluator: evaluator?.fingerprint ?? null,
+    // The default action d_i defines the game (credit-methods.md §2): logged values carry their own
+    // intervention in the index; evaluators are asked for removals (⊥), or a replay for default actions.
+    ...(needsEvaluator ? { intervention: evaluator ? (evaluator.intervention ?? 'remove') : 'logged' } : {}),
+    ...(options.useLogged === false ? { useLogged: false } : {}),
+    ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
+  });
+  const [from, to] = options.steps ?? [-Infinity, Infinity];
+  const split = options.split ?? defaultSplit;
+  const episodes = (): Generator<CreditEpisode> =>
+    ctx.input.episodes(run.runId, from, to, undefined, options.episodes, split);
+  const total = ctx.input.countEpisodes(run.runId, from, to, options.episodes, split);
+  const state = new RunState(run, params, ctx, total, evaluator, monteCarlo);
+  const calibrated = calibrateOnNeed(run, ctx, state, evaluator);
+  state.trust = calibrated.trust;
+  let budget: BudgetReport | undefined;
+  let estimate: ReplayCost | undefined;
+  let usage: EvaluatorUsage | undefined;
+  try {
+    const costs = evaluator?.estimate ? await episodeCosts(episodes(), state, options.concurrency) : undefined;
+    if (costs) {
+      estimate = totalReplayCost(costs.values());
+      ctx.hooks.onEstimate?.(run.name, estimate);
+    }
+    if (!options.dryRun) {
+      budget = await computeEpisodes(ctx, state, episodes, costs);
+      state.flush();
+      for (const method of state.methods)
+        ctx.output.updateGroupAdvantages(
+          run.runId,
+          { ...params, method },
+          (v) => advantagesFor(advantage.convention, v),
+          options.episodes,
+        );
+    }
+  } finally {
+    usage = usageOf(evaluator, state, estimate);
+    await evaluator?.close();
+  }
+  if (usage && !options.dryRun) ctx.output.storeUsage(run.runId, params, usage);
+  return {
+    run,
+    params,
+    evaluator: evaluator?.fingerprint,
+    computed: state.computed,
+    failures: state.failures,
+    unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
+    agents: agentSummaries(state.agentValues),
+    ...(budget ? { budget } : {}),
+    ...(await calibrated.result()),
+    advantage,
+    ...(estimate ? { estimate } : {}),
+    ...(usage && !options.dryRun ? { usage } : {}),
+  };
+}
+
+/**
+ * The run's trust in its evaluator: calibrated once, on first need, over the whole run (not only
+ * the episodes being recomputed); `result` is the calibration when one was made.
+ */
+function calibrateOnNeed(
+  run: CreditRun,
+  ctx: RunContext,
+  state: RunState,
+  evaluator: Evaluator | undefined,
+): { trust: () => Promise<Unidentified | undefined>; result: () => Promise<{ calibration?: CalibrationResult }> } {
+  const split = ctx.options.split ?? defaultSplit;
+  let calibration: Promise<CalibrationResult> | undefined;
+  const trust = async (): Promise<Unidentified | undefined> => {
+    if (!evaluator) return undefined;
+    calibration ??= calibrateEvaluator(
+      evaluator,
+      ctx.input.episodes(run.runId, undefined, undefined, undefined, undefined, split),
+      ctx.input.countEpisodes(run.runId, undefined, undefined, undefined, split),
+      state.calibrationIo(evaluator),
+      ctx.options.calibration,
+    ).then((result) => {
+      ctx.output.storeCalibration(run.runId, result);
+      state.storeFresh(); // so episodes find the factual values calibration just scored
+      return result;
+    });
+    return calibrationDistrust(await calibration);
+  };
+  const result = async (): Promise<{ calibration?: CalibrationResult }> =>
+    calibration
+      ? calibration.then(
+          (c) => ({ calibration: c }),
+          () => ({}),
+        )
+      : {};
+  return { trust, result };
+}
+
+/** Every episode, or (with a budget) the budgeted leave-one-out; returns the budget's report. */
+async function computeEpisodes(
+  ctx: RunContext,
+  state: RunState,
+  episodes: () => Generator<CreditEpisode>,
+  costs: ReadonlyMap<number, ReplayCost> | undefined,
+): Promise<BudgetReport | undefined> {
+  const { options } = ctx;
+  const concurrency = options.concurrency ?? 4;
+  if (options.budget === undefined) {
+    await forEachConcurrently(episodes(), concurrency, async (episode) => {
+      if (!ctx.signal.aborted) await state.compute(episode);
+    });
+    return undefined;
+  }
+  if (options.method !== 'loo') throw new Error('--budget applies to the loo method');
+  // A replay's cost is its calls to the model server; another evaluator's, the values it scores.
+  const costOf = (e: CreditEpisode): number =>
+    costs ? (costs.get(e.episodeId)?.calls ?? 0) : state.missingLooValues(e);
+  return budgetedLoo([...episodes()], options.budget, costOf, async (chosen) => {
+    const values = new Map<number, Float64Array>();
+    await forEachConcurrently(chosen[Symbol.iterator](), concurrency, async (e) => {
+      const rows = ctx.signal.aborted ? undefined : await state.compute(e);
+      if (rows)
+        values.set(
+          e.episodeId,
+          Float64Array.from(rows, (r) => r.value),
+        );
+    });
+    return values;
+  });
+}
+
+/** Each episode's estimated cost, by episode id. */
+async function episodeCosts(
+  episodes: Iterator<CreditEpisode>,
+  state: RunState,
+  concurrency = 4,
+): Promise<Map<number, ReplayCost>> {
+  const costs = new Map<number, ReplayCost>();
+  await forEachConcurrently(episodes, concurrency, async (episode) => {
+    costs.set(episode.episodeId, await state.cost(episode));
+  });
+  return costs;
+}
+
+/** What the evaluator spent in this run, for evaluators that report it. */
+function usageOf(
+  evaluator: Evaluator | undefined,
+  state: RunState,
+  estimate: ReplayCost | undefined,
+): EvaluatorUsage | undefined {
+  const stats = evaluator?.usage?.();
+  if (!stats) return undefined;
+  const failedEpisodes = state.failures.filter((f) => f.status !== 'not-identifiable').length;
+  return { ...stats, failedEpisodes, ...(estimate ? { estimate } : {}) };
+}
+
+/** The run's roster from its manifest (`run.config_json`), for trace lines that declare none. */
+function manifestRoster(configJson: string | null): readonly AgentDecl[] | undefined {
+  if (!configJson) return undefined;
+  const agents = (JSON.parse(configJson) as { agents?: unknown }).agents;
+  return Array.isArray(agents) ? (agents as AgentDecl[]) : undefined;
+}

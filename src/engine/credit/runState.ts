@@ -1,0 +1,231 @@
+import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
+import { NotIdentifiableError, type ComputedStatus, type Unidentified } from '../../core/provenance';
+import type { ReplayCost } from '../../credit/replay/replayCost';
+import type { CreditInputRepository, CreditRun } from '../../store/creditInputRepository';
+import type { CreditFailure, CreditRepository } from '../../store/creditRepository';
+import type { RunProducerRepository } from '../../store/runProducerRepository';
+import { interventionKey, type Evaluator } from '../evaluators/evaluator';
+import {
+  CoalitionValues,
+  type CachedEvaluation,
+  type CoalitionValueSources,
+  type NewEvaluation,
+  type ValueCounters,
+} from './coalitionValues';
+import type { CreditJobHooks, CreditJobOptions, RunFailure } from './creditJob';
+import { episodeCredit, type EpisodeCreditOutput } from './episodeCredit';
+import type { MessageCreditResult } from './messageCredit';
+import type { MonteCarloSettings } from './monteCarloCredit';
+import { recordingEvaluator } from './recordingEvaluator';
+
+/** What every run of a job shares. */
+export interface RunContext {
+  readonly options: CreditJobOptions;
+  readonly hooks: CreditJobHooks;
+  readonly input: CreditInputRepository;
+  readonly output: CreditRepository;
+  readonly counters: ValueCounters;
+  readonly producers: RunProducerRepository;
+  /** Fires when the job is cancelled; aborts evaluator calls in flight. */
+  readonly signal: AbortSignal;
+}
+
+const writeEvery = 250;
+/** Least time between two progress reports while an evaluator that calls a server runs. */
+const usageReportMs = 500;
+
+/** Accumulates rows, failures and new evaluations of a run and writes them in batches. */
+export class RunState {
+  computed = 0;
+  readonly failures: RunFailure[] = [];
+  readonly methods = new Set<string>();
+  /** Agent name → [step, value, status] of every agent-level value of the primary method. */
+  readonly agentValues = new Map<string, [number, number, ComputedStatus][]>();
+  private rows = new Map<string, CreditRow[]>();
+  private pendingFailures: CreditFailure[] = [];
+  private fresh: NewEvaluation[] = [];
+  private sinceWrite = 0;
+  private lastUsageReport = 0;
+  /** Whether the run's evaluator may be trusted (set by the run, see creditForRun). */
+  trust: () => Promise<Unidentified | undefined> = () => Promise.resolve(undefined);
+
+  constructor(
+    private readonly run: CreditRun,
+    private readonly params: CreditParams,
+    private readonly ctx: RunContext,
+    private readonly total: number,
+    private readonly evaluator: Evaluator | undefined,
+    private readonly monteCarlo: MonteCarloSettings,
+  ) {}
+
+  /**
+   * Computes one episode; returns its agent-level rows of the primary method, or undefined when it
+   * failed. An episode cut short by cancellation is neither stored nor counted as failed (a rerun
+   * computes it, from the evaluations cached so far).
+   */
+  async compute(episode: CreditEpisode): Promise<CreditRow[] | undefined> {
+    let primary: CreditRow[] | undefined;
+    try {
+      const result = await this.credit(episode, this.sources(episode, this.evaluator));
+      this.accept(episode, result.rows, result.messages);
+      primary = result.rows.get(this.params.method)?.filter((r) => r.messageSeq === null);
+    } catch (error) {
+      if (!this.ctx.signal.aborted) this.fail(episode, error);
+    }
+    if (++this.sinceWrite >= writeEvery) this.flush();
+    else this.reportUsage();
+    return primary;
+  }
+
+  /**
+   * What computing `episode` would cost the evaluator, without calling it: the method runs against
+   * a recording evaluator (logged and cached values are free as in {@link compute}), and the
+   * evaluator estimates the requests it recorded.
+   */
+  async cost(episode: CreditEpisode): Promise<ReplayCost> {
+    const recorder = recordingEvaluator(this.evaluator);
+    const sources: CoalitionValueSources = {
+      ...this.sources(episode, recorder.evaluator),
+      counters: { logged: 0, cached: 0, evaluated: 0 },
+      fresh: [],
+      trust: () => Promise.resolve(undefined),
+    };
+    await this.credit(episode, sources).catch(() => undefined); // an episode that would fail costs what it asked
+    return recorder.cost();
+  }
+
+  /** Evaluator calls an exact leave-one-out of `episode` would need (logged and cached values are free). */
+  missingLooValues(episode: CreditEpisode): number {
+    const n = episode.agents.length;
+    const full = (1n << BigInt(n)) - 1n;
+    const useLogged = this.ctx.options.useLogged ?? true;
+    const masks = [full, ...Array.from({ length: n }, (_, i) => full & ~(1n << BigInt(i)))];
+    const unlogged = masks.filter((mask) => !(useLogged && episode.loggedCoalitions.has(mask)));
+    if (unlogged.length === 0 || !this.evaluator) return unlogged.length;
+    const cache = this.ctx.output.cachedEvaluations(episode.episodeId, this.evaluator.fingerprint);
+    return unlogged.filter((mask) => !cache.has(interventionKey(episode, 'agents', mask))).length;
+  }
+
+  /** Where calibration finds cached values and leaves new ones. */
+  calibrationIo(evaluator: Evaluator) {
+    return {
+      cache: (episodeId: number) => this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint),
+      fresh: this.fresh,
+      counters: this.ctx.counters,
+    };
+  }
+
+  /** Writes the new evaluations so far to the cache. */
+  storeFresh(): void {
+    if (this.fresh.length === 0) return;
+    this.ctx.output.storeEvaluations(
+      this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })),
+    );
+    this.fresh.length = 0;
+  }
+
+  flush(): void {
+    for (const [method, rows] of this.rows)
+      this.ctx.output.writeCredit(
+        this.run.runId,
+        { ...this.params, method },
+        rows,
+        method === this.params.method ? this.pendingFailures : [],
+      );
+    if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0)
+      this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures);
+    this.storeFresh();
+    this.rows = new Map();
+    this.pendingFailures = [];
+    this.sinceWrite = 0;
+    this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
+    this.reportUsage(true);
+  }
+
+  private sources(episode: CreditEpisode, evaluator: Evaluator | undefined): CoalitionValueSources {
+    const loadCache = (): ReadonlyMap<string, CachedEvaluation> =>
+      evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map();
+    return {
+      loadCache,
+      evaluator,
+      counters: this.ctx.counters,
+      fresh: this.fresh,
+      useLogged: this.ctx.options.useLogged ?? true,
+      // Agents of a pipeline or a debate read earlier messages; an unknown mechanism is assumed to.
+      sequential: this.run.mechanism !== 'vote' && this.run.mechanism !== 'routed',
+      trust: () => this.trust(),
+    };
+  }
+
+  private credit(episode: CreditEpisode, sources: CoalitionValueSources): Promise<EpisodeCreditOutput> {
+    const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, sources);
+    return episodeCredit({
+      episode,
+      method: this.ctx.options.method,
+      values: make('agents'),
+      messageValues: make('messages'),
+      monteCarlo: this.monteCarlo,
+      ...(this.evaluator?.intervention ? { intervention: this.evaluator.intervention } : {}),
+    });
+  }
+
+  private fail(episode: CreditEpisode, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    const failure: CreditFailure =
+      error instanceof NotIdentifiableError
+        ? { episodeId: episode.episodeId, reason, status: 'not-identifiable', remedy: error.remedy }
+        : { episodeId: episode.episodeId, reason };
+    this.failures.push({
+      ...failure,
+      where: `${episode.uri}:${episode.line}`,
+      episode: episode.externalId,
+      step: episode.step,
+    });
+    this.pendingFailures.push(failure);
+  }
+
+  /** Progress with the evaluator's calls and tokens, at most every {@link usageReportMs} (or now, when `force`). */
+  private reportUsage(force = false): void {
+    const usage = this.evaluator?.usage?.();
+    if (!usage) return;
+    const now = Date.now();
+    if (!force && now - this.lastUsageReport < usageReportMs) return;
+    this.lastUsageReport = now;
+    if (!force) this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
+    this.ctx.hooks.onReplayStats?.(usage);
+  }
+
+  private accept(
+    episode: CreditEpisode,
+    rows: ReadonlyMap<string, readonly CreditRow[]>,
+    messages: MessageCreditResult | undefined,
+  ): void {
+    this.computed++;
+    for (const [method, list] of rows) {
+      this.methods.add(method);
+      const target = this.rows.get(method) ?? [];
+      target.push(...list);
+      this.rows.set(method, target);
+    }
+    for (const row of rows.get(this.params.method) ?? []) {
+      if (row.messageSeq !== null) continue;
+      const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);
+      const list = this.agentValues.get(name) ?? [];
+      list.push([episode.step ?? 0, row.value, row.status]);
+      this.agentValues.set(name, list);
+    }
+    this.ctx.hooks.onEpisode?.({ episode, rows, ...(messages ? { messages } : {}) });
+  }
+}
+
+/** Runs `fn` over an iterator with at most `limit` calls in flight. */
+export async function forEachConcurrently<T>(
+  items: Iterator<T>,
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  const worker = async (): Promise<void> => {
+    for (let next = items.next(); !next.done; next = items.next()) await fn(next.value);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}
