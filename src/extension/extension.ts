@@ -30,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
       config,
       onCredited: refreshPanels,
       memory: context.workspaceState,
+      secrets: context.secrets,
       ...storage,
     }),
   );
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
       log,
       config,
       onCredited: refreshPanels,
+      secrets: context.secrets,
       openEpisode: (folder, episodeId) => {
         episodePanel.show(folder, episodeId);
       },

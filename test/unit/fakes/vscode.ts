@@ -309,6 +309,8 @@ export interface ShownMessage {
   readonly level: 'info' | 'warning' | 'error';
   readonly text: string;
   readonly items: readonly string[];
+  /** Set for a modal dialog (`{modal: true}`), with its `detail`. */
+  readonly modal?: { readonly detail?: string };
 }
 
 export interface ProgressSession {
@@ -371,6 +373,8 @@ export interface FakeSetting {
 
 export interface FakeInputBoxOptions {
   readonly title?: string;
+  readonly password?: boolean;
+  readonly ignoreFocusOut?: boolean;
   readonly prompt?: string;
   readonly value?: string;
   readonly placeHolder?: string;
@@ -391,10 +395,12 @@ export const fake = {
 
 function showMessage(level: ShownMessage['level']) {
   return (text: string, ...items: unknown[]): Promise<string | undefined> => {
+    const options = items.find((item): item is { modal?: boolean; detail?: string } => typeof item === 'object');
     const message: ShownMessage = {
       level,
       text,
       items: items.filter((item): item is string => typeof item === 'string'),
+      ...(options?.modal === true ? { modal: options.detail === undefined ? {} : { detail: options.detail } } : {}),
     };
     fake.messages.push(message);
     return Promise.resolve(fake.answerMessage(message));
