@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { JSDOM } from 'jsdom';
-import type { EvaluatorView, RecomputeProgress } from '../../../src/protocol/episodePanel';
+import type { RecomputeProgress } from '../../../src/protocol/episodePanel';
 import type * as View from '../../../webview/src/episode/recomputeView';
+import { replayEvaluator } from '../../browser/episode/fixture';
 
 let m: typeof View;
 
@@ -14,18 +15,6 @@ before(async () => {
   Object.assign(globalThis, { document: dom.window.document, window: dom.window });
   m = await import('../../../webview/src/episode/recomputeView');
 });
-
-const replayFirst: EvaluatorView = {
-  configured: true,
-  description: 'replay on 127.0.0.1:8000',
-  reason: null,
-  kind: 'replay',
-  endpoint: '127.0.0.1:8000',
-  options: [
-    { kind: 'replay', description: 'replay on 127.0.0.1:8000', endpoint: '127.0.0.1:8000' },
-    { kind: 'checker', description: 'built-in final-answer', endpoint: null },
-  ],
-};
 
 function view(): { v: View.RecomputeView; calls: string[] } {
   const calls: string[] = [];
@@ -56,7 +45,7 @@ describe('RecomputeView', () => {
 
   test('a replay beside the checker: a menu with the replay first; choosing the checker is kept across refreshes', () => {
     const { v } = view();
-    v.setEvaluator(replayFirst);
+    v.setEvaluator(replayEvaluator);
     const menu = q(v, '.evaluator-switch') as HTMLElement & { value: string };
     assert.ok(menu);
     assert.deepEqual(
@@ -76,7 +65,7 @@ describe('RecomputeView', () => {
     menu.dispatchEvent(new window.Event('change'));
     assert.equal(v.evaluatorKind, 'checker');
     assert.equal(q(v, '.evaluator-line')?.textContent, 'Evaluator: built-in final-answer');
-    v.setEvaluator({ ...replayFirst });
+    v.setEvaluator({ ...replayEvaluator });
     assert.equal(v.evaluatorKind, 'checker', 'the same menu again keeps the pick');
     v.setEvaluator({ configured: true, description: 'built-in final-answer', reason: null, options: [] });
     assert.equal(v.evaluatorKind, undefined, 'the replay withdrawn: no menu, the host default');
@@ -85,7 +74,7 @@ describe('RecomputeView', () => {
 
   test('estimating, confirming, then calls, tokens and time; the button and menu are disabled meanwhile', () => {
     const { v, calls } = view();
-    v.setEvaluator(replayFirst);
+    v.setEvaluator(replayEvaluator);
     v.update(progress({ state: 'estimating', message: 'Estimating the replay on 127.0.0.1:8000…' }));
     assert.equal(v.element.dataset['state'], 'estimating');
     assert.equal(q(v, '.recompute-result')?.textContent, 'Estimating the replay on 127.0.0.1:8000…');
