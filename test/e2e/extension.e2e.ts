@@ -439,11 +439,16 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       });
       try {
         await step('k-replay', async () => {
-          // A user setting (the workspace is trusted: run.mjs disables Workspace Trust), as a user would write it.
-          const settingsFile = join(userData, 'User', 'settings.json');
-          const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+          // The user's setting (run.mjs disables Workspace Trust: the workspace is trusted). The
+          // extension host of code-server is remote, so this machine-scoped setting goes in the
+          // Remote settings of the user data (User/settings.json is not read for it there).
+          const remoteSettings = join(userData, 'Machine', 'settings.json');
+          mkdirSync(join(userData, 'Machine'), { recursive: true });
+          const settings = existsSync(remoteSettings)
+            ? (JSON.parse(readFileSync(remoteSettings, 'utf8') || '{}') as Record<string, unknown>)
+            : {};
           settings['creditLens.evaluator.replay'] = { url: server.url };
-          writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+          writeFileSync(remoteSettings, JSON.stringify(settings, null, 2));
           const host = new URL(server.url).host;
           await runCommand('View: Close All Editors');
           await openPipelineEpisode('s18-g0-r0');

@@ -8,6 +8,7 @@ import type { ChatClientStats } from '../../../src/core/chat';
 import type { CreditJobHooks, CreditJobOptions, CreditJobResult } from '../../../src/engine/credit/creditJob';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { recomputeCreditCommand } from '../../../src/extension/commands/recomputeCreditCommand';
+import { activate } from '../../../src/extension/extension';
 import { loadConfig, type CreditLensConfig } from '../../../src/extension/config';
 import { DashboardPanel } from '../../../src/extension/panels/dashboardPanel';
 import { EpisodePanel } from '../../../src/extension/panels/episodePanel';
@@ -32,7 +33,7 @@ import type { IpcMessage } from '../../../src/protocol/ipc';
 import { openDatabase } from '../../../src/store/database';
 import { EpisodeLookup } from '../../../src/store/episodeLookup';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
-import { FakeSecretStorage } from '../fakes/extensionContext';
+import { fakeExtensionContext, FakeSecretStorage } from '../fakes/extensionContext';
 import { fake, type FakeLogOutputChannel, type FakeWebviewPanel } from '../fakes/vscode';
 
 // The VS Code side of replay (docs/replay.md "In VS Code"): the setting under workspace trust, the
@@ -389,4 +390,31 @@ test('Dashboard: Recompute with the replay confirms the estimate and reports cal
   assert.equal((engine.ran[0]?.options.evaluator as KeyedReplayChoice).apiKey, key);
   assert.doesNotMatch(everythingSaid(), new RegExp(key));
   owner.dispose();
+});
+
+test('the Episode view follows the settings and the trust: a replay set, removed or allowed re-sends the episode', async () => {
+  const context = fakeExtensionContext();
+  activate(context);
+  await vscode.commands.executeCommand('creditLens.openEpisodeView', {
+    folder: vscode.Uri.file(root),
+    episode: { episodeId },
+  });
+  const panel = fake.panels.at(-1)!;
+  panel.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
+  const kinds = (): (string | undefined)[] =>
+    posted<EpisodeViewData>(panel, DidChangeEpisodeNotification.method).map((d) => d.evaluator.kind);
+  assert.deepEqual(kinds(), ['replay']);
+  fake.settings.delete('creditLens.evaluator.replay');
+  fake.changeConfiguration('creditLens.evaluator.replay');
+  assert.deepEqual(kinds(), ['replay', 'checker']);
+  fake.changeConfiguration('editor.fontSize');
+  assert.equal(kinds().length, 2, 'another extension’s setting changes nothing');
+  fake.settings.set('creditLens.evaluator.replay', { globalValue: { url } });
+  fake.isTrusted = false;
+  fake.changeConfiguration('creditLens');
+  assert.deepEqual(kinds().at(-1), 'checker', 'untrusted: no replay');
+  fake.isTrusted = true;
+  fake.trustGranted.fire();
+  assert.deepEqual(kinds().at(-1), 'replay', 'trust granted: the replay is offered');
+  for (const disposable of context.subscriptions) disposable.dispose();
 });

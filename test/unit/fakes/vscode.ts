@@ -360,6 +360,9 @@ function initialState() {
     watchers: [] as FakeFileSystemWatcher[],
     statusBarItems: [] as FakeStatusBarItem[],
     workspaceFoldersChanged: new EventEmitter<unknown>(),
+    /** Fire with the changed section, e.g. `creditLens` (`affectsConfiguration` matches it and its keys). */
+    configurationChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+    trustGranted: new EventEmitter<void>(),
   };
 }
 
@@ -386,6 +389,12 @@ export const fake = {
   ...initialState(),
   reset(): void {
     Object.assign(fake, initialState());
+  },
+  /** Fires `onDidChangeConfiguration` for a change of the setting `key` (e.g. `creditLens.evaluator.replay`). */
+  changeConfiguration(key: string): void {
+    fake.configurationChanged.fire({
+      affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`),
+    });
   },
   /** Sets the workspace folders by path. */
   setWorkspaceFolders(paths: readonly string[] | undefined): void {
@@ -505,6 +514,12 @@ export const workspace = {
   },
   get onDidChangeWorkspaceFolders() {
     return fake.workspaceFoldersChanged.event;
+  },
+  get onDidChangeConfiguration() {
+    return fake.configurationChanged.event;
+  },
+  get onDidGrantWorkspaceTrust() {
+    return fake.trustGranted.event;
   },
   findFiles(include: string, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
     const call: FindFilesCall = { include, exclude: exclude ?? undefined, maxResults };
