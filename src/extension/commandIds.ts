@@ -15,6 +15,7 @@ import { runAuditCommand } from './commands/runAuditCommand';
 import { showLogCommand } from './commands/showLogCommand';
 import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
 import type { IndexJobs } from './indexJobs';
+import { clearReplayApiKeyCommand, setReplayApiKeyCommand } from './replay/replayKey';
 import type { DashboardPanel } from './panels/dashboardPanel';
 import type { EpisodePanel } from './panels/episodePanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
@@ -47,6 +48,10 @@ export const commandIds = {
   openDashboard: 'creditLens.openDashboard',
   /** "Credit Lens: Open Episode View" (Runs view episodes; elsewhere asks for an id), handled by {@link openEpisodeViewCommand}. */
   openEpisodeView: 'creditLens.openEpisodeView',
+  /** "Credit Lens: Set Replay API Key…", handled by {@link setReplayApiKeyCommand}. */
+  setReplayApiKey: 'creditLens.setReplayApiKey',
+  /** "Credit Lens: Clear Replay API Key", handled by {@link clearReplayApiKeyCommand}. */
+  clearReplayApiKey: 'creditLens.clearReplayApiKey',
 } as const;
 
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];
@@ -101,10 +106,13 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   );
   const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
   const onCredited = services.onCredited ? { onCredited: services.onCredited } : {};
+  const { secrets } = context;
   register(
     commandIds.recomputeCredit,
-    recomputeCreditCommand({ log, ...storage, formatCreditReport, chooseFolder, ...onCredited }),
+    recomputeCreditCommand({ log, secrets, ...storage, formatCreditReport, chooseFolder, ...onCredited }),
   );
+  register(commandIds.setReplayApiKey, setReplayApiKeyCommand({ secrets, log }));
+  register(commandIds.clearReplayApiKey, clearReplayApiKeyCommand({ secrets, log }));
   register(
     commandIds.runAudit,
     runAuditCommand({ log, ...storage, formatAudit, chooseFolder, onAudited: services.onAudited }),

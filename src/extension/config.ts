@@ -4,7 +4,9 @@ import { flagKinds, type FlagKind } from '../core/auditReport';
 import { err, ok, type Result } from '../core/result';
 import { defaultAuditThresholds, parseAuditThresholds, type AuditThresholds } from '../credit/audit/auditThresholds';
 import { creditMethods, isCreditMethod, type CreditMethodName } from '../engine/credit/creditMethod';
+import { parseReplayOptions, type ReplayOptions } from '../engine/evaluators/replay/replayOptions';
 import { findIndexLocation, folderKey, indexFileName } from '../engine/indexLocation';
+import { replayEndpoint, type ReplayEndpoint } from './replay/replayEndpoint';
 
 /** The settings section: every key below is `creditLens.<key>`. */
 export const configSection = 'creditLens';
@@ -14,6 +16,16 @@ export type IndexLocationSetting =
   | { readonly kind: 'runFolder' }
   | { readonly kind: 'workspaceStorage' }
   | { readonly kind: 'custom'; readonly folder: string };
+
+/**
+ * `creditLens.evaluator.replay`: off (unset, `null` or `{}`), on with its options and the model
+ * server's base URL for messages (`display`: no query, which may carry a key), or invalid: then
+ * replay is off and the gate (trust.ts) warns once with `error`, instead of failing every setting.
+ */
+export type ReplaySetting =
+  | { readonly state: 'off' }
+  | ({ readonly state: 'on'; readonly options: ReplayOptions } & ReplayEndpoint)
+  | { readonly state: 'invalid'; readonly error: string };
 
 /** How a flag kind appears in the Problems panel. */
 export type SeverityName = 'error' | 'warning' | 'information' | 'hint';
@@ -36,6 +48,8 @@ export interface CreditLensConfig {
     readonly concurrency: number;
     /** `creditLens.evaluator.timeoutMs`: per-request timeout of a command evaluator, ms in [100, 3 600 000] (default 60 000). */
     readonly timeoutMs: number;
+    /** `creditLens.evaluator.replay`: replay on the user's model server (docs/replay.md, "In VS Code"). */
+    readonly replay: ReplaySetting;
   };
   /** `creditLens.audit.thresholds`: over the defaults of credit-methods.md §5 (validated by parseAuditThresholds). */
   readonly auditThresholds: AuditThresholds;
@@ -63,6 +77,7 @@ export const configKeys = {
   evaluatorCommand: 'evaluator.command',
   evaluatorConcurrency: 'evaluator.concurrency',
   evaluatorTimeoutMs: 'evaluator.timeoutMs',
+  evaluatorReplay: 'evaluator.replay',
   auditThresholds: 'audit.thresholds',
   auditSeverity: 'audit.severity',
   liveTailEnabled: 'liveTail.enabled',
@@ -101,6 +116,7 @@ export function readConfig(get: (key: string) => unknown): Result<CreditLensConf
         readInteger(configKeys.evaluatorTimeoutMs, get(configKeys.evaluatorTimeoutMs), 60_000, [100, 3_600_000]),
         60_000,
       ),
+      replay: readReplay(get(configKeys.evaluatorReplay)),
     },
     auditThresholds: take(readThresholds(get(configKeys.auditThresholds)), { ...defaultAuditThresholds }),
     auditSeverity: take(readSeverity(get(configKeys.auditSeverity)), defaultSeverity),
@@ -151,6 +167,26 @@ function readIndexLocation(raw: unknown): Read<IndexLocationSetting> {
   return err(
     `${name(configKeys.indexLocation)} must be "runFolder", "workspaceStorage" or an absolute folder path, got ${JSON.stringify(raw)}`,
   );
+}
+
+/**
+ * The replay setting. Never an error of the whole configuration: a bad replay setting turns replay
+ * off (with a warning at the gate), the other settings still apply.
+ */
+export function readReplay(raw: unknown): ReplaySetting {
+  if (raw === undefined || raw === null) return { state: 'off' };
+  const key = name(configKeys.evaluatorReplay);
+  // The value is not echoed: a misplaced string could be a URL with a key in it.
+  if (!isPlainObject(raw))
+    return { state: 'invalid', error: `${key} must be an object such as {"url": "http://127.0.0.1:8000/v1"}` };
+  if (Object.keys(raw).length === 0) return { state: 'off' };
+  const parsed = parseReplayOptions(raw);
+  if (!parsed.ok) return { state: 'invalid', error: `${key}: ${parsed.error}` };
+  try {
+    return { state: 'on', options: parsed.value, ...replayEndpoint(parsed.value.url) };
+  } catch (error) {
+    return { state: 'invalid', error: `${key}: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 function readMethod(raw: unknown): Read<CreditMethodName> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerAllCommands } from './commandIds';
-import { loadConfigOrReport } from './config';
+import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
 import { DashboardPanel } from './panels/dashboardPanel';
 import { EpisodePanel } from './panels/episodePanel';
@@ -30,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
       config,
       onCredited: refreshPanels,
       memory: context.workspaceState,
+      secrets: context.secrets,
       ...storage,
     }),
   );
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
       log,
       config,
       onCredited: refreshPanels,
+      secrets: context.secrets,
       openEpisode: (folder, episodeId) => {
         episodePanel.show(folder, episodeId);
       },
@@ -47,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
   registerPanelSerializers(context, episodePanel, dashboardPanel);
+  refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
   registerAllCommands(context, {
     log,
@@ -99,6 +102,25 @@ function registerPanelSerializers(
         dashboardPanel.restore(panel, state);
         return Promise.resolve();
       },
+    }),
+  );
+}
+
+/**
+ * Re-sends the shown episode when the settings or the workspace trust change: the Episode view's
+ * evaluator line and Recompute menu (a replay offered or not) follow them without a reload.
+ */
+function refreshOnEvaluatorChange(context: vscode.ExtensionContext, episodePanel: EpisodePanel): void {
+  own(
+    context,
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(configSection)) episodePanel.refresh();
+    }),
+  );
+  own(
+    context,
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      episodePanel.refresh();
     }),
   );
 }

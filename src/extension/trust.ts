@@ -8,8 +8,12 @@ export type SettingSource = 'workspace' | 'user' | 'default';
 /** The evaluator a command uses, and why it is not the configured one when it is not. */
 export interface GatedEvaluator {
   readonly choice: EvaluatorChoice;
-  /** Set when a configured command evaluator was refused: says why and how to enable it. */
+  /** Set when a configured command or replay was refused: says why and how to enable it. */
   readonly warning?: string;
+  /** What fixes the warning: trusting the workspace (the default) or correcting the settings. */
+  readonly fix?: 'trust' | 'settings';
+  /** When `choice` is the replay: the evaluator used without it (the checker or the command), offered beside it. */
+  readonly fallback?: EvaluatorChoice;
 }
 
 /**
@@ -27,8 +31,26 @@ export interface GatedEvaluator {
  *   trusted or not.
  *
  * Without a command (`""`), the built-in evaluator with its options is used, whatever the trust.
+ *
+ * A replay (`creditLens.evaluator.replay`) sends the trace's conversations to a model server and
+ * costs calls, so it runs **only in a trusted workspace**, whichever settings name the server: in
+ * a trusted workspace its user and workspace settings are both the user's; untrusted, the
+ * evaluator above is used and the warning says how to enable the replay. A trace never names the
+ * server (run.json's replay options carry no URL). When allowed, the replay is the choice (the user
+ * configured it to be used) and the evaluator above is its `fallback`; an invalid replay setting
+ * turns the replay off with a warning pointing at the settings.
  */
 export function evaluatorChoice(config: CreditLensConfig, isTrusted: boolean, source: SettingSource): GatedEvaluator {
+  const base = commandOrBuiltin(config, isTrusted, source);
+  const replay = config.evaluator.replay;
+  if (replay.state === 'off') return base;
+  if (replay.state === 'invalid')
+    return refuse(base, `Credit Lens replay is off: ${replay.error}. ${usedInstead(base.choice)}`, 'settings');
+  if (!isTrusted) return refuse(base, untrustedReplayWarning(replay.display, base.choice), 'trust');
+  return { choice: { kind: 'replay', options: replay.options }, fallback: base.choice };
+}
+
+function commandOrBuiltin(config: CreditLensConfig, isTrusted: boolean, source: SettingSource): GatedEvaluator {
   const builtin: EvaluatorChoice = {
     kind: 'builtin',
     name: config.evaluator.builtin,
@@ -39,6 +61,28 @@ export function evaluatorChoice(config: CreditLensConfig, isTrusted: boolean, so
   if (source === 'workspace' && !isTrusted)
     return { choice: builtin, warning: untrustedWarning(command, config.evaluator.builtin) };
   return { choice: { kind: 'command', command, timeoutMs, concurrency } };
+}
+
+/** `gated` with one more warning (after any it has); trust stays the fix when either asks for it. */
+function refuse(gated: GatedEvaluator, warning: string, fix: 'trust' | 'settings'): GatedEvaluator {
+  const both = gated.warning === undefined ? warning : `${gated.warning} ${warning}`;
+  return { choice: gated.choice, warning: both, fix: gated.warning === undefined ? fix : 'trust' };
+}
+
+/** Why a configured replay is not run in an untrusted workspace, and how to allow it. */
+export function untrustedReplayWarning(endpoint: string, instead: EvaluatorChoice): string {
+  return (
+    `Credit Lens did not replay on ${endpoint} because the workspace is not trusted: a replay sends the trace's conversations to a model server. ` +
+    `${usedInstead(instead)} To replay, trust the workspace (Manage Workspace Trust).`
+  );
+}
+
+function usedInstead(choice: EvaluatorChoice): string {
+  const what =
+    choice.kind === 'command'
+      ? `the evaluator command "${choice.command}"`
+      : `the built-in ${choice.kind === 'builtin' ? choice.name : 'final-answer'} evaluator`;
+  return `Recomputes use ${what} instead.`;
 }
 
 /** Why a workspace command evaluator is not run, and how to allow it. */
@@ -81,22 +125,39 @@ export const manageTrustCommand = 'workbench.trust.manage';
 const manageTrustAction = 'Manage Workspace Trust';
 
 /**
- * The gated evaluator of {@link currentEvaluatorChoice}; when the configured command was refused,
- * logs the warning and shows it (without waiting) with a button that opens Workspace Trust.
+ * The evaluator of a pass that asks for no confirmation (the audit, exports): the gated evaluator
+ * of {@link currentEvaluatorChoice}, but never a replay (replays cost calls and run only after the
+ * user confirmed their estimate: its fallback is used). When the configured command or replay was
+ * refused, logs the warning and shows it (without waiting) with the button that fixes it.
  */
 export function gatedEvaluatorChoice(
   config: CreditLensConfig,
   log: vscode.LogOutputChannel,
   refused = currentEvaluatorChoice(config),
 ): EvaluatorChoice {
-  if (refused.warning !== undefined) showTrustWarning(refused.warning, log);
-  return refused.choice;
+  if (refused.warning !== undefined) showTrustWarning(refused.warning, log, refused.fix);
+  return refused.fallback ?? refused.choice;
 }
 
-/** Logs `warning` and shows it with a Manage Workspace Trust button, without waiting for the user. */
-export function showTrustWarning(warning: string, log: vscode.LogOutputChannel): void {
+const openSettingsAction = 'Open Settings';
+
+/**
+ * Logs `warning` and shows it, without waiting for the user, with a Manage Workspace Trust button
+ * (or Open Settings, on the replay setting, when the settings are what needs fixing).
+ */
+export function showTrustWarning(
+  warning: string,
+  log: vscode.LogOutputChannel,
+  fix: 'trust' | 'settings' = 'trust',
+): void {
   log.warn(warning);
-  void vscode.window.showWarningMessage(warning, manageTrustAction).then((choice) => {
+  const action = fix === 'trust' ? manageTrustAction : openSettingsAction;
+  void vscode.window.showWarningMessage(warning, action).then((choice) => {
     if (choice === manageTrustAction) void vscode.commands.executeCommand(manageTrustCommand);
+    if (choice === openSettingsAction)
+      void vscode.commands.executeCommand(
+        'workbench.action.openSettings',
+        `${configSection}.${configKeys.evaluatorReplay}`,
+      );
   });
 }

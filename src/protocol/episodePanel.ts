@@ -2,6 +2,7 @@ import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
 import {
   isEpisodeRef,
   isNonNegativeInt,
+  isOneOf,
   isViewMethod,
   type CreditStatus,
   type EpisodeRef,
@@ -61,6 +62,23 @@ export interface CounterfactualView {
   readonly n: number | null;
 }
 
+/** Which evaluator answers counterfactuals: the built-in checker, an evaluator command, or a replay on a model server. */
+export const evaluatorKinds = ['checker', 'command', 'replay'] as const;
+export type EvaluatorKind = (typeof evaluatorKinds)[number];
+
+export function isEvaluatorKind(value: unknown): value is EvaluatorKind {
+  return isOneOf(evaluatorKinds, value);
+}
+
+/** One evaluator a recompute can use. */
+export interface EvaluatorOptionView {
+  readonly kind: EvaluatorKind;
+  /** e.g. "built-in final-answer", "command ./eval.sh", "replay on 127.0.0.1:8000". */
+  readonly description: string;
+  /** A replay's model server as `host:port` (never its path or query, which may carry a key); null otherwise. */
+  readonly endpoint: string | null;
+}
+
 /** What evaluator a recompute would use, and why not when none can run. */
 export interface EvaluatorView {
   readonly configured: boolean;
@@ -68,6 +86,15 @@ export interface EvaluatorView {
   readonly description: string;
   /** Why no evaluator runs (e.g. "Restricted Mode: evaluator commands from workspace settings are not run"). */
   readonly reason: string | null;
+  /** The kind of the evaluator a Recompute uses by default (absent: a checker or command, as `description` says). */
+  readonly kind?: EvaluatorKind;
+  /** For a replay: the model server as `host:port`. */
+  readonly endpoint?: string | null;
+  /**
+   * Every evaluator the Recompute menu offers, the default first (e.g. the replay, then the checker);
+   * a replay is listed only when it is configured and allowed (a trusted workspace).
+   */
+  readonly options?: readonly EvaluatorOptionView[];
 }
 
 /** The episode as the panel shows it, without message text (fetched by window) and credit (by method). */
@@ -179,16 +206,28 @@ export interface EpisodeCreditView {
 export interface RecomputeParams {
   readonly ref: EpisodeRef;
   readonly method: ViewMethod;
+  /** The evaluator chosen in the Recompute menu (one of `EvaluatorView.options`); absent: the default. */
+  readonly evaluator?: EvaluatorKind;
 }
+
+/**
+ * Where a recompute stands. A replay first `estimating` its cost, then `confirming` (the host asks
+ * in a modal dialog; `message` carries the estimate), then `running`.
+ */
+export type RecomputeState = 'estimating' | 'confirming' | 'running' | 'done' | 'cancelled' | 'failed';
 
 /** Progress of a recompute started from the panel. */
 export interface RecomputeProgress {
   readonly method: ViewMethod;
-  readonly state: 'running' | 'done' | 'cancelled' | 'failed';
+  readonly state: RecomputeState;
   readonly done: number;
   readonly total: number;
-  /** A failure reason, or a short note ("12 evaluator calls, 8 from the cache"). */
+  /** A failure reason, or a short note ("12 evaluator calls, 8 from the cache"; for a replay, tokens and time). */
   readonly message: string | null;
+  /** What `done` / `total` count (default episodes; a replay counts model calls against the estimate). */
+  readonly unit?: 'episodes' | 'calls';
+  /** The recompute replays on a model server (its `host:port`). */
+  readonly replay?: string | null;
 }
 
 export interface NavigateParams {
@@ -232,6 +271,12 @@ function isMethodParams(value: unknown): value is GetCreditParams {
   return isRecord(value) && isEpisodeRef(value['ref']) && isViewMethod(value['method']);
 }
 
+function isRecomputeParams(value: unknown): value is RecomputeParams {
+  if (!isMethodParams(value)) return false;
+  const evaluator = (value as { evaluator?: unknown }).evaluator;
+  return evaluator === undefined || isEvaluatorKind(evaluator);
+}
+
 function isNavigateParams(value: unknown): value is NavigateParams {
   return isRecord(value) && (value['direction'] === 'next' || value['direction'] === 'previous');
 }
@@ -253,7 +298,7 @@ export const GetCreditRequest = new IpcRequest<GetCreditParams, EpisodeCreditVie
   isMethodParams,
 );
 /** Webview → host: recompute this episode's credit under one method (progress by {@link DidChangeRecomputeNotification}). */
-export const RecomputeCommand = new IpcCommand<RecomputeParams>('episode/credit/recompute', isMethodParams);
+export const RecomputeCommand = new IpcCommand<RecomputeParams>('episode/credit/recompute', isRecomputeParams);
 /** Webview → host: cancel the running recompute. */
 export const CancelRecomputeCommand = new IpcCommand<Record<string, never>>('episode/credit/cancel', isEmptyParams);
 /** Webview → host: show the next or previous episode of the run (by step, group, sample). */

@@ -7,7 +7,12 @@ export const viewMethods = ['shared', 'loo', 'shapley', 'shapley-mc', 'routing',
 export type ViewMethod = (typeof viewMethods)[number];
 
 export function isViewMethod(value: unknown): value is ViewMethod {
-  return typeof value === 'string' && (viewMethods as readonly string[]).includes(value);
+  return isOneOf(viewMethods, value);
+}
+
+/** True when `value` is one of the strings `values` (a closed vocabulary of the contract). */
+export function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (values as readonly string[]).includes(value);
 }
 
 /** One episode of one indexed folder: the folder's key (its absolute path) and the episode's row id. */

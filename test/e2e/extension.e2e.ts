@@ -11,11 +11,14 @@ import {
   statSync,
   appendFileSync,
   mkdirSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { playDemoAgent } from '../../src/demo/demoAgents';
+import { startLocalChatServer } from '../../src/engine/evaluators/replay/localChatServer';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -155,6 +158,18 @@ async function chooseEpisodeMethod(
     if (Date.now() > deadline) throw new Error(`the ${method} credit never reached the rows: ${JSON.stringify(rows)}`);
     await page.waitForTimeout(250);
   }
+}
+
+/** Opens episode `id` of the pipeline run by "Open Episode by Id…" and waits for its first row. */
+async function openPipelineEpisode(id: string): Promise<void> {
+  await runCommand('Credit Lens: Open Episode by Id…');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill(id);
+  await page.keyboard.press('Enter');
+  // Both demo runs number their episodes alike: pick the pipeline run.
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' }).first().click();
+  await activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
 }
 
 function runsView() {
@@ -356,18 +371,7 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     async () => {
       await step('g-episode-dark', async () => {
         await runCommand('View: Close All Editors');
-        await runCommand('Credit Lens: Open Episode by Id…');
-        const input = page.locator('.quick-input-widget input');
-        await input.waitFor({ timeout: 10_000 });
-        await input.fill('s18-g0-r0');
-        await page.keyboard.press('Enter');
-        // Both demo runs number their episodes alike: pick the pipeline run.
-        await page
-          .locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' })
-          .first()
-          .click();
-        const webview = activeWebview();
-        await webview.locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+        await openPipelineEpisode('s18-g0-r0');
         const verifier = (rows: { agent: string; credit: number }[]): number[] =>
           rows.filter((r) => r.agent === 'verifier').map((r) => r.credit);
         const loo = await chooseEpisodeMethod('loo', (rows) => verifier(rows).length > 0);
@@ -403,13 +407,7 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     await setTheme('Light Modern');
     await step('i-episode-light', async () => {
       await runCommand('View: Close All Editors');
-      await runCommand('Credit Lens: Open Episode by Id…');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ timeout: 10_000 });
-      await input.fill('s18-g0-r0');
-      await page.keyboard.press('Enter');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' }).first().click();
-      await activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+      await openPipelineEpisode('s18-g0-r0');
     });
     await step('i-dashboard-light', async () => {
       await runCommand('View: Close All Editors');
@@ -425,4 +423,60 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     assert.equal(existsSync(join(workspace, 'demo-run', '.credit-lens', 'index.sqlite')), true);
     assert.equal(existsSync(join(workspace, '.credit-lens')), false, 'a second index at the workspace root');
   });
+
+  test(
+    'k. Recompute with replay on the local demo model server: confirmed, then provenance "replayed"',
+    { timeout: 180_000 },
+    async () => {
+      // The demo's agents played by a deterministic model server in this process (docs/replay.md).
+      const server = await startLocalChatServer({
+        reply: (r) =>
+          playDemoAgent({
+            model: r.model,
+            messages: r.messages,
+            sampling: typeof r.body['seed'] === 'number' ? { seed: r.body['seed'] } : {},
+          }),
+      });
+      try {
+        await step('k-replay', async () => {
+          // The user's setting (run.mjs disables Workspace Trust: the workspace is trusted). The
+          // extension host of code-server is remote, so this machine-scoped setting goes in the
+          // Remote settings of the user data (User/settings.json is not read for it there).
+          const remoteSettings = join(userData, 'Machine', 'settings.json');
+          mkdirSync(join(userData, 'Machine'), { recursive: true });
+          const settings = existsSync(remoteSettings)
+            ? (JSON.parse(readFileSync(remoteSettings, 'utf8') || '{}') as Record<string, unknown>)
+            : {};
+          settings['creditLens.evaluator.replay'] = { url: server.url };
+          writeFileSync(remoteSettings, JSON.stringify(settings, null, 2));
+          const host = new URL(server.url).host;
+          await runCommand('View: Close All Editors');
+          await openPipelineEpisode('s18-g0-r0');
+          const webview = activeWebview();
+          await chooseEpisodeMethod('loo', (rows) => rows.length > 0);
+          // The setting reaches the view when the episode is (re)sent: the replay is offered first.
+          await webview.locator('.evaluator-line', { hasText: `replay on ${host}` }).waitFor({ timeout: 30_000 });
+          await webview.locator('.recompute-button').click();
+          const dialog = page.locator('.monaco-dialog-box');
+          await dialog.waitFor({ timeout: 30_000 });
+          assert.match(
+            (await dialog.textContent()) ?? '',
+            new RegExp(`Replay .*on ${server.url.replace(/[.]/g, '\\.')}\\?`),
+          );
+          await screenshot('k-replay-confirmation');
+          await dialog.locator('.monaco-button', { hasText: /^Replay$/ }).click();
+          const result = webview.locator('.recompute-result', {
+            hasText: /^(Recomputed|Replay failed|Recompute failed)/,
+          });
+          await result.waitFor({ timeout: 150_000 });
+          const outcome = (await result.textContent()) ?? '';
+          assert.match(outcome, /^Recomputed/, `the replay recompute: ${outcome}`);
+          await webview.locator('.provenance', { hasText: /values [a-z+]*replayed/ }).waitFor({ timeout: 30_000 });
+          assert.ok(server.requests.length > 0, 'the model server was called');
+        });
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

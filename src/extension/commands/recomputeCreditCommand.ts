@@ -18,6 +18,7 @@ import { NoIndexError } from '../../engine/indexJob';
 import { indexDbPath, loadConfigOrReport, type CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
 import { currentEvaluatorChoice, showTrustWarning } from '../trust';
+import { abortOnCancel, confirmPass, PassMeter, type ReplayDeps } from '../replay/replayPass';
 import { folderLabel } from '../runFolders';
 import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 
@@ -26,8 +27,8 @@ export type RunCredit = (options: CreditJobOptions, hooks?: CreditJobHooks) => P
 /** The per-agent report of a credit pass (the CLI's `formatCreditReport`, to be shared through src/engine). */
 export type FormatCreditReport = (root: string, method: string, result: CreditJobResult) => string[];
 
-export interface RecomputeCreditDeps {
-  readonly log: vscode.LogOutputChannel;
+/** The command's services; `log`, `secrets` (the replay's API key) and `estimateReplay` come from {@link ReplayDeps}. */
+export interface RecomputeCreditDeps extends ReplayDeps {
   /** `context.storageUri?.fsPath`, for `creditLens.index.location: "workspaceStorage"`. */
   readonly storageDir?: string;
   readonly formatCreditReport: FormatCreditReport;
@@ -75,8 +76,9 @@ interface CreditRequest {
 
 /**
  * Handler of `creditLens.recomputeCredit`: picks the run folder, the method (the configured default
- * first), the evaluator (built-in or the configured command, gated by workspace trust), an optional
- * budget (`loo`) and step range, then recomputes credit under a cancellable progress notification.
+ * first), the evaluator (built-in, the configured command or replay, gated by workspace trust), an
+ * optional budget (`loo`) and step range; a replay's estimate is confirmed in a modal dialog; then
+ * recomputes credit under a cancellable progress notification (a replay's with calls, tokens, time).
  */
 export function recomputeCreditCommand(deps: RecomputeCreditDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
@@ -120,48 +122,83 @@ async function pickMethod(defaultMethod: CreditMethodName): Promise<CreditMethod
   return picked?.method;
 }
 
+type EvaluatorPick = 'builtin' | 'command' | 'replay';
+
 /**
- * The evaluator: without a configured command, the built-in one (no pick). With one, a pick between
- * the two; a command refused by workspace trust is listed with the reason, and choosing it falls
- * back to the built-in evaluator with the warning.
+ * The evaluator: without a configured command or replay, the built-in one (no pick). Otherwise a
+ * pick, the replay first (it is the default when configured); a command or replay refused by
+ * workspace trust (or an invalid replay setting) is listed with the reason, and choosing it falls
+ * back to the evaluator used without it, with the warning.
  */
 async function pickEvaluator(
   config: CreditLensConfig,
   log: vscode.LogOutputChannel,
 ): Promise<EvaluatorChoice | undefined> {
   const gated = currentEvaluatorChoice(config);
+  const withoutReplay = gated.fallback ?? gated.choice;
   const builtin: EvaluatorChoice = {
     kind: 'builtin',
     name: config.evaluator.builtin,
     options: config.evaluator.options,
   };
-  if (config.evaluator.command === '') return builtin;
-  const refused = gated.warning;
+  const { command, replay } = config.evaluator;
+  if (command === '' && replay.state === 'off') return builtin;
   const items = [
-    { label: `Built-in: ${config.evaluator.builtin}`, description: 'checks the final answer', useCommand: false },
+    ...(replay.state === 'off' ? [] : [replayItem(config, gated.choice.kind === 'replay')]),
     {
-      label:
-        refused === undefined
-          ? `Command: ${config.evaluator.command}`
-          : `$(circle-slash) Command: ${config.evaluator.command} (disabled)`,
-      description: refused === undefined ? 'creditLens.evaluator.command' : 'the workspace is not trusted',
-      ...(refused !== undefined
-        ? {
-            detail:
-              'Workspace settings may not run a command in Restricted Mode; the built-in evaluator is used instead.',
-          }
-        : {}),
-      useCommand: true,
+      label: `Built-in: ${config.evaluator.builtin}`,
+      description: 'checks the final answer',
+      pick: 'builtin' as const,
     },
+    ...(command === '' ? [] : [commandItem(command, withoutReplay.kind === 'command')]),
   ];
   const picked = await vscode.window.showQuickPick(items, {
     title,
     placeHolder: 'Choose the evaluator for counterfactual values',
   });
   if (picked === undefined) return undefined;
-  if (!picked.useCommand) return builtin;
-  if (refused !== undefined) showTrustWarning(refused, log);
-  return gated.choice;
+  if (picked.pick === 'builtin') return builtin;
+  const allowed = picked.pick === 'replay' ? gated.choice.kind === 'replay' : withoutReplay.kind === 'command';
+  if (!allowed && gated.warning !== undefined) showTrustWarning(gated.warning, log, gated.fix);
+  return picked.pick === 'replay' ? gated.choice : withoutReplay;
+}
+
+interface EvaluatorItem extends vscode.QuickPickItem {
+  readonly pick: EvaluatorPick;
+}
+
+function commandItem(command: string, allowed: boolean): EvaluatorItem {
+  if (allowed) return { label: `Command: ${command}`, description: 'creditLens.evaluator.command', pick: 'command' };
+  return {
+    label: `$(circle-slash) Command: ${command} (disabled)`,
+    description: 'the workspace is not trusted',
+    detail: 'Workspace settings may not run a command in Restricted Mode; the built-in evaluator is used instead.',
+    pick: 'command',
+  };
+}
+
+function replayItem(config: CreditLensConfig, allowed: boolean): EvaluatorItem {
+  const replay = config.evaluator.replay;
+  if (replay.state !== 'on')
+    return {
+      label: '$(circle-slash) Replay (disabled)',
+      description: 'creditLens.evaluator.replay is invalid',
+      detail: replay.state === 'invalid' ? replay.error : '',
+      pick: 'replay',
+    };
+  if (allowed)
+    return {
+      label: `Replay on ${replay.host}`,
+      description: 'creditLens.evaluator.replay',
+      detail: 'Re-generates the later agents’ messages on your model server; the cost is estimated and confirmed first',
+      pick: 'replay',
+    };
+  return {
+    label: `$(circle-slash) Replay on ${replay.host} (disabled)`,
+    description: 'the workspace is not trusted',
+    detail: 'Replays run only in a trusted workspace; the evaluator used without replay is used instead.',
+    pick: 'replay',
+  };
 }
 
 async function askBudget(): Promise<{ value: number | undefined } | undefined> {
@@ -222,10 +259,14 @@ async function recompute(
     concurrency: config.evaluator.concurrency,
     ...(dbPath !== undefined ? { dbPath } : {}),
   };
-  deps.log.info(`Computing ${request.method} credit of ${root}`);
   let cancelled = false;
   let result: CreditJobResult;
+  let meter: PassMeter;
   try {
+    const pass = await confirmPass(options, deps);
+    if (pass === undefined) return;
+    meter = new PassMeter(pass.replay);
+    deps.log.info(`Computing ${request.method} credit of ${root}`);
     result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
@@ -233,17 +274,23 @@ async function recompute(
         cancellable: true,
       },
       async (progress, token) => {
+        const cancel = abortOnCancel(token);
         const cancellation = token.onCancellationRequested(() =>
           deps.log.info('Cancelling the credit pass; episodes done so far stay stored'),
         );
+        const hooks: CreditJobHooks = {
+          isCancelled: () => (cancelled = token.isCancellationRequested),
+          onProgress: (done, total, run) =>
+            progress.report({ message: `${run || '(root)'}: ${count(done)} of ${plural(total, 'episode')}` }),
+        };
         try {
-          return await (deps.runCredit ?? runCreditJob)(options, {
-            isCancelled: () => (cancelled = token.isCancellationRequested),
-            onProgress: (done, total, run) =>
-              progress.report({ message: `${run || '(root)'}: ${count(done)} of ${plural(total, 'episode')}` }),
-          });
+          return await (deps.runCredit ?? runCreditJob)(
+            pass.options,
+            meter.hooks(hooks, cancel.signal, () => progress.report({ message: meter.progress() })),
+          );
         } finally {
           cancellation.dispose();
+          cancel.dispose();
         }
       },
     );
@@ -251,7 +298,8 @@ async function recompute(
     await reportJobFailure(folder, error, deps.log, 'compute credit for');
     return;
   }
-  report(root, request.method, result, cancelled, deps);
+  meter.logTotals(deps.log);
+  report(root, request.method, result, cancelled, deps, meter.summary());
 }
 
 function report(
@@ -260,6 +308,7 @@ function report(
   result: CreditJobResult,
   cancelled: boolean,
   deps: RecomputeCreditDeps,
+  replay: string | undefined,
 ): void {
   for (const line of deps.formatCreditReport(root, method, result)) deps.log.info(line);
   // Not-identifiable episodes are summarised by the report (reason and remedy); failures are listed.
@@ -267,7 +316,7 @@ function report(
     for (const f of run.failures.filter((x) => x.status !== 'not-identifiable').slice(0, 20))
       deps.log.warn(`${f.where}: ${run.run.name || '(root)'}: ${f.reason}`);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
-  const text = creditHeadline(method, result, cancelled);
+  const text = `${creditHeadline(method, result, cancelled)}${replay ? `; ${replay}` : ''}`;
   const show = computed === 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   void show(text, showLogAction).then((choice) => {
     if (choice === showLogAction) deps.log.show();

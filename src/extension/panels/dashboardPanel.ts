@@ -16,16 +16,16 @@ import { count, plural } from '../indexReport';
 import { Disposable, toDisposable } from '../lifecycle';
 import { currentEvaluatorChoice, showTrustWarning, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
-import { methodNeedsEvaluator, recomputeForPanel, type RunCredit } from './panelCredit';
+import { abortOnCancel } from '../replay/replayPass';
+import { methodNeedsEvaluator, recomputeForPanel, type PanelCreditDeps, type PanelCreditOutcome } from './panelCredit';
 import { errorText, WebviewSession } from './webviewSession';
 
-export interface DashboardPanelDeps {
+/** The panel's services; `runCredit`, `estimateReplay` and `secrets` (the API key) come from {@link PanelCreditDeps}. */
+export interface DashboardPanelDeps extends PanelCreditDeps {
   readonly extensionUri: vscode.Uri;
-  readonly log: vscode.LogOutputChannel;
   readonly config: () => CreditLensConfig | undefined;
   readonly storageDir?: string;
   readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
-  readonly runCredit?: RunCredit;
   /** Opens an episode in the Episode panel. */
   readonly openEpisode: (folder: vscode.Uri, episodeId: number) => void;
   /** Called after a recompute stored credit, so the other views refresh. */
@@ -174,40 +174,56 @@ export class DashboardPanel extends Disposable {
     if (!run) return;
     this.recomputing = true;
     const gated = (this.deps.evaluator ?? currentEvaluatorChoice)(config);
-    if (methodNeedsEvaluator(method) && gated.warning !== undefined) showTrustWarning(gated.warning, this.deps.log);
+    if (methodNeedsEvaluator(method) && gated.warning !== undefined)
+      showTrustWarning(gated.warning, this.deps.log, gated.fix);
+    const name = run.name || '(root)';
     try {
       const outcome = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Credit Lens: ${method} credit of ${run.name || '(root)'}`,
+          title: `Credit Lens: ${method} credit of ${name}`,
           cancellable: true,
         },
-        (progress, token) =>
-          recomputeForPanel(
-            { root: folder, dbPath: shown.index.dbPath, method, config, evaluator: gated, run: run.name },
-            {
-              isCancelled: () => token.isCancellationRequested,
-              onProgress: (done, total) =>
-                progress.report({ message: `${count(done)} of ${plural(total, 'episode')}` }),
-            },
-            this.deps.runCredit,
-          ),
+        async (progress, token) => {
+          const cancel = abortOnCancel(token);
+          try {
+            return await recomputeForPanel(
+              { root: folder, dbPath: shown.index.dbPath, method, config, evaluator: gated.choice, run: run.name },
+              {
+                signal: cancel.signal,
+                isCancelled: () => token.isCancellationRequested,
+                onProgress: (done, total) =>
+                  progress.report({ message: `${count(done)} of ${plural(total, 'episode')}` }),
+                onStage: (_stage, text) => progress.report({ message: text }),
+                onReplayProgress: (_calls, text) => progress.report({ message: text }),
+              },
+              this.deps,
+            );
+          } finally {
+            cancel.dispose();
+          }
+        },
       );
-      this.deps.log.info(
-        `Run dashboard: ${method} credit of ${run.name || '(root)'}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}`,
-      );
-      for (const failure of outcome.failures.slice(0, 20)) this.deps.log.warn(failure);
-      if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
-      else
-        void vscode.window.showWarningMessage(
-          `Credit Lens computed no ${method} credit for ${run.name || '(root)'}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
-        );
+      if (outcome) this.reportRecompute(folder, method, name, outcome);
     } catch (error) {
       this.deps.log.error(`Run dashboard: recompute failed: ${errorText(error)}`);
       void vscode.window.showErrorMessage(`Credit Lens could not compute ${method} credit: ${errorText(error)}`);
     } finally {
       this.recomputing = false;
     }
+  }
+
+  private reportRecompute(folder: string, method: string, name: string, outcome: PanelCreditOutcome): void {
+    const replay = outcome.replay ? `; ${outcome.replay}` : '';
+    this.deps.log.info(
+      `Run dashboard: ${method} credit of ${name}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}${replay}`,
+    );
+    for (const failure of outcome.failures.slice(0, 20)) this.deps.log.warn(failure);
+    if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
+    else
+      void vscode.window.showWarningMessage(
+        `Credit Lens computed no ${method} credit for ${name}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
+      );
   }
 
   private closeIndex(): void {

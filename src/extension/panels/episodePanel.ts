@@ -14,24 +14,32 @@ import {
   type EpisodeReadyParams,
   type EpisodeViewData,
   type RecomputeParams,
+  type RecomputeProgress,
 } from '../../protocol/episodePanel';
 import type { EpisodeRef } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { Disposable, toDisposable } from '../lifecycle';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
-import { evaluatorView, recomputeForPanel, type RunCredit } from './panelCredit';
+import { replayEndpoint } from '../replay/replayEndpoint';
+import {
+  evaluatorOfKind,
+  evaluatorView,
+  methodNeedsEvaluator,
+  recomputeForPanel,
+  type PanelCreditDeps,
+  type PanelCreditOutcome,
+} from './panelCredit';
 import { errorText, WebviewSession } from './webviewSession';
 
-export interface EpisodePanelDeps {
+/** The panel's services; `runCredit`, `estimateReplay` and `secrets` (the API key) come from {@link PanelCreditDeps}. */
+export interface EpisodePanelDeps extends PanelCreditDeps {
   readonly extensionUri: vscode.Uri;
-  readonly log: vscode.LogOutputChannel;
   /** The settings, or undefined when they are invalid (already reported). */
   readonly config: () => CreditLensConfig | undefined;
   readonly storageDir?: string;
   /** The evaluator under workspace trust; trust.ts's unless a test injects another. */
   readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
-  readonly runCredit?: RunCredit;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
   /**
@@ -60,7 +68,8 @@ export class EpisodePanel extends Disposable {
   static readonly viewType = 'creditLens.episode';
   private session: WebviewSession | undefined;
   private shown: Shown | undefined;
-  private recompute: { cancelled: boolean } | undefined;
+  /** Aborts the running recompute (and a replay's calls in flight). */
+  private recompute: AbortController | undefined;
   /** What the webview was last sent. */
   private sent: EpisodeViewData | undefined;
 
@@ -136,7 +145,7 @@ export class EpisodePanel extends Disposable {
     );
     session.onCommand(RecomputeCommand, (params) => this.runRecompute(params));
     session.onCommand(CancelRecomputeCommand, () => {
-      if (this.recompute) this.recompute.cancelled = true;
+      this.recompute?.abort();
     });
     session.onCommand(NavigateEpisodeCommand, ({ direction }) => {
       const shown = this.shown;
@@ -210,42 +219,81 @@ export class EpisodePanel extends Disposable {
     return shown.service;
   }
 
-  private async runRecompute({ ref, method }: RecomputeParams): Promise<void> {
+  private async runRecompute({ ref, method, evaluator: kind }: RecomputeParams): Promise<void> {
     const session = this.session;
     const config = this.deps.config();
     if (!session || !config || this.recompute || !isCreditMethod(method)) return;
     const shown = this.shown;
     if (shown?.index.root !== ref.folder || shown.episodeId !== ref.episodeId) return;
-    const control = { cancelled: false };
-    this.recompute = control;
-    const progress = (
-      state: 'running' | 'done' | 'cancelled' | 'failed',
-      done: number,
-      total: number,
-      message: string | null,
-    ): void => {
-      session.notify(DidChangeRecomputeNotification, { method, state, done, total, message });
+    const gated = (this.deps.evaluator ?? currentEvaluatorChoice)(config);
+    const evaluator = evaluatorOfKind(gated, kind);
+    const replay =
+      evaluator?.kind === 'replay' && methodNeedsEvaluator(method) ? replayEndpoint(evaluator.options.url) : null;
+    const progress = (update: Omit<RecomputeProgress, 'method' | 'replay'>): void => {
+      session.notify(DidChangeRecomputeNotification, { method, replay: replay?.host ?? null, ...update });
     };
-    progress('running', 0, 1, null);
-    this.deps.log.info(`Episode view: computing ${method} credit of episode ${String(ref.episodeId)} in ${ref.folder}`);
+    if (!evaluator) {
+      const reason = gated.warning ?? 'it is not configured';
+      progress({
+        state: 'failed',
+        done: 0,
+        total: 1,
+        message: `The ${kind ?? ''} evaluator is not available: ${reason}`,
+      });
+      return;
+    }
+    const control = new AbortController();
+    this.recompute = control;
+    if (!replay) progress({ state: 'running', done: 0, total: 1, message: null });
+    this.deps.log.info(
+      `Episode view: computing ${method} credit of episode ${String(ref.episodeId)} in ${ref.folder}${replay ? ` by replay on ${replay.display}` : ''}`,
+    );
     try {
-      const gated = (this.deps.evaluator ?? currentEvaluatorChoice)(config);
       const outcome = await recomputeForPanel(
-        { root: ref.folder, dbPath: shown.index.dbPath, method, config, evaluator: gated, episodes: [ref.episodeId] },
-        { isCancelled: () => control.cancelled, onProgress: (done, total) => progress('running', done, total, null) },
-        this.deps.runCredit,
+        { root: ref.folder, dbPath: shown.index.dbPath, method, config, evaluator, episodes: [ref.episodeId] },
+        {
+          signal: control.signal,
+          isCancelled: () => control.signal.aborted,
+          onProgress: (done, total) => {
+            if (!replay) progress({ state: 'running', done, total, message: null });
+          },
+          onStage: (state, text) => progress({ state, done: 0, total: 0, message: text }),
+          onReplayProgress: ({ done, total }, text) =>
+            progress({ state: 'running', done, total, message: text, unit: 'calls' }),
+        },
+        this.deps,
       );
-      const note = `${String(outcome.evaluatorCalls)} evaluator call(s), ${String(outcome.cached)} from the cache`;
-      if (control.cancelled) progress('cancelled', outcome.computed, 1, null);
-      else if (outcome.failures.length > 0) progress('failed', 0, 1, outcome.failures[0] ?? null);
-      else progress('done', outcome.computed, 1, note);
-      if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(ref.folder));
+      this.finishRecompute(ref.folder, outcome, control.signal.aborted, progress);
     } catch (error) {
       this.deps.log.error(`Episode view: recompute failed: ${errorText(error)}`);
-      progress('failed', 0, 1, errorText(error));
+      progress({ state: 'failed', done: 0, total: 1, message: errorText(error) });
     } finally {
       this.recompute = undefined;
     }
+  }
+
+  private finishRecompute(
+    folder: string,
+    outcome: PanelCreditOutcome | undefined,
+    cancelled: boolean,
+    progress: (update: Omit<RecomputeProgress, 'method' | 'replay'>) => void,
+  ): void {
+    if (!outcome) {
+      progress({ state: 'cancelled', done: 0, total: 1, message: 'the replay was not confirmed; nothing was sent' });
+      return;
+    }
+    const note = `${String(outcome.evaluatorCalls)} evaluator call(s), ${String(outcome.cached)} from the cache`;
+    if (cancelled) progress({ state: 'cancelled', done: outcome.computed, total: 1, message: outcome.replay ?? null });
+    else if (outcome.failures.length > 0)
+      progress({ state: 'failed', done: 0, total: 1, message: outcome.failures[0] ?? null });
+    else
+      progress({
+        state: 'done',
+        done: outcome.computed,
+        total: 1,
+        message: outcome.replay ? `${outcome.replay}; ${note}` : note,
+      });
+    if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
   }
 
   private async revealTraceLine(): Promise<void> {

@@ -6,6 +6,7 @@ import {
   GetMessagesRequest,
   type EpisodeCreditView,
   type EpisodeViewData,
+  type EvaluatorView,
   type MessageView,
 } from '../../../src/protocol/episodePanel';
 import type { IpcMessage } from '../../../src/protocol/ipc';
@@ -196,5 +197,54 @@ export function scriptedHost(options: HostOptions): ScriptedHost {
     if (GetCreditRequest.is(message))
       return options.credit ? options.credit(message.params.method) : creditFor(message.params.method, options.count);
     return undefined;
+  };
+}
+
+/** A replay configured on a local model server, offered first, with the checker beside it. */
+export const replayEvaluator: EvaluatorView = {
+  configured: true,
+  description: 'replay on 127.0.0.1:8000',
+  reason: null,
+  kind: 'replay',
+  endpoint: '127.0.0.1:8000',
+  options: [
+    { kind: 'replay', description: 'replay on 127.0.0.1:8000', endpoint: '127.0.0.1:8000' },
+    { kind: 'checker', description: 'built-in final-answer', endpoint: null },
+  ],
+};
+
+/** LOO from the checker before a replay: every value approximate (downstream text kept). */
+export function approximateLoo(count: number): EpisodeCreditView {
+  const loo = creditFor('loo', count);
+  return {
+    ...loo,
+    approximate: true,
+    valueStatus: 'approximate',
+    source: 'logged+checked',
+    agents: loo.agents.map((a) => ({ ...a, status: 'approximate' })),
+  };
+}
+
+/** LOO after the replay: exact, from replayed values (the verifier's credit moved from 0 to 0.2). */
+export function replayedLoo(count: number): EpisodeCreditView {
+  const values: Record<string, number> = { planner: 0.6, coder: 0.1, verifier: 0.2 };
+  const perAgent = (agent: string): number =>
+    Math.ceil((count - agents.indexOf(agent as (typeof agents)[number])) / agents.length);
+  return {
+    ...creditFor('loo', count),
+    approximate: false,
+    valueStatus: 'exact',
+    source: 'replayed',
+    computedAt: '2026-11-02 09:30',
+    agents: agents.map((agent) => ({
+      agent,
+      value: values[agent]!,
+      ciLow: null,
+      ciHigh: null,
+      n: null,
+      advantage: null,
+      status: 'exact',
+    })),
+    messageCredit: Array.from({ length: count }, (_, seq) => values[agentOf(seq)]! / perAgent(agentOf(seq))),
   };
 }

@@ -41,8 +41,9 @@ test('activate() hands every disposable to context.subscriptions', () => {
     'the log channel is owned',
   );
   // Every command registration, the channel, the job tracker, the three panel owners, the two panel
-  // serializers, the active index, the run folders, their change listener, the views and background indexing.
-  assert.equal(context.subscriptions.length, contributed.length + 12);
+  // serializers, the active index, the run folders, their change listener, the views, background indexing,
+  // and the settings and trust listeners that refresh the Episode view.
+  assert.equal(context.subscriptions.length, contributed.length + 14);
   assert.deepEqual([...fake.serializers.keys()].sort(), ['creditLens.dashboard', 'creditLens.episode']);
   assert.equal(fake.treeViews.length, 2, 'the Runs and Flags views are created');
   for (const disposable of context.subscriptions) disposable.dispose();

@@ -9,7 +9,7 @@ import {
   readConfig,
   type CreditLensConfig,
 } from '../../../src/extension/config';
-import { evaluatorChoice, settingSource } from '../../../src/extension/trust';
+import { evaluatorChoice, gatedEvaluatorChoice, settingSource } from '../../../src/extension/trust';
 import { fake } from '../fakes/vscode';
 
 const defaults = (): CreditLensConfig => {
@@ -25,7 +25,14 @@ test('unset settings give the documented defaults', () => {
   assert.deepEqual(defaults(), {
     indexLocation: { kind: 'runFolder' },
     defaultMethod: 'loo',
-    evaluator: { builtin: 'final-answer', options: {}, command: '', concurrency: 4, timeoutMs: 60_000 },
+    evaluator: {
+      builtin: 'final-answer',
+      options: {},
+      command: '',
+      concurrency: 4,
+      timeoutMs: 60_000,
+      replay: { state: 'off' },
+    },
     auditThresholds: { ...defaultAuditThresholds },
     auditSeverity: defaultSeverity,
     liveTailEnabled: true,
@@ -153,4 +160,87 @@ test('settingSource follows VS Code precedence', () => {
   assert.equal(settingSource({ globalValue: 'a' }), 'user');
   assert.equal(settingSource({ globalValue: 'a', workspaceValue: 'b' }), 'workspace');
   assert.equal(settingSource({ workspaceFolderValue: 'c' }), 'workspace');
+});
+
+const withReplay = (replay: unknown, command = ''): CreditLensConfig => {
+  const read = withSettings({ 'evaluator.replay': replay, 'evaluator.command': command });
+  assert.ok(read.ok, 'a bad replay setting never fails the whole configuration');
+  return read.value;
+};
+
+test('creditLens.evaluator.replay: unset, null or {} is off; a valid object is on with the endpoint for messages', () => {
+  for (const off of [undefined, null, {}]) assert.deepEqual(withReplay(off).evaluator.replay, { state: 'off' });
+  const on = withReplay({ url: 'http://127.0.0.1:8000/v1/?api-version=2', model: 'policy', samples: 2 }).evaluator
+    .replay;
+  assert.equal(on.state, 'on');
+  if (on.state !== 'on') return;
+  assert.equal(on.display, 'http://127.0.0.1:8000/v1', 'the query (which may carry a key) is not shown');
+  assert.equal(on.host, '127.0.0.1:8000');
+  assert.equal(on.options.model, 'policy');
+  assert.equal(on.options.samples, 2);
+});
+
+const badReplay: [unknown, RegExp][] = [
+  ['http://127.0.0.1:8000/v1', /creditLens\.evaluator\.replay must be an object/],
+  [{ model: 'x' }, /creditLens\.evaluator\.replay: replay: url=http:\/\/HOST:PORT\/v1 is required/],
+  [{ url: 'http://h:1/v1', api_key: 'sk-secret' }, /do not put the API key in the options/],
+  [{ url: 'http://h:1/v1', mode: 'drop' }, /mode must be remove or default/],
+  [{ url: 'http://h:1/v1', nope: 1 }, /unknown option "nope"/],
+  [{ url: 'http://user:pw@h:1/v1' }, /must not contain a user name or password/],
+];
+
+for (const [value, message] of badReplay) {
+  test(`invalid replay setting ${JSON.stringify(value)} turns replay off with one warning naming the setting`, () => {
+    const config = withReplay(value);
+    const replay = config.evaluator.replay;
+    assert.equal(replay.state, 'invalid');
+    assert.match(replay.state === 'invalid' ? replay.error : '', message);
+    const gated = evaluatorChoice(config, true, 'user');
+    assert.deepEqual(gated.choice, { kind: 'builtin', name: 'final-answer', options: {} });
+    assert.equal(gated.fix, 'settings');
+    assert.match(
+      gated.warning ?? '',
+      /^Credit Lens replay is off: creditLens\.evaluator\.replay.*built-in final-answer/,
+    );
+    assert.doesNotMatch(gated.warning ?? '', /sk-secret|pw@/, 'the warning never echoes a key or password');
+  });
+}
+
+for (const source of ['workspace', 'user'] as const) {
+  test(`replay from ${source} settings: used in a trusted workspace, with the checker as its fallback`, () => {
+    const gated = evaluatorChoice(withReplay({ url: 'http://127.0.0.1:8000/v1' }), true, source);
+    assert.equal(gated.choice.kind, 'replay');
+    assert.equal(gated.choice.kind === 'replay' ? gated.choice.options.url : '', 'http://127.0.0.1:8000/v1');
+    assert.deepEqual(gated.fallback, { kind: 'builtin', name: 'final-answer', options: {} });
+    assert.equal(gated.warning, undefined);
+  });
+
+  test(`replay from ${source} settings: refused in an untrusted workspace, with a warning saying how to enable it`, () => {
+    const gated = evaluatorChoice(withReplay({ url: 'http://127.0.0.1:8000/v1' }), false, source);
+    assert.deepEqual(gated.choice, { kind: 'builtin', name: 'final-answer', options: {} });
+    assert.equal(gated.fallback, undefined);
+    assert.equal(gated.fix, 'trust');
+    assert.match(
+      gated.warning ?? '',
+      /did not replay on http:\/\/127\.0\.0\.1:8000\/v1 because the workspace is not trusted.*built-in final-answer evaluator instead.*trust the workspace/,
+    );
+  });
+}
+
+test('replay beside a command: the command is the fallback when trusted; untrusted, both refusals are said', () => {
+  const config = withReplay({ url: 'http://h:1/v1' }, 'python eval.py');
+  assert.deepEqual(evaluatorChoice(config, true, 'workspace').fallback, command);
+  const untrusted = evaluatorChoice(config, false, 'workspace');
+  assert.deepEqual(untrusted.choice, { kind: 'builtin', name: 'final-answer', options: {} });
+  assert.match(untrusted.warning ?? '', /did not run the evaluator command.*did not replay on http:\/\/h:1\/v1/);
+  assert.equal(untrusted.fix, 'trust');
+});
+
+test('passes without a confirmation (audit, export) never replay: they get the fallback', () => {
+  fake.settings.set('creditLens.evaluator.replay', { globalValue: { url: 'http://h:1/v1' } });
+  const read = loadConfig();
+  assert.ok(read.ok);
+  const choice = gatedEvaluatorChoice(read.value, { warn: () => undefined } as never);
+  assert.deepEqual(choice, { kind: 'builtin', name: 'final-answer', options: {} });
+  assert.deepEqual(fake.messages, [], 'a trusted, valid replay is no warning');
 });

@@ -5,12 +5,13 @@ import type * as vscode from 'vscode';
 import { emptyTally, type IndexTally } from '../../../src/core/indexProgress';
 import type { IndexSummary } from '../../../src/core/indexSummary';
 import type { IndexJobResult } from '../../../src/engine/indexJob';
-import { Uri } from './vscode';
+import { EventEmitter, Uri } from './vscode';
 
-/** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`; pass `workspaceState` to keep it across activations. */
+/** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`; pass `workspaceState` (or `secrets`) to keep it across activations. */
 export function fakeExtensionContext(
   extensionPath = join(__dirname, '..', '..', '..'),
   workspaceState = new FakeMemento(),
+  secrets = new FakeSecretStorage(),
 ): vscode.ExtensionContext {
   const context = {
     subscriptions: [] as { dispose(): unknown }[],
@@ -18,8 +19,36 @@ export function fakeExtensionContext(
     extensionPath,
     extension: { packageJSON: { version: '0.1.0' } },
     workspaceState,
+    secrets,
   };
   return context as unknown as vscode.ExtensionContext;
+}
+
+/** An in-memory `vscode.SecretStorage` (`context.secrets`) that records every call. */
+export class FakeSecretStorage {
+  readonly values = new Map<string, string>();
+  readonly calls: string[] = [];
+  private readonly changed = new EventEmitter<{ key: string }>();
+  readonly onDidChange = this.changed.event;
+  get(key: string): Promise<string | undefined> {
+    this.calls.push(`get ${key}`);
+    return Promise.resolve(this.values.get(key));
+  }
+  keys(): Promise<string[]> {
+    return Promise.resolve([...this.values.keys()]);
+  }
+  store(key: string, value: string): Promise<void> {
+    this.calls.push(`store ${key}`);
+    this.values.set(key, value);
+    this.changed.fire({ key });
+    return Promise.resolve();
+  }
+  delete(key: string): Promise<void> {
+    this.calls.push(`delete ${key}`);
+    this.values.delete(key);
+    this.changed.fire({ key });
+    return Promise.resolve();
+  }
 }
 
 /** An in-memory `vscode.Memento` (workspaceState). */

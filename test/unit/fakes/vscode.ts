@@ -309,6 +309,8 @@ export interface ShownMessage {
   readonly level: 'info' | 'warning' | 'error';
   readonly text: string;
   readonly items: readonly string[];
+  /** Set for a modal dialog (`{modal: true}`), with its `detail`. */
+  readonly modal?: { readonly detail?: string };
 }
 
 export interface ProgressSession {
@@ -358,6 +360,9 @@ function initialState() {
     watchers: [] as FakeFileSystemWatcher[],
     statusBarItems: [] as FakeStatusBarItem[],
     workspaceFoldersChanged: new EventEmitter<unknown>(),
+    /** Fire with the changed section, e.g. `creditLens` (`affectsConfiguration` matches it and its keys). */
+    configurationChanged: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+    trustGranted: new EventEmitter<void>(),
   };
 }
 
@@ -371,6 +376,8 @@ export interface FakeSetting {
 
 export interface FakeInputBoxOptions {
   readonly title?: string;
+  readonly password?: boolean;
+  readonly ignoreFocusOut?: boolean;
   readonly prompt?: string;
   readonly value?: string;
   readonly placeHolder?: string;
@@ -383,6 +390,12 @@ export const fake = {
   reset(): void {
     Object.assign(fake, initialState());
   },
+  /** Fires `onDidChangeConfiguration` for a change of the setting `key` (e.g. `creditLens.evaluator.replay`). */
+  changeConfiguration(key: string): void {
+    fake.configurationChanged.fire({
+      affectsConfiguration: (section) => key === section || key.startsWith(`${section}.`),
+    });
+  },
   /** Sets the workspace folders by path. */
   setWorkspaceFolders(paths: readonly string[] | undefined): void {
     fake.workspaceFolders = paths?.map((p, index) => ({ uri: Uri.file(p), name: posix.basename(p), index }));
@@ -391,10 +404,12 @@ export const fake = {
 
 function showMessage(level: ShownMessage['level']) {
   return (text: string, ...items: unknown[]): Promise<string | undefined> => {
+    const options = items.find((item): item is { modal?: boolean; detail?: string } => typeof item === 'object');
     const message: ShownMessage = {
       level,
       text,
       items: items.filter((item): item is string => typeof item === 'string'),
+      ...(options?.modal === true ? { modal: options.detail === undefined ? {} : { detail: options.detail } } : {}),
     };
     fake.messages.push(message);
     return Promise.resolve(fake.answerMessage(message));
@@ -499,6 +514,12 @@ export const workspace = {
   },
   get onDidChangeWorkspaceFolders() {
     return fake.workspaceFoldersChanged.event;
+  },
+  get onDidChangeConfiguration() {
+    return fake.configurationChanged.event;
+  },
+  get onDidGrantWorkspaceTrust() {
+    return fake.trustGranted.event;
   },
   findFiles(include: string, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
     const call: FindFilesCall = { include, exclude: exclude ?? undefined, maxResults };

@@ -72,6 +72,16 @@ describe('creditTint', () => {
       'Credit +0.123 under Prefix (per message) (per-message credit)',
     );
     assert.equal(creditText(null, 'shared', 'spread'), 'No Shared reward credit for this message');
+    assert.equal(
+      creditText(0.5, 'prefix', 'per-message', true),
+      'Credit +0.500 under Prefix (per message) (per-message credit, replayed)',
+    );
+  });
+
+  test('replayed values are marked: the source names replayed', () => {
+    assert.equal(creditTint(credit({ source: 'logged+replayed' })).replayed, true);
+    assert.equal(creditTint(credit({ source: 'logged+checked' })).replayed, false);
+    assert.equal(creditTint(credit({ source: null })).replayed, false);
   });
 
   test('legend stops run from −m through 0 to +m', () => {

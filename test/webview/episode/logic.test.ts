@@ -3,7 +3,12 @@ import { describe, test } from 'node:test';
 import type { EpisodeCreditView, EvaluatorView } from '../../../src/protocol/episodePanel';
 import { findInSegment, messageMatches, plannedRows, scanPlan, splitMatches } from '../../../webview/src/episode/find';
 import { keyAction } from '../../../webview/src/episode/keys';
-import { creditNotices, creditProvenance, evaluatorLine } from '../../../webview/src/episode/status';
+import {
+  creditNotices,
+  creditProvenance,
+  evaluatorLine,
+  evaluatorOptionLabel,
+} from '../../../webview/src/episode/status';
 import { windowSize } from '../../../webview/src/episode/windows';
 
 describe('find', () => {
@@ -164,5 +169,21 @@ describe('creditNotices', () => {
       evaluatorLine({ configured: true, description: 'command ./eval.sh', reason: null }).text,
       'Evaluator: command ./eval.sh',
     );
+  });
+
+  test('the evaluator line of a replay, and of another evaluator chosen in the menu', () => {
+    const replay = { kind: 'replay' as const, description: 'replay on gpu-box:8000', endpoint: 'gpu-box:8000' };
+    const checker = { kind: 'checker' as const, description: 'built-in final-answer', endpoint: null };
+    const view = { configured: true, description: replay.description, reason: null, kind: 'replay' as const };
+    assert.equal(
+      evaluatorLine(view).text,
+      'Evaluator: replay on gpu-box:8000 (its cost is estimated and confirmed before any call)',
+    );
+    assert.equal(evaluatorLine(view, checker).text, 'Evaluator: built-in final-answer');
+    assert.equal(evaluatorOptionLabel(replay), 'Replay on gpu-box:8000');
+    assert.deepEqual(evaluatorLine({ ...view, configured: false, reason: 'no ground truth' }, replay), {
+      text: 'No evaluator configured: no ground truth. Recompute uses logged values only.',
+      warning: true,
+    });
   });
 });

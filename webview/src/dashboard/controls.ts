@@ -1,4 +1,4 @@
-import { toolkitTags } from '../components/toolkit';
+import { toolkitTags } from '../components/toolkitTags';
 import { h } from '../dom';
 
 /** A toolkit element with a string value (<vscode-dropdown>, <vscode-text-field>). */

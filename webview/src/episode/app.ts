@@ -222,7 +222,12 @@ export class EpisodeApp {
   private startRecompute(): void {
     if (!this.data || !this.ui) return;
     // The host reports progress at once; a recompute it does not start (one is running) shows nothing.
-    this.ipc.send(RecomputeCommand, { ref: this.data.ref, method: this.ui.method });
+    const evaluator = this.recompute.evaluatorKind;
+    this.ipc.send(RecomputeCommand, {
+      ref: this.data.ref,
+      method: this.ui.method,
+      ...(evaluator !== undefined ? { evaluator } : {}),
+    });
   }
 
   private loadCredit(): void {

@@ -1,4 +1,4 @@
-import { toolkitTags } from '../components/toolkit';
+import { toolkitTags } from '../components/toolkitTags';
 
 // Small builders for the toolkit's custom elements (registered by components/toolkit.ts, created
 // here by tag name only) and the attributes the view needs on them.

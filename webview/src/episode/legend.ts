@@ -25,7 +25,7 @@ export function renderLegend(tint: CreditTint | null): HTMLElement {
   );
   const scale = h('div', 'legend-scale', h('div', 'legend-bar-wrap', bar, zero), ticks);
   const none = h('span', 'legend-none', h('span', 'legend-none-swatch'), 'no credit');
-  const text = `${methodLabels[tint.method]}: ${kindDescription(tint.kind)}. Red is negative credit, blue positive, white zero; the scale spans ±${formatCredit(tint.magnitude).slice(1)}.`;
+  const text = `${methodLabels[tint.method]}: ${kindDescription(tint.kind, tint.replayed)}. Red is negative credit, blue positive, white zero; the scale spans ±${formatCredit(tint.magnitude).slice(1)}.`;
   const legend = h(
     'div',
     'legend',
@@ -34,7 +34,7 @@ export function renderLegend(tint: CreditTint | null): HTMLElement {
     scale,
     h('span', 'legend-end', 'positive'),
     none,
-    h('span', 'legend-kind', `· ${kindDescription(tint.kind)}`),
+    h('span', 'legend-kind', `· ${kindDescription(tint.kind, tint.replayed)}`),
   );
   legend.setAttribute('role', 'img');
   legend.setAttribute('aria-label', text);

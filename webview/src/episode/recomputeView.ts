@@ -1,25 +1,42 @@
-import type { EvaluatorView, RecomputeProgress } from '../../../src/protocol/episodePanel';
+import type {
+  EvaluatorKind,
+  EvaluatorOptionView,
+  EvaluatorView,
+  RecomputeProgress,
+} from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
 import { h } from '../dom';
-import { setDisabled, toolkitButton, toolkitProgressRing } from './controls';
+import { setDisabled, toolkitButton, toolkitDropdown, toolkitProgressRing } from './controls';
 import { formatInt, methodLabels } from './format';
-import { evaluatorLine } from './status';
+import { evaluatorLine, evaluatorOptionLabel } from './status';
 
 export interface RecomputeActions {
   recompute(): void;
   cancel(): void;
 }
 
-/** The Recompute action, its progress (ring, bar, done / total, Cancel) and the evaluator it uses. */
+/** States in which a recompute is under way (the button is disabled, Cancel is offered). */
+const busy: ReadonlySet<RecomputeProgress['state']> = new Set(['estimating', 'confirming', 'running']);
+
+/**
+ * The Recompute action, the evaluator menu (when the host offers more than one: e.g. a replay and
+ * the checker), the progress (ring, bar, done / total, Cancel; for a replay its estimate, the
+ * confirmation the host asks for, then calls, tokens and time) and the evaluator it uses.
+ */
 export class RecomputeView {
   readonly element: HTMLElement;
   private readonly button: HTMLElement;
+  private readonly picker: HTMLElement;
   private readonly progress: HTMLElement;
   private readonly fill: HTMLElement;
   private readonly track: HTMLElement;
   private readonly count: HTMLElement;
   private readonly result: HTMLElement;
-  private readonly evaluator: HTMLElement;
+  private readonly evaluatorText: HTMLElement;
+  private dropdown: HTMLElement | null = null;
+  private evaluator: EvaluatorView | null = null;
+  private chosen: EvaluatorKind | undefined;
+  private method: ViewMethod = 'shared';
   private running = false;
 
   constructor(actions: RecomputeActions) {
@@ -27,6 +44,7 @@ export class RecomputeView {
       if (!this.running) actions.recompute();
     });
     this.button.classList.add('recompute-button');
+    this.picker = h('span', 'evaluator-pick');
     this.fill = h('div', 'progress-fill');
     this.track = h('div', 'progress-track', this.fill);
     this.track.setAttribute('role', 'progressbar');
@@ -39,12 +57,12 @@ export class RecomputeView {
     this.progress.hidden = true;
     this.result = h('span', 'recompute-result');
     this.result.setAttribute('role', 'status');
-    this.evaluator = h('p', 'evaluator-line');
+    this.evaluatorText = h('p', 'evaluator-line');
     this.element = h(
       'div',
       'recompute',
-      h('div', 'recompute-row', this.button, this.progress, this.result),
-      this.evaluator,
+      h('div', 'recompute-row', this.picker, this.button, this.progress, this.result),
+      this.evaluatorText,
     );
   }
 
@@ -52,38 +70,114 @@ export class RecomputeView {
     return this.running;
   }
 
-  setMethod(method: ViewMethod): void {
-    this.button.title = `Run the credit engine on this episode with ${methodLabels[method]}`;
+  /** The evaluator chosen in the menu; undefined when the host offers no choice (it uses its default). */
+  get evaluatorKind(): EvaluatorKind | undefined {
+    return (this.evaluator?.options?.length ?? 0) > 1 ? this.chosen : undefined;
   }
 
+  setMethod(method: ViewMethod): void {
+    this.method = method;
+    this.renderTitle();
+  }
+
+  /** The evaluators the host offers: the menu keeps the user's pick while it is still offered. */
   setEvaluator(evaluator: EvaluatorView): void {
-    const line = evaluatorLine(evaluator);
-    this.evaluator.textContent = line.text;
-    this.evaluator.classList.toggle('is-warning', line.warning);
+    const options = evaluator.options ?? [];
+    const sameMenu = sameKinds(options, this.evaluator?.options ?? []);
+    this.evaluator = evaluator;
+    if (!options.some((o) => o.kind === this.chosen)) this.chosen = options[0]?.kind;
+    if (!sameMenu) this.renderPicker(options);
+    this.renderLine();
+    this.renderTitle();
   }
 
   update(progress: RecomputeProgress): void {
-    this.running = progress.state === 'running';
+    this.running = busy.has(progress.state);
+    this.element.dataset['state'] = progress.state;
     this.progress.hidden = !this.running;
     setDisabled(this.button, this.running);
+    if (this.dropdown) setDisabled(this.dropdown, this.running);
+    this.result.classList.toggle('is-error', progress.state === 'failed');
+    if (this.running) this.showRunning(progress);
+    else this.result.textContent = outcomeText(progress);
+  }
+
+  private showRunning(progress: RecomputeProgress): void {
+    const share = progress.total > 0 ? Math.min(1, progress.done / progress.total) : 0;
+    this.fill.style.width = `${String(share * 100)}%`;
+    this.track.setAttribute('aria-valuemax', String(Math.max(progress.total, 1)));
+    this.track.setAttribute('aria-valuenow', String(progress.done));
     const label = methodLabels[progress.method];
-    if (this.running) {
-      const share = progress.total > 0 ? Math.min(1, progress.done / progress.total) : 0;
-      this.fill.style.width = `${String(share * 100)}%`;
-      this.track.setAttribute('aria-valuemax', String(Math.max(progress.total, 1)));
-      this.track.setAttribute('aria-valuenow', String(progress.done));
+    if (progress.state === 'estimating') {
+      this.count.textContent = '';
+      this.result.textContent = progress.message ?? 'Estimating the replay…';
+    } else if (progress.state === 'confirming') {
+      this.count.textContent = '';
+      this.result.textContent = `Waiting for your confirmation in the dialog: ${progress.message ?? 'replay?'}`;
+    } else if (progress.unit === 'calls') {
+      this.count.textContent = progress.message ?? `${formatInt(progress.done)} calls`;
+      this.result.textContent = `Replaying ${label} on ${progress.replay ?? 'the model server'}…`;
+    } else {
       this.count.textContent =
         progress.total > 0 ? `${formatInt(progress.done)} / ${formatInt(progress.total)}` : (progress.message ?? '');
       this.result.textContent = `Recomputing ${label}…`;
+    }
+  }
+
+  private renderPicker(options: readonly EvaluatorOptionView[]): void {
+    this.dropdown = null;
+    if (options.length < 2) {
+      this.picker.replaceChildren();
       return;
     }
-    const outcome =
-      progress.state === 'done'
-        ? 'Recomputed'
-        : progress.state === 'cancelled'
-          ? 'Recompute cancelled'
-          : 'Recompute failed';
-    this.result.textContent = `${outcome} (${label})${progress.message ? `: ${progress.message}` : '.'}`;
-    this.result.classList.toggle('is-error', progress.state === 'failed');
+    const dropdown = toolkitDropdown(
+      options.map((o) => [o.kind, evaluatorOptionLabel(o)] as const),
+      this.chosen ?? '',
+      'Evaluator',
+      (value) => {
+        this.chosen = options.find((o) => o.kind === value)?.kind ?? this.chosen;
+        this.renderLine();
+        this.renderTitle();
+      },
+    );
+    dropdown.classList.add('evaluator-switch');
+    this.dropdown = dropdown;
+    this.picker.replaceChildren(dropdown);
   }
+
+  private chosenOption(): EvaluatorOptionView | undefined {
+    return this.evaluator?.options?.find((o) => o.kind === this.chosen);
+  }
+
+  private renderLine(): void {
+    if (!this.evaluator) return;
+    const line = evaluatorLine(this.evaluator, this.chosenOption());
+    this.evaluatorText.textContent = line.text;
+    this.evaluatorText.classList.toggle('is-warning', line.warning);
+  }
+
+  private renderTitle(): void {
+    const option = this.chosenOption();
+    const by = option?.kind === 'replay' ? ` by ${option.description}` : '';
+    this.button.title = `Run the credit engine on this episode with ${methodLabels[this.method]}${by}`;
+  }
+}
+
+function sameKinds(a: readonly EvaluatorOptionView[], b: readonly EvaluatorOptionView[]): boolean {
+  return a.length === b.length && a.every((o, i) => o.kind === b[i]?.kind && o.description === b[i].description);
+}
+
+/** The line after a recompute ended: `Recomputed (LOO): …`, `Replay failed (LOO): …`. */
+function outcomeText(progress: RecomputeProgress): string {
+  const replayed = progress.replay !== undefined && progress.replay !== null;
+  const outcome =
+    progress.state === 'done'
+      ? 'Recomputed'
+      : progress.state === 'cancelled'
+        ? 'Recompute cancelled'
+        : replayed
+          ? 'Replay failed'
+          : 'Recompute failed';
+  const label = methodLabels[progress.method];
+  return `${outcome} (${label})${progress.message ? `: ${progress.message}` : '.'}`;
 }

@@ -79,7 +79,7 @@ export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null
     row.style.setProperty('--tint-strength', String(Math.min(1, Math.abs(value) / tint.magnitude)));
   }
   row.dataset['credit'] = value === null ? '' : String(value);
-  const text = tint ? creditText(value, tint.method, tint.kind) : 'No credit shown';
+  const text = tint ? creditText(value, tint.method, tint.kind, tint.replayed) : 'No credit shown';
   const strip = row.querySelector<HTMLElement>('.msg-strip');
   if (strip) strip.title = text;
   const chip = row.querySelector<HTMLElement>('.msg-credit');

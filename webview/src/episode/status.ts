@@ -1,4 +1,4 @@
-import type { EpisodeCreditView, EvaluatorView } from '../../../src/protocol/episodePanel';
+import type { EpisodeCreditView, EvaluatorOptionView, EvaluatorView } from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
 import { formatInt, methodLabels } from './format';
 
@@ -113,9 +113,25 @@ export function creditProvenance(credit: EpisodeCreditView | null): string {
   return parts.join(' · ');
 }
 
-/** The line under the Recompute action about the evaluator a recompute would use. */
-export function evaluatorLine(evaluator: EvaluatorView): { text: string; warning: boolean } {
-  if (evaluator.configured) return { text: `Evaluator: ${evaluator.description}`, warning: false };
+/** An evaluator as the Recompute menu names it: `Replay on 127.0.0.1:8000`, `Built-in final-answer`. */
+export function evaluatorOptionLabel(option: EvaluatorOptionView): string {
+  return option.description.charAt(0).toUpperCase() + option.description.slice(1);
+}
+
+/**
+ * The line under the Recompute action about the evaluator a recompute would use (`chosen`, when
+ * the menu offers several: a choice other than the default is described, the default's state kept).
+ */
+export function evaluatorLine(
+  evaluator: EvaluatorView,
+  chosen?: EvaluatorOptionView,
+): { text: string; warning: boolean } {
+  const description = chosen?.description ?? evaluator.description;
+  if (evaluator.configured) {
+    const replay = chosen?.kind === 'replay' || (chosen === undefined && evaluator.kind === 'replay');
+    const note = replay ? ' (its cost is estimated and confirmed before any call)' : '';
+    return { text: `Evaluator: ${description}${note}`, warning: false };
+  }
   return {
     text: `No evaluator configured${evaluator.reason ? `: ${evaluator.reason}` : ''}. Recompute uses logged values only.`,
     warning: true,

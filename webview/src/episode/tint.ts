@@ -13,6 +13,8 @@ export interface CreditTint {
   readonly kind: CreditKind;
   /** ±magnitude spans the scale: the largest |message credit| of the episode (1 when all are 0). */
   readonly magnitude: number;
+  /** The values come from replays on the user's model server (the credit's source names `replayed`). */
+  readonly replayed: boolean;
   value(seq: number): number | null;
   /** The scale colour of the message's credit, or null when it has none. */
   color(seq: number): string | null;
@@ -31,6 +33,7 @@ export function creditTint(credit: EpisodeCreditView): CreditTint {
     method: credit.method,
     kind: credit.messageCreditKind,
     magnitude,
+    replayed: (credit.source ?? '').split('+').includes('replayed'),
     value,
     color: (seq) => {
       const v = value(seq);
@@ -39,15 +42,16 @@ export function creditTint(credit: EpisodeCreditView): CreditTint {
   };
 }
 
-/** One-line reading of the kind of message credit. */
-export function kindDescription(kind: CreditKind): string {
-  return kind === 'spread' ? 'agent credit spread evenly over its messages' : 'per-message credit';
+/** One-line reading of the kind of message credit (and whether it was replayed). */
+export function kindDescription(kind: CreditKind, replayed = false): string {
+  const what = kind === 'spread' ? 'agent credit spread evenly over its messages' : 'per-message credit';
+  return replayed ? `${what}, replayed` : what;
 }
 
 /** The hover / screen-reader text of one message's credit. */
-export function creditText(value: number | null, method: ViewMethod, kind: CreditKind): string {
+export function creditText(value: number | null, method: ViewMethod, kind: CreditKind, replayed = false): string {
   if (value === null) return `No ${methodLabels[method]} credit for this message`;
-  return `Credit ${formatCredit(value)} under ${methodLabels[method]} (${kindDescription(kind)})`;
+  return `Credit ${formatCredit(value)} under ${methodLabels[method]} (${kindDescription(kind, replayed)})`;
 }
 
 /** Colour stops of the legend, from −magnitude to +magnitude; `offset` in percent. */
