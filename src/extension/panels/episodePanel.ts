@@ -279,7 +279,8 @@ export class EpisodePanel extends Disposable {
     progress: (update: Omit<RecomputeProgress, 'method' | 'replay'>) => void,
   ): void {
     if (!outcome) {
-      progress({ state: 'cancelled', done: 0, total: 1, message: 'the replay was not confirmed; nothing was sent' });
+      const why = cancelled ? 'cancelled before any call' : 'the replay was not confirmed';
+      progress({ state: 'cancelled', done: 0, total: 1, message: `${why}; nothing was sent` });
       return;
     }
     const note = `${String(outcome.evaluatorCalls)} evaluator call(s), ${String(outcome.cached)} from the cache`;
