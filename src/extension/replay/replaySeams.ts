@@ -1,6 +1,6 @@
 import type { ChatClientStats } from '../../core/chat';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
-import type { CreditJobHooks, CreditJobOptions } from '../../engine/credit/creditJob';
+import { estimateReplay, type CreditJobHooks, type CreditJobOptions } from '../../engine/credit/creditJob';
 
 // What the extension assumes of the engine's replay evaluator (src/engine, built beside this
 // folder): the three seams below. Each is the smallest shape the VS Code side needs; the engine's
@@ -39,7 +39,5 @@ export interface ReplayJobHooks extends CreditJobHooks {
   readonly onReplayStats?: (stats: ChatClientStats) => void;
 }
 
-/** The engine's replay functions the extension calls; until they exist, the estimate says so. */
-export const replayEngine: { readonly estimateReplay: EstimateReplay } = {
-  estimateReplay: () => Promise.reject(new Error('the replay cost estimate is not available yet')),
-};
+/** The engine's replay functions the extension calls (a dry run of the credit job). */
+export const replayEngine: { readonly estimateReplay: EstimateReplay } = { estimateReplay };

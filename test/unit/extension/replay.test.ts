@@ -97,7 +97,7 @@ function fakeEngine(run: (hooks: ReplayJobHooks) => Promise<CreditJobResult> = (
       return Promise.resolve(estimate);
     },
     runCredit: async (options: CreditJobOptions, hooks?: CreditJobHooks) => {
-      const replayHooks = (hooks ?? {}) as ReplayJobHooks;
+      const replayHooks = hooks ?? {};
       ran.push({ options, hooks: replayHooks });
       replayHooks.onReplayStats?.(stats(12));
       return run(replayHooks);
