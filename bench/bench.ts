@@ -11,6 +11,7 @@ import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
+import { formatReplayBudget, replayBudget } from './replayBudget';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
@@ -64,6 +65,14 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))}\n`,
     );
+    return;
+  }
+  if (process.argv[2] === 'replay-budget') {
+    const flag = (name: string, fallback: number): number => {
+      const at = process.argv.indexOf(name);
+      return at > 0 ? Number(process.argv[at + 1]) : fallback;
+    };
+    process.stdout.write(`${formatReplayBudget(await replayBudget(flag('--episodes', 640), flag('--repeat', 8)))}\n`);
     return;
   }
   if (process.argv[2] === 'validation') {

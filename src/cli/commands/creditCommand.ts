@@ -95,7 +95,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.budget !== undefined ? { budget: options.budget } : {}),
       ...(options.useLogged ? {} : { useLogged: false }),
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-      ...(options.seed !== undefined ? { monteCarlo: { seed: options.seed } } : {}),
+      ...(options.seed !== undefined ? { monteCarlo: { seed: options.seed }, budgetSeed: options.seed } : {}),
       ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
       ...(options.advantage !== undefined ? { advantage: options.advantage } : {}),
       ...(options.split ? { split: options.split } : {}),

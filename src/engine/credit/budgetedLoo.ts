@@ -1,6 +1,7 @@
 import type { CreditEpisode } from '../../core/creditInput';
 import { mulberry32 } from '../../core/mulberry32';
 import { budgetAllocation, controlVariateEstimate } from '../../credit/stats/budgetAllocation';
+import { fitLooModel, type LooModel } from './looModel';
 
 /** Per-agent estimate of a run's mean leave-one-out credit under an evaluation budget. */
 export interface BudgetEstimate {
@@ -34,7 +35,8 @@ const qMin = 0.05;
 /**
  * Budgeted leave-one-out credit (credit-methods.md §3.16): episodes whose counterfactuals are
  * already logged or cached are computed exactly for free; a uniform pilot (20% of the budget)
- * calibrates a learned estimate `m` (per-agent mean) and its residual scale; the rest of the budget
+ * calibrates a learned estimate `m` (per-agent means by outcome, looModel.ts) and its residual
+ * scale `e`; the rest of the budget
  * is allocated by the optimal rule `q_j ∝ e_j/√c_j` (floored at 0.05); episodes drawn with
  * probability `q_j` are computed exactly, and the run's per-agent mean is the control-variate
  * estimate `m + Z/q·(Δ − m)` averaged over all episodes, with its standard error.
@@ -64,13 +66,13 @@ export async function budgetedLoo(
   );
   const known = await exact([...free, ...pilot.map((x) => x.e)]);
   const agents = agentNames(episodes);
-  const model = fit(known, episodes, agents);
+  const model = fitLooModel(known, episodes, agents);
   const rest = costly.filter((x) => !pilot.includes(x));
   const spent = pilot.reduce((sum, x) => sum + x.c, 0);
   const left = Math.max(0, budget - spent);
   const q = inclusionProbabilities(
     rest.map((x) => x.c),
-    model.residual,
+    rest.map((x) => model.residual(x.e)),
     left,
   );
   const draws = rest.filter((_, k) => random() < (q[k] ?? 0));
@@ -85,23 +87,18 @@ export async function budgetedLoo(
     plannedCost: spent + rest.reduce((sum, x, k) => sum + x.c * (q[k] ?? 0), 0),
     exactEpisodes: known.size + sampled.size,
     totalEpisodes: episodes.length,
-    agents: agents.map((agent, i) =>
-      estimateFor(agent, i, episodes, { known, sampled, inclusion, m: model.means[i] ?? 0 }),
-    ),
+    agents: agents.map((agent, i) => estimateFor(agent, i, episodes, { known, sampled, inclusion, model })),
   };
 }
 
 /**
  * The optimal inclusion probabilities of the episodes left after the pilot, floored at
- * {@link qMin} and scaled down when the floor lifts their expected cost above `left`.
+ * {@link qMin} (every episode keeps a chance of being checked, so the estimate stays unbiased even
+ * where the pilot saw no error) and scaled down when the floor lifts their expected cost above `left`.
  */
-function inclusionProbabilities(costs: readonly number[], residual: number, left: number): number[] {
-  const allocation = budgetAllocation(
-    costs.map(() => residual),
-    left,
-    costs,
-  );
-  const q = Array.from(allocation.q, (p) => (residual > 0 ? Math.max(qMin, p) : p));
+function inclusionProbabilities(costs: readonly number[], residuals: readonly number[], left: number): number[] {
+  const allocation = budgetAllocation(residuals, left, costs);
+  const q = Array.from(allocation.q, (p) => Math.max(qMin, p));
   const expected = q.reduce((sum, p, k) => sum + p * (costs[k] ?? 0), 0);
   return expected > left && expected > 0 ? q.map((p) => (p * left) / expected) : q;
 }
@@ -122,7 +119,7 @@ interface EstimateInputs {
   readonly known: ReadonlyMap<number, Float64Array>;
   readonly sampled: ReadonlyMap<number, Float64Array>;
   readonly inclusion: ReadonlyMap<number, number>;
-  readonly m: number;
+  readonly model: LooModel;
 }
 
 function estimateFor(
@@ -137,26 +134,12 @@ function estimateFor(
       const exactValue = x.known.get(e.episodeId)?.[index];
       if (exactValue !== undefined) return exactValue;
       const drawn = x.sampled.get(e.episodeId)?.[index];
-      return controlVariateEstimate(x.m, drawn, x.inclusion.get(e.episodeId) ?? 1);
+      return controlVariateEstimate(x.model.means(e)[index] ?? 0, drawn, x.inclusion.get(e.episodeId) ?? 1);
     })
     .filter(Number.isFinite);
   const m = mean(values);
   const variance = values.reduce((sum, v) => sum + (v - m) ** 2, 0) / Math.max(1, values.length - 1);
   return { agent, estimate: m, stderr: Math.sqrt(variance / Math.max(1, values.length)) };
-}
-
-/** The learned estimate: per-agent means of the exact values, and the pooled residual scale. */
-function fit(
-  known: ReadonlyMap<number, Float64Array>,
-  episodes: readonly CreditEpisode[],
-  agents: readonly string[],
-): { means: number[]; residual: number } {
-  const byAgent = agents.map((_, i) => [...known.values()].map((v) => v[i] ?? Number.NaN).filter(Number.isFinite));
-  const means = byAgent.map((values) => (values.length > 0 ? mean(values) : 0));
-  const squares = byAgent.flatMap((values, i) => values.map((v) => (v - (means[i] ?? 0)) ** 2));
-  // Without a calibration set there is no way to know where the estimate is wrong: spread evenly.
-  const residual = squares.length > 0 ? Math.sqrt(mean(squares) * agents.length) : 1;
-  return { means, residual: episodes.length > 0 ? residual : 0 };
 }
 
 function agentNames(episodes: readonly CreditEpisode[]): string[] {

@@ -45,6 +45,8 @@ export interface CreditJobOptions {
    * the rest is estimated (credit-methods.md §3.16).
    */
   readonly budget?: number;
+  /** Seed of the budget's random draws (default 1). */
+  readonly budgetSeed?: number;
   /**
    * Only these episodes (index row ids), e.g. to recompute the one a panel shows: other episodes'
    * credit rows are left as they are, and runs holding none of them are skipped.

@@ -147,18 +147,24 @@ async function computeEpisodes(
   // A replay's cost is its calls to the model server; another evaluator's, the values it scores.
   const costOf = (e: CreditEpisode): number =>
     costs ? (costs.get(e.episodeId)?.calls ?? 0) : state.missingLooValues(e);
-  return budgetedLoo([...episodes()], options.budget, costOf, async (chosen) => {
-    const values = new Map<number, Float64Array>();
-    await forEachConcurrently(chosen[Symbol.iterator](), concurrency, async (e) => {
-      const rows = ctx.signal.aborted ? undefined : await state.compute(e);
-      if (rows)
-        values.set(
-          e.episodeId,
-          Float64Array.from(rows, (r) => r.value),
-        );
-    });
-    return values;
-  });
+  return budgetedLoo(
+    [...episodes()],
+    options.budget,
+    costOf,
+    async (chosen) => {
+      const values = new Map<number, Float64Array>();
+      await forEachConcurrently(chosen[Symbol.iterator](), concurrency, async (e) => {
+        const rows = ctx.signal.aborted ? undefined : await state.compute(e);
+        if (rows)
+          values.set(
+            e.episodeId,
+            Float64Array.from(rows, (r) => r.value),
+          );
+      });
+      return values;
+    },
+    options.budgetSeed,
+  );
 }
 
 /** Each episode's estimated cost, by episode id. */
