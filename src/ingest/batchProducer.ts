@@ -57,7 +57,8 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
       return done.resolve();
     }
     try {
-      pending.onBatch(message.index, JSON.parse(message.json) as ParsedBatch);
+      const batch = JSON.parse(message.json) as ParsedBatch;
+      pending.onBatch(message.index, message.texts ? { ...batch, texts: message.texts } : batch);
     } catch (error) {
       Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block
       fail(error as Error);

@@ -30,6 +30,8 @@ export interface FileContext {
   readonly mappers: readonly FormatMapper[];
   /** The folder's usable mapping files; each applies to the files in its folder and below. */
   readonly mappings: readonly LoadedMapping[];
+  /** Hand each batch's message text to the writer, so its episodes are searchable when written. */
+  readonly search?: boolean;
 }
 
 /** The importers a file is detected among: canonical, the mappings over its folder (nearest first), the registered ones. */
@@ -232,6 +234,7 @@ function lineWork(
       ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
       batchSize: ctx.batchSize,
       ...(mapping ? { mappingSpec: mapping.spec } : {}),
+      ...(ctx.search ? { search: true } : {}),
     },
     write: batchWriter(file, run.runId, sink, ctx, { sourceId, format: mapper.format }),
   };
@@ -264,8 +267,11 @@ function batchWriter(
       episodes: batch.episodes,
       issues: batch.issues,
       state,
+      ...(batch.texts ? { texts: batch.texts } : {}),
     });
-    ctx.tally.episodesAdded += batch.episodes.length - duplicates.length - repeats;
+    const added = batch.episodes.length - duplicates.length - repeats;
+    ctx.tally.episodesAdded += added;
+    if (batch.texts) ctx.tally.searchEpisodes += added;
     ctx.tally.repeatsSkipped += repeats;
     ctx.tally.issues += batch.issues.length + duplicates.length;
     ctx.tally.linesRead += batch.lines;
