@@ -63,6 +63,8 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
       Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block
       fail(error as Error);
     } finally {
+      // Relayed here too: while the worker keeps the queue full, this thread's timers may not run.
+      if (isCancelled()) Atomics.store(flags, flagCancel, 1);
       Atomics.sub(flags, flagInFlight, 1);
       Atomics.notify(flags, flagInFlight);
     }
