@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { writeDemoRun } from '../src/demo/writeDemoRun';
 import { barePass } from './barePass';
+import { firstTable, formatFirstTable } from './firstTable';
 import { creditPass, type CreditPass } from './creditBench';
 import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
@@ -16,13 +17,16 @@ import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult
 
 // `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
 // child processes (so peak RSS is the indexer's own): a bare JSON.parse pass, a cold index, and a
-// re-run with no changes. `--small` skips the large run.
+// re-run with no changes. `--small` skips the large run. `first-table` times the first LOO table
+// against the pandas peer (bench/firstTable.ts).
 
 interface Dataset {
   readonly name: string;
   readonly episodes: number;
 }
 
+const small: Dataset = { name: 'small', episodes: 4_000 };
+const large: Dataset = { name: 'large', episodes: 130_000 };
 const cli = join(__dirname, 'cli.js');
 const self = join(__dirname, 'bench.js');
 const dataRoot = join(process.cwd(), 'bench-data');
@@ -44,9 +48,7 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv[2] === 'views') {
-    const dataset = process.argv.includes('--small')
-      ? { name: 'small', episodes: 4_000 }
-      : { name: 'large', episodes: 130_000 };
+    const dataset = process.argv.includes('--small') ? small : large;
     process.stdout.write(
       `${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`,
     );
@@ -57,11 +59,13 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv[2] === 'replay-server') return serveSimulatedModel();
+  if (process.argv[2] === 'first-table') {
+    const dir = ensureDataset(process.argv.includes('--small') ? small : large);
+    const peer = join(__dirname, '..', 'bench', 'peers', 'pandas_loo.py');
+    process.stdout.write(`${formatFirstTable(firstTable(dir, cli, peer, flag('--repeat', 3)))}\n`);
+    return;
+  }
   if (process.argv[2] === 'replay-throughput') {
-    const flag = (name: string, fallback: number): number => {
-      const at = process.argv.indexOf(name);
-      return at > 0 ? Number(process.argv[at + 1]) : fallback;
-    };
     process.stdout.write(
       `${formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))}\n`,
     );
@@ -79,8 +83,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))}\n`);
     return;
   }
-  const datasets: Dataset[] = [{ name: 'small', episodes: 4_000 }];
-  if (!process.argv.includes('--small')) datasets.push({ name: 'large', episodes: 130_000 });
+  const datasets: Dataset[] = [small];
+  if (!process.argv.includes('--small')) datasets.push(large);
   const results = datasets.map(measure);
   process.stdout.write(`${formatReport(results)}\n\n`);
   const last = datasets[datasets.length - 1];
@@ -158,6 +162,12 @@ function ensureDataset(dataset: Dataset): string {
   });
   writeFileSync(marker, wanted);
   return dir;
+}
+
+/** The number after `--name` on the command line, else `fallback`. */
+function flag(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
 }
 
 function runJson(script: string, args: readonly string[]): unknown {

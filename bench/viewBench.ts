@@ -52,12 +52,22 @@ async function prepareIndex(dir: string, dbPath: string): Promise<void> {
   }
 }
 
+/**
+ * The run the views are measured on: the one with the most episodes. The bench folder is a root
+ * run (holding only the dataset.json marker) with the generated run beside it, and timing the
+ * empty root run measured nothing.
+ */
+export function runWithEpisodes<R extends { readonly episodes: number }>(runs: readonly R[], where: string): R {
+  const run = [...runs].sort((a, b) => b.episodes - a.episodes)[0];
+  if (!run || run.episodes === 0) throw new Error(`no run with episodes in ${where}`);
+  return run;
+}
+
 async function dashboardTimings(dir: string, dbPath: string): Promise<ViewTiming[]> {
   const store = IndexStore.open(dbPath);
   try {
     const service = new DashboardViewService(store.db, dir);
-    const run = service.runs()[0];
-    if (!run) throw new Error(`no run in ${dbPath}`);
+    const run = runWithEpisodes(service.runs(), dbPath);
     const page =
       (key: EpisodeQuery['sort']['key'], descending: boolean, filter: EpisodeQuery['filter'] = {}) =>
       () =>
@@ -128,7 +138,7 @@ async function recomputeOne(dir: string, dbPath: string): Promise<ViewTiming> {
     name: 'runCreditJob(loo, 1 episode)',
     firstMs: ms,
     bestMs: ms,
-    note: `${String(result.runs[0]?.computed ?? 0)} computed`,
+    note: `${String(result.runs.reduce((sum, r) => sum + r.computed, 0))} computed`,
   };
 }
 

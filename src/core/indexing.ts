@@ -99,6 +99,12 @@ export interface EpisodeBatch {
   readonly episodes: readonly CompactEpisode[];
   readonly issues: readonly TraceIssue[];
   readonly state: FileProgressState;
+  /**
+   * The content of every message of `episodes`, in order (`nMessages` per episode). When given,
+   * the episodes enter the full-text index in the same transaction and are searchable at once;
+   * without it they wait for the search stage (IndexSink.pendingSearch).
+   */
+  readonly texts?: readonly string[];
 }
 
 /** A run folder as found on disk. */

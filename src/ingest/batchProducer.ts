@@ -57,11 +57,14 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
       return done.resolve();
     }
     try {
-      pending.onBatch(message.index, JSON.parse(message.json) as ParsedBatch);
+      const batch = JSON.parse(message.json) as ParsedBatch;
+      pending.onBatch(message.index, message.texts ? { ...batch, texts: message.texts } : batch);
     } catch (error) {
       Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block
       fail(error as Error);
     } finally {
+      // Relayed here too: while the worker keeps the queue full, this thread's timers may not run.
+      if (isCancelled()) Atomics.store(flags, flagCancel, 1);
       Atomics.sub(flags, flagInFlight, 1);
       Atomics.notify(flags, flagInFlight);
     }

@@ -18,7 +18,9 @@ interface SearchContext {
 const episodesPerBatch = 500;
 
 /**
- * Feeds message text of newly indexed episodes into the full-text index. The text is read back from
+ * Feeds message text of indexed episodes that are not searchable yet into the full-text index:
+ * those of files imported whole, and those indexed with search off (JSONL lines hand their text to
+ * the writer with their batch instead, see ParsedBatch.texts). The text is read back from
  * the trace files (the index keeps no copy): canonical lines by byte offset, other records through
  * their importer; in batches that each mark their episodes as searchable in the same transaction,
  * so the stage can stop and resume at any point.

@@ -37,9 +37,16 @@ export class RosterDetails {
 /**
  * Reduces a decoded episode to what the index stores (see {@link CompactEpisode}): the roster
  * (declared agents, then undeclared speakers in order of first message), per-agent activity,
- * and the per-message data packed as JSON rows keyed by roster ordinal.
+ * and the per-message data packed as JSON rows keyed by roster ordinal. With `texts`, the
+ * messages' content is appended to it in order once the episode is built (the full-text index's
+ * rows, handed to the writer beside the batch so the files are not read twice).
  */
-export function compactEpisode(e: Episode, at: LineLocation, details?: RosterDetails): CompactEpisode {
+export function compactEpisode(
+  e: Episode,
+  at: LineLocation,
+  details?: RosterDetails,
+  texts?: string[],
+): CompactEpisode {
   const roster: AgentDecl[] = [];
   const ordinals = new Map<string, number>();
   for (const agent of e.agents) {
@@ -77,7 +84,7 @@ export function compactEpisode(e: Episode, at: LineLocation, details?: RosterDet
       hasTokens,
     ]);
   }
-  return {
+  const compact: CompactEpisode = {
     line: at.line,
     offset: at.offset,
     length: at.length,
@@ -100,6 +107,8 @@ export function compactEpisode(e: Episode, at: LineLocation, details?: RosterDet
     metadataJson: e.metadata ? JSON.stringify(e.metadata) : null,
     extras: extrasOf(e),
   };
+  if (texts) for (const m of e.messages) texts.push(m.content);
+  return compact;
 }
 
 function extrasOf(e: Episode): CompactEpisode['extras'] {

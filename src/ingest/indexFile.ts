@@ -30,6 +30,8 @@ export interface FileContext {
   readonly mappers: readonly FormatMapper[];
   /** The folder's usable mapping files; each applies to the files in its folder and below. */
   readonly mappings: readonly LoadedMapping[];
+  /** Hand each batch's message text to the writer, so its episodes are searchable when written. */
+  readonly search?: boolean;
 }
 
 /** The importers a file is detected among: canonical, the mappings over its folder (nearest first), the registered ones. */
@@ -76,8 +78,9 @@ export function readsLines(mapper: FormatMapper, container: ContainerKind): bool
  * importer recognised before, is detected again by content (or takes the run's forced format).
  * Line-read files follow {@link planFile}: unchanged, appended (read from the stored offset), or
  * emptied and read from the start. Other files are imported whole when their size or mtime
- * changed. A file no importer recognises is an other file when its records look like config or
- * metrics (sideFiles.ts), else it gets one issue (`file:0`) and is skipped.
+ * changed. A file no importer recognises (or that the forced format cannot read) is an other file
+ * when its records look like config or metrics (sideFiles.ts), else it gets one issue (`file:0`)
+ * and is skipped.
  */
 export async function planFileImport(
   file: ScannedFile,
@@ -114,7 +117,8 @@ export async function planFileImport(
     if (unchanged && (stored.format === unknownFormat || stored.format === otherFileFormat)) {
       countUnchanged(file, ctx);
       if (stored.format === otherFileFormat) ctx.tally.otherFiles++;
-    } else if (!run.forced && (await hasSideContent(file.path, container))) {
+    } else if (await hasSideContent(file.path, container)) {
+      // Even under a forced format: a config-like file it cannot read (a benchmark's dataset.json) is no trace.
       recordOtherFile(file, run.runId, sink, ctx.tally);
       ctx.tally.bytesDone += file.size;
     } else recordUnrecognised(file, run, sink, ctx, detected.error);
@@ -232,6 +236,7 @@ function lineWork(
       ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
       batchSize: ctx.batchSize,
       ...(mapping ? { mappingSpec: mapping.spec } : {}),
+      ...(ctx.search ? { search: true } : {}),
     },
     write: batchWriter(file, run.runId, sink, ctx, { sourceId, format: mapper.format }),
   };
@@ -264,8 +269,11 @@ function batchWriter(
       episodes: batch.episodes,
       issues: batch.issues,
       state,
+      ...(batch.texts ? { texts: batch.texts } : {}),
     });
-    ctx.tally.episodesAdded += batch.episodes.length - duplicates.length - repeats;
+    const added = batch.episodes.length - duplicates.length - repeats;
+    ctx.tally.episodesAdded += added;
+    if (batch.texts) ctx.tally.searchEpisodes += added;
     ctx.tally.repeatsSkipped += repeats;
     ctx.tally.issues += batch.issues.length + duplicates.length;
     ctx.tally.linesRead += batch.lines;

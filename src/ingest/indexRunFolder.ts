@@ -38,7 +38,9 @@ export interface IndexOptions {
  * inferred from the producers' layouts) and trace files, lists side files as other files, detects each new or
  * changed file's format, reads only what changed since the last pass (appended lines; whole files
  * when truncated or rewritten, or when not JSONL), records bad records as issues while keeping every
- * valid one, forgets deleted files, then fills the full-text index. Every batch is committed
+ * valid one, forgets deleted files, and fills the full-text index: JSONL batches carry their
+ * message text, written with the episodes; episodes of other files (and those indexed with search
+ * off) go through the search stage at the end, which reads their text back. Every batch is committed
  * together with the file's new state, so a crash or a cancellation leaves a consistent index and
  * the next pass resumes where this one stopped. JSONL files are parsed first (in the parse worker
  * when there is one), then the other files, one at a time in this thread.
@@ -67,7 +69,8 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
     if (run) recordOtherFile(other, run.runId, sink, tally);
   }
   const report = throttle(options.onProgress, tally);
-  const ctx: FileContext = { tally, report, batchSize: options.batchSize ?? 1000, mappers, mappings };
+  const search = options.search !== false;
+  const ctx: FileContext = { tally, report, batchSize: options.batchSize ?? 1000, mappers, mappings, search };
   const lineWork: FileWork[] = [];
   const later: (() => Promise<void>)[] = [];
   for (const file of scanned.files) {
@@ -96,7 +99,7 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   }
   tally.cancelled = isCancelled();
   tally.indexMs = Date.now() - started;
-  if (!tally.cancelled && options.search !== false)
+  if (!tally.cancelled && search)
     await buildSearchIndex(root, sink, { tally, isCancelled, report, mappers: options.mappers ?? formatMappers });
   tally.cancelled = isCancelled();
   tally.elapsedMs = Date.now() - started;

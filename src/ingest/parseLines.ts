@@ -27,6 +27,11 @@ export interface ParsedBatch {
   readonly bytes: number;
   /** True on the batch that ends a read which reached the end of the file (not cancelled). */
   readonly final: boolean;
+  /**
+   * With {@link ParseRequest.search}: the content of every message of `episodes`, in order
+   * (`nMessages` per episode), for the full-text index. Crosses threads beside the batch's JSON.
+   */
+  readonly texts?: string[];
 }
 
 /** What to parse: one file from a position, with the run's default roster. */
@@ -44,6 +49,8 @@ export interface ParseRequest {
   /** run.json `rewardWeights`, for the record context. */
   readonly rewardWeights?: RewardWeights;
   readonly batchSize: number;
+  /** Collect the message text of each batch ({@link ParsedBatch.texts}), for the full-text index. */
+  readonly search?: boolean;
 }
 
 /**
@@ -62,13 +69,15 @@ export function parseLines(
 ): ReadPosition {
   let episodes: CompactEpisode[] = [];
   let issues: TraceIssue[] = [];
+  let texts: string[] | undefined = request.search ? [] : undefined;
   let lines = 0;
   let bytes = 0;
   let position = request.start;
   const flush = (final: boolean): void => {
-    emit({ episodes, issues, end: position, lines, bytes, final });
+    emit({ episodes, issues, end: position, lines, bytes, final, ...(texts ? { texts } : {}) });
     episodes = [];
     issues = [];
+    texts = texts ? [] : undefined;
     lines = 0;
     bytes = 0;
   };
@@ -85,9 +94,9 @@ export function parseLines(
   }
   position = readJsonlLines(request.path, request.start, (line) => {
     if (isCancelled()) return false;
-    if (mapper) mapLine(mapper, line, request, details, episodes, issues);
+    if (mapper) mapLine(mapper, line, request, details, { episodes, issues, texts });
     else {
-      const outcome = decodeLine(line, request.uri, request.roster, details);
+      const outcome = decodeLine(line, request.uri, request.roster, details, texts);
       if (outcome.kind === 'episode') {
         episodes.push(outcome.record);
         for (const warning of outcome.warnings) issues.push(warning);
@@ -109,14 +118,20 @@ function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): Fo
   return mapped.ok ? mapped.value : undefined;
 }
 
+/** What a batch collects, appended to by each line. */
+interface BatchRows {
+  readonly episodes: CompactEpisode[];
+  readonly issues: TraceIssue[];
+  readonly texts: string[] | undefined;
+}
+
 /** Maps one line of a non-canonical JSONL file: any number of episodes and issues. */
 function mapLine(
   mapper: FormatMapper,
   line: JsonlLine,
   request: ParseRequest,
   details: RosterDetails,
-  episodes: CompactEpisode[],
-  issues: TraceIssue[],
+  { episodes, issues, texts }: BatchRows,
 ): void {
   if (line.text.trim() === '') return;
   const locator = { line: line.line, offset: line.offset, length: line.length };
@@ -144,7 +159,7 @@ function mapLine(
     ...(request.splits ? { splits: request.splits } : {}),
     ...(request.rewardWeights ? { rewardWeights: request.rewardWeights } : {}),
   };
-  const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details);
+  const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details, texts);
   for (const e of imported.episodes) episodes.push(e);
   for (const i of imported.issues) issues.push(i);
 }
@@ -158,13 +173,14 @@ type LineOutcome =
 /**
  * Parses and decodes one line; a bad line becomes an issue naming the file, line and reason. A valid
  * line that names agents outside its roster is indexed without those references, with a warning
- * issue at the same line for each.
+ * issue at the same line for each. `texts` collects the episode's message content (compactEpisode).
  */
 export function decodeLine(
   line: JsonlLine,
   uri: string,
   roster: readonly AgentDecl[],
   details?: RosterDetails,
+  texts?: string[],
 ): LineOutcome {
   // `{` first is the common case; only other lines pay for the blank check.
   if (line.text.charCodeAt(0) !== 0x7b && line.text.trim() === '') return { kind: 'blank' };
@@ -185,6 +201,7 @@ export function decodeLine(
   const decoded = decodeEpisode(json, roster);
   if (!decoded.ok) return issue(`invalid episode: ${decoded.error}`);
   const { episode, warnings } = checkAgentReferences(decoded.value);
-  const record = compactEpisode(episode, { line: line.line, offset: line.offset, length: line.length }, details);
+  const location = { line: line.line, offset: line.offset, length: line.length };
+  const record = compactEpisode(episode, location, details, texts);
   return { kind: 'episode', record, warnings: warnings.map(at) };
 }

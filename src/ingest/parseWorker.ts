@@ -27,7 +27,8 @@ parentPort?.on('message', (requests: readonly ParseRequest[]) => {
       const emit = (batch: ParsedBatch): void => {
         waitForRoom();
         Atomics.add(flags, flagInFlight, 1);
-        post({ kind: 'batch', index, json: JSON.stringify(batch) });
+        const { texts, ...rows } = batch;
+        post({ kind: 'batch', index, json: JSON.stringify(rows), ...(texts ? { texts } : {}) });
       };
       parseLines(request, isCancelled, emit, details);
     });

@@ -21,8 +21,9 @@ export class EpisodeWriter {
   ) {
     this.episodeStmt = db.prepare(`
       INSERT INTO episode (run_id, source_id, line, byte_offset, byte_length, external_id, task_id, group_id, sample_idx,
-        train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json, content_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json, content_hash,
+        search_indexed)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, external_id) DO NOTHING`);
     this.rosterRows = new MultiInsert(db, 'episode_agent', [
       'episode_id',
@@ -54,9 +55,10 @@ export class EpisodeWriter {
    * id. Every agent reference (final answer, rewards, advantages, routing, counterfactuals,
    * coalitions, labels) is resolved within the episode's roster, never by creating an agent: the
    * parser has already left out, with a warning, what names an agent outside it
-   * (ingest/canonical/agentReferences.ts); what still does here is skipped.
+   * (ingest/canonical/agentReferences.ts); what still does here is skipped. `searchable`: the
+   * caller writes the episode's full-text rows in the same transaction.
    */
-  insert(runId: number, sourceId: number, e: CompactEpisode): number | undefined {
+  insert(runId: number, sourceId: number, e: CompactEpisode, searchable = false): number | undefined {
     // Roster first, so agent ids follow the declared order.
     const rosterIds = e.roster.map((agent, i) =>
       i < e.declaredCount ? this.agents.declare(runId, agent) : this.agents.idOf(runId, agent.name),
@@ -85,6 +87,7 @@ export class EpisodeWriter {
       e.messagesJson,
       e.metadataJson,
       e.contentHash ?? null,
+      searchable ? 1 : 0,
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);

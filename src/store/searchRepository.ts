@@ -49,6 +49,14 @@ export class SearchRepository {
     }));
   }
 
+  /**
+   * Adds the texts of one episode's messages, `texts[from]` being message 0 (inside the caller's
+   * transaction; the episode was inserted as searchable).
+   */
+  insertMessages(episodeId: number, texts: readonly string[], from: number, count: number): void {
+    for (let seq = 0; seq < count; seq++) this.insertStmt.run(messageKey(episodeId, seq), texts[from + seq] ?? '');
+  }
+
   /** Adds message texts and marks their episodes searchable, in one transaction. */
   write(episodeIds: readonly number[], rows: readonly SearchRow[]): void {
     this.db.transaction(() => {

@@ -63,6 +63,7 @@ export interface RecordPlace {
  * locator (and a content hash when the mapper drops repeated rows). Errors become issues at the
  * record's line, and so do references to agents outside an episode's roster, which are left out
  * (canonical/agentReferences.ts; prefixed with the episode's id when the record has several).
+ * `texts` collects the message content of the episodes returned (see compactEpisode).
  */
 export function importRecord(
   mapper: FormatMapper,
@@ -70,6 +71,7 @@ export function importRecord(
   context: RecordContext,
   place: RecordPlace,
   details?: RosterDetails,
+  texts?: string[],
 ): { episodes: CompactEpisode[]; issues: TraceIssue[] } {
   const { episodes, errors } = mapRecord(mapper, record, context);
   const issue = (reason: string): TraceIssue => ({
@@ -85,7 +87,7 @@ export function importRecord(
     const which = episodes.length > 1 ? `episode "${episode.id}": ` : '';
     for (const warning of warnings) errors.push(which + warning);
     try {
-      const reduced = compactEpisode(episode, place.locator, details);
+      const reduced = compactEpisode(episode, place.locator, details, texts);
       compact.push(mapper.dedupeRepeats ? { ...reduced, contentHash: contentHash(decoded) } : reduced);
     } catch (error) {
       errors.push(`cannot index episode "${episode.id}": ${messageOf(error)}`);

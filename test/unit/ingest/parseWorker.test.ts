@@ -6,6 +6,7 @@ import type { IndexSink } from '../../../src/core/indexing';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { searchTerms } from '../store/searchTerms';
 
 // The parse worker runs the bundled dist/parseWorker.js (built by `npm test` before the tests).
 const parseWorkerScript = resolve('dist/parseWorker.js');
@@ -20,6 +21,7 @@ function snapshot(store: IndexStore): unknown {
       'SELECT episode_id, agent_id, ordinal, declared, n_messages, n_chars FROM episode_agent ORDER BY episode_id, ordinal',
     ),
     errors: q('SELECT line, reason FROM parse_error ORDER BY line'),
+    search: searchTerms(store),
   };
 }
 
@@ -40,6 +42,8 @@ test('indexRunFolder({parseWorkerScript}) writes exactly what in-thread parsing 
   assert.equal(tally.episodesAdded, 71);
   assert.equal(tally.issues, 1);
   assert.deepEqual(snapshot(inWorker), snapshot(inThread));
+  assert.equal(tally.searchEpisodes, 71);
+  assert.deepEqual(inWorker.search.search('é'), [{ episodeId: 41, seq: 0 }], 'the worker hands over the message text');
 });
 
 test('indexRunFolder({parseWorkerScript}) stops when cancelled and the next pass completes', async () => {

@@ -236,6 +236,19 @@ test('--format forces one importer for every file; a file of another container i
   );
 });
 
+test('a config-like side file beside a run (the benchmark marker dataset.json) is an other file, also under --format', async () => {
+  const root = tempFolder();
+  write(root, 'dataset.json', JSON.stringify({ episodes: 130000, groupsPerStep: 64, verbose: true, seed: 7 }));
+  write(root, 'run-a/rollouts.jsonl', '{"input": "q", "output": "a"}\n');
+  for (const format of [undefined, 'fake-verl', canonicalFormat]) {
+    const store = IndexStore.open(':memory:');
+    const tally = await indexRunFolder(root, store, { ...options, ...(format ? { format } : {}) });
+    assert.equal(tally.otherFiles, 1, `format ${String(format)}`);
+    assert.ok(!errors(store).some((e) => e.startsWith('dataset.json')), errors(store).join('\n'));
+    assert.deepEqual(store.summary.summary().otherFiles, ['dataset.json']);
+  }
+});
+
 test("run.json traceFormat forces the importer of the run's files; an unknown one makes the run unreadable", async () => {
   const root = tempFolder();
   write(
