@@ -31,6 +31,12 @@ export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<Run
         ...(ctx.hooks.onWarning ? { onWarning: ctx.hooks.onWarning } : {}),
       })
     : undefined;
+  if (evaluator?.replays && options.method === 'owen') {
+    await evaluator.close();
+    throw new Error(
+      'owen needs the values of message subsets that are not prefixes, and a replay answers prefixes only (the agents continue after the kept messages): use --method prefix with a replay',
+    );
+  }
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
   const params = creditParams(options.method, {
     advantage: advantage.convention.name,

@@ -136,6 +136,9 @@ describe('credit-lens credit --evaluator replay:url=… on the done-when fixture
       assert.match(result.stderr, message);
       assert.doesNotMatch(result.stderr, /sk-x/);
     }
+    const owen = await cli('credit', root, '--method', 'owen', '--evaluator', 'replay:url=http://127.0.0.1:1/v1');
+    assert.equal(owen.status, 1);
+    assert.match(owen.stderr, /a replay answers prefixes only .*: use --method prefix/);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseReplayOptions } from '../../../../src/engine/evaluators/replay/replayOptions';
+import { parseReplayOptions, withManifestSettings } from '../../../../src/engine/evaluators/replay/replayOptions';
 
 test('replay options from --evaluator replay:url=…,model=…: numbers parsed, defaults filled', () => {
   const parsed = parseReplayOptions({
@@ -47,4 +47,28 @@ test('replay options refuse a missing url, a key in the options, unknown keys an
       assert.doesNotMatch(parsed.error, /sk-secret/);
     }
   }
+});
+
+test('run.json replay settings fill only what the user did not set, and never the endpoint or the client', () => {
+  const user = parseReplayOptions({ url: 'http://127.0.0.1:8000/v1', mode: 'remove', models: 'B=mine' });
+  assert.ok(user.ok);
+  const { options, warnings } = withManifestSettings(user.value, {
+    url: 'http://198.51.100.7/v1',
+    concurrency: 64,
+    mode: 'default',
+    samples: 4,
+    models: { A: 'theirs-a', B: 'theirs-b' },
+    seed: 9,
+  });
+  assert.equal(options.url, 'http://127.0.0.1:8000/v1');
+  assert.equal(options.concurrency, 8);
+  assert.equal(options.mode, 'remove'); // the user set it
+  assert.equal(options.samples, 4); // the user did not
+  assert.deepEqual(options.models, { A: 'theirs-a', B: 'mine' });
+  assert.deepEqual(options.sampling, { seed: 9 });
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0] ?? '', /name "url", "concurrency", which a trace folder may not set/);
+  const broken = withManifestSettings(user.value, { samples: 'many' });
+  assert.equal(broken.options, user.value);
+  assert.match(broken.warnings[0] ?? '', /run\.json's replay settings are ignored: replay: samples must be a number/);
 });
