@@ -2,7 +2,7 @@
  * The one vocabulary for talking to a model server that speaks the OpenAI Chat Completions API
  * (vLLM, SGLang, TGI, Ollama, llama.cpp's server, hosted APIs): what the replay evaluator asks
  * (src/credit/replay plans the requests) and what the client (src/engine/evaluators/replay) answers.
- * Pure types: no I/O here.
+ * Pure types (and the token estimate): no I/O here.
  */
 
 /** One message of a chat request, as the wire carries it. */
@@ -26,6 +26,14 @@ export interface ChatRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
   readonly sampling: SamplingParams;
+}
+
+/**
+ * Tokens of `chars` characters of text without a tokeniser: one per 4 characters, rounded up. The
+ * one estimate behind both a replay's cost before it runs and a server reply without `usage`.
+ */
+export function estimatedTokensOf(chars: number): number {
+  return Math.ceil(chars / 4);
 }
 
 /** Tokens a call spent, as the server's `usage` reports them (estimated when it reports none). */

@@ -1,3 +1,4 @@
+import { estimatedTokensOf } from '../../core/chat';
 import type { ConversationMessage, ReplayPlan } from './replayTypes';
 
 /** What running a plan (or several) is expected to cost. */
@@ -9,7 +10,7 @@ export interface ReplayCost {
 
 /** Tokens of a text without a tokeniser: one per 4 characters, rounded up. */
 export function estimatedTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return estimatedTokensOf(text.length);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatCompletion, ChatRequest, TokenUsage } from '../../../core/chat';
+import { estimatedTokensOf, type ChatCompletion, type ChatRequest, type TokenUsage } from '../../../core/chat';
 import { isRecord, type JsonRecord } from '../../../ingest/importers/formats/common/json';
 import { fail, malformed, quote } from './chatErrors';
 
@@ -56,7 +56,11 @@ export function reportedUsage(usage: unknown): TokenUsage | undefined {
 /** Token counts estimated at four characters a token, for servers that report no usage. */
 export function estimatedUsage(request: ChatRequest, content: string): TokenUsage {
   const promptChars = request.messages.reduce((sum, m) => sum + m.content.length, 0);
-  return { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(content.length / 4), estimated: true };
+  return {
+    promptTokens: estimatedTokensOf(promptChars),
+    completionTokens: estimatedTokensOf(content.length),
+    estimated: true,
+  };
 }
 
 /**
