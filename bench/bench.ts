@@ -27,6 +27,8 @@ interface Dataset {
 
 const small: Dataset = { name: 'small', episodes: 4_000 };
 const large: Dataset = { name: 'large', episodes: 130_000 };
+/** The scale curve's runs: 1, 3 and 10 GB of the same team's episodes (1.3 M at 10 GB). */
+const scale: readonly Dataset[] = [large, { name: 'large3', episodes: 390_000 }, { name: 'large10', episodes: 1_300_000 }];
 const cli = join(__dirname, 'cli.js');
 const self = join(__dirname, 'bench.js');
 const dataRoot = join(process.cwd(), 'bench-data');
@@ -40,6 +42,11 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'credit') {
     const [dir = '.', db = '', method = 'loo', logged = 'true'] = process.argv.slice(3);
     process.stdout.write(JSON.stringify(await creditPass(dir, db, method as 'loo', logged === 'true')));
+    return;
+  }
+  if (process.argv[2] === 'generate') {
+    const names = process.argv.slice(3);
+    for (const dataset of [small, ...scale]) if (names.includes(dataset.name)) ensureDataset(dataset);
     return;
   }
   if (process.argv[2] === 'host') {
