@@ -11,14 +11,17 @@ import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
+import { formatScaleCurve, scaleCurve, viewsAt } from './scaleCurve';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
 import { formatReplayBudget, replayBudget } from './replayBudget';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
 
-// `npm run bench`: generates a ~1 GB run and a small one (cached in bench-data/), then measures in
-// child processes (so peak RSS is the indexer's own): a bare JSON.parse pass, a cold index, and a
-// re-run with no changes. `--small` skips the large run. `first-table` times the first LOO table
-// against the pandas peer (bench/firstTable.ts).
+// `npm run bench`: generates the runs (cached in bench-data/: 31 MB, 1 GB, and 3 and 10 GB for the
+// scale curve), then measures in child processes (so peak RSS is each process's own): a bare
+// JSON.parse pass, a cold index and a re-run with no changes, credit passes, Monte-Carlo accuracy,
+// audit validation, the first LOO table against the pandas peer (bench/firstTable.ts) and the
+// 1/3/10 GB scale curve (bench/scaleCurve.ts). `--small` measures the small run only (no peer, no
+// curve), `--no-scale` skips the curve; each part also runs alone (`subcommands` below).
 
 interface Dataset {
   readonly name: string;
@@ -28,85 +31,100 @@ interface Dataset {
 const small: Dataset = { name: 'small', episodes: 4_000 };
 const large: Dataset = { name: 'large', episodes: 130_000 };
 /** The scale curve's runs: 1, 3 and 10 GB of the same team's episodes (1.3 M at 10 GB). */
-const scale: readonly Dataset[] = [large, { name: 'large3', episodes: 390_000 }, { name: 'large10', episodes: 1_300_000 }];
+const scale: readonly Dataset[] = [
+  large,
+  { name: 'large3', episodes: 390_000 },
+  { name: 'large10', episodes: 1_300_000 },
+];
 const cli = join(__dirname, 'cli.js');
 const self = join(__dirname, 'bench.js');
 const dataRoot = join(process.cwd(), 'bench-data');
 
-async function main(): Promise<void> {
-  if (process.argv[2] === 'bare') {
+const print = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+
+/** `node dist/bench.js <name> …`: one measurement on its own (several are also the children of the full run). */
+const subcommands: Record<string, () => Promise<void> | void> = {
+  bare: () => {
     const result = barePass(process.argv[3] ?? '.');
     process.stdout.write(JSON.stringify({ ...result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
-    return;
-  }
-  if (process.argv[2] === 'credit') {
+  },
+  credit: async () => {
     const [dir = '.', db = '', method = 'loo', logged = 'true'] = process.argv.slice(3);
     process.stdout.write(JSON.stringify(await creditPass(dir, db, method as 'loo', logged === 'true')));
-    return;
-  }
-  if (process.argv[2] === 'generate') {
+  },
+  generate: () => {
     const names = process.argv.slice(3);
     for (const dataset of [small, ...scale]) if (names.includes(dataset.name)) ensureDataset(dataset);
-    return;
-  }
-  if (process.argv[2] === 'host') {
+  },
+  scale: () => {
+    const at = process.argv.indexOf('--sizes');
+    print(runScaleCurve(at > 0 ? (process.argv[at + 1] ?? '').split(',') : scale.map((d) => d.name)));
+  },
+  'views-at': async () => {
+    const [dir = '.', db = ''] = process.argv.slice(3);
+    process.stdout.write(JSON.stringify(await viewsAt(dir, db)));
+  },
+  host: async () => {
     const dir = process.argv[3] ?? join(dataRoot, 'large');
-    process.stdout.write(`${JSON.stringify(await hostBlocking(dir, join(dataRoot, 'host.index.sqlite')))}\n`);
-    return;
-  }
-  if (process.argv[2] === 'views') {
+    print(JSON.stringify(await hostBlocking(dir, join(dataRoot, 'host.index.sqlite'))));
+  },
+  views: async () => {
     const dataset = process.argv.includes('--small') ? small : large;
-    process.stdout.write(
-      `${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`,
+    print(
+      formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`))),
     );
-    return;
-  }
-  if (process.argv[2] === 'mc-coverage') {
-    process.stdout.write(`${formatCoverage(await monteCarloCoverage())}\n`);
-    return;
-  }
-  if (process.argv[2] === 'replay-server') return serveSimulatedModel();
-  if (process.argv[2] === 'first-table') {
-    const dir = ensureDataset(process.argv.includes('--small') ? small : large);
-    const peer = join(__dirname, '..', 'bench', 'peers', 'pandas_loo.py');
-    process.stdout.write(`${formatFirstTable(firstTable(dir, cli, peer, flag('--repeat', 3)))}\n`);
-    return;
-  }
-  if (process.argv[2] === 'replay-throughput') {
-    process.stdout.write(
-      `${formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))}\n`,
-    );
-    return;
-  }
-  if (process.argv[2] === 'replay-budget') {
-    const flag = (name: string, fallback: number): number => {
-      const at = process.argv.indexOf(name);
-      return at > 0 ? Number(process.argv[at + 1]) : fallback;
-    };
-    process.stdout.write(`${formatReplayBudget(await replayBudget(flag('--episodes', 640), flag('--repeat', 8)))}\n`);
-    return;
-  }
-  if (process.argv[2] === 'validation') {
-    process.stdout.write(`${formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))}\n`);
-    return;
-  }
+  },
+  'mc-coverage': async () => print(formatCoverage(await monteCarloCoverage())),
+  'replay-server': () => serveSimulatedModel(),
+  'first-table': () => print(runFirstTable(process.argv.includes('--small') ? small : large, flag('--repeat', 3))),
+  'replay-throughput': async () =>
+    print(formatThroughput(await replayThroughput(self, flag('--requests', 512), flag('--repeat', 3)))),
+  'replay-budget': async () =>
+    print(formatReplayBudget(await replayBudget(flag('--episodes', 640), flag('--repeat', 8)))),
+  validation: async () => print(formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))),
+};
+
+async function main(): Promise<void> {
+  const subcommand = subcommands[process.argv[2] ?? ''];
+  if (subcommand) return subcommand();
   const datasets: Dataset[] = [small];
   if (!process.argv.includes('--small')) datasets.push(large);
   const results = datasets.map(measure);
-  process.stdout.write(`${formatReport(results)}\n\n`);
+  print(`${formatReport(results)}\n`);
   const last = datasets[datasets.length - 1];
   const credit = process.argv.includes('--no-credit') || !last ? [] : measureCredit(last);
-  if (credit.length > 0) process.stdout.write(`${formatCreditPasses(last?.name ?? '', credit)}\n\n`);
+  if (credit.length > 0) print(`${formatCreditPasses(last?.name ?? '', credit)}\n`);
   const convergence = monteCarloConvergence();
-  process.stdout.write(`${formatConvergence(convergence)}\n\n`);
+  print(`${formatConvergence(convergence)}\n`);
   const coverage = await monteCarloCoverage();
-  process.stdout.write(`${formatCoverage(coverage)}\n\n`);
+  print(`${formatCoverage(coverage)}\n`);
   const validation = await auditValidation(join(dataRoot, 'validation'), indexAndAudit);
-  process.stdout.write(`${formatValidation(validation)}\n`);
+  print(`${formatValidation(validation)}\n`);
+  if (last) print(`${runFirstTable(last, flag('--repeat', 3))}\n`);
+  // The scale curve takes the longest (the 10 GB run alone is most of an hour on 2 cores).
+  if (!process.argv.includes('--small') && !process.argv.includes('--no-scale'))
+    print(runScaleCurve(scale.map((d) => d.name)));
   writeFileSync(
     join(dataRoot, 'results.json'),
     JSON.stringify({ results, credit, convergence, coverage, validation }, null, 2),
   );
+}
+
+function runFirstTable(dataset: Dataset, repeat: number): string {
+  const peer = join(__dirname, '..', 'bench', 'peers', 'pandas_loo.py');
+  return formatFirstTable(firstTable(ensureDataset(dataset), cli, peer, repeat));
+}
+
+/** The scale curve over the named datasets (generated first when missing); also saved as bench-data/scale.json. */
+function runScaleCurve(names: readonly string[]): string {
+  const chosen = [small, ...scale]
+    .filter((d) => names.includes(d.name))
+    .map((d) => ({ name: d.name, dir: ensureDataset(d) }));
+  const result = scaleCurve(chosen, cli, self);
+  writeFileSync(join(dataRoot, 'scale.json'), JSON.stringify(result, null, 2));
+  return formatScaleCurve(result);
 }
 
 /** Credit passes on the indexed dataset: logged values, then the built-in evaluator twice (cold, then cached). */

@@ -1,25 +1,27 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadAverage, median, missingTimeBinary, timedProcess, type ProcessTiming } from './processTiming';
 
 // `node dist/bench.js first-table [--small] [--repeat N]` (issue 15): the first LOO table of a
 // cold folder, Credit Lens against the pandas notebook that computes it (bench/peers/pandas_loo.py),
-// each as whole processes timed by /usr/bin/time (wall, peak RSS). Credit Lens is `index` then
-// `credit --method loo` (logged counterfactuals), on an index deleted before each repetition; the two
-// alternate, so that the load of a shared machine falls on both alike.
+// each as whole processes timed by /usr/bin/time (wall, user CPU, peak RSS). Credit Lens is `index`
+// then `credit --method loo` (logged counterfactuals), on an index deleted before each repetition,
+// twice: with the full-text index built by the first command, and episodes first (`index
+// --no-search`: the table's path; a later `index` adds search). The sides alternate, so that the
+// load of a shared machine falls on all alike.
 
-/** One whole-process measurement. */
-export interface ProcessTiming {
-  readonly wallS: number;
-  readonly maxRssMb: number;
+/** `index` then `credit`: each process, and the two summed (wall, CPU; the larger peak RSS). */
+export interface CreditLensTable {
+  readonly total: ProcessTiming;
+  readonly index: ProcessTiming;
+  readonly credit: ProcessTiming;
 }
 
 export interface FirstTableRound {
-  /** `index` and `credit` summed (wall), the larger of their peak RSS. */
-  readonly creditLens: ProcessTiming;
-  readonly index: ProcessTiming;
-  readonly credit: ProcessTiming;
+  readonly withSearch: CreditLensTable;
+  readonly episodesFirst: CreditLensTable;
   readonly pandas: ProcessTiming;
   /** The 1-minute load average when the round ended. */
   readonly load: number;
@@ -29,36 +31,28 @@ export type FirstTableResult =
   | { readonly kind: 'skipped'; readonly reason: string }
   | { readonly kind: 'measured'; readonly dir: string; readonly rounds: readonly FirstTableRound[] };
 
-const timeBinary = '/usr/bin/time';
-
 /** The python with pandas: `$CREDIT_LENS_PYTHON`, else Debian's /usr/bin/python3 (python3-pandas). */
 export function peerPython(): string {
   return process.env['CREDIT_LENS_PYTHON'] ?? '/usr/bin/python3';
 }
 
-/** Runs both sides `repeat` times, alternating; skipped (with the reason) when pandas or GNU time is absent. */
+/** Runs every side `repeat` times, alternating; skipped (with the reason) when pandas or GNU time is absent. */
 export function firstTable(dir: string, cli: string, peerScript: string, repeat: number): FirstTableResult {
   const python = peerPython();
-  if (!existsSync(timeBinary)) return { kind: 'skipped', reason: `${timeBinary} (GNU time) not found` };
+  const noTime = missingTimeBinary();
+  if (noTime) return { kind: 'skipped', reason: noTime };
   const probe = spawnSync(python, ['-c', 'import pandas'], { encoding: 'utf8' });
   if (probe.status !== 0)
     return { kind: 'skipped', reason: `pandas not importable by ${python} (Debian: apt-get install python3-pandas)` };
   const scratch = mkdtempSync(join(tmpdir(), 'credit-lens-first-table-'));
   try {
-    const db = join(scratch, 'index.sqlite');
+    const table = (indexFlags: readonly string[]): CreditLensTable => creditLensTable(scratch, cli, dir, indexFlags);
     const rounds: FirstTableRound[] = [];
     for (let i = 0; i < repeat; i++) {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-      const index = timedProcess(scratch, process.execPath, [cli, 'index', dir, '--db', db, '--json']);
-      const credit = timedProcess(scratch, process.execPath, [cli, 'credit', dir, '--db', db, '--method', 'loo']);
+      const withSearch = table([]);
       const pandas = timedProcess(scratch, python, [peerScript, dir]);
-      rounds.push({
-        creditLens: { wallS: index.wallS + credit.wallS, maxRssMb: Math.max(index.maxRssMb, credit.maxRssMb) },
-        index,
-        credit,
-        pandas,
-        load: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
-      });
+      const episodesFirst = table(['--no-search']);
+      rounds.push({ withSearch, episodesFirst, pandas, load: loadAverage() });
     }
     return { kind: 'measured', dir, rounds };
   } finally {
@@ -66,21 +60,18 @@ export function firstTable(dir: string, cli: string, peerScript: string, repeat:
   }
 }
 
-function timedProcess(scratch: string, command: string, args: readonly string[]): ProcessTiming {
-  const out = join(scratch, 'time.txt');
-  const run = spawnSync(timeBinary, ['-f', '%e %M', '-o', out, command, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 256 << 20,
-  });
-  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${run.stderr.slice(-2000)}`);
-  const [wall = 'NaN', rssKb = 'NaN'] = readFileSync(out, 'utf8').trim().split('\n').pop()?.split(' ') ?? [];
-  return { wallS: Number(wall), maxRssMb: Number(rssKb) / 1024 };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
+function creditLensTable(scratch: string, cli: string, dir: string, indexFlags: readonly string[]): CreditLensTable {
+  const db = join(scratch, 'index.sqlite');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const index = timedProcess(scratch, process.execPath, [cli, 'index', dir, '--db', db, '--json', ...indexFlags]);
+  const credit = timedProcess(scratch, process.execPath, [cli, 'credit', dir, '--db', db, '--method', 'loo']);
+  const total = {
+    wallS: index.wallS + credit.wallS,
+    userS: index.userS + credit.userS,
+    maxRssMb: Math.max(index.maxRssMb, credit.maxRssMb),
+    stdout: credit.stdout,
+  };
+  return { total, index, credit };
 }
 
 /** The rounds and their medians, with the speed and memory ratios (pandas ÷ Credit Lens). */
@@ -88,21 +79,26 @@ export function formatFirstTable(result: FirstTableResult): string {
   if (result.kind === 'skipped') return `first-table: pandas peer skipped: ${result.reason}`;
   const lines = [
     `First LOO table from a cold folder: ${result.dir}`,
-    '| round | Credit Lens s | peak RSS MB | index s | credit s | pandas s | peak RSS MB | load |',
+    '| round | with search: s (index + credit) | peak RSS MB | episodes first: s (index + credit) | peak RSS MB | pandas s | peak RSS MB | load |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  const cell = (t: ProcessTiming): string => `${t.wallS.toFixed(2)} | ${t.maxRssMb.toFixed(0)}`;
+  const side = (t: CreditLensTable): string =>
+    `${t.total.wallS.toFixed(2)} (${t.index.wallS.toFixed(2)} + ${t.credit.wallS.toFixed(2)}) | ${t.total.maxRssMb.toFixed(0)}`;
   result.rounds.forEach((r, i) => {
-    const split = `${r.index.wallS.toFixed(2)} | ${r.credit.wallS.toFixed(2)}`;
-    lines.push(`| ${String(i + 1)} | ${cell(r.creditLens)} | ${split} | ${cell(r.pandas)} | ${String(r.load)} |`);
+    const pandas = `${r.pandas.wallS.toFixed(2)} | ${r.pandas.maxRssMb.toFixed(0)}`;
+    lines.push(
+      `| ${String(i + 1)} | ${side(r.withSearch)} | ${side(r.episodesFirst)} | ${pandas} | ${String(r.load)} |`,
+    );
   });
-  const ours = median(result.rounds.map((r) => r.creditLens.wallS));
   const theirs = median(result.rounds.map((r) => r.pandas.wallS));
-  const ourRss = median(result.rounds.map((r) => r.creditLens.maxRssMb));
   const theirRss = median(result.rounds.map((r) => r.pandas.maxRssMb));
+  const ratio = (label: string, pick: (r: FirstTableRound) => CreditLensTable): string => {
+    const ours = median(result.rounds.map((r) => pick(r).total.wallS));
+    const ourRss = median(result.rounds.map((r) => pick(r).total.maxRssMb));
+    return `${label}: ${ours.toFixed(2)} s / ${ourRss.toFixed(0)} MB, ${(theirs / ours).toFixed(2)}× as fast as pandas with ${(ourRss / theirRss).toFixed(2)}× its memory`;
+  };
   lines.push(
-    `medians: Credit Lens ${ours.toFixed(2)} s / ${ourRss.toFixed(0)} MB, pandas ${theirs.toFixed(2)} s / ${theirRss.toFixed(0)} MB;` +
-      ` Credit Lens is ${(theirs / ours).toFixed(2)}× as fast with ${(ourRss / theirRss).toFixed(2)}× the memory`,
+    `medians: pandas ${theirs.toFixed(2)} s / ${theirRss.toFixed(0)} MB; ${ratio('with search', (r) => r.withSearch)}; ${ratio('episodes first', (r) => r.episodesFirst)}`,
   );
   return lines.join('\n');
 }

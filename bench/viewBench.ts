@@ -63,7 +63,7 @@ export function runWithEpisodes<R extends { readonly episodes: number }>(runs: r
   return run;
 }
 
-async function dashboardTimings(dir: string, dbPath: string): Promise<ViewTiming[]> {
+export async function dashboardTimings(dir: string, dbPath: string): Promise<ViewTiming[]> {
   const store = IndexStore.open(dbPath);
   try {
     const service = new DashboardViewService(store.db, dir);
@@ -143,11 +143,10 @@ async function recomputeOne(dir: string, dbPath: string): Promise<ViewTiming> {
 }
 
 /** A cold service (nothing decoded) on one synthetic episode per size: episode(), a 200-message window and credit(). */
-async function longEpisodeTimings(): Promise<ViewTiming[]> {
+export async function longEpisodeTimings(sizes: readonly number[] = [10_000, 100_000]): Promise<ViewTiming[]> {
   const root = join(tmpdir(), `credit-lens-view-bench-${String(process.pid)}`);
   mkdirSync(root, { recursive: true });
   try {
-    const sizes = [10_000, 100_000];
     writeFileSync(join(root, 'long.jsonl'), sizes.map((n) => `${JSON.stringify(longEpisode(n))}\n`).join(''));
     const { index } = await runIndexJob({ root, search: false });
     const store = IndexStore.open(index.path);

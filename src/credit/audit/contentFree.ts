@@ -50,10 +50,15 @@ export function tokenCount(text: string): number {
  * programmer error throws RangeError).
  */
 export function isContentFree(text: string, options: { readonly minTokens?: number } = {}): boolean {
-  const { minTokens = 5 } = options;
+  return contentFreeTokens(text, wordTokens(text), options.minTokens);
+}
+
+/** {@link isContentFree} given `text`'s {@link wordTokens} (tokenised again only when a trailing marker is cut). */
+export function contentFreeTokens(text: string, tokensOfText: readonly string[], minTokens = 5): boolean {
   if (!Number.isSafeInteger(minTokens) || minTokens < 0)
     throw new RangeError(`minTokens must be a non-negative integer, got ${minTokens}`);
-  const tokens = wordTokens(stripFinalAnswerMarkers(text));
+  const stripped = stripFinalAnswerMarkers(text);
+  const tokens = stripped === text ? tokensOfText : wordTokens(stripped);
   return tokens.length <= minTokens || isAgreementOnly(tokens);
 }
 

@@ -1,5 +1,5 @@
-import { isContentFree } from './contentFree';
-import { isCopy } from './textOverlap';
+import { contentFreeTokens } from './contentFree';
+import { NgramVocabulary, tokenizedCopy, type TokenizedText } from './textOverlap';
 import { wordTokens } from './wordTokens';
 
 /** One message of an episode transcript, in order: the 0-based agent index and the text. */
@@ -62,31 +62,34 @@ export function episodeActivity(
   }));
   const answer = finalAnswer === undefined ? [] : wordTokens(finalAnswer);
   let answerSeen = answer.length === 0;
-  const latest = new Map<number, string>();
+  // Each message is tokenised once: its tokens serve the counts, emptiness and later copy checks.
+  const latest = new Map<number, TokenizedText>();
+  const vocabulary = new NgramVocabulary();
   for (const { agent, content } of messages) {
     const count = counts[agent];
     if (count === undefined || !Number.isInteger(agent))
       throw new RangeError(`message agent ${agent} is outside [0, ${nAgents})`);
-    const tokens = wordTokens(content);
+    const text = vocabulary.ofTokens(wordTokens(content));
+    const tokens = text.tokens;
     count.messages++;
     count.tokens += tokens.length;
-    if (isContentFree(content, { minTokens })) count.emptyMessages++;
+    if (contentFreeTokens(content, tokens, minTokens)) count.emptyMessages++;
     const partner = latestOfOthers(latest, agent);
-    if (partner !== undefined && isCopy(content, partner, copyThreshold)) count.copiedMessages++;
+    if (partner !== undefined && tokenizedCopy(text, partner, copyThreshold)) count.copiedMessages++;
     if (!answerSeen && containsRun(tokens, answer)) {
       count.finalAnswerFirst = true;
       answerSeen = true;
     }
     latest.delete(agent);
-    latest.set(agent, content);
+    latest.set(agent, text);
   }
   return counts;
 }
 
 /** The most recent message of an agent other than `agent` (the map keeps insertion = time order). */
-function latestOfOthers(latest: ReadonlyMap<number, string>, agent: number): string | undefined {
-  let found: string | undefined;
-  for (const [other, content] of latest) if (other !== agent) found = content;
+function latestOfOthers(latest: ReadonlyMap<number, TokenizedText>, agent: number): TokenizedText | undefined {
+  let found: TokenizedText | undefined;
+  for (const [other, text] of latest) if (other !== agent) found = text;
   return found;
 }
 

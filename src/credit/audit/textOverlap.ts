@@ -28,6 +28,58 @@ export function ngramContainment(a: string, b: string, n = 5): number {
   return containment(wordTokens(a), wordTokens(b), n);
 }
 
+/** A text split into word tokens, with its distinct 5-gram keys (from one {@link NgramVocabulary}). */
+export interface TokenizedText {
+  readonly tokens: readonly string[];
+  readonly grams: ReadonlySet<string>;
+}
+
+/**
+ * Token ids shared by the texts of one comparison (or one episode), so that n-gram keys built at
+ * different times compare equal exactly when the n-grams do. A key is the n ids as UTF-16 units, in
+ * a prefix-free code (one unit below 0xF000, else two): short to hash, and no joined strings.
+ */
+export class NgramVocabulary {
+  private readonly ids = new Map<string, number>();
+
+  /** `text`'s tokens and 5-gram keys. */
+  tokenize(text: string): TokenizedText {
+    return this.ofTokens(wordTokens(text));
+  }
+
+  ofTokens(tokens: readonly string[]): TokenizedText {
+    return { tokens, grams: this.keys(tokens, 5) };
+  }
+
+  /** The distinct n-gram keys of `tokens`. */
+  keys(tokens: readonly string[], n: number): Set<string> {
+    const units = this.units(tokens);
+    const grams = new Set<string>();
+    for (let k = 0; k + n <= tokens.length; k++) {
+      let key = '';
+      for (let j = k; j < k + n; j++) key += units[j] ?? '';
+      grams.add(key);
+    }
+    return grams;
+  }
+
+  private units(tokens: readonly string[]): string[] {
+    return tokens.map((token) => {
+      let id = this.ids.get(token);
+      if (id === undefined) this.ids.set(token, (id = this.ids.size));
+      return id < 0xf000 ? String.fromCharCode(id) : String.fromCharCode(0xf000 + (id >>> 16), id & 0xffff);
+    });
+  }
+}
+
+/** Share of `a`'s n-gram keys found in `b` (0 when `a` has none). */
+function setContainment(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0) return 0;
+  let found = 0;
+  for (const gram of a) if (b.has(gram)) found++;
+  return found / a.size;
+}
+
 /**
  * Whether `text` copies `partnerText` (credit-methods.md §5.4): `max(rougeLF1, 5-gram containment of
  * text in partnerText) ≥ threshold` (default 0.8). Tokenises each text once, and skips the quadratic
@@ -35,13 +87,17 @@ export function ngramContainment(a: string, b: string, n = 5): number {
  * (`F1 ≤ 2·min/(|a| + |b|)`). Empty text never copies.
  */
 export function isCopy(text: string, partnerText: string, threshold = 0.8): boolean {
-  const a = wordTokens(text);
-  const b = wordTokens(partnerText);
-  if (containment(a, b, 5) >= threshold) return true;
-  const shorter = Math.min(a.length, b.length, lcsTokenLimit);
-  const longer = Math.min(Math.max(a.length, b.length), lcsTokenLimit);
+  const vocabulary = new NgramVocabulary();
+  return tokenizedCopy(vocabulary.tokenize(text), vocabulary.tokenize(partnerText), threshold);
+}
+
+/** {@link isCopy} on tokenised texts of one vocabulary (the audit tokenises each message once). */
+export function tokenizedCopy(a: TokenizedText, b: TokenizedText, threshold = 0.8): boolean {
+  if (setContainment(a.grams, b.grams) >= threshold) return true;
+  const shorter = Math.min(a.tokens.length, b.tokens.length, lcsTokenLimit);
+  const longer = Math.min(Math.max(a.tokens.length, b.tokens.length), lcsTokenLimit);
   if (shorter === 0 || (2 * shorter) / (shorter + longer) < threshold) return false;
-  return lcsF1(a, b) >= threshold;
+  return lcsF1(a.tokens, b.tokens) >= threshold;
 }
 
 function lcsF1(tokensA: readonly string[], tokensB: readonly string[]): number {
@@ -70,16 +126,6 @@ function lcsLength(a: readonly string[], b: readonly string[]): number {
 
 function containment(a: readonly string[], b: readonly string[], n: number): number {
   if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
-  if (a.length < n) return 0;
-  const inB = new Set(ngrams(b, n));
-  const ofA = new Set(ngrams(a, n));
-  let found = 0;
-  for (const gram of ofA) if (inB.has(gram)) found++;
-  return found / ofA.size;
-}
-
-function ngrams(tokens: readonly string[], n: number): string[] {
-  const grams: string[] = [];
-  for (let k = 0; k + n <= tokens.length; k++) grams.push(tokens.slice(k, k + n).join(' '));
-  return grams;
+  const vocabulary = new NgramVocabulary();
+  return setContainment(vocabulary.keys(a, n), vocabulary.keys(b, n));
 }

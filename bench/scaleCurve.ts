@@ -1,0 +1,136 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IndexSummary } from '../src/core/indexSummary';
+import { loadAverage, missingTimeBinary, timedProcess, type ProcessTiming } from './processTiming';
+import { dashboardTimings, longEpisodeTimings, type ViewTiming } from './viewBench';
+
+// `node dist/bench.js scale [--sizes large,large3,large10]` (issue 15): the scale curve. For each
+// run (1, 3 and 10 GB of the same team's episodes), whole processes under GNU time: a cold index
+// with search, a re-index with nothing changed, LOO from the logged counterfactuals, the audit
+// (flags), then the view services in a child process of their own (its peak RSS is the panels'
+// host side): the dashboard overview, 500-row pages sorted by reward and by flags, a full-text
+// search, and opening a 10,000-message episode.
+
+export interface ScalePoint {
+  readonly name: string;
+  readonly traceBytes: number;
+  readonly episodes: number;
+  readonly messages: number;
+  readonly cold: ProcessTiming;
+  /** The cold pass's own split: episodes listed, then the search stage (ms, from `--json`). */
+  readonly coldIndexMs: number;
+  readonly coldSearchMs: number;
+  readonly reindex: ProcessTiming;
+  readonly indexBytes: number;
+  readonly loo: ProcessTiming;
+  readonly audit: ProcessTiming;
+  readonly views: ViewsResult;
+  readonly load: number;
+}
+
+export interface ViewsResult {
+  readonly timings: readonly ViewTiming[];
+  readonly maxRssMb: number;
+}
+
+export type ScaleResult =
+  | { readonly kind: 'skipped'; readonly reason: string }
+  | { readonly kind: 'measured'; readonly points: readonly ScalePoint[] };
+
+/** Measures one point per dataset folder (each already generated); `self` is dist/bench.js. */
+export function scaleCurve(datasets: readonly { name: string; dir: string }[], cli: string, self: string): ScaleResult {
+  const noTime = missingTimeBinary();
+  if (noTime) return { kind: 'skipped', reason: noTime };
+  const points: ScalePoint[] = [];
+  for (const dataset of datasets) {
+    process.stderr.write(`scale curve: ${dataset.name}…\n`);
+    points.push(measurePoint(dataset.name, dataset.dir, cli, self));
+    process.stderr.write(`${formatScaleCurve({ kind: 'measured', points })}\n`);
+  }
+  return { kind: 'measured', points };
+}
+
+function measurePoint(name: string, dir: string, cli: string, self: string): ScalePoint {
+  const scratch = mkdtempSync(join(tmpdir(), 'credit-lens-scale-'));
+  try {
+    const db = join(scratch, 'index.sqlite');
+    const node = (script: string, args: readonly string[]): ProcessTiming =>
+      timedProcess(scratch, process.execPath, [script, ...args]);
+    const cold = node(cli, ['index', dir, '--db', db, '--json']);
+    const { pass, summary } = JSON.parse(cold.stdout) as { pass: ColdPass; summary: IndexSummary };
+    const reindex = node(cli, ['index', dir, '--db', db, '--json']);
+    const indexBytes = ['', '-wal'].reduce((sum, s) => sum + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
+    const loo = node(cli, ['credit', dir, '--db', db, '--method', 'loo']);
+    const audit = node(cli, ['audit', dir, '--db', db, '--method', 'loo']);
+    const viewsRun = node(self, ['views-at', dir, db]);
+    const views = JSON.parse(viewsRun.stdout) as { timings: ViewTiming[] };
+    return {
+      name,
+      traceBytes: pass.bytesRead,
+      episodes: pass.episodesAdded,
+      messages: summary.runs.reduce((sum, run) => sum + run.messages, 0),
+      cold,
+      coldIndexMs: pass.indexMs,
+      coldSearchMs: pass.searchMs,
+      reindex,
+      indexBytes,
+      loo,
+      audit,
+      views: { timings: views.timings, maxRssMb: viewsRun.maxRssMb },
+      load: loadAverage(),
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+interface ColdPass {
+  readonly bytesRead: number;
+  readonly episodesAdded: number;
+  readonly indexMs: number;
+  readonly searchMs: number;
+}
+
+/** The child process of `views-at`: the dashboard's services on an indexed, audited run, then a long episode. */
+export async function viewsAt(dir: string, db: string): Promise<ViewsResult> {
+  const timings = [...(await dashboardTimings(dir, db)), ...(await longEpisodeTimings([10_000]))];
+  return { timings, maxRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20 };
+}
+
+const gb = (bytes: number): number => bytes / 1e9;
+
+/** One row per figure, one column per run, and the growth per GB from the first run to the last. */
+export function formatScaleCurve(result: ScaleResult): string {
+  if (result.kind === 'skipped') return `scale curve skipped: ${result.reason}`;
+  const points = result.points;
+  const head = `| figure | ${points.map((p) => `${p.name} (${gb(p.traceBytes).toFixed(2)} GB, ${p.episodes.toLocaleString('en')} episodes)`).join(' | ')} | per GB, last ÷ first |`;
+  const rows: string[] = [head, `|---|${points.map(() => '---|').join('')}---|`];
+  const row = (label: string, value: (p: ScalePoint) => number, digits = 1, perGb = true): void => {
+    const cells = points.map((p) => value(p).toFixed(digits));
+    const first = points[0];
+    const last = points[points.length - 1];
+    const growth =
+      perGb && first && last && points.length > 1
+        ? (value(last) / gb(last.traceBytes) / (value(first) / gb(first.traceBytes))).toFixed(2)
+        : '';
+    rows.push(`| ${label} | ${cells.join(' | ')} | ${growth} |`);
+  };
+  row('cold index with search, wall s', (p) => p.cold.wallS);
+  row('— episodes listed after, s', (p) => p.coldIndexMs / 1000);
+  row('— user CPU s', (p) => p.cold.userS);
+  row('cold index peak RSS MB', (p) => p.cold.maxRssMb, 0, false);
+  row('re-index, nothing changed, wall s', (p) => p.reindex.wallS, 2, false);
+  row('index size MB', (p) => p.indexBytes / 1e6, 0);
+  row('LOO (logged), wall s', (p) => p.loo.wallS);
+  row('LOO episodes/s (whole process)', (p) => p.episodes / p.loo.wallS, 0, false);
+  row('LOO peak RSS MB', (p) => p.loo.maxRssMb, 0, false);
+  row('audit, wall s', (p) => p.audit.wallS);
+  row('audit peak RSS MB', (p) => p.audit.maxRssMb, 0, false);
+  const names = points[0]?.views.timings.map((t) => t.name) ?? [];
+  for (const name of names)
+    row(`view: ${name}, first ms`, (p) => p.views.timings.find((t) => t.name === name)?.firstMs ?? NaN, 1, false);
+  row('views process peak RSS MB', (p) => p.views.maxRssMb, 0, false);
+  row('load average at the end', (p) => p.load, 2, false);
+  return rows.join('\n');
+}
