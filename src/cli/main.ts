@@ -50,9 +50,11 @@ Usage:
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
                    [--split train|validation|all]
                    [--evaluator NAME[:k=v,…] | --evaluator replay:url=… | --evaluator-cmd "CMD" | --evaluator none]
-                   [--fail-on KINDS] [--db PATH]
+                   [--fail-on KINDS] [--no-text] [--db PATH]
       Flag silent, idle, free-rider, dominant agents and reward–credit decoupling, with evidence.
       --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
+      --no-text: judge from credit and the roster only, without reading the message text
+      (no emptiness, copying or final-answer evidence; several times faster on large runs).
   credit-lens export <run-dir> --otlp [--method NAME[,NAME…]] [--run NAME] [--out FILE] [--db PATH]
       Write the indexed episodes as OpenTelemetry GenAI spans (OTLP/JSON, one request per line),
       with the stored credit of the given methods as rl.credit events (docs/otel.md).
@@ -75,6 +77,7 @@ const optionSpec = {
   db: { type: 'string' },
   json: { type: 'boolean', default: false },
   'no-search': { type: 'boolean', default: false },
+  'no-text': { type: 'boolean', default: false },
   format: { type: 'string' },
   otlp: { type: 'boolean', default: false },
   out: { type: 'string' },
@@ -264,6 +267,7 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
     ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
     ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
     ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
+    ...(values['no-text'] ? { readText: false } : {}),
   };
 }
 

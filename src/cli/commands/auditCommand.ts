@@ -23,6 +23,8 @@ export interface AuditCommandOptions {
   readonly calibration?: number;
   /** Training (default), validation or all episodes. */
   readonly split?: SplitChoice;
+  /** False: no message text is read (no emptiness, copying or final-answer evidence). */
+  readonly readText?: boolean;
 }
 
 /** Exit code when a flag named by `--fail-on` is raised (distinct from fatal errors). */
@@ -51,6 +53,7 @@ export async function auditCommand(options: AuditCommandOptions, io: CliIo): Pro
     ...(evaluator ? { evaluator } : {}),
     ...(options.calibration !== undefined ? { calibration: { threshold: options.calibration } } : {}),
     ...(options.split ? { split: options.split } : {}),
+    ...(options.readText === false ? { readText: false } : {}),
     signal: cancel.signal,
     onWarning: (message) => io.err(`credit-lens: warning: ${message}`),
   }).finally(() => cancel.dispose());

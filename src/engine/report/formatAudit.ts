@@ -36,6 +36,9 @@ export function formatAudit(report: RunAudit): string[] {
     ];
     lines.push(`  ${cells.join(' ')}  ${a.flags.join(', ') || '-'}`);
   }
+  const textRead = report.agents.some((a) => a.emptyRate !== null || a.copyRate !== null);
+  if (report.agents.length > 0 && !textRead)
+    lines.push('  empty, copied, answer: the message text was not read (--no-text, or unreadable trace lines)');
   if (report.flags.length === 0) lines.push('  no flags');
   for (const flag of report.flags) lines.push(`  ${describeFlag(flag)}`);
   for (const reason of report.unreachable) lines.push(`  not reached: ${reason}`);

@@ -54,3 +54,21 @@ test('credit-lens audit --fail-on exits 3 only when such a flag is raised, 2 on 
   assert.equal(run('audit', demo, '--fail-on', 'lazy').status, 2);
   assert.equal(run('audit', demo, '--threshold', 'minEpisodesPerWindow=oops').status, 2);
 });
+
+test('credit-lens audit --no-text judges from credit alone and says the text columns are blank', () => {
+  const withText = JSON.parse(run('audit', demo, '--run', 'planner-solver-verifier', '--json').stdout);
+  const result = run('audit', demo, '--run', 'planner-solver-verifier', '--json', '--no-text');
+  assert.equal(result.status, 0, result.stderr);
+  const json = JSON.parse(result.stdout);
+  const rates = (report: { agents: { emptyRate: number | null }[] }) => report.agents.map((a) => a.emptyRate);
+  assert.ok(rates(withText).every((r) => typeof r === 'number'));
+  assert.ok(rates(json).every((r) => r === null));
+  // The credit verdict does not depend on the text: the verifier is still the free rider.
+  assert.deepEqual(json.agents.find((a: { agent: string }) => a.agent === 'verifier').flags, [
+    'free-rider',
+    'decoupling',
+  ]);
+  const text = run('audit', demo, '--run', 'planner-solver-verifier', '--no-text');
+  assert.match(text.stdout, /empty, copied, answer: the message text was not read/);
+  assert.doesNotMatch(run('audit', demo, '--run', 'planner-solver-verifier').stdout, /text was not read/);
+});
