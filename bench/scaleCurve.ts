@@ -7,8 +7,9 @@ import { dashboardTimings, longEpisodeTimings, type ViewTiming } from './viewBen
 
 // `node dist/bench.js scale [--sizes large,large3,large10]` (issue 15): the scale curve. For each
 // run (1, 3 and 10 GB of the same team's episodes), whole processes under GNU time: a cold index
-// with search, a re-index with nothing changed, LOO from the logged counterfactuals, the audit
-// (flags), then the view services in a child process of their own (its peak RSS is the panels'
+// with search, a re-index with nothing changed, LOO from the logged counterfactuals, the audit from
+// credit alone (`--no-text`: its flags are what the views sort by; the audit that also reads every
+// message's text is timed on the first run only, its cost being per message), then the view services in a child process of their own (its peak RSS is the panels'
 // host side): the dashboard overview, 500-row pages sorted by reward and by flags, a full-text
 // search, and opening a 10,000-message episode.
 
@@ -25,6 +26,8 @@ export interface ScalePoint {
   readonly indexBytes: number;
   readonly loo: ProcessTiming;
   readonly audit: ProcessTiming;
+  /** The audit with the message-text evidence (first point only). */
+  readonly auditText?: ProcessTiming;
   readonly views: ViewsResult;
   readonly load: number;
 }
@@ -45,13 +48,13 @@ export function scaleCurve(datasets: readonly { name: string; dir: string }[], c
   const points: ScalePoint[] = [];
   for (const dataset of datasets) {
     process.stderr.write(`scale curve: ${dataset.name}…\n`);
-    points.push(measurePoint(dataset.name, dataset.dir, cli, self));
+    points.push(measurePoint(dataset.name, dataset.dir, cli, self, points.length === 0));
     process.stderr.write(`${formatScaleCurve({ kind: 'measured', points })}\n`);
   }
   return { kind: 'measured', points };
 }
 
-function measurePoint(name: string, dir: string, cli: string, self: string): ScalePoint {
+function measurePoint(name: string, dir: string, cli: string, self: string, withText: boolean): ScalePoint {
   const scratch = mkdtempSync(join(tmpdir(), 'credit-lens-scale-'));
   try {
     const db = join(scratch, 'index.sqlite');
@@ -62,7 +65,8 @@ function measurePoint(name: string, dir: string, cli: string, self: string): Sca
     const reindex = node(cli, ['index', dir, '--db', db, '--json']);
     const indexBytes = ['', '-wal'].reduce((sum, s) => sum + (existsSync(db + s) ? statSync(db + s).size : 0), 0);
     const loo = node(cli, ['credit', dir, '--db', db, '--method', 'loo']);
-    const audit = node(cli, ['audit', dir, '--db', db, '--method', 'loo']);
+    const auditText = withText ? node(cli, ['audit', dir, '--db', db, '--method', 'loo']) : undefined;
+    const audit = node(cli, ['audit', dir, '--db', db, '--method', 'loo', '--no-text']);
     const viewsRun = node(self, ['views-at', dir, db]);
     const views = JSON.parse(viewsRun.stdout) as { timings: ViewTiming[] };
     return {
@@ -77,6 +81,7 @@ function measurePoint(name: string, dir: string, cli: string, self: string): Sca
       indexBytes,
       loo,
       audit,
+      ...(auditText ? { auditText } : {}),
       views: { timings: views.timings, maxRssMb: viewsRun.maxRssMb },
       load: loadAverage(),
     };
@@ -125,8 +130,10 @@ export function formatScaleCurve(result: ScaleResult): string {
   row('LOO (logged), wall s', (p) => p.loo.wallS);
   row('LOO episodes/s (whole process)', (p) => p.episodes / p.loo.wallS, 0, false);
   row('LOO peak RSS MB', (p) => p.loo.maxRssMb, 0, false);
-  row('audit, wall s', (p) => p.audit.wallS);
-  row('audit peak RSS MB', (p) => p.audit.maxRssMb, 0, false);
+  row('audit --no-text, wall s', (p) => p.audit.wallS);
+  row('audit --no-text peak RSS MB', (p) => p.audit.maxRssMb, 0, false);
+  row('audit with text, wall s', (p) => p.auditText?.wallS ?? NaN, 1, false);
+  row('audit with text peak RSS MB', (p) => p.auditText?.maxRssMb ?? NaN, 0, false);
   const names = points[0]?.views.timings.map((t) => t.name) ?? [];
   for (const name of names)
     row(`view: ${name}, first ms`, (p) => p.views.timings.find((t) => t.name === name)?.firstMs ?? NaN, 1, false);
