@@ -80,7 +80,9 @@ const bitOf = (i: number): number => 1 << i;
 function toEpisode(s: Spec): Episode {
   const one = names.map((agent, turn): Message => ({ agent, turn, role: 'assistant', content: `${agent} of ${s.id}` }));
   const messages =
-    s.rounds === 1 ? one : [...one, ...one.map((m) => ({ ...m, turn: m.turn + 3, content: `${m.content} again` }))];
+    s.rounds === 1
+      ? one
+      : [...one, ...one.map((m) => ({ ...m, turn: (m.turn ?? 0) + 3, content: `${m.content} again` }))];
   const counterfactuals: Counterfactual[] = [];
   s.removals.forEach((r, i) => {
     if (r === 'none') return;
@@ -246,8 +248,8 @@ function checkSummary(run: RunCreditResult | undefined, expected: Map<string, Ex
     };
     assert.equal(summary.episodes, n, name);
     assert.ok(Math.abs(summary.mean - mean) < 1e-12, `${name} mean`);
-    assert.ok(Math.abs((summary.ci[0] as number) - (mean - 1.959963984540054 * se)) < 1e-9, `${name} ci low`);
-    assert.ok(Math.abs((summary.ci[1] as number) - (mean + 1.959963984540054 * se)) < 1e-9, `${name} ci high`);
+    assert.ok(Math.abs(summary.ci[0] - (mean - 1.959963984540054 * se)) < 1e-9, `${name} ci low`);
+    assert.ok(Math.abs(summary.ci[1] - (mean + 1.959963984540054 * se)) < 1e-9, `${name} ci high`);
     assert.ok(Math.abs(summary.early - quarterMean((s) => s <= lo + (hi - lo) / 4)) < 1e-12, `${name} early`);
     assert.ok(Math.abs(summary.late - quarterMean((s) => s >= hi - (hi - lo) / 4)) < 1e-12, `${name} late`);
     const count = (status: string): number => points.filter((p) => p.status === status).length;
