@@ -76,11 +76,13 @@ export class CreditInputRepository {
     this.runsStmt = db.prepare(`
       SELECT run_id, name, root, mechanism, evaluator_json FROM run r
       WHERE EXISTS (SELECT 1 FROM episode e WHERE e.run_id = r.run_id) ORDER BY root`);
+    // `+e.run_id`: walk the episodes in id order from the last page's end; an index on run_id would
+    // make every page scan and sort the whole run (quadratic in the run's size).
     this.pageStmt = db.prepare(`
       SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
         e.messages_json
       FROM episode e JOIN source s ON s.source_id = e.source_id
-      WHERE e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
+      WHERE +e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
       ORDER BY e.episode_id LIMIT ?`);
     const range = 'episode_id BETWEEN ? AND ?';
     this.rosterStmt = db.prepare(`
@@ -177,15 +179,14 @@ export class CreditInputRepository {
     const removals = groupByEpisode(this.counterfactualStmt.all(first, last));
     const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episode_id, r]));
     const labels = groupByEpisode(this.labelStmt.all(first, last));
+    const teams = new TeamMasks();
     return page.map((row) => {
-      const roster = rosters.get(row.episode_id) ?? [];
-      const agents: CreditAgent[] = roster.map((r) => ({ agentId: r.agent_id, name: r.name }));
-      const bit = new Map(agents.map((a, i) => [a.agentId, 1n << BigInt(i)]));
-      const full = (1n << BigInt(agents.length)) - 1n;
-      const logged = coalitionMasks(coalitions.get(row.episode_id), bit);
+      const team = teams.of(rosters.get(row.episode_id) ?? []);
+      const { agents, full } = team;
+      const logged = coalitionMasks(coalitions.get(row.episode_id), team);
       const counterfactuals: LoggedCounterfactual[] = [];
       for (const cf of removals.get(row.episode_id) ?? []) {
-        const removed = maskOf(cf.agents, bit);
+        const removed = team.mask(cf.agents);
         if (removed === undefined) continue;
         counterfactuals.push({
           removed,
@@ -232,7 +233,44 @@ function clampStep(step: number): number {
   return Math.max(-1e15, Math.min(1e15, step));
 }
 
-/** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
+/**
+ * One roster's agents and the bitmasks of its comma-joined agent id lists, shared by the episodes
+ * of a page with the same roster: most runs have one team, so each id list is split once a page.
+ */
+class Team {
+  readonly full: bigint;
+  private readonly bit: ReadonlyMap<number, bigint>;
+  private readonly masks = new Map<string, bigint | undefined>();
+
+  constructor(readonly agents: readonly CreditAgent[]) {
+    this.bit = new Map(agents.map((a, i) => [a.agentId, 1n << BigInt(i)]));
+    this.full = (1n << BigInt(agents.length)) - 1n;
+  }
+
+  /** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
+  mask(ids: string): bigint | undefined {
+    if (this.masks.has(ids)) return this.masks.get(ids);
+    const mask = maskOf(ids, this.bit);
+    this.masks.set(ids, mask);
+    return mask;
+  }
+}
+
+/** The {@link Team} of each roster seen, by its agent ids. */
+class TeamMasks {
+  private readonly teams = new Map<string, Team>();
+
+  of(roster: readonly RosterRow[]): Team {
+    const key = roster.map((r) => r.agent_id).join(',');
+    let team = this.teams.get(key);
+    if (!team) {
+      team = new Team(roster.map((r) => ({ agentId: r.agent_id, name: r.name })));
+      this.teams.set(key, team);
+    }
+    return team;
+  }
+}
+
 function maskOf(ids: string, bit: ReadonlyMap<number, bigint>): bigint | undefined {
   if (ids === '') return 0n;
   let mask = 0n;
@@ -244,11 +282,11 @@ function maskOf(ids: string, bit: ReadonlyMap<number, bigint>): bigint | undefin
   return mask;
 }
 
-function coalitionMasks(json: string | undefined, bit: ReadonlyMap<number, bigint>): Map<bigint, number> {
+function coalitionMasks(json: string | undefined, team: Team): Map<bigint, number> {
   const masks = new Map<bigint, number>();
   if (json === undefined) return masks;
   for (const [ids, value] of Object.entries(JSON.parse(json) as Record<string, number>)) {
-    const mask = maskOf(ids, bit);
+    const mask = team.mask(ids);
     if (mask !== undefined) masks.set(mask, value);
   }
   return masks;

@@ -1,6 +1,7 @@
 import type { ChatClientStats } from '../core/chat';
 import type { CreditParams, CreditRow } from '../core/creditInput';
-import type { Db, Statement } from './database';
+import type { BindValue, Db, Statement } from './database';
+import { MultiInsert } from './multiInsert';
 import { splitCondition, splitParam } from './splitFilter';
 import type { SplitChoice } from '../core/split';
 
@@ -78,6 +79,33 @@ export interface EvaluatorUsage extends ChatClientStats {
   readonly estimate?: { readonly calls: number; readonly promptTokens: number; readonly completionTokens: number };
 }
 
+/** Rows of one advantage update statement. */
+const advantageChunk = 128;
+
+/** The columns {@link CreditRepository.writeCredit} fills, in the order it lays out their values. */
+const creditColumns = [
+  'run_id',
+  'episode_id',
+  'scope_kind',
+  'scope_id',
+  'agent_id',
+  'message_seq',
+  'method',
+  'value',
+  'stderr',
+  'n',
+  'ci_low',
+  'ci_high',
+  'advantage',
+  'approximate',
+  'source',
+  'status',
+  'intervention',
+  'params_hash',
+  'params_json',
+  'computed_at',
+] as const;
+
 /**
  * Computed credit and the evaluator cache. An episode's credit rows are replaced as a whole in one
  * transaction, so a reader never sees a mix of old and new rows, nor a partial episode.
@@ -89,7 +117,7 @@ export class CreditRepository {
   private readonly cacheStmt: Statement;
   private readonly clearStmt: Statement;
   private readonly clearErrorStmt: Statement;
-  private readonly insertStmt: Statement;
+  private readonly insertRows: MultiInsert;
   private readonly errorStmt: Statement;
   private readonly groupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
   private readonly someGroupRowsStmt: Statement<{
@@ -98,7 +126,8 @@ export class CreditRepository {
     agent_id: number;
     value: number;
   }>;
-  private readonly advantageStmt: Statement;
+  /** `UPDATE … FROM (VALUES …)` statements by row count (see {@link setAdvantages}). */
+  private readonly advantageStmts = new Map<number, Statement>();
   private readonly outputStmt: Statement<CreditOutputRow>;
   private readonly storeUsageStmt: Statement;
   private readonly usageStmt: Statement<UsageRow>;
@@ -118,14 +147,11 @@ export class CreditRepository {
       INSERT INTO calibration (run_id, evaluator, sampled, agreed, threshold, accepted, reason, example_json, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET sampled = excluded.sampled, agreed = excluded.agreed, threshold = excluded.threshold, accepted = excluded.accepted,
         reason = excluded.reason, example_json = excluded.example_json, computed_at = excluded.computed_at`);
-    this.clearStmt = db.prepare('DELETE FROM credit WHERE episode_id = ? AND method = ? AND params_hash = ?');
-    this.clearErrorStmt = db.prepare(
-      'DELETE FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?',
-    );
-    this.insertStmt = db.prepare(`
-      INSERT INTO credit (run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, stderr, n, ci_low, ci_high,
-        advantage, approximate, source, status, intervention, params_hash, params_json, computed_at)
-      VALUES (?, ?, 'episode', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    // The episodes of one write as a JSON array: one statement per write, not two per episode.
+    const written = 'episode_id IN (SELECT value FROM json_each(?))';
+    this.clearStmt = db.prepare(`DELETE FROM credit WHERE method = ? AND params_hash = ? AND ${written}`);
+    this.clearErrorStmt = db.prepare(`DELETE FROM credit_error WHERE method = ? AND params_hash = ? AND ${written}`);
+    this.insertRows = new MultiInsert(db, 'credit', creditColumns, 64);
     this.errorStmt = db.prepare(`
       INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET reason = excluded.reason, status = excluded.status, remedy = excluded.remedy, computed_at = excluded.computed_at`);
@@ -139,7 +165,6 @@ export class CreditRepository {
       JOIN credit c ON c.episode_id = e.episode_id AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL
       WHERE e.run_id = ? AND e.group_id IN (SELECT g.group_id FROM episode g WHERE g.episode_id IN (SELECT value FROM json_each(?)))
       ORDER BY e.group_id, c.agent_id`);
-    this.advantageStmt = db.prepare('UPDATE credit SET advantage = ? WHERE credit_id = ?');
     this.outputStmt = db.prepare(`
       SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
         c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source, c.status, c.intervention
@@ -241,18 +266,35 @@ export class CreditRepository {
     const rows = episodeIds
       ? this.someGroupRowsStmt.all(params.method, params.hash, runId, JSON.stringify(episodeIds))
       : this.groupRowsStmt.all(runId, params.method, params.hash);
-    this.db.transaction(() => {
-      let start = 0;
-      for (let i = 1; i <= rows.length; i++) {
-        const a = rows[start];
-        const b = rows[i];
-        if (b && a && b.group_id === a.group_id && b.agent_id === a.agent_id) continue;
-        const group = rows.slice(start, i);
-        const values = advantages(Float64Array.from(group, (r) => r.value));
-        group.forEach((r, k) => this.advantageStmt.run(values[k] ?? null, r.credit_id));
-        start = i;
+    const pairs: BindValue[] = []; // credit_id, advantage, …
+    let start = 0;
+    for (let i = 1; i <= rows.length; i++) {
+      const a = rows[start];
+      const b = rows[i];
+      if (b && a && b.group_id === a.group_id && b.agent_id === a.agent_id) continue;
+      const group = rows.slice(start, i);
+      const values = advantages(Float64Array.from(group, (r) => r.value));
+      group.forEach((r, k) => pairs.push(r.credit_id, values[k] ?? null));
+      start = i;
+    }
+    this.db.transaction(() => this.setAdvantages(pairs))();
+  }
+
+  /** Sets `advantage` of the rows in `pairs` (credit_id, advantage, …) with one statement per {@link advantageChunk} rows. */
+  private setAdvantages(pairs: readonly BindValue[]): void {
+    for (let start = 0; start < pairs.length; start += 2 * advantageChunk) {
+      const chunk = pairs.slice(start, start + 2 * advantageChunk);
+      const rows = chunk.length / 2;
+      let statement = this.advantageStmts.get(rows);
+      if (!statement) {
+        const list = Array<string>(rows).fill('(?, ?)').join(', ');
+        statement = this.db.prepare(
+          `UPDATE credit SET advantage = v.column2 FROM (VALUES ${list}) AS v WHERE credit.credit_id = v.column1`,
+        );
+        this.advantageStmts.set(rows, statement);
       }
-    })();
+      statement.run(...chunk);
+    }
   }
 
   /** Cached evaluator results of one episode, by intervention key. */
@@ -286,16 +328,18 @@ export class CreditRepository {
   ): void {
     const now = new Date().toISOString();
     const json = JSON.stringify(params.params);
-    const episodes = new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]);
+    const episodes = JSON.stringify([
+      ...new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]),
+    ]);
     this.db.transaction(() => {
-      for (const id of episodes) {
-        this.clearStmt.run(id, params.method, params.hash);
-        this.clearErrorStmt.run(id, params.method, params.hash);
-      }
+      this.clearStmt.run(params.method, params.hash, episodes);
+      this.clearErrorStmt.run(params.method, params.hash, episodes);
+      const values: BindValue[] = [];
       for (const r of rows) {
-        this.insertStmt.run(
+        values.push(
           runId,
           r.episodeId,
+          'episode',
           String(r.episodeId),
           r.agentId,
           r.messageSeq,
@@ -315,6 +359,7 @@ export class CreditRepository {
           now,
         );
       }
+      if (rows.length > 0) this.insertRows.run(values, rows.length);
       for (const f of failures)
         this.errorStmt.run(
           runId,

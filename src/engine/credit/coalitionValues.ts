@@ -73,6 +73,8 @@ export class CoalitionValues {
   private readonly known = new Map<bigint, ValueInfo>();
   private cached: ReadonlyMap<string, CachedEvaluation> | undefined;
   private trusted = false;
+  /** The masks whose logged value kept the downstream text, found on first need. */
+  private withoutReplay: Set<bigint> | undefined;
   readonly full: bigint;
 
   constructor(
@@ -151,11 +153,12 @@ export class CoalitionValues {
     if (this.kind === 'messages') return false;
     if (!this.sources.sequential) return true;
     const authors = this.episode.messageAuthors;
+    const present = memberTest(mask);
     let lastPresent = -1;
     authors.forEach((author, seq) => {
-      if (isSet(mask, author)) lastPresent = seq;
+      if (present(author)) lastPresent = seq;
     });
-    return authors.every((author, seq) => seq > lastPresent || isSet(mask, author));
+    return authors.every((author, seq) => seq > lastPresent || present(author));
   }
 
   /** A mask in words: the agents present by name, or the message positions kept. */
@@ -168,9 +171,12 @@ export class CoalitionValues {
   /** True when the trace says its value of `mask` kept the downstream text (a `remove` counterfactual with `replayed: false`). */
   private loggedWithoutReplay(mask: bigint): boolean {
     if (this.kind !== 'agents') return false;
-    return this.episode.loggedCounterfactuals.some(
-      (cf) => cf.intervention === 'remove' && cf.replayed === false && (this.full & ~cf.removed) === mask,
+    this.withoutReplay ??= new Set(
+      this.episode.loggedCounterfactuals
+        .filter((cf) => cf.intervention === 'remove' && cf.replayed === false)
+        .map((cf) => this.full & ~cf.removed),
     );
+    return this.withoutReplay.has(mask);
   }
 
   private loggedValue(mask: bigint): number | undefined {
@@ -276,6 +282,13 @@ export class CoalitionValues {
 
 function isSet(mask: bigint, index: number): boolean {
   return index >= 0 && ((mask >> BigInt(index)) & 1n) === 1n;
+}
+
+/** Whether member `index` is in `mask`: with plain number bit tests when the mask fits in 30 bits (no bigint per test). */
+function memberTest(mask: bigint): (index: number) => boolean {
+  if (mask >= 1n << 30n) return (index) => isSet(mask, index);
+  const bits = Number(mask);
+  return (index) => index >= 0 && index < 30 && ((bits >> index) & 1) === 1;
 }
 
 /**

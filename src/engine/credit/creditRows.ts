@@ -1,5 +1,5 @@
 import type { CreditEpisode, CreditRow } from '../../core/creditInput';
-import { joinSources, type ComputedStatus, type ValueSource } from '../../core/provenance';
+import { joinSources, valueSources, type ComputedStatus } from '../../core/provenance';
 import type { ValueInfo } from './coalitionValues';
 
 /** Provenance shared by every row of one computation, unless a row overrides it. */
@@ -34,11 +34,22 @@ export function agentRows(
 
 /** Row provenance from the values a computation used: their sources, exact unless one was not. */
 export function provenanceOf(infos: Iterable<ValueInfo>, status: ComputedStatus = 'exact'): RowProvenance {
-  const sources = new Set<ValueSource>();
+  let sources = 0; // bit k = valueSources[k]
   let exact = true;
   for (const info of infos) {
-    sources.add(info.source);
+    sources |= 1 << valueSources.indexOf(info.source);
     exact &&= info.exact;
   }
-  return { source: joinSources(sources), status: exact ? status : 'approximate' };
+  return { source: joinedSources(sources), status: exact ? status : 'approximate' };
+}
+
+/** {@link joinSources} of a set of sources as bits over `valueSources`, joined once per set (rows repeat a few sets). */
+const joined = new Map<number, string>();
+function joinedSources(bits: number): string {
+  let text = joined.get(bits);
+  if (text === undefined) {
+    text = joinSources(valueSources.filter((_, k) => (bits >> k) & 1));
+    joined.set(bits, text);
+  }
+  return text;
 }
