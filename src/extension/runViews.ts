@@ -64,7 +64,7 @@ export function activateRunViews(
       workerScript,
       indexPath,
       onIndexed: (folder) => {
-        if (isShown(folder)) views.refresh();
+        if (isShown(folder)) views.refreshAfterPass();
         onChanged(folder);
       },
     }),
