@@ -11,6 +11,7 @@ import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
+import { formatLiveTail, liveTail, liveTailOptions } from './liveTail';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
 import { formatReplayBudget, replayBudget } from './replayBudget';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
@@ -52,6 +53,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`)))}\n`,
     );
+    return;
+  }
+  if (process.argv[2] === 'live-tail') {
+    const options = liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js'));
+    process.stdout.write(`${formatLiveTail(await liveTail(options))}\n`);
     return;
   }
   if (process.argv[2] === 'mc-coverage') {
