@@ -8,6 +8,8 @@ import { runIndexInWorker } from '../src/engine/runIndexInWorker';
 import { resolveIndexLocation } from '../src/engine/indexLocation';
 import { LiveTail } from '../src/extension/liveTail';
 import type { RunOverview } from '../src/protocol/dashboardPanel';
+// Types only: the modules themselves are imported once the fake `vscode` is installed.
+import type { RunsNode, RunsTreeProvider } from '../src/extension/tree/runsTreeProvider';
 import { BrowseRepository } from '../src/store/browseRepository';
 import { IndexStore } from '../src/store/indexStore';
 import * as fakeVscode from '../test/unit/fakes/vscode';
@@ -50,8 +52,8 @@ interface Options {
   readonly temporary: boolean;
 }
 
-type Tree = import('../src/extension/tree/runsTreeProvider').RunsTreeProvider;
-type Node = import('../src/extension/tree/runsTreeProvider').RunsNode;
+type Tree = RunsTreeProvider;
+type Node = RunsNode;
 
 /** Makes `require('vscode')` return the unit tests' fake, for the modules imported after this call. */
 function installFakeVscode(): void {
@@ -98,6 +100,61 @@ function groupLines(templates: readonly Record<string, unknown>[], step: number,
   );
 }
 
+/** Complete lines written by one append: visible once the tree lists them and the step counts them. */
+interface Pending {
+  readonly ids: readonly { readonly id: string; readonly group: string }[];
+  readonly at: number;
+  readonly stepEpisodes: number;
+  shownInTree: boolean;
+  shownInDashboard: boolean;
+}
+
+/** A recursive watch of the folder, as VS Code's file watcher feeds LiveTail in the extension. */
+function watchFolder(root: string, onChange: () => void): { dispose(): void } {
+  const watcher = watch(root, { recursive: true }, onChange);
+  return { dispose: () => watcher.close() };
+}
+
+/** Resolves once `done()` holds (polling every 5 ms), throwing after `ms`. */
+async function until(done: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`${what} after ${ms} ms`);
+    await sleep(5);
+  }
+}
+
+/** The second half of a torn line, and its episode. */
+interface Torn {
+  readonly id: string;
+  readonly group: string;
+  readonly rest: string;
+}
+
+/**
+ * What one append writes: the rest of the line torn before, then the group's lines, the last one
+ * torn in half when `tear`; and the episodes whose line it completes.
+ */
+function appendText(
+  lines: readonly string[],
+  before: Torn | undefined,
+  tear: boolean,
+): { text: string; complete: { id: string; group: string }[]; torn: Torn | undefined } {
+  const ids = lines.map((l) => {
+    const { id, group } = JSON.parse(l) as { id: string; group: string };
+    return { id, group };
+  });
+  const last = lines.at(-1) ?? '';
+  const half = Math.floor(last.length / 2);
+  const body = tear ? lines.slice(0, -1).join('') + last.slice(0, half) : lines.join('');
+  const lastId = ids.at(-1);
+  return {
+    text: (before?.rest ?? '') + body,
+    complete: [...(before ? [{ id: before.id, group: before.group }] : []), ...(tear ? ids.slice(0, -1) : ids)],
+    torn: tear && lastId ? { ...lastId, rest: last.slice(half) } : undefined,
+  };
+}
+
 /**
  * The episodes of each group in the tree's children along the path VS Code keeps expanded below a
  * refreshed run: [step ranges →] step → group → [pages →] episodes.
@@ -120,65 +177,52 @@ function treeEpisodes(tree: Tree, run: Node, step: number, groups: ReadonlySet<s
   return shown;
 }
 
-export async function liveTail(options: Options): Promise<LiveTailResult> {
+/** The index (built first when missing), the Runs tree and the dashboard service over it, and the largest run. */
+async function openRun({ dir, dbPath, workerScript }: Options) {
   installFakeVscode();
   const { RunsTreeProvider } = await import('../src/extension/tree/runsTreeProvider');
   const { appendedOnly } = await import('../src/extension/backgroundIndexing');
-  const { dir, dbPath } = options;
   const location = resolveIndexLocation(dir, dbPath);
   if (!existsSync(location.path)) {
     process.stderr.write(`indexing ${dir} first…\n`);
-    await runIndexInWorker({ root: dir, ...(dbPath ? { dbPath } : {}) }, options.workerScript).result;
+    await runIndexInWorker({ root: dir, ...(dbPath ? { dbPath } : {}) }, workerScript).result;
   }
   const store = IndexStore.open(location.path);
   const browse = new BrowseRepository(store.db);
   const folder = fakeVscode.Uri.file(dir) as unknown as Uri;
-  const tree = new RunsTreeProvider({ index: () => ({ folder, repository: browse }) });
+  const tree: Tree = new RunsTreeProvider({ index: () => ({ folder, repository: browse }) });
   const service = new DashboardViewService(store.db, dir);
   const target = [...browse.runs()].sort((a, b) => b.episodes - a.episodes)[0];
   if (!target) throw new Error(`no run in ${dir}`);
+  return { store, tree, service, target, appendedOnly };
+}
+
+export async function liveTail(options: Options): Promise<LiveTailResult> {
+  const { dir, dbPath } = options;
+  const { store, tree, service, target, appendedOnly } = await openRun(options);
   const { file, step, templates } = stepFile(dir);
   let held: RunOverview = service.overview(target.runId, 'loo', 0.01);
   const result = {
     dir,
     episodesBefore: target.episodes,
     appends: options.appends,
-    latencyMs: [] as number[],
-    passMs: [] as number[],
-    indexMs: [] as number[],
-    treeMs: [] as number[],
-    deltaMs: [] as number[],
-    deltaBytes: [] as number[],
-    overviewBytes: [] as number[],
-    overviewMs: [] as number[],
-    deltaColumns: [] as number[],
-    overviewColumns: held.steps.length,
+    ...{ latencyMs: [] as number[], passMs: [] as number[], indexMs: [] as number[], treeMs: [] as number[] },
+    ...{ deltaMs: [] as number[], deltaBytes: [] as number[], deltaColumns: [] as number[] },
+    ...{ overviewBytes: [] as number[], overviewMs: [] as number[], overviewColumns: held.steps.length },
   };
   // VS Code reads the root once; after a pass it re-reads the runs refreshChanged() fires.
-  let runNode = tree.getChildren().find((n) => n.kind === 'run' && n.run.runId === target.runId);
-  tree.onDidChangeTreeData((changed) => {
-    if (changed === undefined)
-      runNode = tree.getChildren().find((n) => n.kind === 'run' && n.run.runId === target.runId);
-  });
+  const findRun = (): Node | undefined =>
+    tree.getChildren().find((n) => n.kind === 'run' && n.run.runId === target.runId);
+  let runNode = findRun();
+  tree.onDidChangeTreeData((changed) => (runNode = changed === undefined ? findRun() : runNode));
   const tag = `live${Date.now().toString(36)}`;
-  /** Complete lines written by one append: visible once the tree lists them and the step counts them. */
-  interface Pending {
-    readonly ids: readonly { readonly id: string; readonly group: string }[];
-    readonly at: number;
-    readonly stepEpisodes: number;
-    shownInTree: boolean;
-    shownInDashboard: boolean;
-  }
   let pending: Pending[] = [];
   let failure: unknown;
   let passStarted = 0;
   const stepEpisodes = (o: RunOverview): number => o.episodes[o.steps.indexOf(step)] ?? 0;
   let written = stepEpisodes(held);
   const tail = new LiveTail({
-    watch: (root, onChange) => {
-      const watcher = watch(root, { recursive: true }, onChange);
-      return { dispose: () => watcher.close() };
-    },
+    watch: watchFolder,
     runPass: async (root) => {
       passStarted = performance.now();
       const pass = await runIndexInWorker({ root, ...(dbPath ? { dbPath } : {}) }, options.workerScript).result;
@@ -213,26 +257,17 @@ export async function liveTail(options: Options): Promise<LiveTailResult> {
   });
   tail.follow(dir);
   await sleep(500); // the recursive watcher is set up asynchronously
-  let torn: { id: string; group: string; rest: string } | undefined;
+  let torn: Torn | undefined;
   for (let i = 0; i < options.appends; i++) {
-    const group = `${tag}-g${i}`;
-    const lines = groupLines(templates, step, group);
-    const ids = lines.map((l) => ({ id: (JSON.parse(l) as { id: string }).id, group }));
-    // Every fifth append leaves its last line torn; the next append completes it.
-    const tear = i % 5 === 4 && i + 1 < options.appends;
-    const last = lines.at(-1) ?? '';
-    const text =
-      (torn?.rest ?? '') + (tear ? lines.slice(0, -1).join('') + last.slice(0, last.length / 2) : lines.join(''));
-    const complete = [...(torn ? [{ id: torn.id, group: torn.group }] : []), ...(tear ? ids.slice(0, -1) : ids)];
-    torn = tear ? { ...(ids.at(-1) ?? { id: '', group }), rest: last.slice(last.length / 2) } : undefined;
+    const next = appendText(groupLines(templates, step, `${tag}-g${i}`), torn, i % 5 === 4 && i + 1 < options.appends);
+    const { text, complete } = next;
+    torn = next.torn;
     written += complete.length;
     const at = performance.now();
     appendFileSync(file, text);
     pending.push({ ids: complete, at, stepEpisodes: written, shownInTree: false, shownInDashboard: false });
-    const deadline = performance.now() + 20_000;
-    while (pending.length > 0 && failure === undefined && performance.now() < deadline) await sleep(5);
-    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
-    if (pending.length > 0) throw new Error(`append ${i + 1} not visible after 20 s`);
+    await until(() => pending.length === 0 || failure !== undefined, 20_000, `append ${i + 1} not visible`);
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error('a live-tail pass failed');
     await compareWithFullFetch(service, target.runId, result);
     await sleep(200 + ((i * 137) % 400)); // the trainer's next group comes at an unrelated moment
   }
