@@ -12,6 +12,7 @@ import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
 import { formatScaleCurve, scaleCurve, viewsAt } from './scaleCurve';
+import { formatLiveTail, liveTail, liveTailOptions } from './liveTail';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
 import { formatReplayBudget, replayBudget } from './replayBudget';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
@@ -76,6 +77,8 @@ const subcommands: Record<string, () => Promise<void> | void> = {
       formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`))),
     );
   },
+  'live-tail': async () =>
+    print(formatLiveTail(await liveTail(liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js'))))),
   'mc-coverage': async () => print(formatCoverage(await monteCarloCoverage())),
   'replay-server': () => serveSimulatedModel(),
   'first-table': () => print(runFirstTable(process.argv.includes('--small') ? small : large, flag('--repeat', 3))),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { IndexTally } from '../core/indexProgress';
 import type { IndexJobResult } from '../engine/indexJob';
 import { runIndexInWorker } from '../engine/runIndexInWorker';
 import { LiveTail } from './liveTail';
@@ -73,6 +74,15 @@ export class BackgroundIndexing implements vscode.Disposable {
     this.show(result);
     this.deps.onIndexed(vscode.Uri.file(folder), result);
   }
+}
+
+/**
+ * True when a pass only appended episodes (lines after the last indexed offset, or new files): no
+ * file was re-read from the start or removed, and none was unreadable. The dashboard then updates
+ * the steps that changed instead of refetching its overview.
+ */
+export function appendedOnly(tally: Readonly<IndexTally>): boolean {
+  return tally.filesReindexed === 0 && tally.removedFiles === 0 && tally.fatal.length === 0 && !tally.cancelled;
 }
 
 /** A glob of every file the indexer reads (scanRunFolder's extensions: jsonl, ndjson, json, eval, parquet). */

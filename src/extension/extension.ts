@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { registerAllCommands } from './commandIds';
 import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
-import { DashboardPanel } from './panels/dashboardPanel';
+import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
 import { EpisodePanel } from './panels/episodePanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
@@ -18,8 +18,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const storage = context.storageUri ? { storageDir: context.storageUri.fsPath } : {};
   const config = (): ReturnType<typeof loadConfigOrReport> => loadConfigOrReport(log);
-  const refreshPanels = (folder: vscode.Uri): void => {
-    dashboardPanel.refresh(folder);
+  const refreshPanels = (folder: vscode.Uri, change?: IndexChange): void => {
+    dashboardPanel.refresh(folder, change);
     episodePanel.refresh(folder);
   };
   const episodePanel = own(

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AuditResult } from '../engine/audit/auditJob';
 import type { IndexJobResult } from '../engine/indexJob';
 import { ActiveIndex } from './activeIndex';
-import { BackgroundIndexing } from './backgroundIndexing';
+import { appendedOnly, BackgroundIndexing } from './backgroundIndexing';
 import { configuredIndexPath, hasIndex } from './config';
 import type { SeverityByKind } from './diagnostics/flagDiagnostics';
 import { plural } from './indexReport';
@@ -10,6 +10,7 @@ import { folderLabel, RunFolders } from './runFolders';
 import { CreditLensViews } from './tree/creditLensViews';
 import type { RunFolderEntry } from './tree/runsTreeProvider';
 import type { BrowseIndex } from './tree/treeItems';
+import type { IndexChange } from './panels/dashboardPanel';
 
 /** What the commands call when an index pass or an audit finished, and the run folders they act on. */
 export interface RunViewHooks {
@@ -29,7 +30,7 @@ export function activateRunViews(
   log: vscode.LogOutputChannel,
   workerScript: string,
   /** Called whenever the index of `folder` changed (indexed, live-tailed or audited), for the panels. */
-  onChanged: (folder: vscode.Uri) => void = () => undefined,
+  onChanged: (folder: vscode.Uri, change?: IndexChange) => void = () => undefined,
 ): RunViewHooks {
   const own = <T extends vscode.Disposable>(d: T): T => (context.subscriptions.push(d), d);
   const storageDir = context.storageUri?.fsPath;
@@ -63,9 +64,9 @@ export function activateRunViews(
       log,
       workerScript,
       indexPath,
-      onIndexed: (folder) => {
-        if (isShown(folder)) views.refresh();
-        onChanged(folder);
+      onIndexed: (folder, result) => {
+        if (isShown(folder)) views.refreshAfterPass();
+        onChanged(folder, appendedOnly(result.tally) ? 'appended' : 'changed');
       },
     }),
   );

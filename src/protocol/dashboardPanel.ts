@@ -20,6 +20,9 @@ export type { CreditCoverage };
 // with DidChangeRunsNotification, and sends it again (with a higher `revision`) whenever the index,
 // the credit or the flags change. The webview then pulls the charts' data with GetOverviewRequest
 // and table pages with GetEpisodesRequest.
+// Live tail: a revision that only appended episodes keeps `resetRevision`; a webview whose overview
+// was read at or after it asks GetOverviewDeltaRequest for the steps changed after the overview's
+// `watermark` and merges them (webview/src/dashboard/overviewDelta.ts) instead of refetching it all.
 
 /** Version of {@link DashboardViewState}; bump it when that state changes shape. */
 export const dashboardStateVersion = 1;
@@ -51,6 +54,12 @@ export interface DashboardRunsData {
   readonly defaultMethod: ViewMethod;
   /** Grows whenever the index, credit or flags change: cached overviews and pages are stale. */
   readonly revision: number;
+  /**
+   * The last revision at which more than appended episodes changed (credit, flags, re-read or
+   * removed files). An overview read at or after it is brought up to date by a delta; absent: every
+   * revision is one.
+   */
+  readonly resetRevision?: number;
 }
 
 /**
@@ -103,6 +112,33 @@ export interface RunOverview {
   /** The idle threshold used for `idleRate`. */
   readonly epsilon: number;
   readonly coverage: CreditCoverage;
+  /** The index's largest episode id when the overview was read: GetOverviewDeltaRequest's `after`. */
+  readonly watermark?: number;
+}
+
+/** The per-step columns of an overview (a delta carries those of the steps it re-read). */
+export type OverviewColumns = Pick<
+  RunOverview,
+  'steps' | 'teamReward' | 'episodes' | 'creditShare' | 'meanCredit' | 'idleRate' | 'flagCounts'
+>;
+
+export interface GetOverviewDeltaParams extends GetOverviewParams {
+  /** The watermark of the overview the webview holds. */
+  readonly after: number;
+}
+
+/** What changed in a run's overview since a watermark, when only episodes were appended. */
+export interface OverviewDelta {
+  readonly runId: number;
+  readonly method: ViewMethod;
+  readonly status: CreditStatus;
+  readonly coverage: CreditCoverage;
+  /** The new watermark. */
+  readonly watermark: number;
+  /** Steps of the episodes appended after `after`, re-read whole; one missing from `columns` is no longer drawn. */
+  readonly recomputed: readonly number[];
+  /** The columns of the recomputed steps that are drawn (rows: the run's agents in roster order). */
+  readonly columns: OverviewColumns;
 }
 
 export type EpisodeSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
@@ -198,6 +234,10 @@ function isRunMethodParams(value: unknown): value is GetOverviewParams {
   );
 }
 
+function isOverviewDeltaParams(value: unknown): value is GetOverviewDeltaParams {
+  return isRunMethodParams(value) && isNonNegativeInt((value as { after?: unknown }).after);
+}
+
 function isOptional(value: unknown, check: (v: unknown) => boolean): boolean {
   return value === undefined || value === null || check(value);
 }
@@ -249,6 +289,11 @@ export const DashboardReadyCommand = new IpcCommand<DashboardReadyParams>('dashb
 export const GetOverviewRequest = new IpcRequest<GetOverviewParams, RunOverview>(
   'dashboard/overview/get',
   isRunMethodParams,
+);
+/** Webview → host: the steps changed after an overview's watermark (live tail; see the handshake above). */
+export const GetOverviewDeltaRequest = new IpcRequest<GetOverviewDeltaParams, OverviewDelta>(
+  'dashboard/overview/delta',
+  isOverviewDeltaParams,
 );
 /** Webview → host: one page of the episode table. */
 export const GetEpisodesRequest = new IpcRequest<GetEpisodesParams, EpisodePage>(

@@ -25,6 +25,17 @@ export interface BrowseStep {
   readonly flags: number;
 }
 
+/** Consecutive training steps `from..to` (inclusive) with their totals; only steps with episodes count. */
+export interface BrowseStepRange {
+  readonly from: number;
+  readonly to: number;
+  readonly steps: number;
+  readonly episodes: number;
+  readonly meanReward: number | null;
+  /** Flags whose steps overlap the range (step scope) or name one of its episodes (episode scope). */
+  readonly flags: number;
+}
+
 /** One GRPO group of a step; `group` is null for the episodes that log none. */
 export interface BrowseGroup {
   readonly group: string | null;
@@ -72,6 +83,18 @@ export interface BrowseParseError {
   readonly reason: string;
 }
 
+/** A row of stepRangesSql: a range's bounds and totals. */
+type RangeRow = Omit<StepRow, 'step' | 'groups'> & { lo: number; hi: number; steps: number };
+
+/** A row of a step listing. */
+interface StepRow {
+  step: number | null;
+  episodes: number;
+  groups: number;
+  mean_reward: number | null;
+  flags: number;
+}
+
 interface FlagRow {
   flag_id: number;
   kind: string;
@@ -95,21 +118,55 @@ const flagSpans = `
     FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
     WHERE f.run_id = :run AND f.scope_kind = 'episode')`;
 
+// Episodes and mean reward in one pass over the covering index episode_step; the step count is a
+// skip scan (stepCountSql), since a count(DISTINCT) over every episode dominated a live refresh.
 const runsSql = `
-  SELECT r.run_id, r.name, r.root, r.mechanism,
-    (SELECT count(*) FROM episode e WHERE e.run_id = r.run_id) AS episodes,
-    (SELECT count(DISTINCT coalesce(e.train_step, 'none')) FROM episode e WHERE e.run_id = r.run_id) AS steps,
-    (SELECT avg(e.outcome) FROM episode e WHERE e.run_id = r.run_id) AS mean_reward,
+  SELECT r.run_id, r.name, r.root, r.mechanism, coalesce(t.episodes, 0) AS episodes, t.mean_reward,
     (SELECT count(*) FROM flag f WHERE f.run_id = r.run_id) AS flags
-  FROM run r WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id) ORDER BY r.root`;
+  FROM run r LEFT JOIN (
+    SELECT run_id, count(*) AS episodes, avg(outcome) AS mean_reward FROM episode INDEXED BY episode_step GROUP BY run_id
+  ) t ON t.run_id = r.run_id
+  WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id) ORDER BY r.root`;
 
-const stepsSql = `
+// Distinct steps of run :run (the null step counts as one), one index seek per step.
+const stepCountSql = `
+  WITH RECURSIVE s(step) AS (
+    SELECT min(train_step) FROM episode WHERE run_id = :run AND train_step IS NOT NULL
+    UNION ALL
+    SELECT (SELECT min(train_step) FROM episode WHERE run_id = :run AND train_step > s.step) FROM s WHERE s.step IS NOT NULL)
+  SELECT count(step) + EXISTS (SELECT 1 FROM episode WHERE run_id = :run AND train_step IS NULL) AS steps FROM s`;
+
+// The step listing over the steps a condition on `train_step` selects: all, a range, or the null step.
+const stepsWhere = (condition: string): string => `
   WITH ${flagSpans}
   SELECT s.step, s.episodes, s.groups, s.mean_reward,
     (SELECT count(*) FROM flag_span WHERE s.step BETWEEN lo AND hi) AS flags
   FROM (SELECT train_step AS step, count(*) AS episodes, count(DISTINCT group_id) AS groups, avg(outcome) AS mean_reward
-        FROM episode WHERE run_id = :run GROUP BY train_step) s
+        FROM episode INDEXED BY episode_step WHERE run_id = :run ${condition} GROUP BY train_step) s
   ORDER BY s.step`;
+const stepsSql = stepsWhere('');
+const stepsInRangeSql = stepsWhere('AND train_step BETWEEN :from AND :to');
+const noStepSql = stepsWhere('AND train_step IS NULL');
+
+// Steps :from..:to in ranges of :width steps (floor division, so negative steps fall in their own
+// range). Per-step totals come from the covering index episode_step in step order; only the few
+// step rows are then grouped into ranges.
+const stepRangesSql = `
+  WITH ${flagSpans},
+  per_step AS (
+    SELECT train_step AS step, count(*) AS episodes, sum(outcome) AS total, count(outcome) AS rewarded
+    FROM episode INDEXED BY episode_step WHERE run_id = :run AND train_step BETWEEN :from AND :to GROUP BY train_step),
+  ranged AS (
+    SELECT w.width * CASE WHEN step >= 0 THEN step / w.width ELSE (step + 1) / w.width - 1 END AS lo, w.width, per_step.*
+    FROM per_step CROSS JOIN (SELECT CAST(:width AS INTEGER) AS width) w)
+  SELECT lo, lo + width - 1 AS hi, count(*) AS steps, sum(episodes) AS episodes,
+    sum(total) / nullif(sum(rewarded), 0) AS mean_reward,
+    (SELECT count(*) FROM flag_span f WHERE f.lo <= ranged.lo + width - 1 AND f.hi >= ranged.lo) AS flags
+  FROM ranged GROUP BY lo ORDER BY lo`;
+
+const stepSpanSql = `
+  SELECT (SELECT min(train_step) FROM episode WHERE run_id = :run AND train_step IS NOT NULL) AS lo,
+    (SELECT max(train_step) FROM episode WHERE run_id = :run AND train_step IS NOT NULL) AS hi`;
 
 const groupsSql = `
   WITH ${flagSpans}
@@ -129,10 +186,17 @@ const episodesSql = `
                              AND CAST(substr(f.scope_id, instr(f.scope_id, '..') + 2) AS INTEGER)))) AS flags
   FROM episode e INDEXED BY episode_step JOIN source s ON s.source_id = e.source_id
   WHERE e.run_id = :run AND e.train_step IS :step AND e.group_id IS :group
-  ORDER BY e.sample_idx, e.episode_id LIMIT :limit`;
+  ORDER BY e.sample_idx, e.episode_id LIMIT :limit OFFSET :offset`;
 
 /** The listing statements, exported so a test can check their query plans. */
-export const browseQueries = { steps: stepsSql, groups: groupsSql, episodes: episodesSql } as const;
+export const browseQueries = {
+  steps: stepsSql,
+  stepsInRange: stepsInRangeSql,
+  noStep: noStepSql,
+  stepRanges: stepRangesSql,
+  groups: groupsSql,
+  episodes: episodesSql,
+} as const;
 
 const flagsSql = `
   SELECT f.flag_id, f.kind, a.name AS agent, f.scope_kind, f.scope_id, f.score, f.evidence_json
@@ -153,17 +217,15 @@ export class BrowseRepository {
     root: string;
     mechanism: string | null;
     episodes: number;
-    steps: number;
     mean_reward: number | null;
     flags: number;
   }>;
-  private readonly stepsStmt: Statement<{
-    step: number | null;
-    episodes: number;
-    groups: number;
-    mean_reward: number | null;
-    flags: number;
-  }>;
+  private readonly stepCountStmt: Statement<{ steps: number }>;
+  private readonly stepsStmt: Statement<StepRow>;
+  private readonly stepsInRangeStmt: Statement<StepRow>;
+  private readonly noStepStmt: Statement<StepRow>;
+  private readonly stepRangesStmt: Statement<RangeRow>;
+  private readonly stepSpanStmt: Statement<{ lo: number | null; hi: number | null }>;
   private readonly groupsStmt: Statement<{
     group_id: string | null;
     episodes: number;
@@ -185,7 +247,12 @@ export class BrowseRepository {
 
   constructor(db: Db) {
     this.runsStmt = db.prepare(runsSql);
+    this.stepCountStmt = db.prepare(stepCountSql);
     this.stepsStmt = db.prepare(browseQueries.steps);
+    this.stepsInRangeStmt = db.prepare(browseQueries.stepsInRange);
+    this.noStepStmt = db.prepare(browseQueries.noStep);
+    this.stepRangesStmt = db.prepare(browseQueries.stepRanges);
+    this.stepSpanStmt = db.prepare(stepSpanSql);
     this.groupsStmt = db.prepare(browseQueries.groups);
     this.episodesStmt = db.prepare(browseQueries.episodes);
     this.flagsStmt = db.prepare(flagsSql);
@@ -200,7 +267,7 @@ export class BrowseRepository {
       root: r.root,
       mechanism: r.mechanism,
       episodes: r.episodes,
-      steps: r.steps,
+      steps: this.stepCountStmt.get({ run: r.run_id })?.steps ?? 0,
       meanReward: r.mean_reward,
       flags: r.flags,
     }));
@@ -208,10 +275,35 @@ export class BrowseRepository {
 
   /** The run's training steps in ascending order (the null step first). Empty for an unknown run. */
   steps(runId: number): BrowseStep[] {
-    return this.stepsStmt.all({ run: runId }).map((r) => ({
-      step: r.step,
+    return this.stepsStmt.all({ run: runId }).map(toStep);
+  }
+
+  /** The run's steps `from..to` (inclusive), ascending. */
+  stepsInRange(runId: number, from: number, to: number): BrowseStep[] {
+    return this.stepsInRangeStmt.all({ run: runId, from, to }).map(toStep);
+  }
+
+  /** The episodes of the run that log no step, as a step; undefined when every episode logs one. */
+  noStep(runId: number): BrowseStep | undefined {
+    return this.noStepStmt.all({ run: runId }).map(toStep)[0];
+  }
+
+  /** Smallest and largest logged step of the run (index seeks); undefined when no episode logs one. */
+  stepSpan(runId: number): { readonly from: number; readonly to: number } | undefined {
+    const span = this.stepSpanStmt.get({ run: runId });
+    return span && span.lo !== null && span.hi !== null ? { from: span.lo, to: span.hi } : undefined;
+  }
+
+  /**
+   * The steps `from..to` in ranges of `width` steps aligned on multiples of `width` (steps 0–99,
+   * 100–199, …), ascending; ranges without an episode are left out.
+   */
+  stepRanges(runId: number, width: number, from: number, to: number): BrowseStepRange[] {
+    return this.stepRangesStmt.all({ run: runId, width, from, to }).map((r) => ({
+      from: r.lo,
+      to: r.hi,
+      steps: r.steps,
       episodes: r.episodes,
-      groups: r.groups,
       meanReward: r.mean_reward,
       flags: r.flags,
     }));
@@ -224,9 +316,9 @@ export class BrowseRepository {
       .map((r) => ({ group: r.group_id, episodes: r.episodes, meanReward: r.mean_reward, flags: r.flags }));
   }
 
-  /** At most `limit` episodes of one group of one step, by sample index then id. */
-  episodes(runId: number, step: number | null, group: string | null, limit: number): BrowseEpisode[] {
-    return this.episodesStmt.all({ run: runId, step, group, limit }).map((r) => ({
+  /** At most `limit` episodes of one group of one step from position `offset`, by sample index then id. */
+  episodes(runId: number, step: number | null, group: string | null, limit: number, offset = 0): BrowseEpisode[] {
+    return this.episodesStmt.all({ run: runId, step, group, limit, offset }).map((r) => ({
       episodeId: r.episode_id,
       externalId: r.external_id,
       sample: r.sample_idx,
@@ -247,6 +339,10 @@ export class BrowseRepository {
   parseErrors(limit = 10_000): BrowseParseError[] {
     return this.parseErrorsStmt.all(limit);
   }
+}
+
+function toStep(r: StepRow): BrowseStep {
+  return { step: r.step, episodes: r.episodes, groups: r.groups, meanReward: r.mean_reward, flags: r.flags };
 }
 
 function toFlag(row: FlagRow): BrowseFlag {

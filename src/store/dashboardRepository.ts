@@ -94,9 +94,29 @@ const runsSql = `
        ORDER BY a.agent_id)) AS agents
   FROM run r WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id) ORDER BY r.root`;
 
-const stepsSql = `
+// The per-step statements read every step, or only the steps listed in the JSON array :only (the
+// steps a live-tail delta re-reads, one episode_step seek each).
+const onlySteps = (e: string, only: boolean): string =>
+  only ? `AND ${e}.train_step IN (SELECT value FROM json_each(:only))` : '';
+
+const stepsSqlOf = (only: boolean): string => `
   SELECT e.train_step AS step, count(*) AS episodes, avg(e.outcome) AS mean_reward
-  FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')} GROUP BY e.train_step ORDER BY e.train_step`;
+  FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')} GROUP BY e.train_step ORDER BY e.train_step`;
+const stepsSql = stepsSqlOf(false);
+
+// The largest episode id of the index (ids grow with every insert: one seek, and any run's episodes
+// appended later have larger ones), and the steps of a run's episodes after one: a rowid range
+// (`+run_id` keeps the planner off the run's whole index range).
+const watermarkSql = 'SELECT max(episode_id) AS id FROM episode';
+const steppedEpisodesSql = `
+  SELECT count(*) AS n FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')}`;
+// Whether sharedByStep has a row at any step: an episode with a step, a logged reward and a roster.
+const hasSharedSql = `
+  SELECT EXISTS (SELECT 1 FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL
+    AND ${inSplit('e')} AND EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id)) AS yes`;
+const stepsAfterSql = `
+  SELECT DISTINCT train_step AS step FROM episode
+  WHERE episode_id > :after AND +run_id = :run AND train_step IS NOT NULL ORDER BY train_step`;
 
 // The parameter set of the run's newest credit row under a method. Row ids grow with every
 // insert, so each agent's largest credit_id is its newest row (an index seek per agent); the
@@ -110,26 +130,28 @@ const latestParamsSql = `
 // main pass reads the run's episodes in step order (episode_step) and their agent-level values from
 // the covering index credit_agent_value (migration 0004), sorting only within a step. The roster is
 // needed only for silent agents (n_messages = 0): the main pass counts every credited episode as
-// spoken, and a second, small pass over the silent roster rows takes them out.
-const creditByStepSql = `
+// spoken, and a second, small pass over the silent roster rows takes them out (for a few steps,
+// over the rosters of those steps' episodes instead).
+const creditByStepSqlOf = (only: boolean): string => `
   WITH parts AS (
     SELECT step, agent_id, sum(value) AS total, count(*) AS n, count(*) AS spoke, sum(abs(value) <= :epsilon) AS idle FROM (
       SELECT e.train_step AS step, c.agent_id, c.value
       FROM episode e CROSS JOIN credit c
-      WHERE e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')}
+      WHERE e.run_id = :run AND e.train_step IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')}
         AND c.method = :method AND c.params_hash = :hash AND c.episode_id = e.episode_id AND c.message_seq IS NULL AND c.value IS NOT NULL
         AND c.status IN ('exact', 'estimated')
       ORDER BY e.train_step, c.agent_id)
     GROUP BY step, agent_id
     UNION ALL
     SELECT e.train_step, ea.agent_id, 0, 0, -count(*), -sum(abs(c.value) <= :epsilon)
-    FROM episode_agent ea CROSS JOIN episode e CROSS JOIN credit c
-    WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')}
+    FROM ${only ? 'episode e CROSS JOIN episode_agent ea' : 'episode_agent ea CROSS JOIN episode e'} CROSS JOIN credit c
+    WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')}
       AND c.method = :method AND c.params_hash = :hash AND c.episode_id = ea.episode_id AND c.agent_id = ea.agent_id
       AND c.message_seq IS NULL AND c.value IS NOT NULL AND c.status IN ('exact', 'estimated')
     GROUP BY e.train_step, ea.agent_id)
   SELECT step, agent_id, sum(total) / sum(n) AS mean, sum(spoke) AS spoke, sum(idle) AS idle
   FROM parts GROUP BY step, agent_id HAVING sum(n) > 0 ORDER BY step, agent_id`;
+const creditByStepSql = creditByStepSqlOf(false);
 
 // How much of a parameter set the charts can draw (only exact or estimated credit), and why not the rest.
 const splitEpisodes = `episode_id IN (SELECT e.episode_id FROM episode e WHERE e.run_id = :run AND ${inSplit('e')})`;
@@ -147,12 +169,13 @@ const topReasonSql = `
   GROUP BY reason, remedy ORDER BY n DESC LIMIT 1`;
 
 // The same for the "shared" signal derived from the logged team reward (every roster agent gets R).
-const sharedByStepSql = `
+const sharedByStepSqlOf = (only: boolean): string => `
   SELECT e.train_step AS step, ea.agent_id, avg(e.outcome) AS mean, sum(ea.n_messages > 0) AS spoke,
     sum(ea.n_messages > 0 AND abs(e.outcome) <= :epsilon) AS idle
   FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id
-  WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL AND ${inSplit('e')}
+  WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')}
   GROUP BY e.train_step, ea.agent_id ORDER BY e.train_step, ea.agent_id`;
+const sharedByStepSql = sharedByStepSqlOf(false);
 
 // Flags covering episodes of run :run: per step (step-scope ranges holding it) and per episode
 // (episode-scope flags naming it); `n` counts every flag, `n_kind` those the :flag filter selects.
@@ -254,6 +277,10 @@ export const dashboardQueries = {
   latestParams: latestParamsSql,
   creditByStep: creditByStepSql,
   sharedByStep: sharedByStepSql,
+  stepsOnly: stepsSqlOf(true),
+  creditByStepOnly: creditByStepSqlOf(true),
+  sharedByStepOnly: sharedByStepSqlOf(true),
+  stepsAfter: stepsAfterSql,
 } as const;
 
 /**
@@ -275,21 +302,16 @@ export class DashboardRepository {
   }>;
   private readonly agentsStmt: Statement<{ agent_id: number; name: string }>;
   private readonly stepsStmt: Statement<{ step: number; episodes: number; mean_reward: number | null }>;
+  private readonly stepsOnlyStmt: Statement<{ step: number; episodes: number; mean_reward: number | null }>;
+  private readonly watermarkStmt: Statement<{ id: number | null }>;
+  private readonly stepsAfterStmt: Statement<{ step: number }>;
+  private readonly steppedEpisodesStmt: Statement<{ n: number }>;
+  private readonly hasSharedStmt: Statement<{ yes: number }>;
+  private readonly creditByStepOnlyStmt: Statement<StepAgentRow>;
+  private readonly sharedByStepOnlyStmt: Statement<StepAgentRow>;
   private readonly latestParamsStmt: Statement<{ params_hash: string }>;
-  private readonly creditByStepStmt: Statement<{
-    step: number;
-    agent_id: number;
-    mean: number;
-    spoke: number;
-    idle: number;
-  }>;
-  private readonly sharedByStepStmt: Statement<{
-    step: number;
-    agent_id: number;
-    mean: number;
-    spoke: number;
-    idle: number;
-  }>;
+  private readonly creditByStepStmt: Statement<StepAgentRow>;
+  private readonly sharedByStepStmt: Statement<StepAgentRow>;
   private readonly failureStmt: Statement<{ reason: string; status: string; params_hash: string }>;
   private readonly coverageStmt: Statement<{
     episodes: number;
@@ -309,6 +331,13 @@ export class DashboardRepository {
       SELECT a.agent_id, a.name FROM agent a
       WHERE a.run_id = ? AND EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id) ORDER BY a.agent_id`);
     this.stepsStmt = db.prepare(stepsSql);
+    this.stepsOnlyStmt = db.prepare(dashboardQueries.stepsOnly);
+    this.watermarkStmt = db.prepare(watermarkSql);
+    this.stepsAfterStmt = db.prepare(stepsAfterSql);
+    this.steppedEpisodesStmt = db.prepare(steppedEpisodesSql);
+    this.hasSharedStmt = db.prepare(hasSharedSql);
+    this.creditByStepOnlyStmt = db.prepare(dashboardQueries.creditByStepOnly);
+    this.sharedByStepOnlyStmt = db.prepare(dashboardQueries.sharedByStepOnly);
     this.latestParamsStmt = db.prepare(latestParamsSql);
     this.creditByStepStmt = db.prepare(creditByStepSql);
     this.sharedByStepStmt = db.prepare(sharedByStepSql);
@@ -343,11 +372,35 @@ export class DashboardRepository {
     return this.agentsStmt.all(runId).map((r) => ({ agentId: r.agent_id, name: r.name }));
   }
 
-  /** The run's training steps of the episodes in `split`, ascending (episodes without a step left out). */
-  steps(runId: number, split: SplitChoice = defaultSplit): DashboardStep[] {
-    return this.stepsStmt
-      .all({ run: runId, split: splitParam(split) })
-      .map((r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }));
+  /**
+   * The run's training steps of the episodes in `split`, ascending (episodes without a step left
+   * out); only the steps `only` when given.
+   */
+  steps(runId: number, split: SplitChoice = defaultSplit, only?: readonly number[]): DashboardStep[] {
+    const params = { run: runId, split: splitParam(split) };
+    return (only ? this.stepsOnlyStmt.all({ ...params, only: JSON.stringify(only) }) : this.stepsStmt.all(params)).map(
+      (r) => ({ step: r.step, episodes: r.episodes, meanReward: r.mean_reward }),
+    );
+  }
+
+  /** The index's largest episode id (0 when empty): episodes appended later have larger ones. */
+  watermark(): number {
+    return this.watermarkStmt.get()?.id ?? 0;
+  }
+
+  /** Episodes of the run in `split` that log a step (what the overview's steps add up to). */
+  steppedEpisodes(runId: number, split: SplitChoice = defaultSplit): number {
+    return this.steppedEpisodesStmt.get({ run: runId, split: splitParam(split) })?.n ?? 0;
+  }
+
+  /** True when {@link sharedByStep} has a row at some step. */
+  hasShared(runId: number, split: SplitChoice = defaultSplit): boolean {
+    return this.hasSharedStmt.get({ run: runId, split: splitParam(split) })?.yes === 1;
+  }
+
+  /** The steps of the run's episodes with an id above `after`, ascending. */
+  stepsAfter(runId: number, after: number): number[] {
+    return this.stepsAfterStmt.all({ run: runId, after }).map((r) => r.step);
   }
 
   /** The parameter set of the newest credit of the run under `method`; undefined when none is stored. */
@@ -355,22 +408,36 @@ export class DashboardRepository {
     return this.latestParamsStmt.get({ run: runId, method })?.params_hash;
   }
 
-  /** Credit per (step, agent) of one parameter set over the episodes in `split`, by step then agent id. */
+  /** Credit per (step, agent) of one parameter set over the episodes in `split`, by step then agent id; only the steps `only` when given. */
   creditByStep(
     runId: number,
     method: string,
     paramsHash: string,
     epsilon: number,
     split: SplitChoice = defaultSplit,
+    only?: readonly number[],
   ): StepAgentCredit[] {
-    return this.creditByStepStmt
-      .all({ run: runId, method, hash: paramsHash, epsilon, split: splitParam(split) })
-      .map(toStepAgent);
+    const params = { run: runId, method, hash: paramsHash, epsilon, split: splitParam(split) };
+    return (
+      only
+        ? this.creditByStepOnlyStmt.all({ ...params, only: JSON.stringify(only) })
+        : this.creditByStepStmt.all(params)
+    ).map(toStepAgent);
   }
 
-  /** The `shared` signal per (step, agent) over the episodes in `split`, derived from the logged team reward. */
-  sharedByStep(runId: number, epsilon: number, split: SplitChoice = defaultSplit): StepAgentCredit[] {
-    return this.sharedByStepStmt.all({ run: runId, epsilon, split: splitParam(split) }).map(toStepAgent);
+  /** The `shared` signal per (step, agent) over the episodes in `split`, derived from the logged team reward; only the steps `only` when given. */
+  sharedByStep(
+    runId: number,
+    epsilon: number,
+    split: SplitChoice = defaultSplit,
+    only?: readonly number[],
+  ): StepAgentCredit[] {
+    const params = { run: runId, epsilon, split: splitParam(split) };
+    return (
+      only
+        ? this.sharedByStepOnlyStmt.all({ ...params, only: JSON.stringify(only) })
+        : this.sharedByStepStmt.all(params)
+    ).map(toStepAgent);
   }
 
   /** The run's latest failed or not-identifiable episode under `method`, if any. */
@@ -416,12 +483,14 @@ export class DashboardRepository {
   }
 }
 
-function toStepAgent(r: {
+interface StepAgentRow {
   step: number;
   agent_id: number;
   mean: number;
   spoke: number;
   idle: number;
-}): StepAgentCredit {
+}
+
+function toStepAgent(r: StepAgentRow): StepAgentCredit {
   return { step: r.step, agentId: r.agent_id, mean: r.mean, spoke: r.spoke, idle: r.idle };
 }

@@ -7,61 +7,26 @@ import {
   GetEpisodesRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
-  maxEpisodePage,
   type GetEpisodesParams,
 } from '../../src/protocol/dashboardPanel';
 import type { Locator } from 'playwright-core';
 import type { WebviewHarness } from './harness/harness';
 import { browserSuite } from './harness/suite';
-import type { HarnessTheme } from './harness/server';
 import {
   brushColumns,
   choose,
-  dashboardEntry,
-  dashboardHost,
   nextEpisodesRequest,
   nextPosted,
   tableRows,
   waitForStatus,
-  type DashboardHost,
 } from './dashboard/dashboardHost';
-import {
-  collapseStep,
-  demoFolder,
-  episodePage,
-  scriptedRun,
-  type RunShape,
-  type ScriptedRun,
-} from './dashboard/scriptedRun';
+import { closeDashboard as close, openDashboard, type OpenOptions, type Opened } from './dashboard/openDashboard';
+import { collapseStep, demoFolder, episodePage } from './dashboard/scriptedRun';
 
 const suite = browserSuite();
 const browser = suite.browser;
 
-interface Opened {
-  readonly h: WebviewHarness;
-  readonly host: DashboardHost;
-  readonly run: ScriptedRun;
-}
-
-async function open(options: { theme?: HarnessTheme; shape?: RunShape } = {}): Promise<Opened> {
-  const run = scriptedRun(options.shape);
-  const host = dashboardHost(run);
-  const h = await browser.open({
-    entry: dashboardEntry,
-    host: host.host,
-    theme: options.theme,
-    viewport: { width: 1360, height: 1000 },
-  });
-  await waitForStatus(h.page, /\d episodes?/);
-  await h.page.locator('#chart-reward path.series').waitFor();
-  return { h, host, run };
-}
-
-async function close({ h, host }: Opened): Promise<void> {
-  for (const m of h.posted.filter((p) => GetEpisodesRequest.is(p))) assert.ok(m.params.limit <= maxEpisodePage);
-  await h.close();
-  assert.deepEqual(host.invalid, [], 'every message passed the protocol guards');
-}
+const open = (options: OpenOptions = {}): Promise<Opened> => openDashboard(browser, options);
 
 const savedState = (h: WebviewHarness): Promise<Record<string, unknown>> =>
   h.page.evaluate(() => JSON.parse(sessionStorage.getItem('vscode-state') ?? '{}') as Record<string, unknown>);

@@ -5,6 +5,9 @@ import type { CreditCoverage } from '../../core/provenance';
 import { DashboardRepository, type StepAgentCredit } from '../../store/dashboardRepository';
 import { runOverview } from './runOverview';
 import type { CreditStatus, DashboardRun, EpisodePage, EpisodeQuery, RunOverview, ViewMethod } from './viewTypes';
+import type { OverviewDelta } from '../../protocol/dashboardPanel';
+
+const sum = (steps: readonly { readonly episodes: number }[]): number => steps.reduce((n, s) => n + s.episodes, 0);
 
 function emptyCoverage(episodes: number): CreditCoverage {
   return { episodes, drawn: 0, approximate: 0, notIdentifiable: 0, failed: 0, reason: null, remedy: null };
@@ -40,14 +43,56 @@ export class DashboardViewService {
    * default, as credit and audit: validation episodes never pool into the training curves).
    */
   overview(runId: number, method: ViewMethod, epsilon: number, split: SplitChoice = defaultSplit): RunOverview {
+    // Read first: episodes appended while the aggregates run are re-read by the next delta.
+    const watermark = this.repo.watermark();
+    return { ...this.assemble(runId, method, epsilon, split), watermark };
+  }
+
+  /**
+   * What changed in {@link overview} since `after` (an overview's watermark), when episodes were only
+   * appended since: the steps of the episodes after it, re-read whole, with status and coverage.
+   * Cost grows with those steps' episodes, not the run's.
+   */
+  overviewDelta(
+    runId: number,
+    method: ViewMethod,
+    epsilon: number,
+    after: number,
+    split: SplitChoice = defaultSplit,
+  ): OverviewDelta {
+    const watermark = this.repo.watermark();
+    const recomputed = this.repo.stepsAfter(runId, after);
+    const part = this.assemble(runId, method, epsilon, split, recomputed);
+    const { steps, teamReward, episodes, creditShare, meanCredit, idleRate, flagCounts } = part;
+    return {
+      runId,
+      method,
+      status: part.status,
+      coverage: part.coverage,
+      watermark,
+      recomputed,
+      columns: { steps, teamReward, episodes, creditShare, meanCredit, idleRate, flagCounts },
+    };
+  }
+
+  /** The overview, of the steps `only` when given (coverage and status are always of the whole run). */
+  private assemble(
+    runId: number,
+    method: ViewMethod,
+    epsilon: number,
+    split: SplitChoice,
+    only?: readonly number[],
+  ): RunOverview {
     const hash = this.repo.latestParams(runId, method);
     const failure = hash === undefined ? this.repo.latestFailure(runId, method) : undefined;
     let credit: StepAgentCredit[] = [];
     let status: CreditStatus = 'not-computed';
-    const steps = this.repo.steps(runId, split);
-    let coverage = emptyCoverage(steps.reduce((n, s) => n + s.episodes, 0));
+    const steps = this.repo.steps(runId, split, only);
+    // Counted only when no parameter set's coverage replaces it (a count over the run's episodes).
+    const uncredited = (): CreditCoverage => emptyCoverage(only ? this.repo.steppedEpisodes(runId, split) : sum(steps));
+    let coverage: CreditCoverage;
     if (hash !== undefined) {
-      credit = this.repo.creditByStep(runId, method, hash, epsilon, split);
+      credit = this.repo.creditByStep(runId, method, hash, epsilon, split, only);
       coverage = this.repo.coverage(runId, method, hash, split);
       // Only exact or estimated credit is drawn; a run with none of it is not "computed".
       status =
@@ -57,13 +102,16 @@ export class DashboardViewService {
             ? 'not-identifiable'
             : 'failed';
     } else if (method === 'shared') {
-      credit = this.repo.sharedByStep(runId, epsilon, split);
-      status = credit.length > 0 ? 'computed' : 'not-computed';
-      if (credit.length > 0) coverage = { ...coverage, drawn: coverage.episodes };
+      credit = this.repo.sharedByStep(runId, epsilon, split, only);
+      // Whether some step has a logged reward is a property of the run, not of the steps re-read.
+      const computed = only ? this.repo.hasShared(runId, split) : credit.length > 0;
+      status = computed ? 'computed' : 'not-computed';
+      coverage = uncredited();
+      if (computed) coverage = { ...coverage, drawn: coverage.episodes };
     } else if (failure !== undefined) {
       status = failure.status === 'not-identifiable' ? 'not-identifiable' : 'failed';
       coverage = this.repo.coverage(runId, method, failure.paramsHash, split);
-    }
+    } else coverage = uncredited();
     return runOverview({
       coverage,
       runId,

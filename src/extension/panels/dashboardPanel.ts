@@ -7,6 +7,7 @@ import {
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
   GetEpisodesRequest,
+  GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
   type DashboardRecomputeParams,
@@ -38,10 +39,14 @@ interface Shown {
   selectedRunId: number | null;
 }
 
+/** What changed in an index: only appended episodes (a live-tail pass), or anything else. */
+export type IndexChange = 'appended' | 'changed';
+
 /**
  * "Credit Lens: Run Dashboard": credit over training for the runs of one indexed folder, fed through
  * src/protocol/dashboardPanel.ts. The webview pulls the overview and table pages; every change of
- * the index, the credit or the flags bumps `revision` so it pulls again.
+ * the index, the credit or the flags bumps `revision` so it pulls again. A change that only
+ * appended episodes keeps `resetRevision`, so the webview asks for a delta of the changed steps.
  */
 export class DashboardPanel extends Disposable {
   static readonly viewType = 'creditLens.dashboard';
@@ -50,6 +55,8 @@ export class DashboardPanel extends Disposable {
   private session: WebviewSession | undefined;
   private shown: Shown | undefined;
   private revision = 0;
+  /** The last revision whose change was more than appended episodes (see DashboardRunsData). */
+  private resetRevision = 0;
   private recomputing = false;
 
   constructor(private readonly deps: DashboardPanelDeps) {
@@ -91,9 +98,13 @@ export class DashboardPanel extends Disposable {
     this.adopt(panel);
   }
 
-  /** The index, credit or flags of `folder` changed: bump the revision so the webview refetches. */
-  refresh(folder?: vscode.Uri): void {
+  /**
+   * The index, credit or flags of `folder` changed: bump the revision so the webview refetches, or
+   * (`appended`: a live-tail pass that only appended episodes) brings its overview up to date with a delta.
+   */
+  refresh(folder?: vscode.Uri, change: IndexChange = 'changed'): void {
     if (folder && this.shown && folder.fsPath !== this.shown.index.root) return;
+    if (change !== 'appended') this.resetRevision = this.revision + 1;
     this.post();
   }
 
@@ -116,6 +127,9 @@ export class DashboardPanel extends Disposable {
     session.onRequest(GetOverviewRequest, ({ folder, runId, method }) =>
       this.service(folder).overview(runId, method, DashboardPanel.epsilon),
     );
+    session.onRequest(GetOverviewDeltaRequest, ({ folder, runId, method, after }) =>
+      this.service(folder).overviewDelta(runId, method, DashboardPanel.epsilon, after),
+    );
     session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
     session.onCommand(OpenEpisodeCommand, ({ folder, episodeId }) => {
       this.service(folder);
@@ -133,6 +147,7 @@ export class DashboardPanel extends Disposable {
       const index = openPanelIndex(root, config, this.deps.storageDir);
       this.closeIndex();
       this.shown = { index, service: new DashboardViewService(index.db, root), selectedRunId: null };
+      this.resetRevision = this.revision + 1;
       return true;
     } catch (error) {
       this.deps.log.warn(`Run dashboard: cannot open the index of ${root}: ${errorText(error)}`);
@@ -155,6 +170,7 @@ export class DashboardPanel extends Disposable {
       selectedRunId: shown.selectedRunId,
       defaultMethod: config.defaultMethod,
       revision: this.revision,
+      resetRevision: this.resetRevision,
     });
   }
 

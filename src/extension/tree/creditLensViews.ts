@@ -61,6 +61,19 @@ export class CreditLensViews extends Disposable {
   refresh(): void {
     this.runs.refresh();
     this.flags.refresh();
+    this.publishDiagnostics();
+  }
+
+  /**
+   * After a live-tail pass, which appends episodes and parse errors but never touches flags: the
+   * Runs view re-reads only the runs whose totals changed, the Flags view is left alone.
+   */
+  refreshAfterPass(): void {
+    this.runs.refreshChanged();
+    this.publishDiagnostics();
+  }
+
+  private publishDiagnostics(): void {
     const index = this.options.index();
     if (!index) return;
     try {

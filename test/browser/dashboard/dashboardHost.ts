@@ -5,9 +5,11 @@ import {
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
   GetEpisodesRequest,
+  GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
   type DashboardRunsData,
+  type OverviewDelta,
   type GetEpisodesParams,
 } from '../../../src/protocol/dashboardPanel';
 import type { IpcMessage } from '../../../src/protocol/ipc';
@@ -20,13 +22,19 @@ export const dashboardEntry = { script: 'dashboard', styles: ['webview.css', 'da
 export interface DashboardHost {
   readonly host: ScriptedHost;
   runs: DashboardRunsData;
+  /** The answer to GetOverviewDeltaRequest (live tail); the overview of run 1 has watermark {@link scriptedWatermark}. */
+  delta?: OverviewDelta;
   /** Messages whose method is the dashboard's but whose params failed the protocol guard. */
   readonly invalid: IpcMessage[];
 }
 
+/** The watermark of the scripted overview of run 1. */
+export const scriptedWatermark = 1000;
+
 const known = [
   DashboardReadyCommand,
   GetOverviewRequest,
+  GetOverviewDeltaRequest,
   GetEpisodesRequest,
   OpenEpisodeCommand,
   DashboardRecomputeCommand,
@@ -45,7 +53,7 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
       if (GetOverviewRequest.is(message)) {
         const overview = run.overview(message.params.method);
         return message.params.runId === 1
-          ? overview
+          ? { ...overview, watermark: scriptedWatermark }
           : {
               ...overview,
               runId: message.params.runId,
@@ -55,6 +63,10 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
               windows: [],
               flags: [],
             };
+      }
+      if (GetOverviewDeltaRequest.is(message)) {
+        if (!state.delta) throw new Error('no delta scripted');
+        return state.delta;
       }
       if (GetEpisodesRequest.is(message)) {
         if (message.params.runId !== 1) return { total: 0, offset: 0, rows: [], searchError: null };

@@ -30,6 +30,8 @@ const params = {
   split: 'train',
   limit: 500,
   offset: 0,
+  only: '[1, 2]',
+  after: 3,
 };
 
 const plan = (sql: string): string[] => queryPlan(f.store.db, sql, params);
@@ -69,6 +71,27 @@ test('the overview aggregates read episodes through episode_step and agent credi
     ),
   );
   assert.ok(!plan(dashboardQueries.runs).some((d) => /^SCAN (e|episode|ea)\b/.test(d)));
+});
+
+test('a live-tail delta reads only the steps it names, one episode_step seek each, and finds them by rowid', () => {
+  for (const name of ['stepsOnly', 'creditByStepOnly', 'sharedByStepOnly'] as const) {
+    const p = plan(dashboardQueries[name]);
+    assert.ok(!p.some((d) => /^SCAN (e|episode|ea|c|credit)\b/.test(d)), `${name}: ${p.join(' | ')}`);
+    assert.ok(
+      p.some((d) => /^SEARCH e USING (COVERING )?INDEX episode_step \(run_id=\? AND train_step=\?/.test(d)),
+      `${name}: ${p.join(' | ')}`,
+    );
+  }
+  assert.ok(plan(dashboardQueries.stepsAfter).includes('SEARCH episode USING INTEGER PRIMARY KEY (rowid>?)'));
+  assert.deepEqual(
+    repo.stepsAfter(f.teamRunId, 0),
+    repo.steps(f.teamRunId).map((s) => s.step),
+  );
+  assert.deepEqual(repo.stepsAfter(f.teamRunId, repo.watermark()), []);
+  assert.deepEqual(
+    repo.steps(f.teamRunId, undefined, [2]),
+    repo.steps(f.teamRunId).filter((s) => s.step === 2),
+  );
 });
 
 test('episode pages never scan the episode table; reward and external-id pages need no sort, step pages sort within a step', () => {

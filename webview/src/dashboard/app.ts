@@ -3,6 +3,7 @@ import {
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
   GetEpisodesRequest,
+  GetOverviewDeltaRequest,
   GetOverviewRequest,
   dashboardStateVersion,
   type DashboardRun,
@@ -23,6 +24,7 @@ import { EpisodeTable } from './episodeTable';
 import { FilterBar } from './filterBar';
 import { cleanFilter, describeFilter, nextSort, patchFilter } from './filterModel';
 import { methodLabels } from './format';
+import { mergeOverviewDelta } from './overviewDelta';
 import { bindKeys } from './keyboard';
 import { Toolbar } from './toolbar';
 import { restoreViewState, stateForRun, stateForRuns, type ChartMode } from './viewState';
@@ -37,6 +39,8 @@ export class DashboardApp {
   private overview: RunOverview | undefined;
   private overviewKey = '';
   private overviewSeq = 0;
+  /** The revision at which the shown overview was asked for (a delta after it keeps that). */
+  private overviewRevision = -1;
   private readonly toolbar: Toolbar;
   private readonly charts: ChartsPanel;
   private readonly filters: FilterBar;
@@ -142,12 +146,51 @@ export class DashboardApp {
     if (key === this.overviewKey) return;
     this.overviewKey = key;
     const seq = ++this.overviewSeq;
+    const held = this.overview;
+    const reset = runs.resetRevision ?? runs.revision;
+    if (
+      held?.runId === run.runId &&
+      held.method === method &&
+      held.watermark !== undefined &&
+      this.overviewRevision >= reset
+    )
+      this.loadDelta(seq, held.watermark);
+    else this.loadWhole(seq);
+  }
+
+  /** Only episodes were appended since the shown overview: merge the steps they changed. */
+  private loadDelta(seq: number, after: number): void {
+    const { runs, run } = this;
+    const method = this.state.method;
+    if (!runs || !run || !method) return;
+    const revision = runs.revision;
+    this.ipc.request(GetOverviewDeltaRequest, { folder: runs.folder, runId: run.runId, method, after }).then(
+      (delta) => {
+        if (seq !== this.overviewSeq) return;
+        const merged = this.overview && mergeOverviewDelta(this.overview, delta);
+        if (!merged) return this.loadWhole(seq);
+        this.overview = merged;
+        this.overviewRevision = revision;
+        this.renderCharts();
+      },
+      () => {
+        if (seq === this.overviewSeq) this.loadWhole(seq);
+      },
+    );
+  }
+
+  private loadWhole(seq: number): void {
+    const { runs, run } = this;
+    const method = this.state.method;
+    if (!runs || !run || !method) return;
+    const revision = runs.revision;
     if (this.overview?.runId !== run.runId) this.charts.showMessage('Loading charts…');
     this.charts.element.classList.add('loading');
     this.ipc.request(GetOverviewRequest, { folder: runs.folder, runId: run.runId, method }).then(
       (overview) => {
         if (seq !== this.overviewSeq) return;
         this.overview = overview;
+        this.overviewRevision = revision;
         this.charts.element.classList.remove('loading');
         this.renderCharts();
         this.filters.update(

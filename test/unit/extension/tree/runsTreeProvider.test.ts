@@ -115,21 +115,32 @@ test('tooltips are escaped text, never raw Markdown', () => {
   assert.match(tooltip.value, /step\\_0001\\.jsonl:4/);
 });
 
-test('large levels are capped with a "… N more" item', () => {
+test('large levels are split: step ranges for many steps, pages for many groups or episodes', () => {
   const tree = provider(2);
   const run = child(tree, undefined, 'planner-solver-verifier');
+  const ranges = items(tree, run);
   assert.deepEqual(
-    items(tree, run).map((s) => [s.label, s.contextValue]),
+    ranges.map((s) => [s.label, s.contextValue]),
     [
-      ['step 1', 'creditLens.step'],
-      ['step 2', 'creditLens.step'],
-      ['… 1 more step', 'creditLens.more'],
+      ['steps 0–1', 'creditLens.stepRange'],
+      ['steps 2–3', 'creditLens.stepRange'],
     ],
   );
-  const group = child(tree, child(tree, run, 'step 1'), 's1-g0');
+  assert.match(String(ranges[0]?.description), /^1 step · 6 episodes · mean reward [\d.]+ · ⚑ 1$/);
+  assert.match(String(ranges[1]?.description), /^2 steps · 12 episodes · mean reward [\d.]+ · ⚑ 1$/);
+  const range = child(tree, run, 'steps 0–1');
+  const group = child(tree, child(tree, range, 'step 1'), 's1-g0');
+  const pages = tree.getChildren(group);
   assert.deepEqual(
-    items(tree, group).map((e) => e.label),
-    ['s1-g0-r0', 's1-g0-r1', '… 1 more episode'],
+    pages.map((p) => [tree.getTreeItem(p).label, tree.getTreeItem(p).contextValue]),
+    [
+      ['episodes 1–2', 'creditLens.page'],
+      ['episodes 3–3', 'creditLens.page'],
+    ],
+  );
+  assert.deepEqual(
+    pages.flatMap((p) => items(tree, p).map((e) => e.label)),
+    ['s1-g0-r0', 's1-g0-r1', 's1-g0-r2'],
   );
 });
 
