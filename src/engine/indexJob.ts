@@ -4,6 +4,7 @@ import type { IndexSummary } from '../core/indexSummary';
 import { indexRunFolder } from '../ingest/indexRunFolder';
 import { IndexStore } from '../store/indexStore';
 import { findIndexLocation, resolveIndexLocation, type IndexLocation } from './indexLocation';
+import { startSideSearch, type SideSearchHandle } from './indexWorkerSearch';
 
 export interface IndexJobOptions {
   /** The run folder to index. */
@@ -19,6 +20,11 @@ export interface IndexJobOptions {
   readonly parseWorkerScript?: string;
   /** Read every trace file with this importer (`--format`) instead of detecting formats by content. */
   readonly format?: string;
+  /**
+   * With `parseWorkerScript`: the index worker script (`dist/indexWorker.js`), to build the
+   * full-text index of a cold pass (an empty one) in a third thread (indexWorkerSearch.ts).
+   */
+  readonly sideSearchScript?: string;
 }
 
 export interface IndexJobResult {
@@ -40,19 +46,36 @@ export async function runIndexJob(
     throw new Error(`run folder not found: ${options.root}`);
   }
   const index = resolveIndexLocation(options.root, options.dbPath);
-  const store = IndexStore.open(index.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const open = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  const store = IndexStore.open(index.path, open);
+  const sideSearch = coldSideSearch(options, store, index.path);
   try {
     const tally = await indexRunFolder(options.root, store, {
       ...hooks,
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       ...(options.parseWorkerScript ? { parseWorkerScript: options.parseWorkerScript } : {}),
       ...(options.format !== undefined ? { format: options.format } : {}),
+      ...(sideSearch ? { sideSearch } : {}),
       search: options.search ?? true,
     });
     return { index, tally, summary: store.summary.summary() };
   } finally {
+    await sideSearch?.close();
     store.close();
   }
+}
+
+/**
+ * The side full-text index of a cold pass: when search is on, lines are parsed in a worker, and
+ * the index's full-text index is empty (a first pass, or one after `--no-search`), so that the
+ * side index can be copied in whole. Appends and rewrites keep writing it in the batch's transaction.
+ */
+function coldSideSearch(options: IndexJobOptions, store: IndexStore, indexPath: string): SideSearchHandle | undefined {
+  const { parseWorkerScript, sideSearchScript } = options;
+  if (options.search === false || !parseWorkerScript || !sideSearchScript || indexPath === ':memory:') return undefined;
+  if (!store.search.isEmpty()) return undefined;
+  const open = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  return startSideSearch(store, { indexPath, sidePath: `${indexPath}.search-tmp` }, sideSearchScript, open);
 }
 
 /** The folder has not been indexed yet (an expected state, not a failure). */

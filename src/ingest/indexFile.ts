@@ -270,6 +270,7 @@ function batchWriter(
       issues: batch.issues,
       state,
       ...(batch.texts ? { texts: batch.texts } : {}),
+      ...(batch.textSeq !== undefined ? { textSeq: batch.textSeq } : {}),
     });
     const added = batch.episodes.length - duplicates.length - repeats;
     ctx.tally.episodesAdded += added;
