@@ -105,7 +105,8 @@ export function runSideSearchWorker(data: SideSearchWorkerData): void {
     if (!finishing || slots.size > 0) return;
     data.port.close();
     try {
-      side?.close();
+      if (failure === undefined) side?.finish();
+      else side?.close();
     } catch (error) {
       failure ??= messageOf(error);
     }

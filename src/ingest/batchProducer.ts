@@ -36,16 +36,18 @@ export function inThreadProducer(isCancelled: () => boolean, mappers?: readonly 
 
 /** Batches a parse worker may run ahead of the writer (and of a side full-text index); bounds memory while keeping all busy. */
 const maxInFlight = 4;
+/** Batches of texts a parse worker may send ahead of the side full-text index: fewer, since each holds all its text. */
+const maxTextsInFlight = 2;
 
 /**
  * Parses in a worker thread (`dist/parseWorker.js`), so that JSON parsing and SQLite writing run on
  * two cores at once. All files of a pass are sent at once, so the worker never waits for the writer
  * between files; it blocks (Atomics.wait) only when `maxInFlight` batches are unwritten (or, with
- * `textRoute`, their texts not yet indexed by the side full-text index they are sent to).
+ * `textRoute`, `maxTextsInFlight` batches' texts are not yet indexed by the side full-text index).
  */
 export function workerProducer(script: string, isCancelled: () => boolean, textRoute?: TextRoute): BatchProducer {
   const flags = new Int32Array(new SharedArrayBuffer(8));
-  const data: ParseWorkerData = { flags: flags.buffer, maxInFlight, ...(textRoute ? { textRoute } : {}) };
+  const data: ParseWorkerData = { flags: flags.buffer, maxInFlight, maxTextsInFlight, ...(textRoute ? { textRoute } : {}) };
   const worker = new Worker(script, { workerData: data, transferList: textRoute ? [textRoute.port] : [] });
   const relayCancel = setInterval(() => {
     if (isCancelled()) Atomics.store(flags, flagCancel, 1);

@@ -20,21 +20,21 @@ const isCancelled = (): boolean => Atomics.load(flags, flagCancel) === 1;
 const post = (message: ParseWorkerMessage): void => parentPort?.postMessage(message);
 let textSeq = 0;
 
-/** Blocks this thread while `counter` is at the limit (or until the pass is cancelled). */
-function waitBelowLimit(counter: Int32Array, slot: number): void {
+/** Blocks this thread while `counter` is at `limit` (or until the pass is cancelled). */
+function waitBelowLimit(counter: Int32Array, slot: number, limit: number): void {
   for (;;) {
     const inFlight = Atomics.load(counter, slot);
-    if (inFlight < data.maxInFlight || isCancelled()) return;
+    if (inFlight < limit || isCancelled()) return;
     Atomics.wait(counter, slot, inFlight, 100);
   }
 }
 
 /** Posts a batch to the writer; with a text route, its texts go to the side full-text index instead. */
 function emit(index: number, batch: ParsedBatch): void {
-  waitBelowLimit(flags, flagInFlight);
+  waitBelowLimit(flags, flagInFlight, data.maxInFlight);
   const { texts, ...rows } = batch;
   if (texts && route && textFlags) {
-    waitBelowLimit(textFlags, flagTextsInFlight);
+    waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight);
     const seq = textSeq++;
     Atomics.add(textFlags, flagTextsInFlight, 1);
     route.port.postMessage({ seq, texts } satisfies SideTexts);

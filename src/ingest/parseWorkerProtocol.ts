@@ -30,6 +30,8 @@ export interface ParseWorkerData {
   /** Two Int32 slots: {@link flagCancel} and {@link flagInFlight}. */
   readonly flags: SharedArrayBuffer;
   readonly maxInFlight: number;
+  /** The limit of {@link flagTextsInFlight}. */
+  readonly maxTextsInFlight: number;
   readonly textRoute?: TextRoute;
 }
 

@@ -6,6 +6,13 @@ import { SearchRepository, type TextSlot } from './searchRepository';
 const shadowTables = ['message_fts_data', 'message_fts_idx', 'message_fts_docsize'] as const;
 
 /**
+ * Bytes of pending terms FTS5 keeps in memory before writing a segment (default 1 MiB). The side
+ * index is one transaction, so only this bounds its segments: fewer, larger ones need less merging
+ * (about a third less CPU on the benchmark than a segment per batch).
+ */
+const sideHashBytes = 8 << 20;
+
+/**
  * A full-text index built apart from the index, in its own file and thread, during a cold pass:
  * tokenising the message text is most of the cost of a cold index with search, and here it runs
  * beside the episode writer instead of inside its transactions. The file has the index's whole
@@ -20,26 +27,34 @@ export class SideSearchIndex {
   private constructor(private readonly db: Db) {
     this.search = new SearchRepository(db);
     db.exec('CREATE TABLE IF NOT EXISTS side_searched (episode_id INTEGER PRIMARY KEY)');
+    db.exec(`INSERT INTO message_fts (message_fts, rank) VALUES ('hashsize', ${sideHashBytes})`);
     this.coveredStmt = db.prepare('INSERT OR IGNORE INTO side_searched (episode_id) VALUES (?)');
+    db.exec('BEGIN');
   }
 
-  /** Creates an empty side index at `path` (replacing what is there). */
+  /** Creates an empty side index at `path` (replacing what is there), in one open transaction until {@link finish}. */
   static create(path: string, options: OpenOptions = {}): SideSearchIndex {
     removeDatabaseFiles(path);
     const db = openDatabase(path, options);
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -8192'); // written once, in order: a small cache does
     return new SideSearchIndex(db);
   }
 
-  /** Adds one batch's message texts, `slots` saying where each episode's are (one transaction). */
+  /** Adds one batch's message texts, `slots` saying where each episode's are. */
   add(slots: readonly TextSlot[], texts: readonly string[]): void {
-    this.db.transaction(() => {
-      this.search.insertSlots(slots, texts);
-      for (const [episodeId] of slots) this.coveredStmt.run(episodeId);
-    })();
+    this.search.insertSlots(slots, texts);
+    for (const [episodeId] of slots) this.coveredStmt.run(episodeId);
   }
 
+  /** Commits and closes the side index, ready for {@link adoptSideSearchIndex}. */
+  finish(): void {
+    this.db.exec('COMMIT');
+    this.db.close();
+  }
+
+  /** Closes the side index without committing (it is then of no use). */
   close(): void {
     this.db.close();
   }
