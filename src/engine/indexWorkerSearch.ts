@@ -49,13 +49,17 @@ export function startSideSearch(
   const flags = new SharedArrayBuffer(4);
   let worker: Worker | undefined;
   let outcome: Promise<boolean> | undefined;
+  const textFlags = new Int32Array(flags);
+  const releaseParser = (): void => {
+    Atomics.store(textFlags, flagTextsInFlight, unblocked);
+    Atomics.notify(textFlags, flagTextsInFlight);
+  };
   const start = (): Worker => {
     const data: SideSearchWorkerData = { role: 'side-search', sidePath: paths.sidePath, port: port2, flags, open };
     const started = new Worker(script, { workerData: data, transferList: [port2] });
     outcome = new Promise((resolve) => {
       const stop = (built: boolean): void => {
-        if (!built) Atomics.store(new Int32Array(flags), flagTextsInFlight, unblocked);
-        Atomics.notify(new Int32Array(flags), flagTextsInFlight);
+        if (!built) releaseParser();
         resolve(built);
       };
       started.on('message', (message: FromSideIndex) => stop(message.kind === 'built'));
@@ -64,13 +68,22 @@ export function startSideSearch(
     });
     return started;
   };
-  store.divertSearch((seq, slots) => (worker ??= start()).postMessage({ kind: 'placed', seq, slots }));
+  store.divertSearch((seq, slots) => {
+    try {
+      (worker ??= start()).postMessage({ kind: 'placed', seq, slots } satisfies ToSideIndex);
+    } catch {
+      // A thread that cannot start: the episodes stay unsearchable, for the search stage.
+      store.divertSearch(undefined);
+      outcome = Promise.resolve(false);
+      releaseParser();
+    }
+  });
   return {
     route: { port: port1, flags },
     finish: async () => {
       store.divertSearch(undefined);
-      if (!worker || !outcome) return 0;
-      worker.postMessage({ kind: 'finish' } satisfies ToSideIndex);
+      if (!outcome) return 0;
+      worker?.postMessage({ kind: 'finish' } satisfies ToSideIndex);
       if (!(await outcome)) return 0;
       return adoptSideSearchIndex(paths.indexPath, paths.sidePath, open);
     },
