@@ -18,7 +18,7 @@ const sideHashBytes = 8 << 20;
  * beside the episode writer instead of inside its transactions. The file has the index's whole
  * schema (so message_fts has exactly the index's definition) but only message_fts and the list of
  * the episodes it covers are filled; {@link adoptSideSearchIndex} copies it into the index. It is
- * a scratch file: no journal, no sync, deleted when adopted (a crash leaves it to be overwritten).
+ * a scratch file: journal in memory, no sync, deleted when adopted (a crash leaves it to be overwritten).
  */
 export class SideSearchIndex {
   private readonly search: SearchRepository;
@@ -36,7 +36,8 @@ export class SideSearchIndex {
   static create(path: string, options: OpenOptions = {}): SideSearchIndex {
     removeDatabaseFiles(path);
     const db = openDatabase(path, options);
-    db.pragma('journal_mode = OFF');
+    // Out of WAL, so that pages spill to the file itself; not OFF, which defensive mode refuses.
+    db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -8192'); // written once, in order: a small cache does
     return new SideSearchIndex(db);
@@ -73,6 +74,7 @@ export function adoptSideSearchIndex(indexPath: string, sidePath: string, option
   const db = openDatabase(indexPath, options);
   try {
     if (!db.unsafeMode) return 0;
+    db.pragma('cache_size = -4096'); // a bulk copy: a big cache would only add to the pass's peak memory
     db.prepare('ATTACH DATABASE ? AS side').run(sidePath);
     db.unsafeMode(true);
     try {
