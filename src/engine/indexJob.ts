@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { IndexProgress, IndexTally } from '../core/indexProgress';
 import type { IndexSummary } from '../core/indexSummary';
 import { indexRunFolder } from '../ingest/indexRunFolder';
+import type { OpenOptions } from '../store/database';
 import { IndexStore } from '../store/indexStore';
 import { findIndexLocation, resolveIndexLocation, type IndexLocation } from './indexLocation';
 import { startSideSearch, type SideSearchHandle } from './indexWorkerSearch';
@@ -48,7 +49,7 @@ export async function runIndexJob(
   const index = resolveIndexLocation(options.root, options.dbPath);
   const open = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
   const store = IndexStore.open(index.path, open);
-  const sideSearch = coldSideSearch(options, store, index.path);
+  const sideSearch = coldSideSearch(options, store, index.path, open);
   try {
     const tally = await indexRunFolder(options.root, store, {
       ...hooks,
@@ -68,13 +69,18 @@ export async function runIndexJob(
 /**
  * The side full-text index of a cold pass: when search is on, lines are parsed in a worker, and
  * the index's full-text index is empty (a first pass, or one after `--no-search`), so that the
- * side index can be copied in whole. Appends and rewrites keep writing it in the batch's transaction.
+ * side index can be copied in whole, by a driver able to. Appends and rewrites keep writing it in the batch's transaction.
  */
-function coldSideSearch(options: IndexJobOptions, store: IndexStore, indexPath: string): SideSearchHandle | undefined {
+function coldSideSearch(
+  options: IndexJobOptions,
+  store: IndexStore,
+  indexPath: string,
+  open: OpenOptions,
+): SideSearchHandle | undefined {
   const { parseWorkerScript, sideSearchScript } = options;
   if (options.search === false || !parseWorkerScript || !sideSearchScript || indexPath === ':memory:') return undefined;
-  if (!store.search.isEmpty()) return undefined;
-  const open = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  // Only a driver that can write FTS5 shadow tables can copy it in (not node:sqlite).
+  if (!store.db.unsafeMode || !store.search.isEmpty()) return undefined;
   return startSideSearch(store, { indexPath, sidePath: `${indexPath}.search-tmp` }, sideSearchScript, open);
 }
 
