@@ -53,7 +53,8 @@ export interface IndexOptions {
  * changed file's format, reads only what changed since the last pass (appended lines; whole files
  * when truncated or rewritten, or when not JSONL), records bad records as issues while keeping every
  * valid one, forgets deleted files, and fills the full-text index: JSONL batches carry their
- * message text, written with the episodes; episodes of other files (and those indexed with search
+ * message text, written with the episodes (or, in a cold pass with {@link IndexOptions.sideSearch},
+ * sent to a side index copied in after the last batch); episodes of other files (and those indexed with search
  * off) go through the search stage at the end, which reads their text back. Every batch is committed
  * together with the file's new state, so a crash or a cancellation leaves a consistent index and
  * the next pass resumes where this one stopped. JSONL files are parsed first (in the parse worker
