@@ -47,7 +47,12 @@ const maxTextsInFlight = 2;
  */
 export function workerProducer(script: string, isCancelled: () => boolean, textRoute?: TextRoute): BatchProducer {
   const flags = new Int32Array(new SharedArrayBuffer(8));
-  const data: ParseWorkerData = { flags: flags.buffer, maxInFlight, maxTextsInFlight, ...(textRoute ? { textRoute } : {}) };
+  const data: ParseWorkerData = {
+    flags: flags.buffer,
+    maxInFlight,
+    maxTextsInFlight,
+    ...(textRoute ? { textRoute } : {}),
+  };
   const worker = new Worker(script, { workerData: data, transferList: textRoute ? [textRoute.port] : [] });
   const relayCancel = setInterval(() => {
     if (isCancelled()) Atomics.store(flags, flagCancel, 1);
