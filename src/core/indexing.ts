@@ -105,6 +105,12 @@ export interface EpisodeBatch {
    * without it they wait for the search stage (IndexSink.pendingSearch).
    */
   readonly texts?: readonly string[];
+  /**
+   * Set instead of `texts` when the parse worker sent the batch's texts to a side full-text index
+   * (a cold pass): the episodes are written unsearchable, and the sink reports where they landed
+   * under this number, so that the side index can add their texts (store/sideSearchIndex.ts).
+   */
+  readonly textSeq?: number;
 }
 
 /** A run folder as found on disk. */

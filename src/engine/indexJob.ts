@@ -2,8 +2,10 @@ import { statSync } from 'node:fs';
 import type { IndexProgress, IndexTally } from '../core/indexProgress';
 import type { IndexSummary } from '../core/indexSummary';
 import { indexRunFolder } from '../ingest/indexRunFolder';
+import type { OpenOptions } from '../store/database';
 import { IndexStore } from '../store/indexStore';
 import { findIndexLocation, resolveIndexLocation, type IndexLocation } from './indexLocation';
+import { startSideSearch, type SideSearchHandle } from './indexWorkerSearch';
 
 export interface IndexJobOptions {
   /** The run folder to index. */
@@ -19,6 +21,11 @@ export interface IndexJobOptions {
   readonly parseWorkerScript?: string;
   /** Read every trace file with this importer (`--format`) instead of detecting formats by content. */
   readonly format?: string;
+  /**
+   * With `parseWorkerScript`: the index worker script (`dist/indexWorker.js`), to build the
+   * full-text index of a cold pass (an empty one) in a third thread (indexWorkerSearch.ts).
+   */
+  readonly sideSearchScript?: string;
 }
 
 export interface IndexJobResult {
@@ -40,19 +47,41 @@ export async function runIndexJob(
     throw new Error(`run folder not found: ${options.root}`);
   }
   const index = resolveIndexLocation(options.root, options.dbPath);
-  const store = IndexStore.open(index.path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const open = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  const store = IndexStore.open(index.path, open);
+  const sideSearch = coldSideSearch(options, store, index.path, open);
   try {
     const tally = await indexRunFolder(options.root, store, {
       ...hooks,
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
       ...(options.parseWorkerScript ? { parseWorkerScript: options.parseWorkerScript } : {}),
       ...(options.format !== undefined ? { format: options.format } : {}),
+      ...(sideSearch ? { sideSearch } : {}),
       search: options.search ?? true,
     });
     return { index, tally, summary: store.summary.summary() };
   } finally {
+    await sideSearch?.close();
     store.close();
   }
+}
+
+/**
+ * The side full-text index of a cold pass: when search is on, lines are parsed in a worker, and
+ * the index's full-text index is empty (a first pass, or one after `--no-search`), so that the
+ * side index can be copied in whole, by a driver able to. Appends and rewrites keep writing it in the batch's transaction.
+ */
+function coldSideSearch(
+  options: IndexJobOptions,
+  store: IndexStore,
+  indexPath: string,
+  open: OpenOptions,
+): SideSearchHandle | undefined {
+  const { parseWorkerScript, sideSearchScript } = options;
+  if (options.search === false || !parseWorkerScript || !sideSearchScript || indexPath === ':memory:') return undefined;
+  // Only a driver that can write FTS5 shadow tables can copy it in (not node:sqlite).
+  if (!store.db.unsafeMode || !store.search.isEmpty()) return undefined;
+  return startSideSearch(store, { indexPath, sidePath: `${indexPath}.search-tmp` }, sideSearchScript, open);
 }
 
 /** The folder has not been indexed yet (an expected state, not a failure). */

@@ -2,22 +2,32 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runIndexJob } from './indexJob';
+import { runSideSearchWorker, type SideSearchWorkerData } from './indexWorkerSearch';
 import type { IndexWorkerData, IndexWorkerMessage } from './indexWorkerProtocol';
 
 // Entry point of the index worker thread (dist/indexWorker.js). better-sqlite3 is synchronous, so
-// indexing runs here to keep the extension host and the CLI's progress display responsive.
-const data = workerData as IndexWorkerData;
-const cancelFlag = new Int32Array(data.cancel);
-const post = (message: IndexWorkerMessage): void => parentPort?.postMessage(message);
+// indexing runs here to keep the extension host and the CLI's progress display responsive. The
+// same script, started by an index worker in the side-search role, builds a cold pass's full-text
+// index in a third thread (indexWorkerSearch.ts).
+const data = workerData as IndexWorkerData | SideSearchWorkerData;
+if ('role' in data) runSideSearchWorker(data);
+else runIndex(data);
 
-// The parse worker is bundled next to this file; parsing there keeps both cores busy.
-const parseWorkerScript = join(__dirname, 'parseWorker.js');
-const options = { ...(existsSync(parseWorkerScript) ? { parseWorkerScript } : {}), ...data.options };
-
-runIndexJob(options, {
-  isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
-  onProgress: (progress) => post({ kind: 'progress', progress }),
-}).then(
-  (result) => post({ kind: 'done', result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }),
-  (error: unknown) => post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
-);
+function runIndex(data: IndexWorkerData): void {
+  const cancelFlag = new Int32Array(data.cancel);
+  const post = (message: IndexWorkerMessage): void => parentPort?.postMessage(message);
+  // The parse worker is bundled next to this file; parsing there keeps both cores busy.
+  const parseWorkerScript = join(__dirname, 'parseWorker.js');
+  const sideSearchScript = join(__dirname, 'indexWorker.js');
+  const scripts = existsSync(parseWorkerScript) ? { parseWorkerScript, sideSearchScript } : {};
+  runIndexJob(
+    { ...scripts, ...data.options },
+    {
+      isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
+      onProgress: (progress) => post({ kind: 'progress', progress }),
+    },
+  ).then(
+    (result) => post({ kind: 'done', result, maxRssBytes: process.resourceUsage().maxRSS * 1024 }),
+    (error: unknown) => post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
+  );
+}

@@ -2,7 +2,13 @@ import { Worker } from 'node:worker_threads';
 import { RosterDetails } from './compactEpisode';
 import type { FormatMapper } from './importers/types';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
-import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
+import {
+  flagCancel,
+  flagInFlight,
+  type ParseWorkerData,
+  type ParseWorkerMessage,
+  type TextRoute,
+} from './parseWorkerProtocol';
 
 /** Receives the batches of request `index`, in order. */
 export type BatchSink = (index: number, batch: ParsedBatch) => void;
@@ -28,18 +34,26 @@ export function inThreadProducer(isCancelled: () => boolean, mappers?: readonly 
   };
 }
 
-/** Batches a parse worker may run ahead of the writer; bounds memory while keeping both busy. */
+/** Batches a parse worker may run ahead of the writer (and of a side full-text index); bounds memory while keeping all busy. */
 const maxInFlight = 4;
+/** Batches of texts a parse worker may send ahead of the side full-text index: fewer, since each holds all its text. */
+const maxTextsInFlight = 2;
 
 /**
  * Parses in a worker thread (`dist/parseWorker.js`), so that JSON parsing and SQLite writing run on
  * two cores at once. All files of a pass are sent at once, so the worker never waits for the writer
- * between files; it blocks (Atomics.wait) only when `maxInFlight` batches are unwritten.
+ * between files; it blocks (Atomics.wait) only when `maxInFlight` batches are unwritten (or, with
+ * `textRoute`, `maxTextsInFlight` batches' texts are not yet indexed by the side full-text index).
  */
-export function workerProducer(script: string, isCancelled: () => boolean): BatchProducer {
+export function workerProducer(script: string, isCancelled: () => boolean, textRoute?: TextRoute): BatchProducer {
   const flags = new Int32Array(new SharedArrayBuffer(8));
-  const data: ParseWorkerData = { flags: flags.buffer, maxInFlight };
-  const worker = new Worker(script, { workerData: data });
+  const data: ParseWorkerData = {
+    flags: flags.buffer,
+    maxInFlight,
+    maxTextsInFlight,
+    ...(textRoute ? { textRoute } : {}),
+  };
+  const worker = new Worker(script, { workerData: data, transferList: textRoute ? [textRoute.port] : [] });
   const relayCancel = setInterval(() => {
     if (isCancelled()) Atomics.store(flags, flagCancel, 1);
   }, 20);
@@ -58,7 +72,7 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
     }
     try {
       const batch = JSON.parse(message.json) as ParsedBatch;
-      pending.onBatch(message.index, message.texts ? { ...batch, texts: message.texts } : batch);
+      pending.onBatch(message.index, withTexts(batch, message));
     } catch (error) {
       Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block
       fail(error as Error);
@@ -83,6 +97,12 @@ export function workerProducer(script: string, isCancelled: () => boolean): Batc
       await worker.terminate();
     },
   };
+}
+
+/** The batch with what crossed threads beside its JSON: its texts, or the number they were sent to the side index under. */
+function withTexts(batch: ParsedBatch, message: { texts?: string[]; textSeq?: number }): ParsedBatch {
+  if (message.texts) return { ...batch, texts: message.texts };
+  return message.textSeq !== undefined ? { ...batch, textSeq: message.textSeq } : batch;
 }
 
 /** Creates the real producer on first use, so a pass with nothing to read starts no worker. */

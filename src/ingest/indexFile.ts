@@ -251,9 +251,14 @@ function batchWriter(
   source: { sourceId: number; format: string },
 ): (batch: ParsedBatch) => void {
   let head: string | undefined;
+  let hashedBytes = 0;
   return (batch) => {
     const { end } = batch;
-    if (head === undefined || end.offset < headBytes) head = headHash(file.path, end.offset);
+    // Until the hash covers headBytes, every batch extends it (planFile hashes min(headBytes, offset)).
+    if (head === undefined || hashedBytes < headBytes) {
+      head = headHash(file.path, end.offset);
+      hashedBytes = Math.min(end.offset, headBytes);
+    }
     const state = {
       size: Math.max(file.size, end.offset),
       mtimeMs: batch.final ? file.mtimeMs : incompleteMtime,
@@ -270,6 +275,7 @@ function batchWriter(
       issues: batch.issues,
       state,
       ...(batch.texts ? { texts: batch.texts } : {}),
+      ...(batch.textSeq !== undefined ? { textSeq: batch.textSeq } : {}),
     });
     const added = batch.episodes.length - duplicates.length - repeats;
     ctx.tally.episodesAdded += added;

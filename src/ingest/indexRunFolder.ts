@@ -9,10 +9,22 @@ import { findImporter, importerList, unknownFormatMessage } from './importers/re
 import type { FormatMapper } from './importers/types';
 import { importWholeFile } from './importWholeFile';
 import { planFileImport, recordOtherFile, type FileContext, type FileWork, type RunTarget } from './indexFile';
+import type { TextRoute } from './parseWorkerProtocol';
 import { scanRunFolder, type ScannedFile, type ScannedRun } from './scanRunFolder';
 
 /** source.format of a mapping file that cannot be used (the source only holds its issue). */
 export const mappingSourceFormat = 'credit_lens_mapping';
+
+/**
+ * A full-text index built in another thread during a cold pass (engine/indexWorkerSearch.ts): the
+ * parse worker sends it each batch's message texts through `route`, the writer writes the episodes
+ * unsearchable, and `finish`, after the last batch, waits for it and copies it into the index.
+ */
+export interface SideSearch {
+  readonly route: TextRoute;
+  /** Resolves with the number of episodes made searchable (0 when none could be: the search stage reads them back). */
+  finish(): Promise<number>;
+}
 
 export interface IndexOptions {
   /** Checked between lines; returning true stops the pass at a consistent point. */
@@ -31,6 +43,8 @@ export interface IndexOptions {
    * A custom list parses in this thread: a parse worker knows only the registered formats.
    */
   readonly mappers?: readonly FormatMapper[];
+  /** With a parse worker: build the full-text index of the lines read in this pass there (a cold pass). */
+  readonly sideSearch?: SideSearch;
 }
 
 /**
@@ -39,7 +53,8 @@ export interface IndexOptions {
  * changed file's format, reads only what changed since the last pass (appended lines; whole files
  * when truncated or rewritten, or when not JSONL), records bad records as issues while keeping every
  * valid one, forgets deleted files, and fills the full-text index: JSONL batches carry their
- * message text, written with the episodes; episodes of other files (and those indexed with search
+ * message text, written with the episodes (or, in a cold pass with {@link IndexOptions.sideSearch},
+ * sent to a side index copied in after the last batch); episodes of other files (and those indexed with search
  * off) go through the search stage at the end, which reads their text back. Every batch is committed
  * together with the file's new state, so a crash or a cancellation leaves a consistent index and
  * the next pass resumes where this one stopped. JSONL files are parsed first (in the parse worker
@@ -92,6 +107,13 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
     );
   } finally {
     await producer.close();
+  }
+  if (options.sideSearch) {
+    // Episodes are browsable already; the progress says search is still being built.
+    tally.phase = 'search';
+    report(true);
+    tally.searchEpisodes += await options.sideSearch.finish();
+    tally.phase = 'index';
   }
   for (const next of later) {
     if (isCancelled()) break;
@@ -222,7 +244,7 @@ function manifestUris(runs: readonly ScannedRun[]): string[] {
 function makeProducer(options: IndexOptions, isCancelled: () => boolean): BatchProducer {
   if (options.mappers) return inThreadProducer(isCancelled, options.mappers);
   return options.parseWorkerScript
-    ? workerProducer(options.parseWorkerScript, isCancelled)
+    ? workerProducer(options.parseWorkerScript, isCancelled, options.sideSearch?.route)
     : inThreadProducer(isCancelled);
 }
 

@@ -32,6 +32,8 @@ export interface ParsedBatch {
    * (`nMessages` per episode), for the full-text index. Crosses threads beside the batch's JSON.
    */
   readonly texts?: string[];
+  /** Set instead of `texts` when the parse worker sent them to a side full-text index (EpisodeBatch.textSeq). */
+  readonly textSeq?: number;
 }
 
 /** What to parse: one file from a position, with the run's default roster. */

@@ -1,36 +1,56 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { RosterDetails } from './compactEpisode';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
-import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
+import {
+  flagCancel,
+  flagInFlight,
+  flagTextsInFlight,
+  type ParseWorkerData,
+  type ParseWorkerMessage,
+  type SideTexts,
+} from './parseWorkerProtocol';
 
 // Entry point of the parse worker (dist/parseWorker.js): reads and decodes trace files so the index
 // worker only writes. Each message is the list of files of one pass; batches stream back in order.
 const data = workerData as ParseWorkerData;
 const flags = new Int32Array(data.flags);
+const route = data.textRoute;
+const textFlags = route ? new Int32Array(route.flags) : undefined;
 const isCancelled = (): boolean => Atomics.load(flags, flagCancel) === 1;
 const post = (message: ParseWorkerMessage): void => parentPort?.postMessage(message);
+let textSeq = 0;
 
-/** Blocks this thread until the writer has room for another batch (or the pass is cancelled). */
-function waitForRoom(): void {
+/** Blocks this thread while `counter` is at `limit` (or until the pass is cancelled). */
+function waitBelowLimit(counter: Int32Array, slot: number, limit: number): void {
   for (;;) {
-    const inFlight = Atomics.load(flags, flagInFlight);
-    if (inFlight < data.maxInFlight || isCancelled()) return;
-    Atomics.wait(flags, flagInFlight, inFlight, 100);
+    const inFlight = Atomics.load(counter, slot);
+    if (inFlight < limit || isCancelled()) return;
+    Atomics.wait(counter, slot, inFlight, 100);
   }
+}
+
+/** Posts a batch to the writer; with a text route, its texts go to the side full-text index instead. */
+function emit(index: number, batch: ParsedBatch): void {
+  waitBelowLimit(flags, flagInFlight, data.maxInFlight);
+  const { texts, ...rows } = batch;
+  if (texts && route && textFlags) {
+    waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight);
+    const seq = textSeq++;
+    Atomics.add(textFlags, flagTextsInFlight, 1);
+    route.port.postMessage({ seq, texts } satisfies SideTexts);
+    Atomics.add(flags, flagInFlight, 1);
+    post({ kind: 'batch', index, json: JSON.stringify(rows), textSeq: seq });
+    return;
+  }
+  Atomics.add(flags, flagInFlight, 1);
+  post({ kind: 'batch', index, json: JSON.stringify(rows), ...(texts ? { texts } : {}) });
 }
 
 parentPort?.on('message', (requests: readonly ParseRequest[]) => {
   try {
     const details = new RosterDetails();
     requests.forEach((request, index) => {
-      if (isCancelled()) return;
-      const emit = (batch: ParsedBatch): void => {
-        waitForRoom();
-        Atomics.add(flags, flagInFlight, 1);
-        const { texts, ...rows } = batch;
-        post({ kind: 'batch', index, json: JSON.stringify(rows), ...(texts ? { texts } : {}) });
-      };
-      parseLines(request, isCancelled, emit, details);
+      if (!isCancelled()) parseLines(request, isCancelled, (batch) => emit(index, batch), details);
     });
     post({ kind: 'done' });
   } catch (error) {

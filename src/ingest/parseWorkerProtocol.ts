@@ -1,13 +1,38 @@
+import type { MessagePort } from 'node:worker_threads';
+
 /** Index of the cancel flag (1 = stop) in the shared flags. */
 export const flagCancel = 0;
 /** Index of the count of batches posted but not yet written. */
 export const flagInFlight = 1;
+
+/** Index, in {@link TextRoute.flags}, of the count of texts posted to the side index but not yet indexed. */
+export const flagTextsInFlight = 0;
+
+/**
+ * Where the parse worker sends each batch's message texts in a cold pass: a side full-text index
+ * in another thread (engine/indexWorkerSearch.ts), so the writer never receives them.
+ */
+export interface TextRoute {
+  /** Receives {@link SideTexts}, in batch order. */
+  readonly port: MessagePort;
+  /** One Int32 slot, {@link flagTextsInFlight}: the side index decrements it (and notifies) per batch indexed. */
+  readonly flags: SharedArrayBuffer;
+}
+
+/** One batch's message texts on their way to the side index; the writer reports the batch's slots under `seq`. */
+export interface SideTexts {
+  readonly seq: number;
+  readonly texts: string[];
+}
 
 /** What the parse worker is started with. */
 export interface ParseWorkerData {
   /** Two Int32 slots: {@link flagCancel} and {@link flagInFlight}. */
   readonly flags: SharedArrayBuffer;
   readonly maxInFlight: number;
+  /** The limit of {@link flagTextsInFlight}. */
+  readonly maxTextsInFlight: number;
+  readonly textRoute?: TextRoute;
 }
 
 /**
@@ -19,6 +44,12 @@ export interface ParseWorkerData {
  * them and make the writer parse them again.
  */
 export type ParseWorkerMessage =
-  | { readonly kind: 'batch'; readonly index: number; readonly json: string; readonly texts?: string[] }
+  | {
+      readonly kind: 'batch';
+      readonly index: number;
+      readonly json: string;
+      readonly texts?: string[];
+      readonly textSeq?: number;
+    }
   | { readonly kind: 'done' }
   | { readonly kind: 'failed'; readonly message: string };

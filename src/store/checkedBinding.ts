@@ -91,6 +91,7 @@ export function withCheckedBinding(db: Db): Db {
     close: () => {
       db.close();
     },
+    ...(db.unsafeMode ? { unsafeMode: (on: boolean) => db.unsafeMode?.(on) } : {}),
   };
 }
 

@@ -25,6 +25,11 @@ export interface Db {
   pragma(source: string): unknown;
   readonly inTransaction: boolean;
   close(): void;
+  /**
+   * better-sqlite3 only: lifts SQLite's defensive mode, which forbids writing the shadow tables of
+   * FTS5 (copying a side-built full-text index in, searchRepository.ts). Absent on other drivers.
+   */
+  unsafeMode?(on: boolean): unknown;
 }
 
 export interface OpenOptions {

@@ -11,9 +11,12 @@ import type {
 import { AgentIds } from './agentIds';
 import { openDatabase, type Db, type OpenOptions, type Statement } from './database';
 import { EpisodeWriter } from './episodeWriter';
-import { SearchRepository } from './searchRepository';
+import { SearchRepository, type TextSlot } from './searchRepository';
 import { SourceRepository } from './sourceRepository';
 import { SummaryRepository } from './summaryRepository';
+
+/** Told, after a batch with {@link EpisodeBatch.textSeq} is committed, where its episodes landed. */
+export type DivertedTexts = (textSeq: number, slots: readonly TextSlot[]) => void;
 
 /** source.format of canonical JSONL files (whose records are lines). */
 const canonicalSourceFormat = 'credit_lens_jsonl';
@@ -29,6 +32,7 @@ export class IndexStore implements IndexSink {
   private readonly agents: AgentIds;
   private readonly episodes: EpisodeWriter;
   private readonly firstSeenStmt: Statement<{ uri: string; line: number }>;
+  private onDiverted: DivertedTexts | undefined;
 
   constructor(readonly db: Db) {
     this.sources = new SourceRepository(db);
@@ -56,14 +60,22 @@ export class IndexStore implements IndexSink {
     return this.sources.resetSource(uri, runId, format, state);
   }
 
+  /** Sends the slots of batches whose texts went to a side full-text index to `listener` (undefined: stop). */
+  divertSearch(listener: DivertedTexts | undefined): void {
+    this.onDiverted = listener;
+  }
+
   /** Inserts a batch and advances the file's state in one transaction; duplicates become issues, repeats are counted. */
   writeBatch(batch: EpisodeBatch): { duplicates: readonly TraceIssue[]; repeats: number } {
+    let written: BatchRows;
     try {
-      return this.db.transaction(() => this.writeBatchRows(batch))();
+      written = this.db.transaction(() => this.writeBatchRows(batch))();
     } catch (error) {
       this.agents.clear(); // agents created in the rolled-back transaction no longer exist
       throw error;
     }
+    if (batch.textSeq !== undefined) this.onDiverted?.(batch.textSeq, written.slots);
+    return { duplicates: written.duplicates, repeats: written.repeats };
   }
 
   writeIssues(sourceId: number, issues: readonly TraceIssue[]): void {
@@ -86,11 +98,11 @@ export class IndexStore implements IndexSink {
     this.db.close();
   }
 
-  private writeBatchRows(batch: EpisodeBatch): { duplicates: readonly TraceIssue[]; repeats: number } {
+  private writeBatchRows(batch: EpisodeBatch): BatchRows {
     const duplicates: TraceIssue[] = [];
     const skip = this.rollingRepeats(batch);
     const texts = batch.texts;
-    const searchable: [episodeId: number, from: number, count: number][] = [];
+    const slots: TextSlot[] = [];
     let text = 0; // where the current episode's message texts start in `texts`
     for (const [i, record] of batch.episodes.entries()) {
       const from = text;
@@ -98,7 +110,7 @@ export class IndexStore implements IndexSink {
       if (i < skip) continue;
       const episodeId = this.episodes.insert(batch.runId, batch.sourceId, record, texts !== undefined);
       if (episodeId !== undefined) {
-        if (texts) searchable.push([episodeId, from, record.nMessages]);
+        slots.push([episodeId, from, record.nMessages]);
         continue;
       }
       const first = this.firstSeenStmt.get(batch.runId, record.id);
@@ -112,11 +124,11 @@ export class IndexStore implements IndexSink {
       });
     }
     // After the episodes: FTS5 inserts in one run are cheaper than interleaved with the other tables.
-    if (texts) for (const [id, from, n] of searchable) this.search.insertMessages(id, texts, from, n);
+    if (texts) this.search.insertSlots(slots, texts);
     this.sources.countRepeats(batch.sourceId, skip);
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);
-    return { duplicates, repeats: skip };
+    return { duplicates, repeats: skip, slots };
   }
 
   /**
@@ -137,6 +149,13 @@ export class IndexStore implements IndexSink {
     if (skip > 0) this.sources.addRepeat(batch.sourceId, previous.sourceId);
     return skip;
   }
+}
+
+/** What writing one batch did: its duplicates as issues, the repeats it skipped, where its episodes landed. */
+interface BatchRows {
+  readonly duplicates: readonly TraceIssue[];
+  readonly repeats: number;
+  readonly slots: readonly TextSlot[];
 }
 
 /**

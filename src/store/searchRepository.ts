@@ -12,6 +12,9 @@ interface PendingRow {
   n_messages: number;
 }
 
+/** Where one episode's message texts are in a batch's texts: the episode, its first text, its message count. */
+export type TextSlot = readonly [episodeId: number, from: number, count: number];
+
 /** A message that matched a full-text query. */
 export interface SearchHit {
   readonly episodeId: number;
@@ -24,6 +27,7 @@ export class SearchRepository {
   private readonly insertStmt: Statement;
   private readonly markStmt: Statement;
   private readonly searchStmt: Statement<{ rowid: number }>;
+  private readonly anyRowStmt: Statement;
 
   constructor(private readonly db: Db) {
     this.pendingStmt = db.prepare(`
@@ -33,6 +37,13 @@ export class SearchRepository {
     this.insertStmt = db.prepare('INSERT INTO message_fts (rowid, content) VALUES (?, ?)');
     this.markStmt = db.prepare('UPDATE episode SET search_indexed = 1 WHERE episode_id = ?');
     this.searchStmt = db.prepare('SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid LIMIT ?');
+    // contentless_delete=1 keeps one docsize row per indexed message.
+    this.anyRowStmt = db.prepare('SELECT 1 FROM message_fts_docsize LIMIT 1');
+  }
+
+  /** True when the full-text index holds no message (a cold pass may then build it apart, sideSearchIndex.ts). */
+  isEmpty(): boolean {
+    return this.anyRowStmt.get() === undefined;
   }
 
   /** Episodes not yet in the full-text index, oldest first. */
@@ -55,6 +66,11 @@ export class SearchRepository {
    */
   insertMessages(episodeId: number, texts: readonly string[], from: number, count: number): void {
     for (let seq = 0; seq < count; seq++) this.insertStmt.run(messageKey(episodeId, seq), texts[from + seq] ?? '');
+  }
+
+  /** {@link insertMessages} for every slot of a batch (inside the caller's transaction). */
+  insertSlots(slots: readonly TextSlot[], texts: readonly string[]): void {
+    for (const [episodeId, from, count] of slots) this.insertMessages(episodeId, texts, from, count);
   }
 
   /** Adds message texts and marks their episodes searchable, in one transaction. */

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { cpSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { IndexSink, SearchRow } from '../../../src/core/indexing';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import { IndexStore } from '../../../src/store/indexStore';
-import { episode, episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { searchTerms } from '../store/searchTerms';
+import { mixedSearchFolder, searchableEpisodes } from './searchFixtures';
 
 // The parser hands each batch's message text to the writer (issue 15), so a cold index no longer
 // re-reads the files for search. The full-text index must hold exactly what the old search stage
@@ -17,24 +18,8 @@ function episodesOutsideJsonl(store: IndexStore): number {
   return store.db.prepare<{ n: number }>(sql).get()?.n ?? -1;
 }
 
-function searchable(store: IndexStore): number {
-  return store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode WHERE search_indexed = 1').get()?.n ?? -1;
-}
-
-/** Canonical JSONL (with a bad line and a duplicate id), a mapped JSONL format, TRL's rolling buffer and whole JSON files. */
-function mixedFolder(): string {
-  const root = tempFolder();
-  const fixtures = join(__dirname, '../../fixtures');
-  cpSync(join(fixtures, 'canonical/valid'), join(root, 'canonical'), { recursive: true });
-  cpSync(join(fixtures, 'importers/verl/rollout'), join(root, 'verl'), { recursive: true });
-  cpSync(join(fixtures, 'importers/trl'), join(root, 'trl'), { recursive: true });
-  const unicode = episode('u', { messages: [{ agent: 'planner', content: 'résoudre 漢字 😀, step_by-step' }] });
-  writeFileSync(join(root, 'mine.jsonl'), jsonl(...episodes(0, 30), unicode) + '{oops\n' + jsonl(episode('e3')));
-  return root;
-}
-
 test('a cold index writes the same search rows as the separate search stage', async () => {
-  const root = mixedFolder();
+  const root = mixedSearchFolder();
   const handedOver = IndexStore.open(':memory:');
   const reRead = IndexStore.open(':memory:');
   let reReadInCold = 0;
@@ -51,12 +36,12 @@ test('a cold index writes the same search rows as the separate search stage', as
   assert.equal(reReadInCold, episodesOutsideJsonl(handedOver));
   assert.ok(reReadInCold > 0 && reReadInCold < cold.episodesAdded, `${reReadInCold} re-read`);
   await indexRunFolder(root, reRead, { batchSize: 7, search: false });
-  assert.equal(searchable(reRead), 0);
+  assert.equal(searchableEpisodes(reRead), 0);
   const stage = await indexRunFolder(root, reRead, { batchSize: 7 });
   assert.ok(cold.episodesAdded > 40, `indexed ${cold.episodesAdded}`);
   assert.equal(stage.searchEpisodes, cold.episodesAdded, 'the old stage indexed every episode');
   assert.equal(cold.searchEpisodes, cold.episodesAdded);
-  assert.equal(searchable(handedOver), cold.episodesAdded);
+  assert.equal(searchableEpisodes(handedOver), cold.episodesAdded);
   const rows = searchTerms(handedOver);
   assert.ok(rows.length > 300, `${rows.length} search rows`);
   assert.deepEqual(rows, searchTerms(reRead));

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
+import { IndexStore } from '../../../src/store/indexStore';
+import { adoptSideSearchIndex, SideSearchIndex } from '../../../src/store/sideSearchIndex';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { searchTerms } from './searchTerms';
+
+/** An index file of two episodes, with or without their search rows. */
+async function indexFile(search: boolean): Promise<string> {
+  const root = tempFolder();
+  const messages = (content: string) => [{ agent: 'planner', content }];
+  writeFileSync(
+    join(root, 'a.jsonl'),
+    jsonl(episode('a', { messages: messages('zebra') }), episode('b', { messages: messages('okapi') })),
+  );
+  const path = join(tempFolder(), 'index.sqlite');
+  const store = IndexStore.open(path);
+  await indexRunFolder(root, store, { search });
+  store.close();
+  return path;
+}
+
+function sideIndexOf(path: string, texts: string[]): string {
+  const sidePath = `${path}.side`;
+  const side = SideSearchIndex.create(sidePath);
+  side.add(
+    [
+      [1, 0, 1],
+      [2, 1, 1],
+    ],
+    texts,
+  );
+  side.finish();
+  return sidePath;
+}
+
+test('a side index is copied into an empty full-text index, its episodes searchable, and the index stays writable', async () => {
+  const path = await indexFile(false);
+  const sidePath = sideIndexOf(path, ['zebra', 'okapi']);
+  const store = IndexStore.open(path); // open before the copy: its FTS5 structure must not go stale
+  assert.equal(store.search.isEmpty(), true);
+  assert.equal(adoptSideSearchIndex(path, sidePath), 2);
+  assert.equal(existsSync(sidePath), false);
+  assert.deepEqual(store.search.search('okapi'), [{ episodeId: 2, seq: 0 }]);
+  store.search.write([], [{ episodeId: 3, seq: 0, content: 'okapi giraffe' }]);
+  assert.deepEqual(
+    store.search.search('okapi').map((h) => h.episodeId),
+    [2, 3],
+  );
+  store.db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 0)");
+  store.close();
+});
+
+test('a side index is not copied into a full-text index that already holds rows', async () => {
+  const path = await indexFile(true);
+  const before = IndexStore.open(path);
+  const terms = searchTerms(before);
+  before.close();
+  assert.equal(adoptSideSearchIndex(path, sideIndexOf(path, ['giraffe', 'lion'])), 0);
+  const after = IndexStore.open(path);
+  assert.deepEqual(searchTerms(after), terms);
+  assert.equal(after.search.search('giraffe').length, 0);
+  after.close();
+});
