@@ -108,10 +108,10 @@ const creditSql = (s: string): string => `
   SELECT r.name AS run, c.scope_kind, c.scope_id, e.external_id AS episode_id, e.train_step AS step, e.group_id,
     e.outcome AS reward, a.name AS agent, c.message_seq, c.method, c.value, c.stderr, c.ci_low, c.ci_high,
     c.advantage, c.n, c.status, c.source, c.intervention, c.params_hash,
-    EXISTS (SELECT 1 FROM latest l WHERE l.run_id = c.run_id AND l.method = c.method AND l.params_hash = c.params_hash) AS latest,
-    c.computed_at
+    l.run_id IS NOT NULL AS latest, c.computed_at
   FROM ${s}.credit c JOIN ${s}.run r ON r.run_id = c.run_id JOIN ${s}.agent a ON a.agent_id = c.agent_id
-  LEFT JOIN ${s}.episode e ON e.episode_id = c.episode_id`;
+  LEFT JOIN ${s}.episode e ON e.episode_id = c.episode_id
+  LEFT JOIN latest l ON l.run_id = c.run_id AND l.method = c.method AND l.params_hash = c.params_hash`;
 
 const flagsSql = (s: string): string => `
   SELECT r.name AS run, f.scope_kind, f.scope_id, a.name AS agent, f.kind, f.score, f.evidence_json, f.computed_at
@@ -130,7 +130,10 @@ export class ExportRepository {
   }
 
   credit(): Generator<ExportCreditRow> {
-    return this.shards.rows<ExportCreditRow>((s) => `WITH latest AS (${latestParamsSql(s)}) ${creditSql(s)}`);
+    // MATERIALIZED: the few (run, method, params) rows are found once, not once per credit row.
+    return this.shards.rows<ExportCreditRow>(
+      (s) => `WITH latest AS MATERIALIZED (${latestParamsSql(s)}) ${creditSql(s)}`,
+    );
   }
 
   flags(): Generator<ExportFlagRow> {
