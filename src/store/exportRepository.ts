@@ -77,12 +77,14 @@ export interface ExportFlagRow {
 }
 
 /**
- * The parameter set of each run's newest credit row under each method, per shard. Row ids grow with
- * every insert, and a pass replaces its episodes' rows, so the largest id is the latest pass's.
+ * `WITH latest AS …`: the parameter set of each run's newest credit row under each method, in one
+ * shard. Row ids grow with every insert, and a pass replaces its episodes' rows, so the largest id is
+ * the latest pass's. MATERIALIZED: found once per query; flattened into a join, SQLite would look
+ * it up again for every credit row.
  */
-export function latestParamsSql(s: string): string {
-  return `SELECT c.run_id, c.method, c.params_hash FROM ${s}.credit c
-    WHERE c.credit_id IN (SELECT max(credit_id) FROM ${s}.credit GROUP BY run_id, method)`;
+export function withLatestParams(s: string): string {
+  return `WITH latest AS MATERIALIZED (SELECT c.run_id, c.method, c.params_hash FROM ${s}.credit c
+    WHERE c.credit_id IN (SELECT max(credit_id) FROM ${s}.credit GROUP BY run_id, method))`;
 }
 
 // Only columns a researcher joins or aggregates on: never run.config_json / evaluator_json nor
@@ -130,10 +132,7 @@ export class ExportRepository {
   }
 
   credit(): Generator<ExportCreditRow> {
-    // MATERIALIZED: the few (run, method, params) rows are found once, not once per credit row.
-    return this.shards.rows<ExportCreditRow>(
-      (s) => `WITH latest AS MATERIALIZED (${latestParamsSql(s)}) ${creditSql(s)}`,
-    );
+    return this.shards.rows<ExportCreditRow>((s) => `${withLatestParams(s)} ${creditSql(s)}`);
   }
 
   flags(): Generator<ExportFlagRow> {

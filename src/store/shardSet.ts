@@ -79,7 +79,8 @@ export class ShardSet {
    */
   *aggregate<Row>(query: ShardQuery, outer: (union: string) => string, params: ShardParams = {}): Generator<Row> {
     for (const group of this.groups) {
-      const union = group.schemas.map((schema) => query(schema)).join('\nUNION ALL\n');
+      // Each part in its own subquery: a part may start with WITH, which a compound SELECT cannot.
+      const union = group.schemas.map((schema) => `SELECT * FROM (${query(schema)})`).join('\nUNION ALL\n');
       yield* this.named(group, () => group.db.prepare<Row>(outer(union)).iterate(params));
     }
   }

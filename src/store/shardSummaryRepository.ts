@@ -1,4 +1,4 @@
-import { latestParamsSql } from './exportRepository';
+import { withLatestParams } from './exportRepository';
 import type { ShardSet } from './shardSet';
 
 /**
@@ -45,9 +45,9 @@ export interface ShardParams {
 
 // Agent-level values of the latest pass (what `credit-lens credit` summarises): finite values only,
 // since SQLite stores NaN as NULL. An episode without a step counts as step 0, as in the credit job.
-const valuesSql = (s: string): string => `
+const valuesSql = (s: string): string => `${withLatestParams(s)}
   SELECT r.name AS run, a.name AS agent, coalesce(e.train_step, 0) AS step, c.value, c.status
-  FROM (${latestParamsSql(s)}) l
+  FROM latest l
   JOIN ${s}.credit c ON c.run_id = l.run_id AND c.method = l.method AND c.params_hash = l.params_hash
   JOIN ${s}.run r ON r.run_id = c.run_id JOIN ${s}.agent a ON a.agent_id = c.agent_id
   JOIN ${s}.episode e ON e.episode_id = c.episode_id
@@ -68,8 +68,8 @@ const windowsSql = (union: string): string => `
     ON k.run = v.run AND k.agent = v.agent
   GROUP BY v.run, v.agent`;
 
-const paramsSql = (s: string): string => `
-  SELECT r.name AS run, l.params_hash FROM (${latestParamsSql(s)}) l JOIN ${s}.run r ON r.run_id = l.run_id
+const paramsSql = (s: string): string => `${withLatestParams(s)}
+  SELECT r.name AS run, l.params_hash FROM latest l JOIN ${s}.run r ON r.run_id = l.run_id
   WHERE l.method = :method AND (:run IS NULL OR r.name = :run OR r.root = :run)`;
 
 /**
