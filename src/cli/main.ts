@@ -10,6 +10,9 @@ import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
+import { parquetExportCommand } from './commands/parquetExportCommand';
+import { summaryCommand } from './commands/summaryCommand';
+import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
 
@@ -58,6 +61,12 @@ Usage:
   credit-lens export <run-dir> --otlp [--method NAME[,NAME…]] [--run NAME] [--out FILE] [--db PATH]
       Write the indexed episodes as OpenTelemetry GenAI spans (OTLP/JSON, one request per line),
       with the stored credit of the given methods as rl.credit events (docs/otel.md).
+  credit-lens export [<run-dir>…] [--db PATH]… --parquet OUTDIR [--json]
+      Write episodes, messages (without text), credit and flags of one or more indexes (one per
+      shard) to OUTDIR/{episodes,messages,credit,flags}.parquet (docs/beyond-one-machine.md).
+  credit-lens summary [<run-dir>…] [--db PATH]… [--method NAME] [--run NAME] [--json]
+      Print the stored per-agent credit (default loo) and audit flags of one or more indexes read
+      together (SQLite ATTACH); nothing is computed. A shard that cannot be read is named and left out.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -66,7 +75,7 @@ Usage:
 
 Options:
   --db PATH     index file (default <run-dir>/.credit-lens/index.sqlite, or the user cache
-                folder when the run folder is read-only)
+                folder when the run folder is read-only); summary and export --parquet take several
   --json        machine-readable output on stdout
   --no-search   skip building the full-text search index
   --format NAME read every trace file with this importer (index only; \`--format help\` lists them)
@@ -74,12 +83,13 @@ Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 u
 3 audit flags named by --fail-on were raised.`;
 
 const optionSpec = {
-  db: { type: 'string' },
+  db: { type: 'string', multiple: true },
   json: { type: 'boolean', default: false },
   'no-search': { type: 'boolean', default: false },
   'no-text': { type: 'boolean', default: false },
   format: { type: 'string' },
   otlp: { type: 'boolean', default: false },
+  parquet: { type: 'string' },
   out: { type: 'string' },
   episodes: { type: 'string' },
   seed: { type: 'string' },
@@ -119,7 +129,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.out(usage);
       return command === undefined && !values.help ? exitCodes.usage : exitCodes.ok;
     }
-    const db = values.db;
     switch (command) {
       case 'index':
         if (values.format === 'help') return listFormats(io);
@@ -128,13 +137,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             root: requireDir(rest),
             json: values.json,
             search: !values['no-search'],
-            ...(db ? { db } : {}),
+            ...oneDb(values.db),
             ...(values.format !== undefined ? { format: values.format } : {}),
           },
           io,
         );
       case 'info':
-        return infoCommand({ root: requireDir(rest), json: values.json, ...(db ? { db } : {}) }, io);
+        return infoCommand({ root: requireDir(rest), json: values.json, ...oneDb(values.db) }, io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -148,7 +157,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'audit':
         return await auditCommand(auditOptions(requireDir(rest), values), io);
       case 'export':
+        if (values.parquet !== undefined && values.otlp) throw new UsageError('give --otlp or --parquet, not both');
+        if (values.parquet !== undefined)
+          return parquetExportCommand(
+            { inputs: shardInputs(rest, values.db ?? []), outDir: values.parquet, json: values.json },
+            io,
+          );
         return await exportCommand(exportOptions(requireDir(rest), values), io);
+      case 'summary':
+        return summaryCommand(
+          {
+            inputs: shardInputs(rest, values.db ?? []),
+            method: values.method ?? 'loo',
+            json: values.json,
+            ...(values.run ? { run: values.run } : {}),
+          },
+          io,
+        );
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -159,9 +184,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 function exportOptions(root: string, values: ParsedValues): ExportCommandOptions {
   if (!values.otlp)
-    throw new UsageError(
-      'export needs --otlp (OpenTelemetry GenAI spans, OTLP/JSON), the one export format of the CLI',
-    );
+    throw new UsageError('export needs --otlp (OpenTelemetry GenAI spans, OTLP/JSON) or --parquet OUTDIR');
   const methods =
     values.method === undefined
       ? []
@@ -172,7 +195,7 @@ function exportOptions(root: string, values: ParsedValues): ExportCommandOptions
   return {
     root,
     methods,
-    ...(values.db ? { db: values.db } : {}),
+    ...oneDb(values.db),
     ...(values.run ? { run: values.run } : {}),
     ...(values.out ? { out: values.out } : {}),
   };
@@ -216,7 +239,7 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     useLogged: !values['no-logged'],
     ...(values['dry-run'] ? { dryRun: true } : {}),
     ...(budget !== undefined ? { budget } : {}),
-    ...(values.db ? { db: values.db } : {}),
+    ...oneDb(values.db),
     ...(values.evaluator ? { evaluator: values.evaluator } : {}),
     ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
     ...(values.step ? { steps: values.step } : {}),
@@ -260,7 +283,7 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
     output: values.json ? 'json' : values.sarif ? 'sarif' : 'text',
     ...(values.method ? { method: values.method } : {}),
     ...(values.run ? { run: values.run } : {}),
-    ...(values.db ? { db: values.db } : {}),
+    ...oneDb(values.db),
     ...(values['fail-on'] ? { failOn: values['fail-on'] } : {}),
     ...(values.threshold ? { thresholds: values.threshold } : {}),
     ...(values.evaluator ? { evaluator: values.evaluator } : {}),
@@ -277,6 +300,14 @@ function listFormats(io: CliIo): number {
     io.out(`${mapper.format.padEnd(20)} ${mapper.label} (${mapper.containers.join(', ')})`);
   io.out('Mapping files (mapping.json, *.mapping.json) in the run folder add the formats they name.');
   return exitCodes.ok;
+}
+
+/** `{ db }` of a single-index command's one `--db`, or `{}` (summary and export --parquet take several). */
+function oneDb(dbs: readonly string[] | undefined): { db?: string } {
+  if (dbs !== undefined && dbs.length > 1)
+    throw new UsageError('--db is given once here; several --db are read together by summary and export --parquet');
+  const db = dbs?.[0];
+  return db ? { db } : {};
 }
 
 function requireDir(rest: readonly string[]): string {

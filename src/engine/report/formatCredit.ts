@@ -1,5 +1,6 @@
 import type { CalibrationResult } from '../credit/calibration';
 import type { CreditJobResult, RunFailure } from '../credit/creditJob';
+import type { AgentSummary } from '../credit/creditSummary';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, seconds } from './format';
 import { describeAdvantageChoice } from '../credit/advantageConvention';
@@ -25,17 +26,7 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
     if (run.calibration) lines.push(`    ${calibrationLine(run.calibration)}`);
     if (run.usage) lines.push(`    ${replayUsageLine(run.usage)}`);
     lines.push(`    advantages: ${describeAdvantageChoice(run.advantage)}`);
-    if (run.agents.length > 0) {
-      lines.push(
-        `    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'early → late'.padEnd(16)} status`,
-      );
-      for (const a of run.agents) {
-        const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
-        lines.push(
-          `    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${`${fixed(a.early)} → ${fixed(a.late)}`.padEnd(16)} ${statusText(a.status)}`,
-        );
-      }
-    }
+    lines.push(...agentTableLines(run.agents));
     lines.push(...problemLines(run.failures));
     if (run.budget) {
       const b = run.budget;
@@ -52,6 +43,21 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
   lines.push(
     `  values: ${count(v.logged)} logged, ${count(v.cached)} cached, ${count(v.evaluated)} evaluated (cache hit rate ${hitRate}); took ${seconds(result.elapsedMs)}`,
   );
+  return lines;
+}
+
+/** The per-agent table of a credit summary (none when there is no agent), indented for a run. */
+export function agentTableLines(agents: readonly AgentSummary[]): string[] {
+  if (agents.length === 0) return [];
+  const lines = [
+    `    ${'agent'.padEnd(14)} ${'episodes'.padStart(8)} ${'mean'.padStart(8)}   ${'95% CI'.padEnd(18)} ${'early → late'.padEnd(16)} status`,
+  ];
+  for (const a of agents) {
+    const ci = `[${fixed(a.ci[0])}, ${fixed(a.ci[1])}]`;
+    lines.push(
+      `    ${a.agent.padEnd(14)} ${count(a.episodes).padStart(8)} ${fixed(a.mean).padStart(8)}   ${ci.padEnd(18)} ${`${fixed(a.early)} → ${fixed(a.late)}`.padEnd(16)} ${statusText(a.status)}`,
+    );
+  }
   return lines;
 }
 
