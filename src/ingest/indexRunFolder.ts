@@ -114,6 +114,8 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
     report(true);
     tally.searchEpisodes += await options.sideSearch.finish();
     tally.phase = 'index';
+    // Said at once (not at the throttle's next tick): the listed episodes are searchable now.
+    report(true);
   }
   for (const next of later) {
     if (isCancelled()) break;
