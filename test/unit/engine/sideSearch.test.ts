@@ -5,10 +5,18 @@ import { before, test } from 'node:test';
 import type { IndexProgress } from '../../../src/core/indexProgress';
 import { runIndexJob, type IndexJobOptions } from '../../../src/engine/indexJob';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
+import { sqliteDriverKind } from '../../../src/store/database';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { mixedSearchFolder, searchableEpisodes } from '../ingest/searchFixtures';
 import { searchTerms } from '../store/searchTerms';
+
+// node:sqlite (VS Code's Node 22/24 runtimes) cannot write FTS5 shadow tables, so a cold pass keeps
+// the in-transaction path there (indexJob.ts coldSideSearch); the side copy is better-sqlite3's.
+const withoutSideSearch =
+  sqliteDriverKind() === 'node:sqlite'
+    ? 'node:sqlite cannot copy a side index in (cold passes index search in the batch)'
+    : false;
 
 // A cold pass with a parse worker builds its full-text index in a third thread, into a side file
 // copied into the index at the end (engine/indexWorkerSearch.ts, store/sideSearchIndex.ts). The
@@ -66,31 +74,35 @@ function searchableMatchesRows(store: IndexStore): void {
   );
 }
 
-test('a cold pass builds the full-text index in a side thread, equal term by term to the in-transaction one', async () => {
-  const root = mixedSearchFolder();
-  const dbPath = join(tempFolder(), 'index.sqlite');
-  const progress: IndexProgress[] = [];
-  const tally = await indexWithSideSearch(root, dbPath, {}, { onProgress: (p) => progress.push(p) });
-  assert.ok(tally.episodesAdded > 40, `indexed ${tally.episodesAdded}`);
-  assert.equal(tally.searchEpisodes, tally.episodesAdded);
-  // The episodes were written unsearchable, and the side index said so while it finished.
-  const waiting = progress.find((p) => p.phase === 'search' && p.searchEpisodes === 0 && p.episodesAdded > 0);
-  assert.ok(waiting, 'progress reports search still building after the episodes');
-  // Then the files imported whole: the JSONL episodes are searchable by then, copied in from the side index.
-  const adopted = progress.find(
-    (p) => p.phase === 'index' && p.searchEpisodes > 0 && progress.indexOf(p) > progress.indexOf(waiting),
-  );
-  assert.ok(adopted, 'the side index was copied in before the files imported whole');
-  const expected = await reference(root);
-  withStore(dbPath, (store) => {
-    assert.equal(searchableEpisodes(store), episodeCount(store));
-    assert.ok(expected.length > 300, `${expected.length} search rows`);
-    assert.deepEqual(searchTerms(store), expected);
-    assert.deepEqual(store.search.search('résoudre').length, 1);
-    checkIntegrity(store);
-  });
-  assert.equal(existsSync(`${dbPath}.search-tmp`), false, 'the side file is deleted');
-});
+test(
+  'a cold pass builds the full-text index in a side thread, equal term by term to the in-transaction one',
+  { skip: withoutSideSearch },
+  async () => {
+    const root = mixedSearchFolder();
+    const dbPath = join(tempFolder(), 'index.sqlite');
+    const progress: IndexProgress[] = [];
+    const tally = await indexWithSideSearch(root, dbPath, {}, { onProgress: (p) => progress.push(p) });
+    assert.ok(tally.episodesAdded > 40, `indexed ${tally.episodesAdded}`);
+    assert.equal(tally.searchEpisodes, tally.episodesAdded);
+    // The episodes were written unsearchable, and the side index said so while it finished.
+    const waiting = progress.find((p) => p.phase === 'search' && p.searchEpisodes === 0 && p.episodesAdded > 0);
+    assert.ok(waiting, 'progress reports search still building after the episodes');
+    // Then the files imported whole: the JSONL episodes are searchable by then, copied in from the side index.
+    const adopted = progress.find(
+      (p) => p.phase === 'index' && p.searchEpisodes > 0 && progress.indexOf(p) > progress.indexOf(waiting),
+    );
+    assert.ok(adopted, 'the side index was copied in before the files imported whole');
+    const expected = await reference(root);
+    withStore(dbPath, (store) => {
+      assert.equal(searchableEpisodes(store), episodeCount(store));
+      assert.ok(expected.length > 300, `${expected.length} search rows`);
+      assert.deepEqual(searchTerms(store), expected);
+      assert.deepEqual(store.search.search('résoudre').length, 1);
+      checkIntegrity(store);
+    });
+    assert.equal(existsSync(`${dbPath}.search-tmp`), false, 'the side file is deleted');
+  },
+);
 
 test('after a cold pass in a side thread, appends are searchable when written and a rewrite drops the old rows', async () => {
   const root = tempFolder();
@@ -152,26 +164,30 @@ test('a cold pass cancelled midway leaves a consistent index, and the next pass 
   });
 });
 
-test('episodes an interrupted pass left unsearchable are searchable after the next cold pass', async () => {
-  const root = tempFolder();
-  const file = join(root, 'a.jsonl');
-  const dbPath = join(tempFolder(), 'index.sqlite');
-  writeFileSync(file, jsonl(...episodes(0, 40)));
-  // As after a crash between writing the episodes and copying their side index in: none searchable,
-  // and a stale side file on disk.
-  await indexWithSideSearch(root, dbPath, { search: false });
-  writeFileSync(`${dbPath}.search-tmp`, 'not a database');
-  writeFileSync(file, jsonl(...episodes(0, 40), ...episodes(40, 60)));
-  const next = await indexWithSideSearch(root, dbPath);
-  assert.equal(next.searchEpisodes, 60);
-  const expected = await reference(root);
-  withStore(dbPath, (store) => {
-    assert.equal(searchableEpisodes(store), 60);
-    assert.deepEqual(searchTerms(store), expected);
-    checkIntegrity(store);
-  });
-  assert.equal(existsSync(`${dbPath}.search-tmp`), false);
-});
+test(
+  'episodes an interrupted pass left unsearchable are searchable after the next cold pass',
+  { skip: withoutSideSearch },
+  async () => {
+    const root = tempFolder();
+    const file = join(root, 'a.jsonl');
+    const dbPath = join(tempFolder(), 'index.sqlite');
+    writeFileSync(file, jsonl(...episodes(0, 40)));
+    // As after a crash between writing the episodes and copying their side index in: none searchable,
+    // and a stale side file on disk.
+    await indexWithSideSearch(root, dbPath, { search: false });
+    writeFileSync(`${dbPath}.search-tmp`, 'not a database');
+    writeFileSync(file, jsonl(...episodes(0, 40), ...episodes(40, 60)));
+    const next = await indexWithSideSearch(root, dbPath);
+    assert.equal(next.searchEpisodes, 60);
+    const expected = await reference(root);
+    withStore(dbPath, (store) => {
+      assert.equal(searchableEpisodes(store), 60);
+      assert.deepEqual(searchTerms(store), expected);
+      checkIntegrity(store);
+    });
+    assert.equal(existsSync(`${dbPath}.search-tmp`), false);
+  },
+);
 
 test('a side index whose thread cannot start leaves its episodes to the search stage', async () => {
   const root = mixedSearchFolder();

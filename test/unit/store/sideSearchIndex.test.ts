@@ -3,10 +3,18 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
+import { sqliteDriverKind } from '../../../src/store/database';
 import { IndexStore } from '../../../src/store/indexStore';
 import { adoptSideSearchIndex, SideSearchIndex } from '../../../src/store/sideSearchIndex';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { searchTerms } from './searchTerms';
+
+// node:sqlite (VS Code's Node 22/24 runtimes) cannot write FTS5 shadow tables, so a cold pass keeps
+// the in-transaction path there (indexJob.ts coldSideSearch); the side copy is better-sqlite3's.
+const withoutSideSearch =
+  sqliteDriverKind() === 'node:sqlite'
+    ? 'node:sqlite cannot copy a side index in (cold passes index search in the batch)'
+    : false;
 
 /** An index file of two episodes, with or without their search rows. */
 async function indexFile(search: boolean): Promise<string> {
@@ -37,22 +45,26 @@ function sideIndexOf(path: string, texts: string[]): string {
   return sidePath;
 }
 
-test('a side index is copied into an empty full-text index, its episodes searchable, and the index stays writable', async () => {
-  const path = await indexFile(false);
-  const sidePath = sideIndexOf(path, ['zebra', 'okapi']);
-  const store = IndexStore.open(path); // open before the copy: its FTS5 structure must not go stale
-  assert.equal(store.search.isEmpty(), true);
-  assert.equal(adoptSideSearchIndex(path, sidePath), 2);
-  assert.equal(existsSync(sidePath), false);
-  assert.deepEqual(store.search.search('okapi'), [{ episodeId: 2, seq: 0 }]);
-  store.search.write([], [{ episodeId: 3, seq: 0, content: 'okapi giraffe' }]);
-  assert.deepEqual(
-    store.search.search('okapi').map((h) => h.episodeId),
-    [2, 3],
-  );
-  store.db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 0)");
-  store.close();
-});
+test(
+  'a side index is copied into an empty full-text index, its episodes searchable, and the index stays writable',
+  { skip: withoutSideSearch },
+  async () => {
+    const path = await indexFile(false);
+    const sidePath = sideIndexOf(path, ['zebra', 'okapi']);
+    const store = IndexStore.open(path); // open before the copy: its FTS5 structure must not go stale
+    assert.equal(store.search.isEmpty(), true);
+    assert.equal(adoptSideSearchIndex(path, sidePath), 2);
+    assert.equal(existsSync(sidePath), false);
+    assert.deepEqual(store.search.search('okapi'), [{ episodeId: 2, seq: 0 }]);
+    store.search.write([], [{ episodeId: 3, seq: 0, content: 'okapi giraffe' }]);
+    assert.deepEqual(
+      store.search.search('okapi').map((h) => h.episodeId),
+      [2, 3],
+    );
+    store.db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 0)");
+    store.close();
+  },
+);
 
 test('a side index is not copied into a full-text index that already holds rows', async () => {
   const path = await indexFile(true);
