@@ -13,11 +13,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = own(context, vscode.window.createOutputChannel('Credit Lens', { log: true }));
   logSqliteDriver(log);
   const jobs = own(context, new IndexJobs());
-  const summaryPanel = own(context, new RunSummaryPanel(context.extensionUri, log));
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'indexWorker.js').fsPath;
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const storage = context.storageUri ? { storageDir: context.storageUri.fsPath } : {};
   const config = (): ReturnType<typeof loadConfigOrReport> => loadConfigOrReport(log);
+  const host = { extensionUri: context.extensionUri, log, memory: context.workspaceState };
+  const summaryPanel = own(context, new RunSummaryPanel(host));
   const refreshPanels = (folder: vscode.Uri, change?: IndexChange): void => {
     dashboardPanel.refresh(folder, change);
     episodePanel.refresh(folder);
@@ -25,11 +26,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const episodePanel = own(
     context,
     new EpisodePanel({
-      extensionUri: context.extensionUri,
-      log,
+      ...host,
       config,
       onCredited: refreshPanels,
-      memory: context.workspaceState,
       secrets: context.secrets,
       ...storage,
     }),
@@ -37,8 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const dashboardPanel = own(
     context,
     new DashboardPanel({
-      extensionUri: context.extensionUri,
-      log,
+      ...host,
       config,
       onCredited: refreshPanels,
       secrets: context.secrets,
@@ -48,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
       ...storage,
     }),
   );
-  registerPanelSerializers(context, episodePanel, dashboardPanel);
+  for (const panel of [episodePanel, dashboardPanel, summaryPanel]) own(context, panel.registerSerializer());
   refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
   registerAllCommands(context, {
@@ -78,32 +76,6 @@ function logSqliteDriver(log: vscode.LogOutputChannel): void {
   } catch (error) {
     log.error(error instanceof Error ? error.message : String(error));
   }
-}
-
-/** Brings the Episode and Dashboard panels back after a reload, from the state their webviews saved. */
-function registerPanelSerializers(
-  context: vscode.ExtensionContext,
-  episodePanel: EpisodePanel,
-  dashboardPanel: DashboardPanel,
-): void {
-  own(
-    context,
-    vscode.window.registerWebviewPanelSerializer(EpisodePanel.viewType, {
-      deserializeWebviewPanel: (panel, state) => {
-        episodePanel.restore(panel, state);
-        return Promise.resolve();
-      },
-    }),
-  );
-  own(
-    context,
-    vscode.window.registerWebviewPanelSerializer(DashboardPanel.viewType, {
-      deserializeWebviewPanel: (panel, state) => {
-        dashboardPanel.restore(panel, state);
-        return Promise.resolve();
-      },
-    }),
-  );
 }
 
 /**

@@ -22,6 +22,13 @@ export interface RunSummaryData {
   readonly summary: IndexSummary;
 }
 
+/** What the webview persists with `setState`: the folder it shows, so the host can read its index again after a reload. */
+export interface RunSummaryViewState {
+  readonly version: number;
+  /** Absolute path of the indexed folder shown. */
+  readonly folder: string;
+}
+
 /** Params of {@link ReadyCommand}. */
 export interface ReadyParams {
   /** {@link runSummaryStateVersion} of the webview bundle that sent it. */

@@ -1,15 +1,10 @@
 import * as vscode from 'vscode';
-import type { IndexSummary } from '../../core/indexSummary';
 import type { IndexJobResult } from '../../engine/indexJob';
 import { NoIndexError, readIndexSummary } from '../../engine/indexJob';
-import type { IndexLocation } from '../../engine/indexLocation';
 import { describeIndexFailure } from '../indexReport';
-import type { IndexedFolder } from '../panels/runSummaryPanel';
+import type { IndexedFolder, ReadSummary } from '../panels/runSummaryPanel';
 import { folderLabel } from '../runFolders';
 import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
-
-/** Reads an existing index's summary; `readIndexSummary` unless a test injects another. */
-export type ReadSummary = (root: string) => { index: IndexLocation; summary: IndexSummary };
 
 export interface ShowRunSummaryDeps {
   readonly log: vscode.LogOutputChannel;

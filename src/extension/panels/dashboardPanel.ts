@@ -12,18 +12,19 @@ import {
   OpenEpisodeCommand,
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
+import { isRecord } from '../../protocol/ipc';
+import { isNonNegativeInt } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
-import { Disposable, toDisposable } from '../lifecycle';
 import { currentEvaluatorChoice, showTrustWarning, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
 import { abortOnCancel } from '../replay/replayPass';
 import { methodNeedsEvaluator, recomputeForPanel, type PanelCreditDeps, type PanelCreditOutcome } from './panelCredit';
-import { errorText, WebviewSession } from './webviewSession';
+import { PanelHost, type PanelHostDeps } from './panelHost';
+import { errorText, type WebviewSession } from './webviewSession';
 
 /** The panel's services; `runCredit`, `estimateReplay` and `secrets` (the API key) come from {@link PanelCreditDeps}. */
-export interface DashboardPanelDeps extends PanelCreditDeps {
-  readonly extensionUri: vscode.Uri;
+export interface DashboardPanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly config: () => CreditLensConfig | undefined;
   readonly storageDir?: string;
   readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
@@ -31,6 +32,12 @@ export interface DashboardPanelDeps extends PanelCreditDeps {
   readonly openEpisode: (folder: vscode.Uri, episodeId: number) => void;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
+}
+
+/** What a dashboard shows: the runs of one indexed folder, on a run when one is named. */
+interface DashboardPlace {
+  readonly folder: string;
+  readonly runId: number | null;
 }
 
 interface Shown {
@@ -48,11 +55,10 @@ export type IndexChange = 'appended' | 'changed';
  * the index, the credit or the flags bumps `revision` so it pulls again. A change that only
  * appended episodes keeps `resetRevision`, so the webview asks for a delta of the changed steps.
  */
-export class DashboardPanel extends Disposable {
+export class DashboardPanel extends PanelHost<DashboardPlace> {
   static readonly viewType = 'creditLens.dashboard';
   /** Episode-level idle threshold of the idle-rate chart (credit-methods.md §5, ε). */
   static readonly epsilon = 0.01;
-  private session: WebviewSession | undefined;
   private shown: Shown | undefined;
   private revision = 0;
   /** The last revision whose change was more than appended episodes (see DashboardRunsData). */
@@ -60,42 +66,18 @@ export class DashboardPanel extends Disposable {
   private recomputing = false;
 
   constructor(private readonly deps: DashboardPanelDeps) {
-    super();
-    this._register(
-      toDisposable(() => {
-        this.session?.dispose();
-        this.closeIndex();
-      }),
+    super(
+      {
+        viewType: DashboardPanel.viewType,
+        entry: { script: 'dashboard', style: 'dashboard.css', title: 'Credit Lens: Run Dashboard' },
+      },
+      deps,
     );
   }
 
   /** Shows the dashboard of `folder`, on run `runId` when given. */
   show(folder: vscode.Uri, runId?: number): void {
-    if (this.isDisposed || !this.point(folder.fsPath)) return;
-    if (this.shown && runId !== undefined) this.shown.selectedRunId = runId;
-    const session =
-      this.session ??
-      this.adopt(
-        vscode.window.createWebviewPanel(
-          DashboardPanel.viewType,
-          'Credit Lens: Run Dashboard',
-          vscode.ViewColumn.Active,
-          {},
-        ),
-      );
-    session.panel.reveal();
-    this.post();
-  }
-
-  /** Restores a panel VS Code kept across a reload. */
-  restore(panel: vscode.WebviewPanel, state: unknown): void {
-    if (this.isDisposed || this.session) {
-      panel.dispose();
-      return;
-    }
-    const folder = savedFolder(state);
-    if (folder !== undefined) this.point(folder);
-    this.adopt(panel);
+    this.open({ folder: folder.fsPath, runId: runId ?? null });
   }
 
   /**
@@ -108,20 +90,16 @@ export class DashboardPanel extends Disposable {
     this.post();
   }
 
-  private adopt(panel: vscode.WebviewPanel): WebviewSession {
-    const session = new WebviewSession(
-      panel,
-      this.deps.extensionUri,
-      { script: 'dashboard', style: 'dashboard.css', title: 'Credit Lens: Run Dashboard' },
-      this.deps.log,
-      () => {
-        if (this.session === session) this.session = undefined;
-        this.closeIndex();
-      },
-    );
-    this.session = session;
+  protected placeOf(saved: unknown): DashboardPlace | undefined {
+    if (!isRecord(saved)) return undefined;
+    const { folder, runId } = saved;
+    if (typeof folder !== 'string' || folder.length === 0) return undefined;
+    return { folder, runId: isNonNegativeInt(runId) ? runId : null };
+  }
+
+  protected wire(session: WebviewSession): void {
     session.onReady(DashboardReadyCommand, ({ folder }) => {
-      if (!this.shown && folder !== null) this.point(folder);
+      if (!this.shown && folder !== null) this.pointAt({ folder, runId: null });
       this.post();
     });
     session.onRequest(GetOverviewRequest, ({ folder, runId, method }) =>
@@ -136,16 +114,20 @@ export class DashboardPanel extends Disposable {
       this.deps.openEpisode(vscode.Uri.file(folder), episodeId);
     });
     session.onCommand(DashboardRecomputeCommand, (params) => this.runRecompute(params));
-    return session;
   }
 
-  private point(root: string): boolean {
-    if (this.shown?.index.root === root) return true;
+  protected point({ folder: root, runId }: DashboardPlace): boolean {
+    if (this.shown?.index.root !== root && !this.openIndex(root)) return false;
+    if (this.shown && runId !== null) this.shown.selectedRunId = runId;
+    return true;
+  }
+
+  private openIndex(root: string): boolean {
     const config = this.deps.config();
     if (!config) return false;
     try {
       const index = openPanelIndex(root, config, this.deps.storageDir);
-      this.closeIndex();
+      this.forget();
       this.shown = { index, service: new DashboardViewService(index.db, root), selectedRunId: null };
       this.resetRevision = this.revision + 1;
       return true;
@@ -156,7 +138,7 @@ export class DashboardPanel extends Disposable {
     }
   }
 
-  private post(): void {
+  protected post(): void {
     const { session, shown } = this;
     const config = this.deps.config();
     if (!session || !shown || !config) return;
@@ -242,14 +224,8 @@ export class DashboardPanel extends Disposable {
       );
   }
 
-  private closeIndex(): void {
+  protected forget(): void {
     this.shown?.index.db.close();
     this.shown = undefined;
   }
-}
-
-function savedFolder(state: unknown): string | undefined {
-  if (typeof state !== 'object' || state === null) return undefined;
-  const folder = (state as { folder?: unknown }).folder;
-  return typeof folder === 'string' && folder.length > 0 ? folder : undefined;
 }

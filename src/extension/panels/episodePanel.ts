@@ -13,12 +13,13 @@ import {
   RevealTraceLineCommand,
   type EpisodeReadyParams,
   type EpisodeViewData,
+  type EpisodeViewState,
   type RecomputeParams,
   type RecomputeProgress,
 } from '../../protocol/episodePanel';
-import type { EpisodeRef } from '../../protocol/viewData';
+import { isRecord } from '../../protocol/ipc';
+import { isEpisodeRef, type EpisodeRef } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
-import { Disposable, toDisposable } from '../lifecycle';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
 import { replayEndpoint } from '../replay/replayEndpoint';
@@ -30,11 +31,11 @@ import {
   type PanelCreditDeps,
   type PanelCreditOutcome,
 } from './panelCredit';
-import { errorText, WebviewSession } from './webviewSession';
+import { PanelHost, type PanelHostDeps } from './panelHost';
+import { errorText, type WebviewSession } from './webviewSession';
 
 /** The panel's services; `runCredit`, `estimateReplay` and `secrets` (the API key) come from {@link PanelCreditDeps}. */
-export interface EpisodePanelDeps extends PanelCreditDeps {
-  readonly extensionUri: vscode.Uri;
+export interface EpisodePanelDeps extends PanelCreditDeps, PanelHostDeps {
   /** The settings, or undefined when they are invalid (already reported). */
   readonly config: () => CreditLensConfig | undefined;
   readonly storageDir?: string;
@@ -42,15 +43,10 @@ export interface EpisodePanelDeps extends PanelCreditDeps {
   readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
-  /**
-   * Where the episode last shown is remembered (the workspace state): a panel VS Code revives
-   * before its webview's state was saved comes back on that episode instead of waiting forever.
-   */
-  readonly memory?: vscode.Memento;
 }
 
-/** The workspace-state key of the episode last shown. */
-const lastEpisodeKey = 'creditLens.episodePanel.lastEpisode';
+/** What an Episode panel shows: one episode, named as its webview's saved state names it. */
+type EpisodePlace = Pick<EpisodeViewState, 'ref'>;
 
 /** The episode a panel shows, with the index it reads. */
 interface Shown {
@@ -64,9 +60,8 @@ interface Shown {
  * through the typed protocol of src/protocol/episodePanel.ts. The host is the source of truth: the
  * webview pulls message windows and credit; the panel is restored after a reload by the serializer.
  */
-export class EpisodePanel extends Disposable {
+export class EpisodePanel extends PanelHost<EpisodePlace> {
   static readonly viewType = 'creditLens.episode';
-  private session: WebviewSession | undefined;
   private shown: Shown | undefined;
   /** Aborts the running recompute (and a replay's calls in flight). */
   private recompute: AbortController | undefined;
@@ -74,42 +69,18 @@ export class EpisodePanel extends Disposable {
   private sent: EpisodeViewData | undefined;
 
   constructor(private readonly deps: EpisodePanelDeps) {
-    super();
-    this._register(
-      toDisposable(() => {
-        this.session?.dispose();
-        this.closeIndex();
-      }),
+    super(
+      {
+        viewType: EpisodePanel.viewType,
+        entry: { script: 'episode', style: 'episode.css', title: 'Credit Lens: Episode' },
+      },
+      deps,
     );
   }
 
   /** Shows episode `episodeId` of the index of `folder`, opening or revealing the panel. */
   show(folder: vscode.Uri, episodeId: number): void {
-    if (this.isDisposed) return;
-    if (!this.point(folder.fsPath, episodeId)) return;
-    const session =
-      this.session ??
-      this.adopt(
-        vscode.window.createWebviewPanel(EpisodePanel.viewType, 'Credit Lens: Episode', vscode.ViewColumn.Active, {}),
-      );
-    session.panel.reveal();
-    this.post();
-  }
-
-  /** Restores a panel VS Code kept across a reload; `state` is what the webview saved. */
-  restore(panel: vscode.WebviewPanel, state: unknown): void {
-    if (this.isDisposed || this.session) {
-      panel.dispose();
-      return;
-    }
-    const saved = savedRef(state);
-    const ref = saved ?? savedRef({ ref: this.deps.memory?.get(lastEpisodeKey) });
-    const from = saved ? '' : ' (remembered by the extension: the webview saved none)';
-    this.deps.log.info(
-      `Episode view: restoring the panel${ref ? ` on episode ${String(ref.episodeId)} of ${ref.folder}${from}` : ' (no saved episode)'}`,
-    );
-    if (ref) this.point(ref.folder, ref.episodeId);
-    this.adopt(panel);
+    this.open({ ref: { folder: folder.fsPath, episodeId } });
   }
 
   /**
@@ -121,19 +92,12 @@ export class EpisodePanel extends Disposable {
     this.post();
   }
 
-  private adopt(panel: vscode.WebviewPanel): WebviewSession {
-    const session = new WebviewSession(
-      panel,
-      this.deps.extensionUri,
-      { script: 'episode', style: 'episode.css', title: 'Credit Lens: Episode' },
-      this.deps.log,
-      () => {
-        if (this.session === session) this.session = undefined;
-        this.recompute = undefined;
-        this.closeIndex();
-      },
-    );
-    this.session = session;
+  protected placeOf(saved: unknown): EpisodePlace | undefined {
+    const ref = isRecord(saved) ? saved['ref'] : undefined;
+    return isEpisodeRef(ref) ? { ref: { folder: ref.folder, episodeId: ref.episodeId } } : undefined;
+  }
+
+  protected wire(session: WebviewSession): void {
     session.onReady(EpisodeReadyCommand, (params) => {
       this.onReady(params);
     });
@@ -153,18 +117,17 @@ export class EpisodePanel extends Disposable {
       if (shown && next !== undefined) this.show(vscode.Uri.file(shown.index.root), next);
     });
     session.onCommand(RevealTraceLineCommand, () => this.revealTraceLine());
-    return session;
   }
 
   private onReady(params: EpisodeReadyParams): void {
-    if (!this.shown && params.ref) this.point(params.ref.folder, params.ref.episodeId);
+    if (!this.shown && params.ref) this.pointAt({ ref: params.ref });
     if (!this.shown) this.deps.log.info('Episode view: the webview is ready, but no episode is chosen yet');
     else this.deps.log.info(`Episode view: the webview is ready; showing episode ${String(this.shown.episodeId)}`);
     this.post();
   }
 
   /** Points the panel at an episode; false (and a message) when its folder has no readable index. */
-  private point(root: string, episodeId: number): boolean {
+  protected point({ ref: { folder: root, episodeId } }: EpisodePlace): boolean {
     const config = this.deps.config();
     if (!config) return false;
     try {
@@ -174,7 +137,6 @@ export class EpisodePanel extends Disposable {
         this.shown = { index, service: new EpisodeViewService(index.db, root), episodeId };
       }
       this.shown.episodeId = episodeId;
-      void this.deps.memory?.update(lastEpisodeKey, { folder: root, episodeId });
       return true;
     } catch (error) {
       this.deps.log.warn(`Episode view: cannot open the index of ${root}: ${errorText(error)}`);
@@ -196,7 +158,7 @@ export class EpisodePanel extends Disposable {
     return { ...probe, evaluator: evaluatorView(config, gated, probe.groundTruth !== null) };
   }
 
-  private post(): void {
+  protected post(): void {
     const session = this.session;
     if (!session) return;
     const data = this.data();
@@ -309,19 +271,13 @@ export class EpisodePanel extends Disposable {
     });
   }
 
+  protected forget(): void {
+    this.recompute = undefined;
+    this.closeIndex();
+  }
+
   private closeIndex(): void {
     this.shown?.index.db.close();
     this.shown = undefined;
   }
-}
-
-/** The episode a restored webview had saved (its state's `ref`), if well-formed. */
-function savedRef(state: unknown): EpisodeRef | undefined {
-  if (typeof state !== 'object' || state === null) return undefined;
-  const ref = (state as { ref?: unknown }).ref;
-  if (typeof ref !== 'object' || ref === null) return undefined;
-  const { folder, episodeId } = ref as Partial<Record<keyof EpisodeRef, unknown>>;
-  return typeof folder === 'string' && Number.isSafeInteger(episodeId)
-    ? { folder, episodeId: episodeId as number }
-    : undefined;
 }

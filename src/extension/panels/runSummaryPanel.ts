@@ -1,17 +1,19 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { IndexSummary } from '../../core/indexSummary';
-import { isIpcMessage } from '../../protocol/ipc';
+import { readIndexSummary } from '../../engine/indexJob';
+import type { IndexLocation } from '../../engine/indexLocation';
+import { isRecord } from '../../protocol/ipc';
 import {
   DidChangeSummaryNotification,
   OpenIssueCommand,
   ReadyCommand,
   type OpenIssueParams,
   type RunSummaryData,
+  type RunSummaryViewState,
 } from '../../protocol/runSummaryPanel';
-import { buildWebviewHtml, webviewOptions } from '../html';
-import { Disposable, disposeAll, toDisposable, type DisposableLike } from '../lifecycle';
-import { createNonce } from '../nonce';
+import { PanelHost, type PanelHostDeps } from './panelHost';
+import { errorText, type WebviewSession } from './webviewSession';
 
 /** An indexed folder and what its index holds: what the panel shows. */
 export interface IndexedFolder {
@@ -21,12 +23,15 @@ export interface IndexedFolder {
   readonly cancelled: boolean;
 }
 
-interface Session {
-  readonly panel: vscode.WebviewPanel;
-  /** The webview's script has sent ReadyCommand; posts before that would be lost. */
-  ready: boolean;
-  readonly listeners: DisposableLike[];
+/** Reads an existing index's summary (throws when the folder has none); `readIndexSummary` unless a test injects another. */
+export type ReadSummary = (root: string) => { index: IndexLocation; summary: IndexSummary };
+
+export interface RunSummaryPanelDeps extends PanelHostDeps {
+  readonly readSummary?: ReadSummary;
 }
+
+/** What a Run Summary panel shows: one indexed folder, named as its webview's saved state names it. */
+type SummaryPlace = Pick<RunSummaryViewState, 'folder'>;
 
 /** The summary as the webview receives it: plain JSON, display strings prepared here. */
 export function toRunSummaryData({ folder, indexPath, summary, cancelled }: IndexedFolder): RunSummaryData {
@@ -41,23 +46,21 @@ export function toRunSummaryData({ folder, indexPath, summary, cancelled }: Inde
 
 /**
  * "Credit Lens: Run Summary": at most one webview panel, created on first `show()` and again after
- * the user closes it. The host is the source of truth: the webview asks for data with ReadyCommand
- * on every load and gets the latest summary back.
+ * the user closes it, restored after a reload by reading the saved folder's index again. The host is
+ * the source of truth: the webview asks for data with ReadyCommand on every load and gets the
+ * latest summary back.
  */
-export class RunSummaryPanel extends Disposable {
+export class RunSummaryPanel extends PanelHost<SummaryPlace> {
   static readonly viewType = 'creditLens.runSummary';
-  private session: Session | undefined;
   private shown: IndexedFolder | undefined;
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
-  ) {
-    super();
-    this._register(
-      toDisposable(() => {
-        this.session?.panel.dispose();
-      }),
+  constructor(private readonly deps: RunSummaryPanelDeps) {
+    super(
+      {
+        viewType: RunSummaryPanel.viewType,
+        entry: { script: 'main', style: 'summary.css', title: 'Credit Lens: Run Summary' },
+      },
+      deps,
     );
   }
 
@@ -65,69 +68,56 @@ export class RunSummaryPanel extends Disposable {
   show(indexed: IndexedFolder): void {
     if (this.isDisposed) return;
     this.shown = indexed;
-    const session = this.session ?? this.open();
-    session.panel.title = `Run Summary: ${toRunSummaryData(indexed).folderName}`;
-    session.panel.reveal();
-    this.post(session);
+    this.open({ folder: indexed.folder.fsPath });
   }
 
-  private open(): Session {
-    const panel = vscode.window.createWebviewPanel(
-      RunSummaryPanel.viewType,
-      'Credit Lens: Run Summary',
-      vscode.ViewColumn.Active,
-      webviewOptions(this.extensionUri),
-    );
-    const session: Session = { panel, ready: false, listeners: [] };
-    panel.webview.html = buildWebviewHtml({
-      webview: panel.webview,
-      extensionUri: this.extensionUri,
-      nonce: createNonce(),
-      script: ['dist', 'webview', 'main.js'],
-      styles: [['media', 'summary.css']],
-      title: 'Credit Lens: Run Summary',
+  protected placeOf(saved: unknown): SummaryPlace | undefined {
+    const folder = isRecord(saved) ? saved['folder'] : undefined;
+    return typeof folder === 'string' && folder.length > 0 ? { folder } : undefined;
+  }
+
+  /** The folder shown already (`show` set it), else its index read again (a restored panel). */
+  protected point({ folder }: SummaryPlace): boolean {
+    if (this.shown?.folder.fsPath === folder) return true;
+    try {
+      const read = (this.deps.readSummary ?? readIndexSummary)(folder);
+      this.shown = {
+        folder: vscode.Uri.file(folder),
+        indexPath: read.index.path,
+        summary: read.summary,
+        cancelled: false,
+      };
+      return true;
+    } catch (error) {
+      this.deps.log.warn(`Run Summary: cannot read the index of ${folder}: ${errorText(error)}`);
+      return false;
+    }
+  }
+
+  protected wire(session: WebviewSession): void {
+    session.onReady(ReadyCommand, () => {
+      this.post();
     });
-    session.listeners.push(
-      panel.webview.onDidReceiveMessage((message: unknown) => {
-        this.onMessage(session, message);
-      }),
-      panel.onDidDispose(() => {
-        disposeAll(session.listeners);
-        if (this.session === session) this.session = undefined;
-      }),
-    );
-    this.session = session;
-    return session;
+    session.onCommand(OpenIssueCommand, (params) => this.openIssue(params));
   }
 
-  private onMessage(session: Session, message: unknown): void {
-    if (!isIpcMessage(message)) {
-      this.log.warn('Run Summary: ignored a webview message without a method');
-      return;
-    }
-    switch (true) {
-      case ReadyCommand.is(message):
-        session.ready = true;
-        this.post(session);
-        break;
-      case OpenIssueCommand.is(message):
-        void this.openIssue(message.params);
-        break;
-      default:
-        this.log.warn(`Run Summary: ignored webview message ${message.method} (unknown method or invalid params)`);
-    }
+  protected post(): void {
+    const { session, shown } = this;
+    if (!session || !shown) return;
+    const data = toRunSummaryData(shown);
+    session.panel.title = `Run Summary: ${data.folderName}`;
+    session.notify(DidChangeSummaryNotification, data);
   }
 
-  private post(session: Session): void {
-    if (!session.ready || this.shown === undefined) return;
-    void session.panel.webview.postMessage(DidChangeSummaryNotification.with(toRunSummaryData(this.shown)));
+  protected forget(): void {
+    this.shown = undefined;
   }
 
   /** Opens a problem's file at its line; only problems of the shown summary, never arbitrary paths. */
   private async openIssue({ file, line }: OpenIssueParams): Promise<void> {
     const shown = this.shown;
     if (!shown?.summary.errors.some((issue) => issue.file === file && issue.line === line)) {
-      this.log.warn(`Run Summary: refused to open ${file}:${line}, which the summary does not list`);
+      this.deps.log.warn(`Run Summary: refused to open ${file}:${line}, which the summary does not list`);
       return;
     }
     const position = new vscode.Position(Math.max(0, line - 1), 0);
@@ -137,9 +127,8 @@ export class RunSummaryPanel extends Disposable {
         preview: true,
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.log.warn(`Run Summary: cannot open ${file}:${line}: ${reason}`);
-      void vscode.window.showWarningMessage(`Credit Lens cannot open ${file}: ${reason}`);
+      this.deps.log.warn(`Run Summary: cannot open ${file}:${line}: ${errorText(error)}`);
+      void vscode.window.showWarningMessage(`Credit Lens cannot open ${file}: ${errorText(error)}`);
     }
   }
 }

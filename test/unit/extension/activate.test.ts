@@ -40,11 +40,18 @@ test('activate() hands every disposable to context.subscriptions', () => {
     context.subscriptions.some((d) => d === channel),
     'the log channel is owned',
   );
-  // Every command registration, the channel, the job tracker, the three panel owners, the two panel
+  // Every command registration, the channel, the job tracker, the three panel owners, their three
   // serializers, the active index, the run folders, their change listener, the views, background indexing,
   // and the settings and trust listeners that refresh the Episode view.
-  assert.equal(context.subscriptions.length, contributed.length + 14);
-  assert.deepEqual([...fake.serializers.keys()].sort(), ['creditLens.dashboard', 'creditLens.episode']);
+  assert.equal(context.subscriptions.length, contributed.length + 15);
+  assert.deepEqual([...fake.serializers.keys()].sort(), [
+    'creditLens.dashboard',
+    'creditLens.episode',
+    'creditLens.runSummary',
+  ]);
+  // VS Code revives a panel only if the extension activates for its view type before the serializer is asked.
+  for (const viewType of fake.serializers.keys())
+    assert.ok(manifest.activationEvents?.includes(`onWebviewPanel:${viewType}`), `activates on ${viewType}`);
   assert.equal(fake.treeViews.length, 2, 'the Runs and Flags views are created');
   for (const disposable of context.subscriptions) disposable.dispose();
   assert.equal(fake.commands.size, 0, 'disposing the subscriptions unregisters every command');

@@ -25,7 +25,7 @@ const indexed: IndexedFolder = {
 
 function setup(): { owner: RunSummaryPanel; log: FakeLogOutputChannel; panel: () => FakeWebviewPanel } {
   const log = vscode.window.createOutputChannel('test', { log: true });
-  const owner = new RunSummaryPanel(vscode.Uri.file('/ext'), log);
+  const owner = new RunSummaryPanel({ extensionUri: vscode.Uri.file('/ext'), log });
   const panel = (): FakeWebviewPanel => {
     const last = fake.panels.at(-1);
     assert.ok(last, 'a panel was created');
@@ -101,7 +101,7 @@ test('messages that are not protocol messages or fail their guard are ignored an
   panel().webview.receive({ method: 'runSummary/ready', params: { stateVersion: 'one' } });
   panel().webview.receive({ method: 'runSummary/unknown', params: {} });
   assert.deepEqual(panel().webview.posted, []);
-  assert.equal(log.lines.filter((line) => line.startsWith('[warn] Run Summary: ignored')).length, 3);
+  assert.equal(log.lines.filter((line) => line.startsWith('[warn] creditLens.runSummary: ignored')).length, 3);
 });
 
 test('OpenIssueCommand opens a listed problem at its line and refuses anything else', async () => {
