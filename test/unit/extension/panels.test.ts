@@ -1,4 +1,3 @@
-import { FakeMemento } from '../fakes/extensionContext';
 import '../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -96,13 +95,12 @@ async function ask<R>(
   return response.params;
 }
 
-function episodePanel(memory?: vscode.Memento): EpisodePanel {
+function episodePanel(): EpisodePanel {
   return new EpisodePanel({
     extensionUri: vscode.Uri.file('/ext'),
     log: log(),
     config: () => config,
     evaluator: () => ({ choice: { kind: 'builtin', name: 'final-answer', options: {} } }),
-    ...(memory ? { memory } : {}),
   });
 }
 
@@ -203,59 +201,6 @@ test('EpisodePanel: n/p navigation moves through the run in step order', () => {
     assert.equal(fake.panels.length, 1, 'one panel, reused');
     owner.dispose();
   });
-});
-
-test('EpisodePanel: a restored panel shows the episode its webview saved; a bad state shows nothing and does not throw', () => {
-  const owner = episodePanel();
-  const restored = vscode.window.createWebviewPanel(
-    'creditLens.episode',
-    'Episode',
-    vscode.ViewColumn.Active,
-    {},
-  ) as unknown as FakeWebviewPanel;
-  owner.restore(restored as unknown as vscode.WebviewPanel, {
-    version: 1,
-    ref: { folder: root, episodeId: ids['e2'] },
-  });
-  assert.match(restored.webview.html, /episode\.js/);
-  restored.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: { folder: root, episodeId: ids['e2']! } }));
-  assert.deepEqual(
-    posted<EpisodeViewData>(restored, DidChangeEpisodeNotification.method).map((d) => d.externalId),
-    ['e2'],
-  );
-  owner.dispose();
-  const other = episodePanel();
-  const broken = vscode.window.createWebviewPanel(
-    'creditLens.episode',
-    'Episode',
-    vscode.ViewColumn.Active,
-    {},
-  ) as unknown as FakeWebviewPanel;
-  other.restore(broken as unknown as vscode.WebviewPanel, { ref: { folder: 42 } });
-  broken.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
-  assert.deepEqual(broken.webview.posted, []);
-  other.dispose();
-});
-
-test('EpisodePanel: a panel revived before its webview saved any state comes back on the episode last shown', () => {
-  const memory = new FakeMemento() as unknown as vscode.Memento;
-  const before = episodePanel(memory);
-  before.show(vscode.Uri.file(root), ids['e2']!);
-  before.dispose();
-  const after = episodePanel(memory);
-  const revived = vscode.window.createWebviewPanel(
-    'creditLens.episode',
-    'Episode',
-    vscode.ViewColumn.Active,
-    {},
-  ) as unknown as FakeWebviewPanel;
-  after.restore(revived as unknown as vscode.WebviewPanel, undefined);
-  revived.webview.receive(EpisodeReadyCommand.with({ stateVersion: 1, ref: null }));
-  assert.deepEqual(
-    posted<EpisodeViewData>(revived, DidChangeEpisodeNotification.method).map((d) => d.externalId),
-    ['e2'],
-  );
-  after.dispose();
 });
 
 test('EpisodePanel: a change to another folder’s index does not re-send the episode; one to its own does', () => {
