@@ -21,7 +21,7 @@ import {
   waitForStatus,
 } from './dashboard/dashboardHost';
 import { closeDashboard as close, openDashboard, type OpenOptions, type Opened } from './dashboard/openDashboard';
-import { collapseStep, demoFolder, episodePage } from './dashboard/scriptedRun';
+import { collapseStep, demoFolder, episodePage, scriptedRun } from './dashboard/scriptedRun';
 
 const suite = browserSuite();
 const browser = suite.browser;
@@ -141,6 +141,39 @@ suite.describe('Run Dashboard webview', () => {
     await cleared;
     await waitForStatus(page, /^20,000 episodes$/);
     assert.equal(await page.locator('#chart-heatmap .brush .selection').isHidden(), true);
+    await close(o);
+  });
+
+  test('a brush restored on a run with fewer steps is dropped, and the filter bar says so', async () => {
+    const o = await open();
+    const { page } = o.h;
+    const brushed = nextEpisodesRequest(o.h, (p) => p.filter.stepFrom != null);
+    await brushColumns(page, 24, 40, 60);
+    const { stepFrom, stepTo } = (await brushed).filter;
+    assert.deepEqual([stepFrom, stepTo], [24, 40]);
+    await page.waitForFunction(
+      () =>
+        (JSON.parse(sessionStorage.getItem('vscode-state') ?? '{}') as { filter?: { stepTo?: number } }).filter
+          ?.stepTo === 40,
+    );
+    // The folder was indexed again: the same run now has 20 steps (0–19).
+    o.host.runs = scriptedRun({ steps: 20 }).runs;
+    const firstPage = nextEpisodesRequest(o.h);
+    await o.h.reload();
+    assert.deepEqual((await firstPage).filter, {}, 'the table is asked for without the stale brush');
+    await page
+      .locator('#filter-notice', {
+        hasText: 'The filter did not fit this run: steps 24–40 dropped (this run has steps 0–19).',
+      })
+      .waitFor();
+    await waitForStatus(page, /^[\d,]+ episodes$/);
+    assert.equal(await valueOf(page.locator('#filter-stepFrom')), '');
+    assert.equal(await page.locator('#chart-heatmap .brush .selection').isHidden(), true);
+    assert.deepEqual((await savedState(o.h))['filter'], { stepFrom: null, stepTo: null });
+    // The user's next change of the filter takes the notice away.
+    await choose(page, '#filter-agent', 'solver');
+    await waitForStatus(page, 'agent: solver');
+    assert.equal(await page.locator('#filter-notice').innerText(), '');
     await close(o);
   });
 

@@ -26,6 +26,9 @@ describeInBrowser('Run Summary webview', (browser) => {
     });
     await h.page.locator('h1').waitFor();
     assert.equal(await h.page.locator('h1').textContent(), '<img src=x onerror=alert(1)>');
+    // The folder is saved, so the host can read its index again when VS Code restores the panel.
+    const saved = await h.page.evaluate(() => JSON.parse(sessionStorage.getItem('vscode-state') ?? 'null') as unknown);
+    assert.deepEqual(saved, { version: 1, folder: '/x' });
     await h.screenshot('smoke');
     await h.close();
   });

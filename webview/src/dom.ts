@@ -20,8 +20,3 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function replaceChildren(parent: Element, ...children: Child[]): void {
   parent.replaceChildren(...children);
 }
-
-/** `1920` → `1,920` in the user's locale. */
-export function formatCount(n: number): string {
-  return n.toLocaleString();
-}

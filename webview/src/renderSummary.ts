@@ -1,6 +1,7 @@
 import type { IssueSummary, RunSummary } from '../../src/core/indexSummary';
 import type { RunSummaryData } from '../../src/protocol/runSummaryPanel';
-import { formatCount, h } from './dom';
+import { h } from './dom';
+import { formatInt } from './kit/format';
 
 /** What the rendered summary can ask of the page around it. */
 export interface SummaryActions {
@@ -55,15 +56,13 @@ function renderTotals({ summary }: RunSummaryData): HTMLElement {
   const list = h(
     'dl',
     'stats',
-    ...stats.map(([label, value]) =>
-      h('div', 'stat', h('dt', undefined, label), h('dd', undefined, formatCount(value))),
-    ),
+    ...stats.map(([label, value]) => h('div', 'stat', h('dt', undefined, label), h('dd', undefined, formatInt(value)))),
   );
   return h('section', 'totals', h('h2', 'visually-hidden', 'Totals'), list);
 }
 
 function renderRuns(runs: readonly RunSummary[]): HTMLElement {
-  const section = h('section', 'runs', h('h2', undefined, `Runs (${formatCount(runs.length)})`));
+  const section = h('section', 'runs', h('h2', undefined, `Runs (${formatInt(runs.length)})`));
   if (runs.length === 0) {
     section.append(h('p', 'placeholder', 'No runs in this index yet.'));
     return section;
@@ -80,8 +79,8 @@ function renderRunTable(runs: readonly RunSummary[]): HTMLTableElement {
       [
         runName(run),
         run.mechanism ?? '—',
-        formatCount(run.episodes),
-        formatCount(run.messages),
+        formatInt(run.episodes),
+        formatInt(run.messages),
         stepRange(run),
         meanReward(run),
       ],
@@ -99,14 +98,14 @@ function renderRunAgents(run: RunSummary): HTMLElement {
   }
   const head = row('th', ['Agent', 'Kind', 'Episodes', 'Messages'], [2, 3]);
   const body = run.agents.map((agent) =>
-    row('td', [agent.name, agent.kind, formatCount(agent.episodes), formatCount(agent.messages)], [2, 3]),
+    row('td', [agent.name, agent.kind, formatInt(agent.episodes), formatInt(agent.messages)], [2, 3]),
   );
   section.append(h('table', 'agents-table', h('thead', undefined, head), h('tbody', undefined, ...body)));
   return section;
 }
 
 function renderProblems({ summary }: RunSummaryData, actions: SummaryActions): HTMLElement {
-  const section = h('section', 'problems', h('h2', undefined, `Problems (${formatCount(summary.errorCount)})`));
+  const section = h('section', 'problems', h('h2', undefined, `Problems (${formatInt(summary.errorCount)})`));
   if (summary.errorCount === 0) {
     section.append(h('p', 'placeholder', 'No lines with errors.'));
     return section;
@@ -115,7 +114,7 @@ function renderProblems({ summary }: RunSummaryData, actions: SummaryActions): H
   const unlisted = summary.errorCount - summary.errors.length;
   if (unlisted > 0)
     section.append(
-      h('p', 'more', `… and ${formatCount(unlisted)} more; the Credit Lens log and \`credit-lens info\` list them.`),
+      h('p', 'more', `… and ${formatInt(unlisted)} more; the Credit Lens log and \`credit-lens info\` list them.`),
     );
   return section;
 }
@@ -142,7 +141,7 @@ function runName(run: RunSummary): string {
 function stepRange({ steps }: RunSummary): string {
   if (steps.min === null || steps.max === null) return '—';
   const range = steps.min === steps.max ? String(steps.min) : `${String(steps.min)}–${String(steps.max)}`;
-  return `${range} (${formatCount(steps.count)} distinct)`;
+  return `${range} (${formatInt(steps.count)} distinct)`;
 }
 
 function meanReward(run: RunSummary): string {

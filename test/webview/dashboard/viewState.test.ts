@@ -79,7 +79,7 @@ test('stateForRuns keeps the state of the same folder and its run', () => {
     filter: { agent: 'a' },
     topRow: 30,
   };
-  assert.deepEqual(stateForRuns(state, data()), state);
+  assert.deepEqual(stateForRuns(state, data()), { state, notes: [] });
 });
 
 test('stateForRuns drops run, filter and scroll of another folder and takes the host defaults', () => {
@@ -91,7 +91,7 @@ test('stateForRuns drops run, filter and scroll of another folder and takes the 
     topRow: 30,
     chart: 'lines' as const,
   };
-  assert.deepEqual(stateForRuns(state, data()), {
+  assert.deepEqual(stateForRuns(state, data()).state, {
     ...initialViewState,
     folder: '/f',
     runId: 2,
@@ -100,15 +100,31 @@ test('stateForRuns drops run, filter and scroll of another folder and takes the 
   });
 });
 
-test('stateForRun forgets an agent the new run lacks and scrolls to the top', () => {
+test('stateForRun drops an agent the new run lacks, says so, and scrolls to the top', () => {
   const state = { ...initialViewState, folder: '/f', runId: 1, filter: { agent: 'a', flag: 'idle' }, topRow: 30 };
   assert.deepEqual(stateForRun(state, run(2, ['c'])), {
-    ...state,
-    runId: 2,
-    filter: { agent: null, flag: 'idle' },
-    topRow: 0,
+    state: { ...state, runId: 2, filter: { agent: null, flag: 'idle' }, topRow: 0 },
+    notes: ['agent a dropped (not in this run)'],
   });
-  assert.equal(stateForRun(state, run(1)), state);
+  assert.equal(stateForRun(state, run(1)).state, state);
   const fresh = { ...initialViewState, folder: '/f', topRow: 12 };
-  assert.equal(stateForRun(fresh, run(1)).topRow, 12, 'the first pick keeps the restored scroll position');
+  assert.equal(stateForRun(fresh, run(1)).state.topRow, 12, 'the first pick keeps the restored scroll position');
+});
+
+test('a restored step brush outside the run is dropped, one that overlaps it is clamped, and both are said', () => {
+  const twentySteps = { ...run(1), steps: { min: 0, max: 19, count: 20 } };
+  const restored = { ...initialViewState, folder: '/f', runId: 1, filter: { stepFrom: 24, stepTo: 40 }, topRow: 30 };
+  const outside = stateForRuns(restored, data({ runs: [twentySteps] }), true);
+  assert.deepEqual(outside.state.filter, { stepFrom: null, stepTo: null });
+  assert.equal(outside.state.topRow, 0);
+  assert.deepEqual(outside.notes, ['steps 24–40 dropped (this run has steps 0–19)']);
+  const overlapping = { ...restored, filter: { stepFrom: 15, stepTo: 40 } };
+  const clamped = stateForRuns(overlapping, data({ runs: [twentySteps] }), true);
+  assert.deepEqual(clamped.state.filter, { stepFrom: 15, stepTo: 19 });
+  assert.deepEqual(clamped.notes, ['steps 15–40 clamped to 15–19 (this run has steps 0–19)']);
+  // Not restoring (a new revision of the same run): the user's own filter is left as it is.
+  assert.deepEqual(stateForRuns(restored, data({ runs: [twentySteps] })).state.filter, restored.filter);
+  // A switch to a run without the brushed steps drops it too.
+  const switched = stateForRun({ ...restored, runId: 2 }, twentySteps);
+  assert.deepEqual(switched.notes, ['steps 24–40 dropped (this run has steps 0–19)']);
 });

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { EpisodeAgentView, EpisodeCreditView } from '../../../src/protocol/episodePanel';
 import { creditColorScale } from '../../../webview/src/charts/creditScale';
 import { agentBarsModel } from '../../../webview/src/episode/bars';
-import { formatCredit, formatInterval, formatNumber, formatPosition } from '../../../webview/src/episode/format';
+import { formatCredit, formatInterval, formatNumber, formatPosition } from '../../../webview/src/kit/format';
 import { creditText, creditTint, legendStops, tokenHeat, withAlpha } from '../../../webview/src/episode/tint';
 
 function credit(overrides: Partial<EpisodeCreditView> = {}): EpisodeCreditView {

@@ -23,11 +23,11 @@ import { ChartsPanel } from './chartsPanel';
 import { EpisodeTable } from './episodeTable';
 import { FilterBar } from './filterBar';
 import { cleanFilter, describeFilter, nextSort, patchFilter } from './filterModel';
-import { methodLabels } from './format';
+import { methodLabels } from '../methodLabels';
 import { mergeOverviewDelta } from './overviewDelta';
 import { bindKeys } from './keyboard';
 import { Toolbar } from './toolbar';
-import { restoreViewState, stateForRun, stateForRuns, type ChartMode } from './viewState';
+import { restoreViewState, stateForRun, stateForRuns, type ChartMode, type RunState } from './viewState';
 
 /**
  * The Run Dashboard: keeps the UI state (persisted with setState on every change), follows the
@@ -102,12 +102,18 @@ export class DashboardApp {
     this.host.setState(this.state);
   }
 
+  /** Saves a state fitted to the run; the filter bar says what of the filter did not fit, until the filter changes. */
+  private apply({ state, notes }: RunState): void {
+    this.save(state);
+    if (notes.length > 0) this.filters.setFitNotes(notes);
+  }
+
   private onRuns(data: DashboardRunsData): void {
     const newer = this.runs !== undefined && (data.revision > this.runs.revision || data.folder !== this.runs.folder);
     const first = this.runs === undefined;
     const runId = this.state.runId;
     this.runs = data;
-    this.save(stateForRuns(this.state, data));
+    this.apply(stateForRuns(this.state, data, first));
     if (newer) this.toolbar.setRecomputing(false);
     this.refresh({ stale: newer && runId === this.state.runId, restore: first });
   }
@@ -243,7 +249,7 @@ export class DashboardApp {
   private selectRun(runId: number): void {
     const run = this.runs?.runs.find((r) => r.runId === runId);
     if (!run || run.runId === this.state.runId) return;
-    this.save(stateForRun(this.state, run));
+    this.apply(stateForRun(this.state, run));
     this.refresh({ stale: false, restore: false });
   }
 
@@ -263,6 +269,7 @@ export class DashboardApp {
     const filter = patchFilter(this.state.filter, patch);
     if (JSON.stringify(filter) === JSON.stringify(cleanFilter(this.state.filter))) return;
     this.save({ filter, topRow: 0 });
+    this.filters.setFitNotes([]);
     const run = this.run;
     if (run) this.filters.update(filter, run.agents, this.overview?.flags.map((f) => f.kind) ?? []);
     this.loadTable({ keepStale: false, topRow: 0 });

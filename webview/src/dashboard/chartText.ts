@@ -1,10 +1,10 @@
 import type { FlagView } from '../../../src/protocol/viewData';
 import type { CreditStatus } from '../../../src/protocol/viewData';
 import type { CreditCoverage } from '../../../src/protocol/dashboardPanel';
-import { formatInt } from './format';
+import { formatInt } from '../kit/format';
 import { windowClass, type WindowMark } from '../charts/windowModel';
 import { h } from '../dom';
-import { button } from './controls';
+import { button } from '../kit/controls';
 
 const statusText: Readonly<Record<Exclude<CreditStatus, 'computed'>, (method: string) => string>> = {
   'not-computed': (m) => `No credit is stored for ${m} yet. Recompute to fill the credit charts.`,

@@ -11,7 +11,7 @@ import { rewardModel, rewardSummary } from '../charts/rewardModel';
 import { shareModel, shareSummary } from '../charts/shareModel';
 import { windowMarks } from '../charts/windowModel';
 import { h, replaceChildren } from '../dom';
-import { button } from './controls';
+import { button } from '../kit/controls';
 import { createFigure, figureWidth } from './figures';
 import { creditNotice, windowList } from './chartText';
 import type { ChartMode } from './viewState';

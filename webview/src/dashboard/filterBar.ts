@@ -1,6 +1,6 @@
 import type { EpisodeFilter } from '../../../src/protocol/dashboardPanel';
 import { h } from '../dom';
-import { button, debounce, dropdown, setChoices, textField, type Choice, type ValueElement } from './controls';
+import { button, debounce, dropdown, setChoices, textField, type Choice, type ValueElement } from '../kit/controls';
 import { fieldText, parseFilterField, type TextFilterField } from './filterModel';
 
 /** Flag kinds of the audit (credit-methods.md §5), offered by the flag filter. */
@@ -25,6 +25,7 @@ export class FilterBar {
   private readonly flag: ValueElement;
   private readonly agent: ValueElement;
   private readonly searchError = h('p', 'search-error');
+  private readonly fitNotice = h('p', 'filter-notice');
   private agentsSignature = '';
 
   constructor(private readonly onChange: (patch: EpisodeFilter) => void) {
@@ -47,7 +48,9 @@ export class FilterBar {
     });
     clear.id = 'clear-filters';
     const row = h('div', 'filter-row', ...inputs, this.flag, this.agent, this.search, clear);
-    this.element = h('div', 'filters', row, this.searchError);
+    this.fitNotice.id = 'filter-notice';
+    this.fitNotice.setAttribute('role', 'status');
+    this.element = h('div', 'filters', row, this.fitNotice, this.searchError);
     this.element.setAttribute('role', 'search');
     this.element.setAttribute('aria-label', 'Episode filters');
   }
@@ -95,6 +98,11 @@ export class FilterBar {
     }
     if (this.agent.value !== agent) this.agent.value = agent;
     if (this.flag.value !== flag) this.flag.value = flag;
+  }
+
+  /** Says what of the filter did not fit the run shown (a restored or carried-over filter); none hides the notice. */
+  setFitNotes(notes: readonly string[]): void {
+    this.fitNotice.textContent = notes.length > 0 ? `The filter did not fit this run: ${notes.join('; ')}.` : '';
   }
 
   /** Shows the host's message when the search query could not run. */

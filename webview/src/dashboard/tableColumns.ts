@@ -1,5 +1,5 @@
 import type { EpisodeRow, EpisodeSortKey } from '../../../src/protocol/dashboardPanel';
-import { formatInt, formatReward } from './format';
+import { formatInt, formatNumber } from '../kit/format';
 
 /** A column of the episode table. */
 export interface Column {
@@ -16,7 +16,7 @@ export const columns: readonly Column[] = [
   { id: 'step', label: 'Step', sort: 'step', numeric: true, text: (r) => formatInt(r.step) },
   { id: 'group', label: 'Group', numeric: false, text: (r) => r.group ?? '—' },
   { id: 'sample', label: 'Sample', numeric: true, text: (r) => formatInt(r.sample) },
-  { id: 'reward', label: 'Reward', sort: 'reward', numeric: true, text: (r) => formatReward(r.reward) },
+  { id: 'reward', label: 'Reward', sort: 'reward', numeric: true, text: (r) => formatNumber(r.reward) },
   { id: 'agents', label: 'Agents', numeric: true, text: (r) => formatInt(r.agents) },
   { id: 'messages', label: 'Messages', sort: 'messages', numeric: true, text: (r) => formatInt(r.messages) },
   { id: 'flags', label: 'Flags', sort: 'flags', numeric: true, text: (r) => formatInt(r.flags) },

@@ -1,8 +1,9 @@
 import type { DashboardRun, DashboardRunsData, DashboardViewState } from '../../../src/protocol/dashboardPanel';
 import { viewMethods, type ViewMethod } from '../../../src/protocol/viewData';
-import { formatCount, h } from '../dom';
-import { button, dropdown, field, setChoices, type ValueElement } from './controls';
-import { methodLabels } from './format';
+import { h } from '../dom';
+import { formatInt } from '../kit/format';
+import { button, dropdown, field, setChoices, type ValueElement } from '../kit/controls';
+import { methodLabels } from '../methodLabels';
 import type { ChartMode } from './viewState';
 
 export interface ToolbarActions {
@@ -99,7 +100,7 @@ function runFacts(run: DashboardRun): string {
   const steps =
     run.steps.min === null || run.steps.max === null
       ? 'no steps'
-      : `steps ${String(run.steps.min)}–${String(run.steps.max)} (${formatCount(run.steps.count)})`;
+      : `steps ${String(run.steps.min)}–${String(run.steps.max)} (${formatInt(run.steps.count)})`;
   const mechanism = run.mechanism ? ` · ${run.mechanism}` : '';
-  return `${formatCount(run.episodes)} episodes · ${String(run.agents.length)} agents · ${steps} · ${formatCount(run.flags)} flags${mechanism}`;
+  return `${formatInt(run.episodes)} episodes · ${String(run.agents.length)} agents · ${steps} · ${formatInt(run.flags)} flags${mechanism}`;
 }

@@ -9,7 +9,8 @@ import {
   type EpisodeSortKey,
 } from '../../../src/protocol/dashboardPanel';
 import { isRecord } from '../../../src/protocol/ipc';
-import { isViewMethod, type ViewMethod } from '../../../src/protocol/viewData';
+import { isNonNegativeInt, isViewMethod, type ViewMethod } from '../../../src/protocol/viewData';
+import { fitChoice, fitRange, orNull, restoreFields, type FieldChecks } from '../kit/state';
 
 export type ChartMode = DashboardViewState['chart'];
 export type EpisodeSort = DashboardViewState['sort'];
@@ -34,27 +35,28 @@ function isSort(value: unknown): value is EpisodeSort {
   );
 }
 
-const nullOr = <T>(value: unknown, check: (v: unknown) => v is T): T | null => (check(value) ? value : null);
-const isNonNegativeInt = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isFolder = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isChartMode = (v: unknown): v is ChartMode => v === 'stacked' || v === 'lines';
 
-/**
- * The saved state when it has the current version (anything else is dropped: the initial state);
- * fields of the wrong type fall back one by one to their initial values.
- */
+const checks: FieldChecks<Omit<DashboardViewState, 'version'>> = {
+  folder: orNull(isFolder),
+  runId: orNull(isNonNegativeInt),
+  method: orNull(isViewMethod),
+  chart: isChartMode,
+  filter: isEpisodeFilter,
+  sort: isSort,
+  topRow: isNonNegativeInt,
+};
+
+/** The saved state under the views' one restore policy (kit/state.ts); the run it names is fitted when the runs arrive. */
 export function restoreViewState(saved: unknown): DashboardViewState {
-  if (!isRecord(saved) || saved['version'] !== dashboardStateVersion) return initialViewState;
-  const chart = saved['chart'] === 'lines' ? 'lines' : 'stacked';
-  return {
-    version: dashboardStateVersion,
-    folder: nullOr(saved['folder'], isString),
-    runId: nullOr(saved['runId'], isNonNegativeInt),
-    method: nullOr(saved['method'], isViewMethod),
-    chart,
-    filter: isEpisodeFilter(saved['filter']) ? saved['filter'] : {},
-    sort: isSort(saved['sort']) ? saved['sort'] : initialViewState.sort,
-    topRow: isNonNegativeInt(saved['topRow']) ? saved['topRow'] : 0,
-  };
+  return restoreFields(saved, initialViewState, checks);
+}
+
+/** A state for the runs or the run shown, with what of its filter did not fit the run (said in the filter bar). */
+export interface RunState {
+  readonly state: DashboardViewState;
+  readonly notes: readonly string[];
 }
 
 /** The run to show: the saved one if the folder still has it, else the host's choice, else the first. */
@@ -71,25 +73,41 @@ export function pickMethod(saved: ViewMethod | null, data: Pick<DashboardRunsDat
 
 /**
  * The state after the host's runs arrive: another folder drops the saved run, filter and scroll
- * position; a different run keeps the filter but forgets an agent the new run does not have, and
- * scrolls back to the top.
+ * position; a different run fits the filter to it and scrolls back to the top; `restoring` (the
+ * first runs after a reload) fits the restored filter to the run even when it stays the same.
  */
-export function stateForRuns(state: DashboardViewState, data: DashboardRunsData): DashboardViewState {
+export function stateForRuns(state: DashboardViewState, data: DashboardRunsData, restoring = false): RunState {
   const sameFolder = state.folder === data.folder;
   const base = sameFolder ? state : { ...state, folder: data.folder, runId: null, filter: {}, topRow: 0 };
   const run = pickRun(data, base.runId);
   const method = pickMethod(base.method, data);
-  if (!run) return { ...base, method, runId: null };
-  return run.runId === base.runId ? { ...base, method } : stateForRun({ ...base, method }, run);
+  if (!run) return { state: { ...base, method, runId: null }, notes: [] };
+  if (run.runId !== base.runId) return stateForRun({ ...base, method }, run);
+  return restoring ? fitToRun({ ...base, method }, run) : { state: { ...base, method }, notes: [] };
 }
 
-/** The state when `run` becomes the shown run. */
-export function stateForRun(state: DashboardViewState, run: DashboardRun): DashboardViewState {
-  if (state.runId === run.runId) return state;
-  const agent = state.filter.agent;
-  const filter: EpisodeFilter =
-    agent !== undefined && agent !== null && !run.agents.includes(agent)
-      ? { ...state.filter, agent: null }
-      : state.filter;
-  return { ...state, runId: run.runId, filter, topRow: state.runId === null ? state.topRow : 0 };
+/** The state when `run` becomes the shown run: its filter fitted to the run. */
+export function stateForRun(state: DashboardViewState, run: DashboardRun): RunState {
+  if (state.runId === run.runId) return { state, notes: [] };
+  const fitted = fitToRun(state, run);
+  const topRow = state.runId === null ? fitted.state.topRow : 0;
+  return { state: { ...fitted.state, runId: run.runId, topRow }, notes: fitted.notes };
+}
+
+/** `state` with its filter fitted to `run` (steps it has, agents of its roster); a changed filter scrolls to the top. */
+function fitToRun(state: DashboardViewState, run: DashboardRun): RunState {
+  const { filter } = state;
+  const notes: string[] = [];
+  let fitted: EpisodeFilter = filter;
+  const steps = fitRange({ from: filter.stepFrom ?? null, to: filter.stepTo ?? null }, run.steps, 'steps');
+  if (steps.note !== null) {
+    notes.push(steps.note);
+    fitted = { ...fitted, stepFrom: steps.value.from, stepTo: steps.value.to };
+  }
+  const agent = fitChoice(filter.agent, (a) => run.agents.includes(a), 'agent');
+  if (agent.note !== null) {
+    notes.push(agent.note);
+    fitted = { ...fitted, agent: null };
+  }
+  return notes.length === 0 ? { state, notes } : { state: { ...state, filter: fitted, topRow: 0 }, notes };
 }

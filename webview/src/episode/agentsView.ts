@@ -1,7 +1,8 @@
 import type { EpisodeCreditView } from '../../../src/protocol/episodePanel';
 import { h } from '../dom';
 import type { AgentBar, AgentBarsModel } from './bars';
-import { formatCredit, formatInt, formatInterval, formatNumber, methodLabels } from './format';
+import { formatCredit, formatInt, formatInterval, formatNumber } from '../kit/format';
+import { methodLabels } from '../methodLabels';
 import { creditProvenance } from './status';
 
 /** The agent summary: a bar per agent (credit, interval) against zero and the shared reward. */

@@ -29,7 +29,14 @@ import { MessageSource } from './messageSource';
 import { renderNotices } from './notices';
 import { RecomputeView } from './recomputeView';
 import { buildShell, fill, type Shell } from './shell';
-import { initialUi, parseEpisodeState, sameRef, toSavedState, type EpisodeUi } from './state';
+import {
+  initialUi,
+  restoreEpisodeState,
+  sameRef,
+  toSavedState,
+  type EpisodeUi,
+  type RestoredEpisodeState,
+} from './state';
 import { creditTint } from './tint';
 import { Toolbar } from './toolbar';
 import { VirtualList } from './virtualList';
@@ -44,7 +51,7 @@ const saveDelayMs = 120;
 export class EpisodeApp {
   readonly shell: Shell = buildShell();
   readonly finder = new Finder();
-  private saved: EpisodeViewState | undefined;
+  private saved: RestoredEpisodeState | undefined;
   private data: EpisodeViewData | null = null;
   private ui: EpisodeUi | null = null;
   private list: VirtualList | null = null;
@@ -70,7 +77,7 @@ export class EpisodeApp {
   }
 
   start(): void {
-    this.saved = parseEpisodeState(this.host.getState());
+    this.saved = restoreEpisodeState(this.host.getState());
     this.app.replaceChildren(h('p', 'placeholder', 'Loading the episode…'));
     this.ipc.on(DidChangeEpisodeNotification, (data) => this.showEpisode(data));
     this.ipc.on(DidChangeRecomputeNotification, (progress) => {

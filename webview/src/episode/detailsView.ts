@@ -2,7 +2,7 @@ import type { CounterfactualView, EpisodeViewData, LabelView } from '../../../sr
 import type { FlagView } from '../../../src/protocol/viewData';
 import { h } from '../dom';
 import { linkButton } from './linkButton';
-import { formatInt, formatNumber } from './format';
+import { formatInt, formatNumber } from '../kit/format';
 
 // The episode's evidence beside the timeline: counterfactuals, flags, outcome and labels.
 

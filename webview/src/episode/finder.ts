@@ -1,6 +1,6 @@
 import type { MessageView } from '../../../src/protocol/episodePanel';
 import { findInSegment, plannedRows, scanPlan, type FindDirection } from './find';
-import { formatInt } from './format';
+import { formatInt } from '../kit/format';
 import { windowSize } from './windows';
 
 /** Windows one search may fetch from the host before it stops and asks to go on (bounded work). */

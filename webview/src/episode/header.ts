@@ -1,7 +1,8 @@
 import type { EpisodeCreditView, EpisodeViewData, LabelView } from '../../../src/protocol/episodePanel';
 import { h } from '../dom';
 import { linkButton } from './linkButton';
-import { formatCredit, formatInt, formatNumber, formatPosition, methodLabels } from './format';
+import { formatCredit, formatInt, formatNumber, formatPosition } from '../kit/format';
+import { methodLabels } from '../methodLabels';
 import type { CreditTint } from './tint';
 
 /** The episode's title and facts: run, position, task, reward, counts, trace location. */

@@ -1,5 +1,6 @@
 import { h } from '../dom';
-import { formatCredit, methodLabels } from './format';
+import { formatCredit } from '../kit/format';
+import { methodLabels } from '../methodLabels';
 import { kindDescription, legendStops, type CreditTint } from './tint';
 
 /**

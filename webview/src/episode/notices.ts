@@ -1,6 +1,6 @@
 import type { EvaluatorView } from '../../../src/protocol/episodePanel';
 import { h } from '../dom';
-import { toolkitButton } from './controls';
+import { button } from '../kit/controls';
 import { creditNotices, type CreditState } from './status';
 
 /** The credit state notices (not computed yet, approximate, no evaluator, failed, loading). */
@@ -15,9 +15,9 @@ export function renderNotices(state: CreditState, evaluator: EvaluatorView, reco
     );
     element.dataset['notice'] = notice.key;
     if (notice.offerRecompute) {
-      const button = toolkitButton('Recompute', 'secondary', recompute, 'Run the credit engine on this episode');
-      button.classList.add('notice-action');
-      element.append(button);
+      const action = button('Recompute', recompute, 'secondary', 'Run the credit engine on this episode');
+      action.classList.add('notice-action');
+      element.append(action);
     }
     return element;
   });

@@ -6,8 +6,9 @@ import type {
 } from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
 import { h } from '../dom';
-import { setDisabled, toolkitButton, toolkitDropdown, toolkitProgressRing } from './controls';
-import { formatInt, methodLabels } from './format';
+import { button, dropdown, progressRing, setDisabled } from '../kit/controls';
+import { formatInt } from '../kit/format';
+import { methodLabels } from '../methodLabels';
 import { evaluatorLine, evaluatorOptionLabel } from './status';
 
 export interface RecomputeActions {
@@ -40,9 +41,13 @@ export class RecomputeView {
   private running = false;
 
   constructor(actions: RecomputeActions) {
-    this.button = toolkitButton('Recompute', 'primary', () => {
-      if (!this.running) actions.recompute();
-    });
+    this.button = button(
+      'Recompute',
+      () => {
+        if (!this.running) actions.recompute();
+      },
+      'primary',
+    );
     this.button.classList.add('recompute-button');
     this.picker = h('span', 'evaluator-pick');
     this.fill = h('div', 'progress-fill');
@@ -51,9 +56,9 @@ export class RecomputeView {
     this.track.setAttribute('aria-label', 'Recompute progress');
     this.track.setAttribute('aria-valuemin', '0');
     this.count = h('span', 'progress-count');
-    const cancel = toolkitButton('Cancel', 'secondary', () => actions.cancel(), 'Cancel the recompute');
+    const cancel = button('Cancel', () => actions.cancel(), 'secondary', 'Cancel the recompute');
     cancel.classList.add('recompute-cancel');
-    this.progress = h('div', 'recompute-progress', toolkitProgressRing(), this.track, this.count, cancel);
+    this.progress = h('div', 'recompute-progress', progressRing('Recomputing'), this.track, this.count, cancel);
     this.progress.hidden = true;
     this.result = h('span', 'recompute-result');
     this.result.setAttribute('role', 'status');
@@ -130,19 +135,15 @@ export class RecomputeView {
       this.picker.replaceChildren();
       return;
     }
-    const dropdown = toolkitDropdown(
-      options.map((o) => [o.kind, evaluatorOptionLabel(o)] as const),
-      this.chosen ?? '',
-      'Evaluator',
-      (value) => {
-        this.chosen = options.find((o) => o.kind === value)?.kind ?? this.chosen;
-        this.renderLine();
-        this.renderTitle();
-      },
-    );
-    dropdown.classList.add('evaluator-switch');
-    this.dropdown = dropdown;
-    this.picker.replaceChildren(dropdown);
+    const choices = options.map((o) => ({ value: o.kind, label: evaluatorOptionLabel(o) }));
+    const switcher = dropdown('Evaluator', choices, this.chosen ?? '', (value) => {
+      this.chosen = options.find((o) => o.kind === value)?.kind ?? this.chosen;
+      this.renderLine();
+      this.renderTitle();
+    });
+    switcher.classList.add('evaluator-switch');
+    this.dropdown = switcher;
+    this.picker.replaceChildren(switcher);
   }
 
   private chosenOption(): EvaluatorOptionView | undefined {

@@ -1,7 +1,7 @@
 import type { LabelView, MessageView } from '../../../src/protocol/episodePanel';
 import { h } from '../dom';
 import { splitMatches } from './find';
-import { formatCredit, formatInt } from './format';
+import { formatCredit, formatInt } from '../kit/format';
 import { creditText, tokenHeat, type CreditTint } from './tint';
 
 // One row of the message timeline. Trace text only ever becomes text nodes (h() / textContent);

@@ -6,9 +6,10 @@ import {
   type EpisodeRef,
   type ViewMethod,
 } from '../../../src/protocol/viewData';
+import { clampIndex, orNull, restoreFields, type FieldChecks } from '../kit/state';
 
-// The persisted UI state of the Episode view (docs/architecture.md §5): validated on load, dropped when it
-// does not match the current version or shape. Pure: no DOM.
+// The persisted UI state of the Episode view (docs/architecture.md §5), restored under the views'
+// one policy (kit/state.ts): field by field, then fitted to the episode shown. Pure: no DOM.
 
 /** Most expanded messages kept in the saved state (the newest ones win). */
 export const maxSavedExpanded = 500;
@@ -21,23 +22,36 @@ export interface EpisodeUi {
   expanded: Set<number>;
 }
 
-/** `raw` as a valid {@link EpisodeViewState}, or undefined (wrong version, wrong shape). */
-export function parseEpisodeState(raw: unknown): EpisodeViewState | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const state = raw as Partial<Record<keyof EpisodeViewState, unknown>>;
-  if (state.version !== episodeStateVersion || !isEpisodeRef(state.ref) || !isViewMethod(state.method))
-    return undefined;
-  if (!isNonNegativeInt(state.topSeq) || !isNonNegativeInt(state.focusedSeq) || !Array.isArray(state.expanded))
-    return undefined;
-  const expanded = (state.expanded as unknown[]).filter(isNonNegativeInt);
-  return {
-    version: episodeStateVersion,
-    ref: { folder: state.ref.folder, episodeId: state.ref.episodeId },
-    method: state.method,
-    topSeq: state.topSeq,
-    focusedSeq: state.focusedSeq,
-    expanded: [...new Set(expanded)].slice(-maxSavedExpanded),
-  };
+/** A saved state as restored: the episode or the method is null when none was saved (or it failed its check). */
+export interface RestoredEpisodeState extends Omit<EpisodeViewState, 'ref' | 'method'> {
+  readonly ref: EpisodeRef | null;
+  readonly method: ViewMethod | null;
+}
+
+const nothingSaved: RestoredEpisodeState = {
+  version: episodeStateVersion,
+  ref: null,
+  method: null,
+  topSeq: 0,
+  focusedSeq: 0,
+  expanded: [],
+};
+
+const isSeqList = (v: unknown): v is readonly number[] => Array.isArray(v) && v.every(isNonNegativeInt);
+
+const checks: FieldChecks<Omit<RestoredEpisodeState, 'version'>> = {
+  ref: orNull(isEpisodeRef),
+  method: orNull(isViewMethod),
+  topSeq: isNonNegativeInt,
+  focusedSeq: isNonNegativeInt,
+  expanded: isSeqList,
+};
+
+/** `raw` restored under the one policy: another version is nothing saved; a bad field falls back alone. */
+export function restoreEpisodeState(raw: unknown): RestoredEpisodeState {
+  const state = restoreFields(raw, nothingSaved, checks);
+  const ref = state.ref && { folder: state.ref.folder, episodeId: state.ref.episodeId };
+  return { ...state, ref, expanded: [...new Set(state.expanded)].slice(-maxSavedExpanded) };
 }
 
 export function sameRef(a: EpisodeRef | null | undefined, b: EpisodeRef | null | undefined): boolean {
@@ -46,20 +60,19 @@ export function sameRef(a: EpisodeRef | null | undefined, b: EpisodeRef | null |
 
 /**
  * The UI state to start `data` with: the saved positions when `saved` is about the same episode
- * (clamped to its message count), else the top of the episode. The saved method is the user's
+ * (fitted to its message count), else the top of the episode. The saved method is the user's
  * choice for this panel and carries over to another episode; without one, the host's default.
  */
 export function initialUi(
-  saved: EpisodeViewState | undefined,
+  saved: RestoredEpisodeState | undefined,
   data: Pick<EpisodeViewData, 'ref' | 'messageCount' | 'defaultMethod'>,
 ): EpisodeUi {
   const method = saved?.method ?? data.defaultMethod;
   if (!saved || !sameRef(saved.ref, data.ref)) return { method, topSeq: 0, focusedSeq: 0, expanded: new Set() };
-  const last = Math.max(0, data.messageCount - 1);
   return {
     method,
-    topSeq: Math.min(saved.topSeq, last),
-    focusedSeq: Math.min(saved.focusedSeq, last),
+    topSeq: clampIndex(saved.topSeq, data.messageCount),
+    focusedSeq: clampIndex(saved.focusedSeq, data.messageCount),
     expanded: new Set(saved.expanded.filter((seq) => seq < data.messageCount)),
   };
 }

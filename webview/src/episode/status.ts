@@ -1,6 +1,7 @@
 import type { EpisodeCreditView, EvaluatorOptionView, EvaluatorView } from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
-import { formatInt, methodLabels } from './format';
+import { formatInt } from '../kit/format';
+import { methodLabels } from '../methodLabels';
 
 // Which notices the credit area shows: loading, not computed yet, approximate, no evaluator,
 // failed. Pure: no DOM.

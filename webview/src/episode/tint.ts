@@ -1,7 +1,8 @@
 import type { EpisodeCreditView, MessageView } from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
 import { creditColorScale, creditMagnitude } from '../charts/creditScale';
-import { formatCredit, methodLabels } from './format';
+import { formatCredit } from '../kit/format';
+import { methodLabels } from '../methodLabels';
 
 // The tint model: which colour a message (and a token) gets for its credit. Pure: no DOM.
 

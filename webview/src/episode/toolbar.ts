@@ -1,8 +1,8 @@
 import { viewMethods, type ViewMethod } from '../../../src/protocol/viewData';
 import { h } from '../dom';
-import { toolkitButton, toolkitDropdown, toolkitTextField, type ValueElement } from './controls';
+import { button, dropdown, textField, type ValueElement } from '../kit/controls';
 import type { FindDirection } from './find';
-import { methodLabels } from './format';
+import { methodLabels } from '../methodLabels';
 
 /** What the toolbar asks of the view. */
 export interface ToolbarActions {
@@ -25,17 +25,13 @@ export class Toolbar {
   private readonly findStatus: HTMLElement;
 
   constructor(method: ViewMethod, actions: ToolbarActions) {
-    this.dropdown = toolkitDropdown(
-      viewMethods.map((m) => [m, methodLabels[m]] as const),
-      method,
-      'Credit method',
-      (value) => {
-        const next = viewMethods.find((m) => m === value);
-        if (next) actions.setMethod(next);
-      },
-    );
+    const methods = viewMethods.map((m) => ({ value: m, label: methodLabels[m] }));
+    this.dropdown = dropdown('Credit method', methods, method, (value) => {
+      const next = viewMethods.find((m) => m === value);
+      if (next) actions.setMethod(next);
+    });
     this.dropdown.classList.add('method-switch');
-    this.findField = toolkitTextField('Find in messages ( / )', 'Find in messages');
+    this.findField = textField('Find in messages', 'Find in messages ( / )');
     this.findField.classList.add('find-field');
     this.findField.addEventListener('input', () => {
       actions.findInput(this.findField.value);
@@ -55,14 +51,9 @@ export class Toolbar {
     const navGroup = h(
       'div',
       'toolbar-group',
-      toolkitButton('‹ Previous', 'secondary', () => actions.navigate('previous'), 'Previous episode of the run (p)'),
-      toolkitButton('Next ›', 'secondary', () => actions.navigate('next'), 'Next episode of the run (n)'),
-      toolkitButton(
-        'Reveal in trace',
-        'secondary',
-        () => actions.reveal(),
-        'Open the trace file at this episode’s line',
-      ),
+      button('‹ Previous', () => actions.navigate('previous'), 'secondary', 'Previous episode of the run (p)'),
+      button('Next ›', () => actions.navigate('next'), 'secondary', 'Next episode of the run (n)'),
+      button('Reveal in trace', () => actions.reveal(), 'secondary', 'Open the trace file at this episode’s line'),
     );
     const findGroup = h('div', 'toolbar-group find-group', this.findField, this.findStatus);
     const keys = h('p', 'key-hint', 'Keys: j / k messages · Enter expand · n / p episodes · / find');

@@ -1,6 +1,6 @@
 import type { LabelView } from '../../../src/protocol/episodePanel';
 import { h } from '../dom';
-import { formatInt } from './format';
+import { formatInt } from '../kit/format';
 import { RowLayout, rowTop, scrollTargetFor, spacerHeight, toScrollTop, toVirtualTop, visibleRange } from './layout';
 import { RowPool, type RowRecord, type RowSource } from './rowPool';
 import type { EpisodeUi } from './state';

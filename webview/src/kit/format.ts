@@ -1,8 +1,20 @@
-// Number and label formatting of the Episode view. Pure: no DOM.
+// Number formatting of every Credit Lens webview. Pure: no DOM.
 
-export { methodLabels } from '../methodLabels';
+/**
+ * The locale of every number the views show. Fixed to en-US rather than the VS Code display
+ * language: the copy around the numbers is English only, the Output channel, the CLI and the
+ * reports write the same figures with en-US grouping (one text wherever a number is read), and
+ * tests and screenshots do not depend on the machine's locale.
+ */
+export const numberLocale = 'en-US';
 
+const integers = new Intl.NumberFormat(numberLocale, { maximumFractionDigits: 0 });
 const minus = '\u2212';
+
+/** `1920` → `1,920` (grouped in {@link numberLocale}); null → `—`. */
+export function formatInt(value: number | null): string {
+  return value === null || !Number.isFinite(value) ? '—' : integers.format(value);
+}
 
 /**
  * A signed credit for display: `+0.083`, `−1.250`, `0`, `+0.00023` (two significant digits below
@@ -24,7 +36,7 @@ export function formatCredit(value: number | null): string {
   return `${value < 0 ? minus : '+'}${digits}`;
 }
 
-/** A reward or other unsigned-by-convention number: `0.750`, `—` for null. */
+/** A reward or other unsigned-by-convention number: `0.750`, `−0.250`, `—` for null. */
 export function formatNumber(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return '—';
   const text = Math.abs(value) >= 100 ? value.toFixed(1) : value.toFixed(3);
@@ -35,11 +47,6 @@ export function formatNumber(value: number | null): string {
 export function formatInterval(low: number | null, high: number | null): string {
   if (low === null || high === null) return '';
   return `[${formatNumber(low)}, ${formatNumber(high)}]`;
-}
-
-/** `1920` → `1,920` (en-US grouping, so tests and screenshots do not depend on the locale). */
-export function formatInt(value: number): string {
-  return value.toLocaleString('en-US');
 }
 
 /** "step 12 · group 3 · sample 1" from the parts that are present. */

@@ -1,6 +1,10 @@
 import { toolkitTags } from '../components/toolkitTags';
 import { h } from '../dom';
 
+// The builders of the toolkit's custom elements (registered by components/toolkit.ts, created here
+// by tag name only) for every view. Labels and option texts are text nodes: trace content never
+// becomes markup.
+
 /** A toolkit element with a string value (<vscode-dropdown>, <vscode-text-field>). */
 export type ValueElement = HTMLElement & { value: string };
 
@@ -10,21 +14,21 @@ export interface Choice {
   readonly label: string;
 }
 
-/** A toolkit element created by tag name (toolkit.ts registers them). */
-function toolkit(tag: string, className?: string): HTMLElement {
+/** A toolkit element created by tag name, with the `control` class the views style. */
+function toolkit(tag: string): HTMLElement {
   const element = document.createElement(tag);
-  if (className) element.className = className;
+  element.className = 'control';
   return element;
 }
 
-/** `<vscode-dropdown>` named `label` with `choices`; calls `onChange` with the chosen value. */
+/** `<vscode-dropdown>` named `label` with `choices`, `value` chosen; calls `onChange` with the chosen value. */
 export function dropdown(
   label: string,
   choices: readonly Choice[],
   value: string,
   onChange: (value: string) => void,
 ): ValueElement {
-  const element = toolkit(toolkitTags.dropdown, 'control') as ValueElement;
+  const element = toolkit(toolkitTags.dropdown) as ValueElement;
   element.setAttribute('aria-label', label);
   setChoices(element, choices, value);
   element.addEventListener('change', () => {
@@ -33,10 +37,10 @@ export function dropdown(
   return element;
 }
 
-/** Replaces the options of a dropdown and selects `value` (option labels are text nodes). */
+/** Replaces the options of a dropdown and selects `value`. */
 export function setChoices(element: ValueElement, choices: readonly Choice[], value: string): void {
   const options = choices.map((choice) => {
-    const option = toolkit(toolkitTags.option) as ValueElement;
+    const option = document.createElement(toolkitTags.option);
     option.setAttribute('value', choice.value);
     if (choice.value === value) option.setAttribute('selected', '');
     option.append(choice.label);
@@ -46,28 +50,42 @@ export function setChoices(element: ValueElement, choices: readonly Choice[], va
   element.value = value;
 }
 
-/** `<vscode-text-field>` named `label`; `onInput` runs on every edit. */
-export function textField(label: string, placeholder: string, onInput: (value: string) => void): ValueElement {
-  const element = toolkit(toolkitTags.textField, 'control') as ValueElement;
+/** `<vscode-text-field>` named `label`; `onInput`, when given, runs on every edit. */
+export function textField(label: string, placeholder: string, onInput?: (value: string) => void): ValueElement {
+  const element = toolkit(toolkitTags.textField) as ValueElement;
   element.setAttribute('aria-label', label);
   element.setAttribute('placeholder', placeholder);
-  element.addEventListener('input', () => {
-    onInput(element.value);
-  });
+  if (onInput)
+    element.addEventListener('input', () => {
+      onInput(element.value);
+    });
   return element;
 }
 
-/** `<vscode-button>`; `appearance` primary / secondary / icon. */
+/** `<vscode-button>` with a text label and, when given, a tooltip. */
 export function button(
   label: string,
   onClick: () => void,
   appearance: 'primary' | 'secondary' = 'secondary',
+  title?: string,
 ): HTMLElement {
-  const element = toolkit(toolkitTags.button, 'control');
+  const element = toolkit(toolkitTags.button);
   element.setAttribute('appearance', appearance);
   element.append(label);
+  if (title) element.title = title;
   element.addEventListener('click', onClick);
   return element;
+}
+
+export function setDisabled(element: HTMLElement, disabled: boolean): void {
+  element.toggleAttribute('disabled', disabled);
+}
+
+/** `<vscode-progress-ring>`, indeterminate, named `label`. */
+export function progressRing(label: string): HTMLElement {
+  const ring = toolkit(toolkitTags.progressRing);
+  ring.setAttribute('aria-label', label);
+  return ring;
 }
 
 /** A labelled group of controls (the label is visible text, tied by aria-labelledby). */
