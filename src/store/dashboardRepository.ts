@@ -261,6 +261,13 @@ function pageSql(key: EpisodePageSortKey, descending: boolean): string {
 }
 
 const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
+// The count of a page without filters: the run's episodes in the split, from step_total.
+const splitCountSql = `
+  SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS n`;
+const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
+  [f.stepFrom, f.stepTo, f.group, f.rewardMin, f.rewardMax, f.flag, f.agent, f.search].every(
+    (v) => v === undefined || v === null,
+  );
 
 /** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
@@ -339,6 +346,7 @@ export class DashboardRepository {
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
   private readonly countStmt: Statement<{ n: number }>;
+  private readonly splitCountStmt: Statement<{ n: number }>;
   private readonly aggregates: CreditAggregates;
   private readonly creditAggregateStmt: Statement<StepAgentRow>;
   private readonly creditAggregateOnlyStmt: Statement<StepAgentRow>;
@@ -378,6 +386,7 @@ export class DashboardRepository {
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
     for (const [key, sql] of episodePageQueries) if (key !== 'count') this.pageStmts.set(key, db.prepare(sql));
     this.countStmt = db.prepare(pageCountSql);
+    this.splitCountStmt = db.prepare(splitCountSql);
   }
 
   /** Runs that still have a source file, by root. */
@@ -506,7 +515,11 @@ export class DashboardRepository {
     const params = filterParams(query);
     const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
     if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
-    const total = this.countStmt.get(params)?.n ?? 0;
+    const total =
+      (unfiltered(query.filter)
+        ? this.splitCountStmt.get({ run: query.runId, split: splitParam(query.filter.split ?? defaultSplit) })
+        : this.countStmt.get(params)
+      )?.n ?? 0;
     return {
       total,
       rows: total <= query.offset ? [] : page.all({ ...params, limit: query.limit, offset: query.offset }),

@@ -9,6 +9,7 @@
  * - shared_step_agent: the "shared" signal (every roster agent gets the team reward) per (run,
  *   split kind, step, agent, tolerance); triggers on episode_agent (insert) and episode (delete: its
  *   roster rows go by cascade, after the episode row, so they are taken out before).
+ * - episode_messages: the episode table's pages sorted by message count, in index order.
  * - credit_step_agent, credit_step_coverage: agent-level credit and coverage per parameter set and
  *   step, written by the credit pass (viewAggregates.ts) when it ends. credit_view_state.fresh = 0
  *   while a pass writes, after one failed, or once an episode of the run is deleted: the views then
@@ -126,4 +127,7 @@ INSERT INTO credit_step_coverage
     FROM credit_error x JOIN episode e ON e.episode_id = x.episode_id)
   GROUP BY 1, 2, 3, 4, 5;
 INSERT INTO credit_view_state SELECT run_id, 1 FROM run;
+
+-- The episode table sorted by messages reads its page in index order.
+CREATE INDEX episode_messages ON episode(run_id, n_messages);
 `;

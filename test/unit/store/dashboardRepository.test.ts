@@ -111,7 +111,14 @@ test('episode pages never scan the episode table; reward and external-id pages n
     const p = plan(sql);
     assert.ok(!p.some((d) => /^SCAN (e|episode|credit)\b/.test(d)), `${key}: ${p.join(' | ')}`);
   }
-  for (const key of ['reward:asc', 'reward:desc', 'externalId:asc', 'externalId:desc']) {
+  for (const key of [
+    'reward:asc',
+    'reward:desc',
+    'externalId:asc',
+    'externalId:desc',
+    'messages:asc',
+    'messages:desc',
+  ]) {
     const p = plan(episodePageQueries.get(key) ?? '');
     assert.ok(
       !p.some((d) => d.startsWith('USE TEMP B-TREE FOR') && d.endsWith('ORDER BY')),
