@@ -58,8 +58,7 @@ function overviews(db: IndexStore['db'], root: string, split: SplitChoice, epsil
   const run = [...service.runs()].sort((a, b) => b.episodes - a.episodes)[0];
   assert.ok(run && run.episodes > 0);
   // The watermark is the index's largest episode id, not a figure of the overview.
-  const strip = (o: RunOverview & { watermark?: number }): RunOverview =>
-    ({ ...o, watermark: undefined }) as RunOverview;
+  const strip = (o: RunOverview & { watermark?: number }): RunOverview => ({ ...o, watermark: undefined });
   return {
     loo: strip(service.overview(run.runId, 'loo', epsilon, split)),
     shared: strip(service.overview(run.runId, 'shared', epsilon, split)),
