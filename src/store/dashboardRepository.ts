@@ -84,10 +84,11 @@ export interface EpisodePageRow {
 
 const runsSql = `
   SELECT r.run_id, r.name, r.mechanism,
-    (SELECT count(*) FROM episode e WHERE e.run_id = r.run_id) AS episodes,
-    (SELECT min(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS min_step,
-    (SELECT max(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS max_step,
-    (SELECT count(DISTINCT e.train_step) FROM episode e WHERE e.run_id = r.run_id) AS step_count,
+    (SELECT coalesce(sum(t.episodes), 0) FROM step_total t WHERE t.run_id = r.run_id)
+      + (SELECT count(*) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NULL) AS episodes,
+    (SELECT min(t.train_step) FROM step_total t WHERE t.run_id = r.run_id AND t.episodes > 0) AS min_step,
+    (SELECT max(t.train_step) FROM step_total t WHERE t.run_id = r.run_id AND t.episodes > 0) AS max_step,
+    (SELECT count(DISTINCT t.train_step) FROM step_total t WHERE t.run_id = r.run_id AND t.episodes > 0) AS step_count,
     (SELECT count(*) FROM flag f WHERE f.run_id = r.run_id) AS flags,
     EXISTS (SELECT 1 FROM episode e JOIN routing ro ON ro.episode_id = e.episode_id WHERE e.run_id = r.run_id) AS routing,
     (SELECT json_group_array(name) FROM (
