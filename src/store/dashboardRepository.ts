@@ -2,6 +2,7 @@ import { defaultSplit, type SplitChoice } from '../core/split';
 import type { CreditCoverage } from '../core/provenance';
 import type { BindValue, Db, Statement } from './database';
 import { splitCondition, splitParam } from './splitFilter';
+import { CreditAggregates } from './viewAggregates';
 
 // Every per-step aggregate, coverage count and episode page is of the episodes in the split bound
 // to :split (splitParam: the training split by default, as credit and audit).
@@ -83,10 +84,11 @@ export interface EpisodePageRow {
 
 const runsSql = `
   SELECT r.run_id, r.name, r.mechanism,
-    (SELECT count(*) FROM episode e WHERE e.run_id = r.run_id) AS episodes,
-    (SELECT min(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS min_step,
-    (SELECT max(e.train_step) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NOT NULL) AS max_step,
-    (SELECT count(DISTINCT e.train_step) FROM episode e WHERE e.run_id = r.run_id) AS step_count,
+    (SELECT coalesce(sum(t.episodes), 0) FROM step_total t WHERE t.run_id = r.run_id)
+      + (SELECT count(*) FROM episode e WHERE e.run_id = r.run_id AND e.train_step IS NULL) AS episodes,
+    (SELECT min(t.train_step) FROM step_total t WHERE t.run_id = r.run_id AND t.episodes > 0) AS min_step,
+    (SELECT max(t.train_step) FROM step_total t WHERE t.run_id = r.run_id AND t.episodes > 0) AS max_step,
+    (SELECT count(DISTINCT t.train_step) FROM step_total t WHERE t.run_id = r.run_id AND t.episodes > 0) AS step_count,
     (SELECT count(*) FROM flag f WHERE f.run_id = r.run_id) AS flags,
     EXISTS (SELECT 1 FROM episode e JOIN routing ro ON ro.episode_id = e.episode_id WHERE e.run_id = r.run_id) AS routing,
     (SELECT json_group_array(name) FROM (
@@ -99,21 +101,37 @@ const runsSql = `
 const onlySteps = (e: string, only: boolean): string =>
   only ? `AND ${e}.train_step IN (SELECT value FROM json_each(:only))` : '';
 
+// The aggregates of migration 0011, of the split kinds in :split (step_total and shared_step_agent
+// are kept by triggers; credit_step_* by the credit pass, read when viewAggregates says they are current).
+const kindInSplit = 'instr(:split, split_kind) > 0';
 const stepsSqlOf = (only: boolean): string => `
-  SELECT e.train_step AS step, count(*) AS episodes, avg(e.outcome) AS mean_reward
-  FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')} GROUP BY e.train_step ORDER BY e.train_step`;
+  SELECT train_step AS step, sum(episodes) AS episodes, sum(outcome_sum) / sum(outcomes) AS mean_reward
+  FROM step_total e WHERE run_id = :run AND ${kindInSplit} ${onlySteps('e', only)}
+  GROUP BY train_step HAVING sum(episodes) > 0 ORDER BY train_step`;
 const stepsSql = stepsSqlOf(false);
+const creditAggregateSqlOf = (only: boolean): string => `
+  SELECT train_step AS step, agent_id, sum(total) / sum(n) AS mean, sum(spoke) AS spoke, sum(idle) AS idle
+  FROM credit_step_agent e WHERE run_id = :run AND method = :method AND params_hash = :hash AND epsilon = :epsilon
+    AND ${kindInSplit} ${onlySteps('e', only)}
+  GROUP BY train_step, agent_id HAVING sum(n) > 0 ORDER BY train_step, agent_id`;
+const sharedAggregateSqlOf = (only: boolean): string => `
+  SELECT train_step AS step, agent_id, sum(total) / sum(n) AS mean, sum(spoke) AS spoke, sum(idle) AS idle
+  FROM shared_step_agent e WHERE run_id = :run AND epsilon = :epsilon AND ${kindInSplit} ${onlySteps('e', only)}
+  GROUP BY train_step, agent_id HAVING sum(n) > 0 ORDER BY train_step, agent_id`;
+const unsteppedEpisodes = `(SELECT count(*) FROM episode e WHERE e.run_id = :run AND e.train_step IS NULL AND ${inSplit('e')})`;
+const coverageAggregateSql = `
+  SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS episodes,
+    coalesce(sum(drawn), 0) AS drawn, coalesce(sum(approximate), 0) AS approximate,
+    coalesce(sum(unidentified), 0) AS unidentified, coalesce(sum(failed), 0) AS failed, count(*) AS rows
+  FROM credit_step_coverage WHERE run_id = :run AND method = :method AND params_hash = :hash AND ${kindInSplit}`;
 
 // The largest episode id of the index (ids grow with every insert: one seek, and any run's episodes
 // appended later have larger ones), and the steps of a run's episodes after one: a rowid range
 // (`+run_id` keeps the planner off the run's whole index range).
 const watermarkSql = 'SELECT max(episode_id) AS id FROM episode';
-const steppedEpisodesSql = `
-  SELECT count(*) AS n FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL AND ${inSplit('e')}`;
+const steppedEpisodesSql = `SELECT coalesce(sum(episodes), 0) AS n FROM step_total WHERE run_id = :run AND ${kindInSplit}`;
 // Whether sharedByStep has a row at any step: an episode with a step, a logged reward and a roster.
-const hasSharedSql = `
-  SELECT EXISTS (SELECT 1 FROM episode e WHERE e.run_id = :run AND e.train_step IS NOT NULL AND e.outcome IS NOT NULL
-    AND ${inSplit('e')} AND EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id)) AS yes`;
+const hasSharedSql = `SELECT EXISTS (SELECT 1 FROM shared_step_agent WHERE run_id = :run AND n > 0 AND ${kindInSplit}) AS yes`;
 const stepsAfterSql = `
   SELECT DISTINCT train_step AS step FROM episode
   WHERE episode_id > :after AND +run_id = :run AND train_step IS NOT NULL ORDER BY train_step`;
@@ -244,6 +262,13 @@ function pageSql(key: EpisodePageSortKey, descending: boolean): string {
 }
 
 const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
+// The count of a page without filters: the run's episodes in the split, from step_total.
+const splitCountSql = `
+  SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS n`;
+const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
+  [f.stepFrom, f.stepTo, f.group, f.rewardMin, f.rewardMax, f.flag, f.agent, f.search].every(
+    (v) => v === undefined || v === null,
+  );
 
 /** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
@@ -281,6 +306,10 @@ export const dashboardQueries = {
   creditByStepOnly: creditByStepSqlOf(true),
   sharedByStepOnly: sharedByStepSqlOf(true),
   stepsAfter: stepsAfterSql,
+  creditAggregate: creditAggregateSqlOf(false),
+  creditAggregateOnly: creditAggregateSqlOf(true),
+  sharedAggregate: sharedAggregateSqlOf(false),
+  coverageAggregate: coverageAggregateSql,
 } as const;
 
 /**
@@ -313,19 +342,26 @@ export class DashboardRepository {
   private readonly creditByStepStmt: Statement<StepAgentRow>;
   private readonly sharedByStepStmt: Statement<StepAgentRow>;
   private readonly failureStmt: Statement<{ reason: string; status: string; params_hash: string }>;
-  private readonly coverageStmt: Statement<{
-    episodes: number;
-    drawn: number;
-    approximate: number;
-    unidentified: number;
-    failed: number;
-  }>;
+  private readonly coverageStmt: Statement<CoverageRow>;
   private readonly topReasonStmt: Statement<{ reason: string; remedy: string | null }>;
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
   private readonly countStmt: Statement<{ n: number }>;
+  private readonly splitCountStmt: Statement<{ n: number }>;
+  private readonly aggregates: CreditAggregates;
+  private readonly creditAggregateStmt: Statement<StepAgentRow>;
+  private readonly creditAggregateOnlyStmt: Statement<StepAgentRow>;
+  private readonly sharedAggregateStmt: Statement<StepAgentRow>;
+  private readonly sharedAggregateOnlyStmt: Statement<StepAgentRow>;
+  private readonly coverageAggregateStmt: Statement<CoverageRow & { rows: number }>;
 
   constructor(db: Db) {
+    this.aggregates = new CreditAggregates(db);
+    this.creditAggregateStmt = db.prepare(creditAggregateSqlOf(false));
+    this.creditAggregateOnlyStmt = db.prepare(creditAggregateSqlOf(true));
+    this.sharedAggregateStmt = db.prepare(sharedAggregateSqlOf(false));
+    this.sharedAggregateOnlyStmt = db.prepare(sharedAggregateSqlOf(true));
+    this.coverageAggregateStmt = db.prepare(coverageAggregateSql);
     this.runsStmt = db.prepare(runsSql);
     this.agentsStmt = db.prepare(`
       SELECT a.agent_id, a.name FROM agent a
@@ -351,6 +387,7 @@ export class DashboardRepository {
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
     for (const [key, sql] of episodePageQueries) if (key !== 'count') this.pageStmts.set(key, db.prepare(sql));
     this.countStmt = db.prepare(pageCountSql);
+    this.splitCountStmt = db.prepare(splitCountSql);
   }
 
   /** Runs that still have a source file, by root. */
@@ -418,11 +455,11 @@ export class DashboardRepository {
     only?: readonly number[],
   ): StepAgentCredit[] {
     const params = { run: runId, method, hash: paramsHash, epsilon, split: splitParam(split) };
-    return (
-      only
-        ? this.creditByStepOnlyStmt.all({ ...params, only: JSON.stringify(only) })
-        : this.creditByStepStmt.all(params)
-    ).map(toStepAgent);
+    const aggregated = this.aggregates.fresh(runId) && this.aggregates.keepsTolerance(epsilon);
+    const [all, some] = aggregated
+      ? [this.creditAggregateStmt, this.creditAggregateOnlyStmt]
+      : [this.creditByStepStmt, this.creditByStepOnlyStmt];
+    return (only ? some.all({ ...params, only: JSON.stringify(only) }) : all.all(params)).map(toStepAgent);
   }
 
   /** The `shared` signal per (step, agent) over the episodes in `split`, derived from the logged team reward; only the steps `only` when given. */
@@ -433,11 +470,10 @@ export class DashboardRepository {
     only?: readonly number[],
   ): StepAgentCredit[] {
     const params = { run: runId, epsilon, split: splitParam(split) };
-    return (
-      only
-        ? this.sharedByStepOnlyStmt.all({ ...params, only: JSON.stringify(only) })
-        : this.sharedByStepStmt.all(params)
-    ).map(toStepAgent);
+    const [all, some] = this.aggregates.keepsTolerance(epsilon)
+      ? [this.sharedAggregateStmt, this.sharedAggregateOnlyStmt]
+      : [this.sharedByStepStmt, this.sharedByStepOnlyStmt];
+    return (only ? some.all({ ...params, only: JSON.stringify(only) }) : all.all(params)).map(toStepAgent);
   }
 
   /** The run's latest failed or not-identifiable episode under `method`, if any. */
@@ -449,7 +485,12 @@ export class DashboardRepository {
   /** What the charts of one parameter set draw and leave out over the episodes in `split` (docs/credit-provenance.md). */
   coverage(runId: number, method: string, paramsHash: string, split: SplitChoice = defaultSplit): CreditCoverage {
     const params = { run: runId, method, hash: paramsHash };
-    const c = this.coverageStmt.get({ ...params, split: splitParam(split) });
+    const aggregated = this.aggregates.fresh(runId)
+      ? this.coverageAggregateStmt.get({ ...params, split: splitParam(split) })
+      : undefined;
+    // A parameter set without aggregate rows (one whose every episode failed) is counted from its rows.
+    const c =
+      aggregated && aggregated.rows > 0 ? aggregated : this.coverageStmt.get({ ...params, split: splitParam(split) });
     const top = this.topReasonStmt.get(params);
     return {
       episodes: c?.episodes ?? 0,
@@ -475,12 +516,24 @@ export class DashboardRepository {
     const params = filterParams(query);
     const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
     if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
-    const total = this.countStmt.get(params)?.n ?? 0;
+    const total =
+      (unfiltered(query.filter)
+        ? this.splitCountStmt.get({ run: query.runId, split: splitParam(query.filter.split ?? defaultSplit) })
+        : this.countStmt.get(params)
+      )?.n ?? 0;
     return {
       total,
       rows: total <= query.offset ? [] : page.all({ ...params, limit: query.limit, offset: query.offset }),
     };
   }
+}
+
+interface CoverageRow {
+  episodes: number;
+  drawn: number;
+  approximate: number;
+  unidentified: number;
+  failed: number;
 }
 
 interface StepAgentRow {

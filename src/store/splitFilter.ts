@@ -1,13 +1,20 @@
 import { validationSplitNames, type SplitChoice } from '../core/split';
 
 /**
- * SQL that is true when episode `alias` is in the split bound to `param` (`?` or a named
- * parameter) as {@link splitParam} gives it. The episode's free-text `split` is classified as in
+ * SQL giving the split kind (`'train'` or `'validation'`) of episode `alias`, classified as in
  * core/split.ts: a validation name (any case) is `validation`, anything else or none `train`.
  */
-export function splitCondition(alias: string, param = '?'): string {
+export function splitKindOf(alias: string): string {
   const names = validationSplitNames.map((n) => `'${n}'`).join(', ');
-  return `instr(${param}, CASE WHEN lower(coalesce(${alias}.split, '')) IN (${names}) THEN 'validation' ELSE 'train' END) > 0`;
+  return `CASE WHEN lower(coalesce(${alias}.split, '')) IN (${names}) THEN 'validation' ELSE 'train' END`;
+}
+
+/**
+ * SQL that is true when episode `alias` is in the split bound to `param` (`?` or a named
+ * parameter) as {@link splitParam} gives it.
+ */
+export function splitCondition(alias: string, param = '?'): string {
+  return `instr(${param}, ${splitKindOf(alias)}) > 0`;
 }
 
 /** The value bound to a {@link splitCondition} parameter. */

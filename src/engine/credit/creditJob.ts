@@ -9,6 +9,7 @@ import {
   type EvaluatorUsage,
 } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
+import { CreditAggregates } from '../../store/viewAggregates';
 import { findIndexLocation } from '../indexLocation';
 import { NoIndexError } from '../indexJob';
 import type { ReplayDeps } from '../evaluators/replay/replayEvaluator';
@@ -143,6 +144,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
   try {
     const input = new CreditInputRepository(store.db);
     const output = new CreditRepository(store.db);
+    const aggregates = new CreditAggregates(store.db);
     const runs: RunCreditResult[] = [];
     const selected = input
       .runs()
@@ -154,15 +156,20 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     for (const run of selected) {
       if (cancel.cancelled()) break;
       if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes, split) === 0) continue;
-      const result = await creditForRun(run, {
-        options,
-        hooks,
-        input,
-        output,
-        counters,
-        producers: new RunProducerRepository(store.db),
-        signal: cancel.signal,
-      });
+      const pass = (): Promise<RunCreditResult> =>
+        creditForRun(run, {
+          options,
+          hooks,
+          input,
+          output,
+          counters,
+          producers: new RunProducerRepository(store.db),
+          signal: cancel.signal,
+        });
+      // The Run Dashboard's aggregates of the run are stale while the pass writes, rebuilt after it.
+      const result = options.dryRun
+        ? await pass()
+        : await aggregates.around(run.runId, aggregates.scopeOf(run.runId, options), pass, (r) => r.params.hash);
       if (hooks.onRunStored && !options.dryRun) {
         const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
         try {

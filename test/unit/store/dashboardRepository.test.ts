@@ -62,9 +62,21 @@ test('the overview aggregates read episodes through episode_step and agent credi
       'SEARCH x USING COVERING INDEX credit_run_method_agent (run_id=? AND method=? AND agent_id=?)',
     ),
   );
+  // Steps and the aggregates of migration 0011 read rows per step and agent of the run, never its episodes.
   assert.deepEqual(plan(dashboardQueries.steps), [
-    'SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)',
+    'SEARCH e USING PRIMARY KEY (run_id=?)',
+    'USE TEMP B-TREE FOR GROUP BY',
   ]);
+  assert.deepEqual(plan(dashboardQueries.creditAggregate), [
+    'SEARCH e USING PRIMARY KEY (run_id=? AND method=? AND params_hash=? AND epsilon=?)',
+    'USE TEMP B-TREE FOR GROUP BY',
+  ]);
+  assert.deepEqual(plan(dashboardQueries.sharedAggregate), [
+    'SEARCH e USING PRIMARY KEY (run_id=? AND epsilon=?)',
+    'USE TEMP B-TREE FOR GROUP BY',
+  ]);
+  const coverage = plan(dashboardQueries.coverageAggregate);
+  assert.ok(!coverage.some((d) => d.startsWith('SCAN ')), coverage.join(' | '));
   assert.ok(
     plan(dashboardQueries.sharedByStep).includes(
       'SEARCH e USING COVERING INDEX episode_step (run_id=? AND train_step>?)',
@@ -74,7 +86,7 @@ test('the overview aggregates read episodes through episode_step and agent credi
 });
 
 test('a live-tail delta reads only the steps it names, one episode_step seek each, and finds them by rowid', () => {
-  for (const name of ['stepsOnly', 'creditByStepOnly', 'sharedByStepOnly'] as const) {
+  for (const name of ['creditByStepOnly', 'sharedByStepOnly'] as const) {
     const p = plan(dashboardQueries[name]);
     assert.ok(!p.some((d) => /^SCAN (e|episode|ea|c|credit)\b/.test(d)), `${name}: ${p.join(' | ')}`);
     assert.ok(
@@ -99,7 +111,14 @@ test('episode pages never scan the episode table; reward and external-id pages n
     const p = plan(sql);
     assert.ok(!p.some((d) => /^SCAN (e|episode|credit)\b/.test(d)), `${key}: ${p.join(' | ')}`);
   }
-  for (const key of ['reward:asc', 'reward:desc', 'externalId:asc', 'externalId:desc']) {
+  for (const key of [
+    'reward:asc',
+    'reward:desc',
+    'externalId:asc',
+    'externalId:desc',
+    'messages:asc',
+    'messages:desc',
+  ]) {
     const p = plan(episodePageQueries.get(key) ?? '');
     assert.ok(
       !p.some((d) => d.startsWith('USE TEMP B-TREE FOR') && d.endsWith('ORDER BY')),
