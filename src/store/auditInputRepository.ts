@@ -1,6 +1,7 @@
 import type { SplitChoice } from '../core/split';
 import type { AuditEpisode } from './auditRepository';
 import type { Db, Statement } from './database';
+import { groupByEpisode } from './groupByEpisode';
 import { splitCondition, splitParam } from './splitFilter';
 
 /** A stored agent-level credit value with its status (exact | estimated | approximate). */
@@ -21,6 +22,31 @@ export interface EpisodeWithCredit {
   readonly credit: ReadonlyMap<number, StoredCredit>;
 }
 
+interface EpisodeRow {
+  episode_id: number;
+  external_id: string;
+  train_step: number | null;
+  outcome: number | null;
+  final_answer: string | null;
+  uri: string;
+  format: string;
+  line: number;
+  byte_offset: number;
+  byte_length: number;
+}
+
+interface RosterRow {
+  episode_id: number;
+  agent_id: number;
+  name: string;
+  kind: string;
+  trainable: number | null;
+  declared: number;
+  n_messages: number;
+  n_tokens: number | null;
+  n_chars: number;
+}
+
 interface CreditRow {
   readonly episode_id: number;
   readonly agent_id: number;
@@ -28,19 +54,31 @@ interface CreditRow {
   readonly status: string;
 }
 
-/** Episodes read before their credit is fetched in one range query. */
-const batchSize = 2000;
+/** Episodes read a page at a time, with their rosters and credit (three range queries a page). */
+const pageSize = 2000;
 
 /**
- * What the audit reads besides the episodes themselves: the episode count per training step (its
- * windows), the stored credit of a page of episodes, and the first stored failure of a parameter set.
+ * What the audit reads: a run's episodes with their rosters and stored credit, a page at a time in
+ * id order; the episode count per training step (its windows); the first stored failure of a
+ * parameter set.
  */
 export class AuditInputRepository {
+  private readonly pageStmt: Statement<EpisodeRow>;
+  private readonly rosterStmt: Statement<RosterRow>;
   private readonly stepCountStmt: Statement<{ step: number; episodes: number }>;
   private readonly creditStmt: Statement<CreditRow>;
   private readonly failureStmt: Statement<{ reason: string; remedy: string | null }>;
 
   constructor(db: Db) {
+    // `+e.run_id`: walk the episodes in id order from the last page's end; an index on run_id would
+    // make every page scan and sort the whole run (quadratic in the run's size).
+    this.pageStmt = db.prepare(`
+      SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, s.format, e.line, e.byte_offset, e.byte_length
+      FROM episode e JOIN source s ON s.source_id = e.source_id
+      WHERE +e.run_id = ? AND e.episode_id > ? AND ${splitCondition('e')} ORDER BY e.episode_id LIMIT ?`);
+    this.rosterStmt = db.prepare(`
+      SELECT ea.episode_id, ea.agent_id, a.name, a.kind, a.trainable, ea.declared, ea.n_messages, ea.n_tokens, ea.n_chars
+      FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id BETWEEN ? AND ? ORDER BY ea.episode_id, ea.ordinal`);
     this.stepCountStmt = db.prepare(`
       SELECT coalesce(e.train_step, 0) AS step, count(*) AS episodes FROM episode e
       WHERE e.run_id = ? AND ${splitCondition('e')} GROUP BY 1 ORDER BY 1`);
@@ -68,30 +106,59 @@ export class AuditInputRepository {
   }
 
   /**
-   * Pairs each episode of `episodes` (in id order) with its stored credit of `key`, fetching the
-   * credit of {@link batchSize} episodes at a time; without a key every episode gets no credit.
+   * Every episode of a run in the split (in id order) with its stored credit of `key`, a page at a
+   * time; without a key no episode has credit.
    */
-  *withCredit(episodes: Iterable<AuditEpisode>, key: StoredCreditKey | undefined): Generator<EpisodeWithCredit> {
-    let batch: AuditEpisode[] = [];
-    for (const episode of episodes) {
-      batch.push(episode);
-      if (batch.length < batchSize) continue;
-      yield* this.creditOf(batch, key);
-      batch = [];
+  *episodes(runId: number, key: StoredCreditKey | undefined, split: SplitChoice = 'all'): Generator<EpisodeWithCredit> {
+    for (let after = 0; ;) {
+      const page = this.pageStmt.all(runId, after, splitParam(split), pageSize);
+      const first = page[0]?.episode_id;
+      const last = page[page.length - 1]?.episode_id;
+      if (first === undefined || last === undefined) return;
+      const rosters = groupByEpisode(this.rosterStmt.all(first, last));
+      const credit = key ? this.creditOf(first, last, key) : new Map<number, Map<number, StoredCredit>>();
+      for (const row of page)
+        yield {
+          episode: toEpisode(row, rosters.get(row.episode_id) ?? []),
+          credit: credit.get(row.episode_id) ?? new Map(),
+        };
+      after = last;
     }
-    yield* this.creditOf(batch, key);
   }
 
-  private *creditOf(batch: readonly AuditEpisode[], key: StoredCreditKey | undefined): Generator<EpisodeWithCredit> {
-    const first = batch[0]?.episodeId;
-    const last = batch[batch.length - 1]?.episodeId;
+  /** Stored credit of the episodes with ids in [first, last], by episode and agent id. */
+  private creditOf(first: number, last: number, key: StoredCreditKey): Map<number, Map<number, StoredCredit>> {
     const byEpisode = new Map<number, Map<number, StoredCredit>>();
-    if (key && first !== undefined && last !== undefined)
-      for (const row of this.creditStmt.iterate(first, last, key.method, key.paramsHash)) {
-        const credit = byEpisode.get(row.episode_id) ?? new Map<number, StoredCredit>();
-        credit.set(row.agent_id, { value: row.value, status: row.status });
-        byEpisode.set(row.episode_id, credit);
-      }
-    for (const episode of batch) yield { episode, credit: byEpisode.get(episode.episodeId) ?? new Map() };
+    for (const row of this.creditStmt.iterate(first, last, key.method, key.paramsHash)) {
+      const credit = byEpisode.get(row.episode_id) ?? new Map<number, StoredCredit>();
+      credit.set(row.agent_id, { value: row.value, status: row.status });
+      byEpisode.set(row.episode_id, credit);
+    }
+    return byEpisode;
   }
+}
+
+function toEpisode(row: EpisodeRow, roster: readonly RosterRow[]): AuditEpisode {
+  return {
+    episodeId: row.episode_id,
+    externalId: row.external_id,
+    step: row.train_step ?? 0,
+    reward: row.outcome,
+    finalAnswer: row.final_answer,
+    uri: row.uri,
+    format: row.format,
+    line: row.line,
+    offset: row.byte_offset,
+    length: row.byte_length,
+    agents: roster.map((r) => ({
+      agentId: r.agent_id,
+      name: r.name,
+      declared: r.declared === 1,
+      messages: r.n_messages,
+      tokens: r.n_tokens,
+      chars: r.n_chars,
+      kind: r.kind,
+      trainable: r.trainable === null ? null : r.trainable === 1,
+    })),
+  };
 }

@@ -98,7 +98,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       const key = computed && { method, paramsHash: computed.params.hash };
       const tally = new RunTally(inputs.stepCounts(run.runId, split), thresholds);
       const root = options.readText === false ? undefined : options.root;
-      for (const { episode, credit } of inputs.withCredit(audits.episodes(run.runId, undefined, split), key))
+      for (const { episode, credit } of inputs.episodes(run.runId, key, split))
         tally.add(await episodeFacts(episode, credit, root, thresholds));
       const problem = (computed && creditProblem(inputs, computed, split)) ?? generalProblem;
       const report = buildRunAudit(run.name, method, tally, problem);
