@@ -14,7 +14,6 @@ import { chooseEvaluator } from './chooseEvaluator';
 import type { RunCreditResult } from './creditJob';
 import { coalitionMethods, perMessageMethods } from './creditMethod';
 import { creditParams } from './creditParams';
-import { agentSummaries } from './creditSummary';
 import { defaultMonteCarlo } from './monteCarloCredit';
 import { forEachConcurrently, RunState, type RunContext } from './runState';
 import { defaultSplit } from '../../core/split';
@@ -95,7 +94,7 @@ export async function creditForRun(
     ...(chosen.reused !== undefined ? { reused: chosen.reused } : {}),
     failures: state.failures,
     unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
-    agents: agentSummaries(state.agentValues),
+    agents: state.summary.summaries(),
     ...(budget ? { budget } : {}),
     ...(await calibrated.result()),
     advantage,
