@@ -9,6 +9,7 @@ import { rollingBuffer0007 } from './migrations/0007_rolling_buffer';
 import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
 import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
+import { runTotals0012 } from './migrations/0012_run_totals';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -22,6 +23,9 @@ export const migrations: readonly string[] = [
   layout0008,
   splitIndex0009,
   evaluatorUsage0010,
+  // Schema 11 (the views' aggregates) is written on another branch: this slot takes it at the merge.
+  '',
+  runTotals0012,
 ];
 
 /** The schema version this build writes. */
