@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { writeDemoRun } from '../../../src/demo/writeDemoRun';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import type { Db } from '../../../src/store/database';
 import { migrate } from '../../../src/store/migrate';
-import { IndexStore } from '../../../src/store/indexStore';
-import { tempFolder } from '../../builders/episodeBuilder';
+import type { IndexStore } from '../../../src/store/indexStore';
+import { indexedDemo, revertTo11 } from './demoIndex';
 
 /** What the summary says about runs, agents, steps, search and sources, mean rewards rounded. */
 function summarised(store: IndexStore): unknown {
@@ -86,17 +85,6 @@ function round(value: number | null): number | null {
   return value === null ? null : Math.round(value * 1e9) / 1e9;
 }
 
-/** A generated two-run folder (the team run and the routed run), indexed. */
-async function indexedDemo(): Promise<{ root: string; store: IndexStore; rollouts: string; files: string[] }> {
-  const root = tempFolder();
-  writeDemoRun(root, { episodes: 240, groupsPerStep: 8, seed: 3 });
-  const store = IndexStore.open(':memory:');
-  await indexRunFolder(root, store);
-  const team = readdirSync(root).find((name) => readdirSync(join(root, name)).includes('rollouts')) ?? '';
-  const rollouts = join(root, team, 'rollouts');
-  return { root, store, rollouts, files: readdirSync(rollouts).sort() };
-}
-
 function lines(file: string): string[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
@@ -146,11 +134,8 @@ test('the summary counts runs, steps and agents left empty as a fresh count does
 test('migration 0012 back-fills the totals of an index written before it', async () => {
   const { store } = await indexedDemo();
   const before = summarised(store);
-  const db = store.db;
-  db.exec(`DROP TABLE run_totals; DROP TABLE run_step_totals; DROP TABLE agent_totals;
-    ALTER TABLE source DROP COLUMN episodes;`);
-  db.pragma('user_version = 11');
-  migrate(db);
+  revertTo11(store.db);
+  migrate(store.db);
   assert.deepEqual(summarised(store), before);
-  assert.deepEqual(summarised(store), counted(db));
+  assert.deepEqual(summarised(store), counted(store.db));
 });
