@@ -82,6 +82,38 @@ export interface EvaluatorUsage extends ChatClientStats {
 /** Rows of one advantage update statement. */
 const advantageChunk = 128;
 
+/** (credit_id, advantage) pairs in growable typed arrays: a run's millions of rows without a JS object each. */
+class AdvantageBuffer {
+  private ids: Float64Array = new Float64Array(1024);
+  private values: Float64Array = new Float64Array(1024);
+  length = 0;
+
+  push(creditId: number, advantage: number): void {
+    if (this.length === this.ids.length) {
+      this.ids = grow(this.ids);
+      this.values = grow(this.values);
+    }
+    this.ids[this.length] = creditId;
+    this.values[this.length++] = advantage;
+  }
+
+  /** Bind values (credit_id, advantage or null, …) of `count` rows from `start`. */
+  pairs(start: number, count: number): BindValue[] {
+    const bind: BindValue[] = [];
+    for (let i = start; i < start + count; i++) {
+      const value = this.values[i] ?? Number.NaN;
+      bind.push(this.ids[i] ?? null, Number.isNaN(value) ? null : value);
+    }
+    return bind;
+  }
+}
+
+function grow(array: Float64Array): Float64Array {
+  const bigger = new Float64Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
 /** The columns {@link CreditRepository.writeCredit} fills per row, in the order it lays out their values. */
 const creditColumns = [
   'episode_id',
@@ -269,28 +301,32 @@ export class CreditRepository {
     advantages: (values: Float64Array) => Float64Array,
     episodeIds?: readonly number[],
   ): void {
+    // Streamed in (group, agent, episode) order: one group in memory at a time, the results in typed
+    // arrays (16 bytes a row), written once the read is done (a connection cannot write mid-iteration).
     const rows = episodeIds
-      ? this.someGroupRowsStmt.all(params.method, params.hash, runId, JSON.stringify(episodeIds))
-      : this.groupRowsStmt.all(params.method, params.hash, runId);
-    const pairs: BindValue[] = []; // credit_id, advantage, …
-    let start = 0;
-    for (let i = 1; i <= rows.length; i++) {
-      const a = rows[start];
-      const b = rows[i];
-      if (b && a && b.group_id === a.group_id && b.agent_id === a.agent_id) continue;
-      const group = rows.slice(start, i);
+      ? this.someGroupRowsStmt.iterate(params.method, params.hash, runId, JSON.stringify(episodeIds))
+      : this.groupRowsStmt.iterate(params.method, params.hash, runId);
+    const out = new AdvantageBuffer();
+    let group: { credit_id: number; group_id: string; agent_id: number; value: number }[] = [];
+    const flush = (): void => {
+      if (group.length === 0) return;
       const values = advantages(Float64Array.from(group, (r) => r.value));
-      group.forEach((r, k) => pairs.push(r.credit_id, values[k] ?? null));
-      start = i;
+      group.forEach((r, k) => out.push(r.credit_id, values[k] ?? Number.NaN));
+      group = [];
+    };
+    for (const row of rows) {
+      const last = group[group.length - 1];
+      if (last && (row.group_id !== last.group_id || row.agent_id !== last.agent_id)) flush();
+      group.push(row);
     }
-    this.db.transaction(() => this.setAdvantages(pairs))();
+    flush();
+    this.db.transaction(() => this.setAdvantages(out))();
   }
 
-  /** Sets `advantage` of the rows in `pairs` (credit_id, advantage, …) with one statement per {@link advantageChunk} rows. */
-  private setAdvantages(pairs: readonly BindValue[]): void {
-    for (let start = 0; start < pairs.length; start += 2 * advantageChunk) {
-      const chunk = pairs.slice(start, start + 2 * advantageChunk);
-      const rows = chunk.length / 2;
+  /** Sets `advantage` of the buffered rows (NaN: none) with one statement per {@link advantageChunk} rows. */
+  private setAdvantages(out: AdvantageBuffer): void {
+    for (let start = 0; start < out.length; start += advantageChunk) {
+      const rows = Math.min(advantageChunk, out.length - start);
       let statement = this.advantageStmts.get(rows);
       if (!statement) {
         const list = Array<string>(rows).fill('(?, ?)').join(', ');
@@ -299,7 +335,7 @@ export class CreditRepository {
         );
         this.advantageStmts.set(rows, statement);
       }
-      statement.run(...chunk);
+      statement.run(...out.pairs(start, rows));
     }
   }
 
