@@ -369,7 +369,9 @@ export class EpisodeViewRepository {
   /** The episode's logged routing decision; undefined when it logs none. */
   routing(episodeId: number): StoredRouting | undefined {
     const r = this.routingStmt.get(episodeId);
-    return r ? { selected: r.selected, probsJson: r.probs_json, behaviourProbsJson: r.behaviour_probs_json } : undefined;
+    return r
+      ? { selected: r.selected, probsJson: r.probs_json, behaviourProbsJson: r.behaviour_probs_json }
+      : undefined;
   }
 
   /** Rows of the parameter set computed last for this episode and method: agent rows first, then messages by seq. */
