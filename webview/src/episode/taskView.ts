@@ -82,9 +82,7 @@ export class TaskView {
       h(
         'dd',
         'task-truth',
-        data.groundTruth === null
-          ? h('span', 'placeholder', 'none logged')
-          : clippedText(data.groundTruth, 'answer', promptClip),
+        data.groundTruth === null ? h('span', 'placeholder', 'none logged') : renderTruth(data.groundTruth),
       ),
     );
     this.element.replaceChildren(
@@ -170,6 +168,19 @@ export class TaskView {
 function refill(details: HTMLElement, content: HTMLElement[]): void {
   const summary = details.firstElementChild;
   details.replaceChildren(...(summary ? [summary] : []), ...content);
+}
+
+/** Ground truth logged as a JSON object or list (tau-bench's expected actions) as a tree; other text as it is. */
+function renderTruth(text: string): HTMLElement {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return renderValue(JSON.parse(trimmed) as unknown);
+    } catch {
+      // Not JSON after all: shown as text below.
+    }
+  }
+  return clippedText(text, 'answer', promptClip);
 }
 
 /** The routing decision: the selected expert, then every expert's probability, most probable first. */
