@@ -85,5 +85,6 @@ const notJson = 'The record is not JSON as it stands in the file; shown as it is
 
 /** JSON with two-space indents; a table's 64-bit integers (BigInt) as their digits. */
 function prettyJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2) ?? 'null';
+  // A record is never undefined here (containers return parsed values), so the result is text.
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2);
 }

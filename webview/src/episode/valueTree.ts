@@ -52,7 +52,6 @@ function typeOf(value: unknown): string {
 }
 
 function scalarText(value: unknown): string {
-  if (value === undefined) return '—';
-  if (typeof value === 'bigint') return value.toString();
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return '—';
 }
