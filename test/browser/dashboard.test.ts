@@ -258,7 +258,7 @@ suite.describe('Run Dashboard webview', () => {
     assert.ok((await tableRows(page).count()) < 60, 'still only a window of rows after jumping to the end');
     const last = nextPosted(o.h, (m) => OpenEpisodeCommand.is(m));
     await page.locator('#episode-grid .row.focused').dblclick();
-    assert.deepEqual((await last).params, { folder: demoFolder, episodeId: 20_000 });
+    assert.deepEqual((await last).params, { folder: demoFolder, episodeId: 20_000, method: 'loo' });
     await close(o);
   });
 

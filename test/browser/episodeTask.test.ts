@@ -36,7 +36,7 @@ const toolResult: MessageView = {
 };
 
 const data = episodeData(30, {
-  groundTruth: `[{"name":"${img}","kwargs":{"id":7}}]`,
+  groundTruth: JSON.stringify([{ name: img, kwargs: { id: 7 } }]),
   metadata: { [img]: script, nested: { level: { deep: 'yes' } }, long: longValue },
   routing: {
     selected: script,

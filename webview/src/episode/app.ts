@@ -144,9 +144,9 @@ export class EpisodeApp {
     } else {
       this.task.update(data);
       this.refresh(data, this.ui);
+      // The same episode opened again from the dashboard: its method wins (initialUi does it for a new one).
+      if (data.openedMethod) this.setMethod(data.openedMethod, false);
     }
-    // The opening view's method (the dashboard's) wins over the panel's own; it is sent only once.
-    if (data.openedMethod) this.setMethod(data.openedMethod, false);
     this.list?.setLabels(labelsBySeq(data.labels));
     this.toolbar?.offerRouting(data.routingLogged ?? true);
     this.loadCredit();

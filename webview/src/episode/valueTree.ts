@@ -40,8 +40,7 @@ export function clippedText(text: string, className: string, clip = clipChars): 
   const more = h('button', 'link-button value-show-all', `Show all (${formatInt(text.length)} characters)`);
   more.type = 'button';
   more.addEventListener('click', () => {
-    shown.textContent = text;
-    more.remove();
+    span.replaceChildren(text);
   });
   span.append(shown, ' ', more);
   return span;
