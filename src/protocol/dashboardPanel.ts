@@ -300,8 +300,19 @@ export const GetEpisodesRequest = new IpcRequest<GetEpisodesParams, EpisodePage>
   'dashboard/episodes/get',
   isGetEpisodesParams,
 );
+/** An episode to open, with the dashboard's method (the Episode view shows it, not its own choice). */
+export interface OpenEpisodeParams extends EpisodeRef {
+  readonly method?: ViewMethod;
+}
+
+function isOpenEpisodeParams(value: unknown): value is OpenEpisodeParams {
+  if (!isEpisodeRef(value)) return false;
+  const method = (value as { method?: unknown }).method;
+  return method === undefined || isViewMethod(method);
+}
+
 /** Webview → host: open an episode in the Episode panel. */
-export const OpenEpisodeCommand = new IpcCommand<EpisodeRef>('dashboard/episode/open', isEpisodeRef);
+export const OpenEpisodeCommand = new IpcCommand<OpenEpisodeParams>('dashboard/episode/open', isOpenEpisodeParams);
 /** Webview → host: recompute a run's credit under a method (the host shows progress and sends a new revision after). */
 export const DashboardRecomputeCommand = new IpcCommand<DashboardRecomputeParams>(
   'dashboard/credit/recompute',

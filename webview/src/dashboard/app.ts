@@ -290,6 +290,8 @@ export class DashboardApp {
   }
 
   private openEpisode(episodeId: number): void {
-    if (this.runs) this.ipc.send(OpenEpisodeCommand, { folder: this.runs.folder, episodeId });
+    const method = this.state.method;
+    if (this.runs)
+      this.ipc.send(OpenEpisodeCommand, { folder: this.runs.folder, episodeId, ...(method ? { method } : {}) });
   }
 }
