@@ -19,6 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { playDemoAgent } from '../../src/demo/demoAgents';
 import { startLocalChatServer } from '../../src/engine/evaluators/replay/localChatServer';
+import { episodeShowsTheTask } from './steps/episode';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -387,6 +388,7 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
           `verifier under shared: ${JSON.stringify(shared)}`,
         );
         await chooseEpisodeMethod('loo', (rows) => verifier(rows).every((c) => Math.abs(c) < 0.01));
+        await episodeShowsTheTask({ webview: activeWebview(), episodeId: 's18-g0-r0', screenshot });
       });
     },
   );
