@@ -10,6 +10,7 @@ import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
 import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 import { viewAggregates0011 } from './migrations/0011_view_aggregates';
+import { episodeFlags0013 } from './migrations/0013_episode_flags';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -24,6 +25,8 @@ export const migrations: readonly string[] = [
   splitIndex0009,
   evaluatorUsage0010,
   viewAggregates0011,
+  // 0012 (run totals) is merged from its own branch, before this one.
+  episodeFlags0013,
 ];
 
 /** The schema version this build writes. */

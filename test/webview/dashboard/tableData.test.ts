@@ -30,7 +30,7 @@ function deferredQuery(key: string, total: number, tag = '') {
             ...row(offset + i),
             externalId: `${tag}e${String(offset + i)}`,
           }));
-          resolve({ total, offset, rows, searchError: null });
+          resolve({ total, totalIsLowerBound: false, offset, rows, searchError: null });
         });
       });
     },
@@ -108,7 +108,8 @@ test('TableData does not ask a failed page again until the query changes, and re
   assert.equal(data.error, 'host gone');
   data.setQuery({
     key: 'y',
-    fetch: () => Promise.resolve({ total: 0, offset: 0, rows: [], searchError: 'fts5: syntax error' }),
+    fetch: () =>
+      Promise.resolve({ total: 0, totalIsLowerBound: false, offset: 0, rows: [], searchError: 'fts5: syntax error' }),
   });
   data.ensure(0, 10);
   await new Promise((r) => setImmediate(r));
