@@ -214,15 +214,16 @@ const searchTests: Readonly<Record<SearchTest, string>> = {
 
 // Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
 // :flag is the episode_flag kind the flag filter asks for ('' for any).
+// The id-only tests (flag, search) come first: SQLite then reads an episode's row only once they pass.
 const pageFilterOf = (search: SearchTest): string => `
-  e.run_id = :run AND ${inSplit('e')}
+  (:flag IS NULL OR e.episode_id IN (SELECT episode_id FROM episode_flag WHERE run_id = :run AND kind = :flag))
+  ${searchTests[search]}
+  AND e.run_id = :run AND ${inSplit('e')}
   AND (:stepFrom IS NULL OR e.train_step >= :stepFrom) AND (:stepTo IS NULL OR e.train_step <= :stepTo)
   AND (:group IS NULL OR e.group_id = :group)
   AND (:rewardMin IS NULL OR e.outcome >= :rewardMin) AND (:rewardMax IS NULL OR e.outcome <= :rewardMax)
   AND (:agent IS NULL OR EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id
-    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
-  AND (:flag IS NULL OR e.episode_id IN (SELECT episode_id FROM episode_flag WHERE run_id = :run AND kind = :flag))
-  ${searchTests[search]}`;
+    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))`;
 
 /** Sort columns per key; episode_id last makes every order total (stable across pages). */
 const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {

@@ -131,3 +131,23 @@ test('TableData keeps a bounded number of pages', async () => {
   assert.equal(data.row(0), undefined, 'the oldest page was dropped');
   assert.equal(data.row(99 * pageSize)?.episodeId, 99 * pageSize);
 });
+
+test('the count text says "N+" while the host counted only part of the matches', async () => {
+  const data = new TableData(() => undefined);
+  assert.equal(data.countText(), 'Loading…');
+  const answer = (total: number, totalIsLowerBound: boolean) => ({
+    key: `q${String(total)}${String(totalIsLowerBound)}`,
+    fetch: () => Promise.resolve({ total, totalIsLowerBound, offset: 0, rows: [], searchError: null }),
+  });
+  for (const [total, bound, text] of [
+    [10_500, true, '10,500+ episodes'],
+    [1, true, '1+ episodes'],
+    [1, false, '1 episode'],
+    [2, false, '2 episodes'],
+  ] as const) {
+    data.setQuery(answer(total, bound));
+    data.ensure(0, 10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(data.countText(), text);
+  }
+});
