@@ -180,8 +180,14 @@ export interface EpisodeRow {
   readonly flags: number;
 }
 
-export interface EpisodePage {
-  /** Rows matching the filter, over all pages. */
+/** Whether an episode page's `total` is exact or a lower bound (a filtered count stops early). */
+export interface EpisodeTotalBound {
+  /** True when more rows than `total` match: the table shows "N+" and learns more as it scrolls. */
+  readonly totalIsLowerBound: boolean;
+}
+
+export interface EpisodePage extends EpisodeTotalBound {
+  /** Rows matching the filter, over all pages (at least this many when `totalIsLowerBound`). */
   readonly total: number;
   readonly offset: number;
   readonly rows: readonly EpisodeRow[];

@@ -2,6 +2,7 @@ import { defaultSplit, type SplitChoice } from '../core/split';
 import type { CreditCoverage } from '../core/provenance';
 import type { BindValue, Db, Statement } from './database';
 import { splitCondition, splitParam } from './splitFilter';
+import { everyKind } from './episodeFlags';
 import { CreditAggregates } from './viewAggregates';
 
 // Every per-step aggregate, coverage count and episode page is of the episodes in the split bound
@@ -195,36 +196,34 @@ const sharedByStepSqlOf = (only: boolean): string => `
   GROUP BY e.train_step, ea.agent_id ORDER BY e.train_step, ea.agent_id`;
 const sharedByStepSql = sharedByStepSqlOf(false);
 
-// Flags covering episodes of run :run: per step (step-scope ranges holding it) and per episode
-// (episode-scope flags naming it); `n` counts every flag, `n_kind` those the :flag filter selects.
-// Each CTE is materialized on first use only, so a page without flags filter or column skips them.
-const flagCoverage = `
-  step_flag AS MATERIALIZED (
-    SELECT kind, CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
-      CAST(substr(scope_id, instr(scope_id, '..') + 2) AS INTEGER) AS hi
-    FROM flag WHERE run_id = :run AND scope_kind = 'step' AND instr(scope_id, '..') > 0),
-  step_cover AS MATERIALIZED (
-    SELECT s.step, count(*) AS n, sum(f.kind = :flag OR :flag = 'any') AS n_kind
-    FROM step_flag f CROSS JOIN (SELECT DISTINCT train_step AS step FROM episode WHERE run_id = :run AND train_step IS NOT NULL) s
-    WHERE s.step BETWEEN f.lo AND f.hi GROUP BY s.step),
-  episode_cover AS MATERIALIZED (
-    SELECT scope_id AS flag_external_id, count(*) AS n, sum(kind = :flag OR :flag = 'any') AS n_kind
-    FROM flag WHERE run_id = :run AND scope_kind = 'episode' GROUP BY scope_id)`;
-
+// Flags covering an episode, from the counts of episodeFlags.ts (kind '' = every kind).
 const flagsOf = (e: string): string =>
-  `(coalesce((SELECT n FROM step_cover WHERE step = ${e}.train_step), 0) + coalesce((SELECT n FROM episode_cover WHERE flag_external_id = ${e}.external_id), 0))`;
+  `coalesce((SELECT n FROM episode_flag WHERE run_id = :run AND episode_id = ${e}.episode_id AND kind = '${everyKind}'), 0)`;
+
+/**
+ * Whether the page filter tests the full-text query (`set`: every match read once into the IN
+ * list) or leaves it to the statement, which reads the matches itself (`none`). Probing each
+ * candidate's rowid range (id * 2^24 + seq) instead costs FTS5 a doclist walk per episode
+ * (55-500 µs at 1 GB), slower than reading every match.
+ */
+type SearchTest = 'set' | 'none';
+const searchTests: Readonly<Record<SearchTest, string>> = {
+  set: `AND (:search IS NULL OR e.episode_id IN (SELECT rowid >> 24 FROM message_fts WHERE message_fts MATCH :search))`,
+  none: '',
+};
 
 // Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
-const pageFilter = `
-  e.run_id = :run AND ${inSplit('e')}
+// :flag is the episode_flag kind the flag filter asks for ('' for any).
+// The id-only tests (flag, search) come first: SQLite then reads an episode's row only once they pass.
+const pageFilterOf = (search: SearchTest): string => `
+  (:flag IS NULL OR e.episode_id IN (SELECT episode_id FROM episode_flag WHERE run_id = :run AND kind = :flag))
+  ${searchTests[search]}
+  AND e.run_id = :run AND ${inSplit('e')}
   AND (:stepFrom IS NULL OR e.train_step >= :stepFrom) AND (:stepTo IS NULL OR e.train_step <= :stepTo)
   AND (:group IS NULL OR e.group_id = :group)
   AND (:rewardMin IS NULL OR e.outcome >= :rewardMin) AND (:rewardMax IS NULL OR e.outcome <= :rewardMax)
   AND (:agent IS NULL OR EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id
-    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
-  AND (:flag IS NULL OR e.train_step IN (SELECT step FROM step_cover WHERE n_kind > 0)
-    OR e.external_id IN (SELECT flag_external_id FROM episode_cover WHERE n_kind > 0))
-  AND (:search IS NULL OR e.episode_id IN (SELECT rowid / ${String(2 ** 24)} FROM message_fts WHERE message_fts MATCH :search))`;
+    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))`;
 
 /** Sort columns per key; episode_id last makes every order total (stable across pages). */
 const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
@@ -235,33 +234,67 @@ const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
   externalId: ['external_id', 'episode_id'],
 };
 
-const pageKey = (key: EpisodePageSortKey, descending: boolean): string => `${key}:${descending ? 'desc' : 'asc'}`;
+const pageKey = (key: EpisodePageSortKey, descending: boolean, search: SearchTest): string =>
+  `${key}:${descending ? 'desc' : 'asc'}:${search}`;
+const pageColumns = ['episode_id', 'external_id', 'train_step', 'group_id', 'sample_idx', 'outcome', 'n_messages'];
+const orderOf = (key: EpisodePageSortKey, descending: boolean): string =>
+  sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
 
-/**
- * The page statement for one sort: the inner query picks the page; roster size and flags are
- * computed for its rows only. Step pages read in step order through episode_step (which, wider
- * since it holds `split`, the planner would otherwise trade for episode_outcome and a full sort).
- */
-function pageSql(key: EpisodePageSortKey, descending: boolean): string {
-  const order = sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
-  const columns = 'episode_id, external_id, train_step, group_id, sample_idx, outcome, n_messages';
-  const inner = `
-    SELECT ${columns
-      .split(', ')
-      .map((c) => `e.${c}`)
-      .join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
-    FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+/** The page rows of `inner` (a query picking the page), with roster size and flags computed for them only. */
+function withRowDetails(inner: string, order: string, flags: string): string {
   return `
-    WITH ${flagCoverage}
-    SELECT ${columns
-      .split(', ')
-      .map((c) => `p.${c}`)
-      .join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
-      ${key === 'flags' ? 'p.flags' : flagsOf('p')} AS flags
+    SELECT ${pageColumns.map((c) => `p.${c}`).join(', ')},
+      (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents, ${flags} AS flags
     FROM (${inner}) p ORDER BY ${order}`;
 }
 
-const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
+/**
+ * The page statement for one sort other than flags. Step pages read in step order through
+ * episode_step (which, wider since it holds `split`, the planner would otherwise trade for
+ * episode_outcome and a full sort).
+ */
+function pageSql(key: EpisodePageSortKey, descending: boolean, search: SearchTest): string {
+  const order = orderOf(key, descending);
+  const inner = `
+    SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}
+    FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilterOf(search)}
+    ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  return withRowDetails(inner, order, flagsOf('p'));
+}
+
+/**
+ * The page sorted by flags is read in two parts, each in index order: the flagged episodes by
+ * count (episode_flag_rank), and the others (0 flags) by id.
+ */
+type FlagsPart = 'flagged' | 'unflagged';
+function flagsPageSql(part: FlagsPart, descending: boolean, search: SearchTest): string {
+  const order = orderOf('flags', descending);
+  const columns = pageColumns.map((c) => `e.${c}`).join(', ');
+  const inner =
+    part === 'flagged'
+      ? `SELECT ${columns}, ef.n AS flags FROM episode_flag ef INDEXED BY episode_flag_rank CROSS JOIN episode e
+         WHERE ef.run_id = :run AND ef.kind = '${everyKind}' AND e.episode_id = ef.episode_id AND ${pageFilterOf(search)}
+         ORDER BY ef.n ${descending ? 'DESC' : 'ASC'}, ef.episode_id ${descending ? 'DESC' : 'ASC'} LIMIT :limit OFFSET :offset`
+      : `SELECT ${columns}, 0 AS flags FROM episode e NOT INDEXED WHERE ${pageFilterOf(search)}
+         AND NOT EXISTS (SELECT 1 FROM episode_flag ef WHERE ef.run_id = :run AND ef.episode_id = e.episode_id AND ef.kind = '${everyKind}')
+         ORDER BY e.episode_id ${descending ? 'DESC' : 'ASC'} LIMIT :limit OFFSET :offset`;
+  return withRowDetails(inner, order, 'p.flags');
+}
+
+// Counts stop after :countLimit + 1 matches (-1: never): past :countLimit the total is a lower bound.
+const capped = (select: string): string => `SELECT count(*) AS n FROM (${select} LIMIT :countLimit + 1)`;
+/** Which rows a count walks: every episode of the run, the flagged ones (flag filter), or the search's matches. */
+type CountDriver = 'episodes' | 'flagged' | 'matches';
+function countSql(driver: CountDriver, search: SearchTest): string {
+  if (driver === 'flagged')
+    return capped(`SELECT 1 FROM episode_flag ef CROSS JOIN episode e
+      WHERE ef.run_id = :run AND ef.kind = :flag AND e.episode_id = ef.episode_id AND ${pageFilterOf(search)}`);
+  if (driver === 'matches')
+    return capped(`SELECT 1 FROM (SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search) m
+      CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`);
+  return capped(`SELECT 1 FROM episode e WHERE ${pageFilterOf(search)}`);
+}
+
 // The count of a page without filters: the run's episodes in the split, from step_total.
 const splitCountSql = `
   SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS n`;
@@ -270,12 +303,26 @@ const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
     (v) => v === undefined || v === null,
   );
 
-/** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
+/** Matches a filtered count reads past the page's end before it stops and calls the total a lower bound. */
+export const defaultCountAhead = 10_000;
+const searchModes: readonly SearchTest[] = ['set'];
+const countKey = (driver: CountDriver, search: SearchTest): string => `count:${driver}:${search}`;
+const flagsPartKey = (part: FlagsPart, descending: boolean, search: SearchTest): string =>
+  `flags:${part}:${descending ? 'desc' : 'asc'}:${search}`;
+
+/** Every page and count statement, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
-  ...(Object.keys(sortColumns) as EpisodePageSortKey[]).flatMap((key) =>
-    [false, true].map((d) => [pageKey(key, d), pageSql(key, d)] as const),
-  ),
-  ['count', pageCountSql],
+  ...searchModes.flatMap((search) => [
+    ...(Object.keys(sortColumns) as EpisodePageSortKey[])
+      .filter((key) => key !== 'flags')
+      .flatMap((key) => [false, true].map((d) => [pageKey(key, d, search), pageSql(key, d, search)] as const)),
+    ...(['flagged', 'unflagged'] as const).flatMap((part) =>
+      [false, true].map((d) => [flagsPartKey(part, d, search), flagsPageSql(part, d, search)] as const),
+    ),
+    [countKey('episodes', search), countSql('episodes', search)] as const,
+    [countKey('flagged', search), countSql('flagged', search)] as const,
+  ]),
+  [countKey('matches', 'none'), countSql('matches', 'none')],
 ]);
 
 /** The filter's values, which the count and every page statement take (the pages also take :limit and :offset). */
@@ -288,7 +335,7 @@ function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
     group: f.group ?? null,
     rewardMin: f.rewardMin ?? null,
     rewardMax: f.rewardMax ?? null,
-    flag: f.flag ?? null,
+    flag: f.flag === undefined || f.flag === null ? null : f.flag === 'any' ? everyKind : f.flag,
     agent: f.agent ?? null,
     search: f.search ?? null,
     split: splitParam(f.split ?? defaultSplit),
@@ -346,7 +393,7 @@ export class DashboardRepository {
   private readonly topReasonStmt: Statement<{ reason: string; remedy: string | null }>;
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
-  private readonly countStmt: Statement<{ n: number }>;
+  private readonly countStmts = new Map<string, Statement<{ n: number }>>();
   private readonly splitCountStmt: Statement<{ n: number }>;
   private readonly aggregates: CreditAggregates;
   private readonly creditAggregateStmt: Statement<StepAgentRow>;
@@ -355,7 +402,11 @@ export class DashboardRepository {
   private readonly sharedAggregateOnlyStmt: Statement<StepAgentRow>;
   private readonly coverageAggregateStmt: Statement<CoverageRow & { rows: number }>;
 
-  constructor(db: Db) {
+  /** `countAhead`: see {@link defaultCountAhead} (a test makes it small). */
+  constructor(
+    db: Db,
+    private readonly countAhead = defaultCountAhead,
+  ) {
     this.aggregates = new CreditAggregates(db);
     this.creditAggregateStmt = db.prepare(creditAggregateSqlOf(false));
     this.creditAggregateOnlyStmt = db.prepare(creditAggregateSqlOf(true));
@@ -385,8 +436,9 @@ export class DashboardRepository {
     this.episodeFlagStepsStmt = db.prepare(`
       SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
-    for (const [key, sql] of episodePageQueries) if (key !== 'count') this.pageStmts.set(key, db.prepare(sql));
-    this.countStmt = db.prepare(pageCountSql);
+    for (const [key, sql] of episodePageQueries)
+      if (key.startsWith('count:')) this.countStmts.set(key, db.prepare(sql));
+      else this.pageStmts.set(key, db.prepare(sql));
     this.splitCountStmt = db.prepare(splitCountSql);
   }
 
@@ -509,23 +561,90 @@ export class DashboardRepository {
   }
 
   /**
-   * One page of the run's episodes and the number of episodes matching the filter. Throws the
-   * SQLite error when the full-text query is malformed.
+   * One page of the run's episodes and the number of episodes matching the filter: exact without
+   * filters, else counted up to `countAhead` matches past the page's end (`totalIsLowerBound`
+   * then says there are more). Throws the SQLite error when the full-text query is malformed.
    */
-  episodePage(query: EpisodePageQuery): { total: number; rows: EpisodePageRow[] } {
+  episodePage(query: EpisodePageQuery): EpisodePageResult {
     const params = filterParams(query);
-    const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
-    if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
-    const total =
-      (unfiltered(query.filter)
-        ? this.splitCountStmt.get({ run: query.runId, split: splitParam(query.filter.split ?? defaultSplit) })
-        : this.countStmt.get(params)
-      )?.n ?? 0;
-    return {
-      total,
-      rows: total <= query.offset ? [] : page.all({ ...params, limit: query.limit, offset: query.offset }),
-    };
+    const search: SearchTest = 'set';
+    const [total, totalIsLowerBound] = unfiltered(query.filter)
+      ? [this.splitCountStmt.get({ run: query.runId, split: params['split'] ?? null })?.n ?? 0, false]
+      : this.cappedTotal(params, search, query.offset + query.limit + this.countAhead);
+    if (total <= query.offset) return { total, totalIsLowerBound, rows: [] };
+    const window = { offset: query.offset, limit: query.limit };
+    const rows =
+      query.sort.key === 'flags'
+        ? this.flagsPage(params, query.sort.descending, search, window)
+        : this.rows(pageKey(query.sort.key, query.sort.descending, search), params, window);
+    return { total, totalIsLowerBound, rows };
   }
+
+  /** The filtered count up to `limit`, walking the smallest driver the filter allows; true when there are more. */
+  private cappedTotal(params: Record<string, BindValue>, search: SearchTest, limit: number): [number, boolean] {
+    const key =
+      params['flag'] !== null
+        ? countKey('flagged', search)
+        : params['search'] !== null
+          ? countKey('matches', 'none')
+          : countKey('episodes', search);
+    const n = this.count(key, params, limit);
+    return n > limit ? [limit, true] : [n, false];
+  }
+
+  private count(key: string, params: Record<string, BindValue>, limit: number): number {
+    const stmt = this.countStmts.get(key);
+    if (!stmt) throw new Error(`unknown count ${key}`);
+    return stmt.get({ ...params, countLimit: limit })?.n ?? 0;
+  }
+
+  private rows(key: string, params: Record<string, BindValue>, window: PageWindow): EpisodePageRow[] {
+    const stmt = this.pageStmts.get(key);
+    if (!stmt) throw new Error(`unknown page ${key}`);
+    return stmt.all({ ...params, ...window });
+  }
+
+  /**
+   * The page sorted by flags: the part read first (flagged when descending), then, once it runs
+   * out, the other from the offset left over (the first part's exact count, when the page starts
+   * past it). With the flag filter every match is flagged.
+   */
+  private flagsPage(
+    params: Record<string, BindValue>,
+    descending: boolean,
+    search: SearchTest,
+    window: PageWindow,
+  ): EpisodePageRow[] {
+    const flagFiltered = params['flag'] !== null;
+    const [first, second]: [FlagsPart, FlagsPart] =
+      descending || flagFiltered ? ['flagged', 'unflagged'] : ['unflagged', 'flagged'];
+    const rows = this.rows(flagsPartKey(first, descending, search), params, window);
+    if (rows.length === window.limit || (flagFiltered && first === 'flagged')) return rows;
+    const firstCount = rows.length > 0 ? window.offset + rows.length : this.partCount(first, params, search);
+    const rest = this.rows(flagsPartKey(second, descending, search), params, {
+      offset: Math.max(0, window.offset - firstCount),
+      limit: window.limit - rows.length,
+    });
+    return [...rows, ...rest];
+  }
+
+  /** The exact number of matches in one part of the flags sort. */
+  private partCount(part: FlagsPart, params: Record<string, BindValue>, search: SearchTest): number {
+    const flagged = this.count(countKey('flagged', search), { ...params, flag: everyKind }, -1);
+    return part === 'flagged' ? flagged : this.count(countKey('episodes', search), params, -1) - flagged;
+  }
+}
+
+interface PageWindow {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** An episode page and the filter's match count (a lower bound when `totalIsLowerBound`). */
+export interface EpisodePageResult {
+  readonly total: number;
+  readonly totalIsLowerBound: boolean;
+  readonly rows: EpisodePageRow[];
 }
 
 interface CoverageRow {

@@ -11,6 +11,7 @@ import { splitIndex0009 } from './migrations/0009_split_index';
 import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 import { viewAggregates0011 } from './migrations/0011_view_aggregates';
 import { runTotals0012 } from './migrations/0012_run_totals';
+import { episodeFlags0013 } from './migrations/0013_episode_flags';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -26,6 +27,7 @@ export const migrations: readonly string[] = [
   evaluatorUsage0010,
   viewAggregates0011,
   runTotals0012,
+  episodeFlags0013,
 ];
 
 /** The schema version this build writes. */

@@ -139,6 +139,7 @@ export class DashboardViewService {
       if (search === undefined || search === null) throw error;
       return {
         total: 0,
+        totalIsLowerBound: false,
         offset: query.offset,
         rows: [],
         searchError: `cannot search for "${search}": ${(error as Error).message}`,
@@ -146,6 +147,7 @@ export class DashboardViewService {
     }
     return {
       total: page.total,
+      totalIsLowerBound: page.totalIsLowerBound,
       offset: query.offset,
       searchError: null,
       rows: page.rows.map((r) => ({

@@ -252,12 +252,12 @@ function compare(key: GetEpisodesParams['sort']['key']): (a: ScriptedEpisode, b:
 /** One page of the table, as the data service would answer it. */
 export function episodePage(run: ScriptedRun, params: GetEpisodesParams): EpisodePage {
   const error = params.filter.search ? searchError(params.filter.search) : null;
-  if (error) return { total: 0, offset: params.offset, rows: [], searchError: error };
+  if (error) return { total: 0, totalIsLowerBound: false, offset: params.offset, rows: [], searchError: error };
   const rows = run.episodes.filter((e) => matches(e, params.filter));
   const order = compare(params.sort.key);
   rows.sort((a, b) => (params.sort.descending ? order(b, a) : order(a, b)) || a.episodeId - b.episodeId);
   const page = rows
     .slice(params.offset, params.offset + params.limit)
     .map(({ roster: _r, kinds: _k, text: _t, ...row }) => row);
-  return { total: rows.length, offset: params.offset, rows: page, searchError: null };
+  return { total: rows.length, totalIsLowerBound: false, offset: params.offset, rows: page, searchError: null };
 }
