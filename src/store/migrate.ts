@@ -10,6 +10,7 @@ import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
 import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 import { viewAggregates0011 } from './migrations/0011_view_aggregates';
+import { auditSummary0014 } from './migrations/0014_audit_summary';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -24,6 +25,8 @@ export const migrations: readonly string[] = [
   splitIndex0009,
   evaluatorUsage0010,
   viewAggregates0011,
+  // Numbered 0014 for issue 16 (0012 and 0013 come from other branches and go before it).
+  auditSummary0014,
 ];
 
 /** The schema version this build writes. */

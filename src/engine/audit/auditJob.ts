@@ -3,6 +3,7 @@ import type { AuditThresholds } from '../../credit/audit/auditThresholds';
 import { defaultAuditThresholds } from '../../credit/audit/auditThresholds';
 import { episodeActivity, type AgentActivity } from '../../credit/audit/episodeActivity';
 import { readEpisode } from '../../ingest/readEpisode';
+import { AgentSummaryRepository } from '../../store/agentSummaryRepository';
 import { AuditRepository, type AuditEpisode } from '../../store/auditRepository';
 import { CreditInputRepository } from '../../store/creditInputRepository';
 import type { CreditOutputRow } from '../../store/creditRepository';
@@ -102,6 +103,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const store = IndexStore.open(location.path);
   try {
     const audits = new AuditRepository(store.db);
+    const summaries = new AgentSummaryRepository(store.db);
     const runs = new CreditInputRepository(store.db)
       .runs()
       .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
@@ -120,6 +122,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
         );
       const report = buildRunAudit(run.name, method, facts, thresholds, problems.get(run.name) ?? generalProblem);
       audits.replaceFlags(run.runId, report.flags);
+      summaries.saveAudit(run.runId, report);
       reports.push(report);
     }
     return { runs: reports, elapsedMs: Date.now() - started };
