@@ -135,7 +135,7 @@ export class DashboardApp {
     this.toolbar.update(data, run, this.state);
     this.episodes.hidden = run === undefined;
     // A run without training steps (evaluation data) has no per-step chart: the agent summary is its dashboard.
-    this.charts.element.hidden = run !== undefined && run.steps.count === 0;
+    this.charts.element.hidden = run !== undefined && run.episodes > 0 && run.steps.count === 0;
     if (!run) {
       this.agentSummary.clear();
       this.charts.showMessage(
