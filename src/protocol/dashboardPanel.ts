@@ -289,6 +289,65 @@ function isGetEpisodesParams(value: unknown): value is GetEpisodesParams {
   );
 }
 
+// The agent summary (issue 16): per-agent standing over the whole run under one method, for runs
+// with and without training steps. Its own interfaces, so the episode table's fields stay apart.
+
+/** An agent's standing over a run under one method. */
+export interface AgentSummaryRow {
+  readonly agent: string;
+  /** Episodes with drawn (exact or estimated) credit of the agent. */
+  readonly episodes: number;
+  /** Mean credit and its 95% interval (null: no drawn credit; one episode gives a zero-width interval). */
+  readonly meanCredit: number | null;
+  readonly ci: readonly [number, number] | null;
+  /** Share of the positive mean credit of the run's agents (null: no agent has credit). */
+  readonly creditShare: number | null;
+  /** Share of the run's logged tokens (null: no episode logs tokens). */
+  readonly tokenShare: number | null;
+  /** The last audit's text checks: share of the agent's messages that are empty or copied (null: text not read). */
+  readonly emptyRate: number | null;
+  readonly copyRate: number | null;
+  /** Flags naming the agent, per kind. */
+  readonly flags: readonly { readonly kind: string; readonly count: number }[];
+}
+
+/** Per-agent histograms of credit on one shared bin grid, so agents read on one axis. */
+export interface CreditHistogram {
+  /** Lower edge of the first bin and upper edge of the last. */
+  readonly domain: readonly [number, number];
+  /** Agents × bins: episodes whose credit falls in the bin (rows in the summary's agent order). */
+  readonly counts: Matrix<string, number>;
+}
+
+/** What the last audit of the run found beyond its flags; null in {@link AgentSummary} before any audit. */
+export interface AuditState {
+  readonly method: string;
+  /** ISO time the audit ran. */
+  readonly auditedAt: string;
+  /** Verdicts it could not reach, each a sentence with the reason. */
+  readonly unreachable: readonly string[];
+}
+
+/** The dashboard's agent summary for one run and method. */
+export interface AgentSummary {
+  readonly runId: number;
+  readonly method: ViewMethod;
+  readonly status: CreditStatus;
+  readonly coverage: CreditCoverage;
+  /** Episodes of the run that log no training step (all of them: a step-less run, e.g. evaluation data). */
+  readonly steplessEpisodes: number;
+  readonly agents: readonly AgentSummaryRow[];
+  /** Null when no agent has drawn credit. */
+  readonly histogram: CreditHistogram | null;
+  readonly audit: AuditState | null;
+}
+
+/** Webview → host: the agent summary of a run under a method. */
+export const GetAgentSummaryRequest = new IpcRequest<GetOverviewParams, AgentSummary>(
+  'dashboard/agents/get',
+  isRunMethodParams,
+);
+
 /** Webview → host: the script runs; (re)send the runs. */
 export const DashboardReadyCommand = new IpcCommand<DashboardReadyParams>('dashboard/ready', isDashboardReadyParams);
 /** Webview → host: the charts' data for a run and method. */

@@ -12,6 +12,7 @@ import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 import { viewAggregates0011 } from './migrations/0011_view_aggregates';
 import { runTotals0012 } from './migrations/0012_run_totals';
 import { episodeFlags0013 } from './migrations/0013_episode_flags';
+import { auditSummary0014 } from './migrations/0014_audit_summary';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -28,6 +29,7 @@ export const migrations: readonly string[] = [
   viewAggregates0011,
   runTotals0012,
   episodeFlags0013,
+  auditSummary0014,
 ];
 
 /** The schema version this build writes. */

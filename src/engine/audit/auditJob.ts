@@ -3,6 +3,7 @@ import type { AuditThresholds } from '../../credit/audit/auditThresholds';
 import { defaultAuditThresholds } from '../../credit/audit/auditThresholds';
 import { episodeActivity, type AgentActivity } from '../../credit/audit/episodeActivity';
 import { readEpisode } from '../../ingest/readEpisode';
+import { AgentSummaryRepository } from '../../store/agentSummaryRepository';
 import { AuditRepository, type AuditEpisode } from '../../store/auditRepository';
 import { AuditInputRepository, type StoredCredit } from '../../store/auditInputRepository';
 import { CreditInputRepository } from '../../store/creditInputRepository';
@@ -88,6 +89,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   try {
     const audits = new AuditRepository(store.db);
     const inputs = new AuditInputRepository(store.db);
+    const summaries = new AgentSummaryRepository(store.db);
     const runs = new CreditInputRepository(store.db)
       .runs()
       .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
@@ -103,6 +105,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       const problem = (computed && creditProblem(inputs, computed, split)) ?? generalProblem;
       const report = buildRunAudit(run.name, method, tally, problem);
       audits.replaceFlags(run.runId, report.flags);
+      summaries.saveAudit(run.runId, report);
       reports.push(report);
     }
     return { runs: reports, elapsedMs: Date.now() - started };

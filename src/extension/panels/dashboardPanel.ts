@@ -6,6 +6,7 @@ import {
   DashboardReadyCommand,
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
+  GetAgentSummaryRequest,
   GetEpisodesRequest,
   GetOverviewDeltaRequest,
   GetOverviewRequest,
@@ -107,6 +108,9 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     );
     session.onRequest(GetOverviewDeltaRequest, ({ folder, runId, method, after }) =>
       this.service(folder).overviewDelta(runId, method, DashboardPanel.epsilon, after),
+    );
+    session.onRequest(GetAgentSummaryRequest, ({ folder, runId, method }) =>
+      this.service(folder).agentSummary(runId, method),
     );
     session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
     session.onCommand(OpenEpisodeCommand, ({ folder, episodeId, method }) => {
