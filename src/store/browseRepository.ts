@@ -60,7 +60,7 @@ export interface BrowseEpisode {
   readonly flags: number;
 }
 
-/** A stored flag. `steps` is the inclusive range of a step-scope flag; `location` the trace line it points at. */
+/** A stored flag. `steps` is the inclusive range of a step- or run-scope window; `location` the trace line it points at. */
 export interface BrowseFlag {
   readonly flagId: number;
   /** As stored: silent | idle | free-rider | dominant | decoupling. */
@@ -354,7 +354,8 @@ function toFlag(row: FlagRow): BrowseFlag {
     agent: row.agent,
     scope: row.scope_kind,
     scopeId: row.scope_id,
-    steps: row.scope_kind === 'step' && range ? [Number(range[1]), Number(range[2])] : null,
+    // A window over every step is stored at run scope with its range (auditRepository.ts).
+    steps: row.scope_kind !== 'episode' && range ? [Number(range[1]), Number(range[2])] : null,
     score: row.score,
     evidence,
     location: toLocation(location),
