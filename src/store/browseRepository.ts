@@ -63,6 +63,8 @@ export interface BrowseEpisode {
 /** A stored flag. `steps` is the inclusive range of a step- or run-scope window; `location` the trace line it points at. */
 export interface BrowseFlag {
   readonly flagId: number;
+  /** The run the flag is about (absent in hand-made flags). */
+  readonly runId?: number;
   /** As stored: silent | idle | free-rider | dominant | decoupling. */
   readonly kind: string;
   readonly agent: string | null;
@@ -73,8 +75,8 @@ export interface BrowseFlag {
   /** The evidence object without `location`; `{}` when absent or unreadable. */
   readonly evidence: Readonly<Record<string, unknown>>;
   readonly location: { readonly uri: string; readonly line: number } | null;
-  /** Every trace line the flag concerns, when it lists several (a silent agent's episodes). */
-  readonly locations?: readonly { readonly uri: string; readonly line: number }[];
+  /** Every trace line the flag concerns, when it lists several (a silent agent's episodes), with the episode's id. */
+  readonly locations?: readonly { readonly uri: string; readonly line: number; readonly episode?: string }[];
 }
 
 /** A line the indexer could not read (`line` 1-based; 0 = the file as a whole). */
@@ -98,6 +100,7 @@ interface StepRow {
 
 interface FlagRow {
   flag_id: number;
+  run_id: number;
   kind: string;
   agent: string | null;
   scope_kind: string;
@@ -199,7 +202,7 @@ export const browseQueries = {
 } as const;
 
 const flagsSql = `
-  SELECT f.flag_id, f.kind, a.name AS agent, f.scope_kind, f.scope_id, f.score, f.evidence_json
+  SELECT f.flag_id, f.run_id, f.kind, a.name AS agent, f.scope_kind, f.scope_id, f.score, f.evidence_json
   FROM flag f LEFT JOIN agent a ON a.agent_id = f.agent_id WHERE f.run_id = ? ORDER BY f.kind, f.flag_id`;
 
 const parseErrorsSql = `
@@ -350,6 +353,7 @@ function toFlag(row: FlagRow): BrowseFlag {
   const range = /^(-?\d+)\.\.(-?\d+)$/.exec(row.scope_id);
   return {
     flagId: row.flag_id,
+    runId: row.run_id,
     kind: row.kind,
     agent: row.agent,
     scope: row.scope_kind,
@@ -359,7 +363,7 @@ function toFlag(row: FlagRow): BrowseFlag {
     score: row.score,
     evidence,
     location: toLocation(location),
-    locations: Array.isArray(locations) ? locations.flatMap((l) => toLocation(l) ?? []) : [],
+    locations: Array.isArray(locations) ? locations.flatMap((l) => withEpisode(l) ?? []) : [],
   };
 }
 
@@ -373,6 +377,13 @@ function parseEvidence(json: string | null): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** A listed location with the id of its episode when the audit named it. */
+function withEpisode(value: unknown): NonNullable<BrowseFlag['locations']>[number] | null {
+  const at = toLocation(value);
+  const episode = (value as { episode?: unknown } | null)?.episode;
+  return at && typeof episode === 'string' ? { ...at, episode } : at;
 }
 
 function toLocation(value: unknown): BrowseFlag['location'] {

@@ -109,3 +109,15 @@ test('unreadable evidence JSON counts the flag at the episode it names, and does
   assert.equal(episodeFlagCounts(db, index.routedRunId, ['s3-g1-r0']).get('s3-g1-r0'), 1);
   db.prepare("DELETE FROM flag WHERE run_id = ? AND evidence_json = '{not json'").run(index.routedRunId);
 });
+
+test('stored flags carry their run, the steps of a run-wide window and the episode of each listed line', () => {
+  const [decoupling, silent] = index.browse.flags(index.routedRunId);
+  assert.deepEqual(
+    [decoupling?.kind, decoupling?.runId, decoupling?.scope, decoupling?.steps],
+    ['decoupling', index.routedRunId, 'run', [1, 3]],
+  );
+  assert.deepEqual(
+    silent?.locations?.map((l) => l.episode),
+    ['s1-g0-r0', 's1-g0-r1', 's2-g1-r0'],
+  );
+});
