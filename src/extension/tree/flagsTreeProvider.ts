@@ -78,7 +78,7 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
             },
           ];
     try {
-      return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'entry');
+      return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'row');
     } catch (error) {
       return [{ kind: 'message', text: readError(error) }];
     }

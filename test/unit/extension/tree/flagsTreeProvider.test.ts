@@ -105,7 +105,7 @@ test('windows expand to one row per window of steps; long levels are capped', ()
       [
         ['step 1', ''],
         ['steps 3–4', ''],
-        ['… 1 more entry', undefined],
+        ['… 1 more row', undefined],
       ],
     );
   } finally {
