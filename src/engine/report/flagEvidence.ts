@@ -91,7 +91,7 @@ export function stepSpan(from: number, to: number): string {
   return from === to ? `step ${from}` : `steps ${from}–${to}`;
 }
 
-/** Where the flag applies: `steps 25–40`, `steps 0–40 (the whole run)`, `episode s1-g0-r2`, `the whole run`. */
+/** Where the flag applies: `steps 25–40`, `steps 0–40, the whole run`, `episode s1-g0-r2`, `the whole run`. */
 export function flagScope(flag: FlagFacts): string {
   if (flag.scope === 'episode') {
     const silent = flag.evidence['silentEpisodes'];
@@ -100,7 +100,7 @@ export function flagScope(flag: FlagFacts): string {
   }
   if (!flag.steps) return 'the whole run';
   const span = stepSpan(flag.steps[0], flag.steps[1]);
-  return flag.scope === 'run' ? `${span} (the whole run)` : span;
+  return flag.scope === 'run' ? `${span}, the whole run` : span;
 }
 
 /** The verdict in words: `verifier is idle while sharing a reward the team earns`. */

@@ -93,7 +93,7 @@ test('a window flag gives the last window of several, with its interval and epis
 
 test('the scope says which steps, which episodes, or the whole run', () => {
   assert.equal(flagScope(freeRider), 'steps 25–40');
-  assert.equal(flagScope({ ...freeRider, scope: 'run', steps: [0, 40] }), 'steps 0–40 (the whole run)');
+  assert.equal(flagScope({ ...freeRider, scope: 'run', steps: [0, 40] }), 'steps 0–40, the whole run');
   assert.equal(flagScope({ ...freeRider, steps: [3, 3] }), 'step 3');
   const silent: FlagFacts = {
     kind: 'silent',
