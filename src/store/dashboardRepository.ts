@@ -1,6 +1,18 @@
 import { defaultSplit, type SplitChoice } from '../core/split';
 import type { CreditCoverage } from '../core/provenance';
 import type { BindValue, Db, Statement } from './database';
+import {
+  creditParams,
+  creditRangeCondition,
+  creditSortedCountSql,
+  creditSortedSql,
+  pageCreditSql,
+  sortedAgent,
+  uncreditedSql,
+  type AgentCreditRange,
+  type AgentCreditSortKey,
+  type EpisodeCreditQuery,
+} from './episodeCreditColumns';
 import { splitCondition, splitParam } from './splitFilter';
 import { CreditAggregates } from './viewAggregates';
 
@@ -42,8 +54,9 @@ export interface StepAgentCredit {
   readonly idle: number;
 }
 
-/** Columns the episode table sorts by. */
-export type EpisodePageSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
+/** Columns the episode table sorts by: its own, or one agent's credit. */
+export type EpisodePageSortKey = FixedSortKey | AgentCreditSortKey;
+type FixedSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
 
 /** Filters (absent or null = none), sort and window of an episode page. */
 export interface EpisodePageQuery {
@@ -62,7 +75,11 @@ export interface EpisodePageQuery {
     readonly search?: string | null;
     /** Which split's episodes; the training split when absent. */
     readonly split?: SplitChoice | null;
+    /** A range of one agent's credit under `credit` (no episode matches without `credit`). */
+    readonly agentCredit?: AgentCreditRange | null;
   };
+  /** The credit of the per-agent columns, their sort and `agentCredit` filter; none when absent. */
+  readonly credit?: EpisodeCreditQuery | null;
   readonly sort: { readonly key: EpisodePageSortKey; readonly descending: boolean };
   readonly offset: number;
   readonly limit: number;
@@ -81,6 +98,9 @@ export interface EpisodePageRow {
   readonly agents: number;
   readonly flags: number;
 }
+
+/** A page row with its agents' credit, in the order of {@link DashboardRepository.agents} (null: no value). */
+export type EpisodePageCreditRow = EpisodePageRow & { readonly credit: readonly (number | null)[] };
 
 const runsSql = `
   SELECT r.run_id, r.name, r.mechanism,
@@ -224,10 +244,11 @@ const pageFilter = `
     AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
   AND (:flag IS NULL OR e.train_step IN (SELECT step FROM step_cover WHERE n_kind > 0)
     OR e.external_id IN (SELECT flag_external_id FROM episode_cover WHERE n_kind > 0))
-  AND (:search IS NULL OR e.episode_id IN (SELECT rowid / ${String(2 ** 24)} FROM message_fts WHERE message_fts MATCH :search))`;
+  AND (:search IS NULL OR e.episode_id IN (SELECT rowid / ${String(2 ** 24)} FROM message_fts WHERE message_fts MATCH :search))
+  AND ${creditRangeCondition('e')}`;
 
 /** Sort columns per key; episode_id last makes every order total (stable across pages). */
-const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
+const sortColumns: Readonly<Record<FixedSortKey, readonly string[]>> = {
   step: ['train_step', 'group_id', 'sample_idx', 'episode_id'],
   reward: ['outcome', 'episode_id'],
   messages: ['n_messages', 'episode_id'],
@@ -235,46 +256,59 @@ const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
   externalId: ['external_id', 'episode_id'],
 };
 
-const pageKey = (key: EpisodePageSortKey, descending: boolean): string => `${key}:${descending ? 'desc' : 'asc'}`;
+const pageKey = (key: EpisodePageSortKey, descending: boolean): string =>
+  `${sortedAgent(key) === undefined ? key : 'credit'}:${descending ? 'desc' : 'asc'}`;
+const pageColumns = ['episode_id', 'external_id', 'train_step', 'group_id', 'sample_idx', 'outcome', 'n_messages'];
+
+/** `inner` (a page of `pageColumns` as `e`, in `order`) with roster size and flags of its rows. */
+function withRosterAndFlags(inner: string, order: string, flagsComputed = false): string {
+  return `
+    WITH ${flagCoverage}
+    SELECT ${pageColumns.map((c) => `p.${c}`).join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
+      ${flagsComputed ? 'p.flags' : flagsOf('p')} AS flags
+    FROM (${inner}) p ORDER BY ${order}`;
+}
 
 /**
  * The page statement for one sort: the inner query picks the page; roster size and flags are
  * computed for its rows only. Step pages read in step order through episode_step (which, wider
  * since it holds `split`, the planner would otherwise trade for episode_outcome and a full sort).
  */
-function pageSql(key: EpisodePageSortKey, descending: boolean): string {
+function pageSql(key: FixedSortKey, descending: boolean): string {
   const order = sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
-  const columns = 'episode_id, external_id, train_step, group_id, sample_idx, outcome, n_messages';
   const inner = `
-    SELECT ${columns
-      .split(', ')
-      .map((c) => `e.${c}`)
-      .join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
+    SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
     FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
-  return `
-    WITH ${flagCoverage}
-    SELECT ${columns
-      .split(', ')
-      .map((c) => `p.${c}`)
-      .join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
-      ${key === 'flags' ? 'p.flags' : flagsOf('p')} AS flags
-    FROM (${inner}) p ORDER BY ${order}`;
+  return withRosterAndFlags(inner, order, key === 'flags');
 }
+
+// A page sorted by one agent's credit: the episodes with a value in value order, then the rest.
+const creditPageSql = (descending: boolean): string =>
+  withRosterAndFlags(
+    creditSortedSql(pageFilter, pageColumns, descending),
+    ['sort_value', 'episode_id'].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', '),
+  );
+const uncreditedPageSql = withRosterAndFlags(uncreditedSql(pageFilter, pageColumns), 'episode_id');
+const creditedCountSql = `WITH ${flagCoverage} ${creditSortedCountSql(pageFilter)}`;
 
 const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
 // The count of a page without filters: the run's episodes in the split, from step_total.
 const splitCountSql = `
   SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS n`;
 const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
-  [f.stepFrom, f.stepTo, f.group, f.rewardMin, f.rewardMax, f.flag, f.agent, f.search].every(
+  [f.stepFrom, f.stepTo, f.group, f.rewardMin, f.rewardMax, f.flag, f.agent, f.search, f.agentCredit].every(
     (v) => v === undefined || v === null,
   );
 
 /** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
-  ...(Object.keys(sortColumns) as EpisodePageSortKey[]).flatMap((key) =>
+  ...(Object.keys(sortColumns) as FixedSortKey[]).flatMap((key) =>
     [false, true].map((d) => [pageKey(key, d), pageSql(key, d)] as const),
   ),
+  ['credit:asc', creditPageSql(false)],
+  ['credit:desc', creditPageSql(true)],
+  ['uncredited', uncreditedPageSql],
+  ['creditedCount', creditedCountSql],
   ['count', pageCountSql],
 ]);
 
@@ -292,6 +326,7 @@ function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
     agent: f.agent ?? null,
     search: f.search ?? null,
     split: splitParam(f.split ?? defaultSplit),
+    ...creditParams(query.credit, f.agentCredit),
   };
 }
 
@@ -347,6 +382,8 @@ export class DashboardRepository {
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
   private readonly countStmt: Statement<{ n: number }>;
+  private readonly creditedCountStmt: Statement<{ n: number }>;
+  private readonly pageCreditStmt: Statement<{ episode_id: number; agent_id: number; value: number | null }>;
   private readonly splitCountStmt: Statement<{ n: number }>;
   private readonly aggregates: CreditAggregates;
   private readonly creditAggregateStmt: Statement<StepAgentRow>;
@@ -385,8 +422,11 @@ export class DashboardRepository {
     this.episodeFlagStepsStmt = db.prepare(`
       SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
-    for (const [key, sql] of episodePageQueries) if (key !== 'count') this.pageStmts.set(key, db.prepare(sql));
+    for (const [key, sql] of episodePageQueries)
+      if (key !== 'count' && key !== 'creditedCount') this.pageStmts.set(key, db.prepare(sql));
     this.countStmt = db.prepare(pageCountSql);
+    this.creditedCountStmt = db.prepare(creditedCountSql);
+    this.pageCreditStmt = db.prepare(pageCreditSql);
     this.splitCountStmt = db.prepare(splitCountSql);
   }
 
@@ -509,22 +549,59 @@ export class DashboardRepository {
   }
 
   /**
-   * One page of the run's episodes and the number of episodes matching the filter. Throws the
-   * SQLite error when the full-text query is malformed.
+   * One page of the run's episodes and the number of episodes matching the filter, each row with
+   * its agents' credit under `query.credit` (in {@link agents} order). Throws the SQLite error when
+   * the full-text query is malformed.
    */
-  episodePage(query: EpisodePageQuery): { total: number; rows: EpisodePageRow[] } {
+  episodePage(query: EpisodePageQuery): { total: number; agents: string[]; rows: EpisodePageCreditRow[] } {
     const params = filterParams(query);
-    const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
-    if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
     const total =
       (unfiltered(query.filter)
         ? this.splitCountStmt.get({ run: query.runId, split: splitParam(query.filter.split ?? defaultSplit) })
         : this.countStmt.get(params)
       )?.n ?? 0;
-    return {
-      total,
-      rows: total <= query.offset ? [] : page.all({ ...params, limit: query.limit, offset: query.offset }),
-    };
+    const rows = total <= query.offset ? [] : this.pageRows(query, params);
+    const agents = this.agents(query.runId);
+    return { total, agents: agents.map((a) => a.name), rows: this.withCredit(query, rows, agents) };
+  }
+
+  /** The page's rows; sorted by an agent's credit, the episodes without a value follow those with one. */
+  private pageRows(query: EpisodePageQuery, params: Record<string, BindValue>): EpisodePageRow[] {
+    const { offset, limit } = query;
+    const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
+    if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
+    const sortAgent = sortedAgent(query.sort.key);
+    if (sortAgent === undefined) return page.all({ ...params, limit, offset });
+    const sorted = { ...params, sortAgent };
+    const credited = page.all({ ...sorted, limit, offset });
+    if (credited.length === limit) return credited;
+    // The credited part ends on this page (or before it): where it ends is where the rest starts.
+    const creditedTotal = credited.length > 0 ? offset + credited.length : (this.creditedCountStmt.get(sorted)?.n ?? 0);
+    const rest = this.pageStmts.get('uncredited')?.all({
+      ...sorted,
+      limit: limit - credited.length,
+      offset: Math.max(0, offset - creditedTotal),
+    });
+    return [...credited, ...(rest ?? [])];
+  }
+
+  /** `rows` with their agents' agent-level credit (every value null without `query.credit`). */
+  private withCredit(
+    query: EpisodePageQuery,
+    rows: readonly EpisodePageRow[],
+    agents: readonly { agentId: number }[],
+  ): EpisodePageCreditRow[] {
+    const credit = query.credit;
+    const values = new Map<string, number | null>();
+    if (credit && rows.length > 0) {
+      const ids = JSON.stringify(rows.map((r) => r.episode_id));
+      for (const v of this.pageCreditStmt.all({ ids, method: credit.method, hash: credit.paramsHash }))
+        values.set(`${String(v.episode_id)}:${String(v.agent_id)}`, v.value);
+    }
+    return rows.map((r) => ({
+      ...r,
+      credit: agents.map((a) => values.get(`${String(r.episode_id)}:${String(a.agentId)}`) ?? null),
+    }));
   }
 }
 

@@ -10,6 +10,7 @@ import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
 import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 import { viewAggregates0011 } from './migrations/0011_view_aggregates';
+import { agentCreditSort0017 } from './migrations/0017_agent_credit_sort';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -24,6 +25,7 @@ export const migrations: readonly string[] = [
   splitIndex0009,
   evaluatorUsage0010,
   viewAggregates0011,
+  agentCreditSort0017,
 ];
 
 /** The schema version this build writes. */
