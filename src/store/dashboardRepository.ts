@@ -4,6 +4,7 @@ import type { BindValue, Db, Statement } from './database';
 import {
   creditParams,
   creditRangeCondition,
+  creditRangeCountSql,
   creditSortedCountSql,
   creditSortedSql,
   pageCreditSql,
@@ -235,7 +236,7 @@ const flagsOf = (e: string): string =>
   `(coalesce((SELECT n FROM step_cover WHERE step = ${e}.train_step), 0) + coalesce((SELECT n FROM episode_cover WHERE flag_external_id = ${e}.external_id), 0))`;
 
 // Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
-const pageFilter = `
+const pageFilterOf = (withCredit: boolean): string => `
   e.run_id = :run AND ${inSplit('e')}
   AND (:stepFrom IS NULL OR e.train_step >= :stepFrom) AND (:stepTo IS NULL OR e.train_step <= :stepTo)
   AND (:group IS NULL OR e.group_id = :group)
@@ -245,7 +246,8 @@ const pageFilter = `
   AND (:flag IS NULL OR e.train_step IN (SELECT step FROM step_cover WHERE n_kind > 0)
     OR e.external_id IN (SELECT flag_external_id FROM episode_cover WHERE n_kind > 0))
   AND (:search IS NULL OR e.episode_id IN (SELECT rowid / ${String(2 ** 24)} FROM message_fts WHERE message_fts MATCH :search))
-  AND ${creditRangeCondition('e')}`;
+  ${withCredit ? `AND ${creditRangeCondition('e')}` : ''}`;
+const pageFilter = pageFilterOf(true);
 
 /** Sort columns per key; episode_id last makes every order total (stable across pages). */
 const sortColumns: Readonly<Record<FixedSortKey, readonly string[]>> = {
@@ -290,6 +292,7 @@ const creditPageSql = (descending: boolean): string =>
   );
 const uncreditedPageSql = withRosterAndFlags(uncreditedSql(pageFilter, pageColumns), 'episode_id');
 const creditedCountSql = `WITH ${flagCoverage} ${creditSortedCountSql(pageFilter)}`;
+const creditRangeCount = `WITH ${flagCoverage} ${creditRangeCountSql(pageFilterOf(false))}`;
 
 const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
 // The count of a page without filters: the run's episodes in the split, from step_total.
@@ -309,8 +312,11 @@ export const episodePageQueries: ReadonlyMap<string, string> = new Map([
   ['credit:desc', creditPageSql(true)],
   ['uncredited', uncreditedPageSql],
   ['creditedCount', creditedCountSql],
+  ['creditRangeCount', creditRangeCount],
   ['count', pageCountSql],
 ]);
+
+const countKeys = new Set(['count', 'creditedCount', 'creditRangeCount']);
 
 /** The filter's values, which the count and every page statement take (the pages also take :limit and :offset). */
 function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
@@ -383,6 +389,7 @@ export class DashboardRepository {
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
   private readonly countStmt: Statement<{ n: number }>;
   private readonly creditedCountStmt: Statement<{ n: number }>;
+  private readonly creditRangeCountStmt: Statement<{ n: number }>;
   private readonly pageCreditStmt: Statement<{ episode_id: number; agent_id: number; value: number | null }>;
   private readonly splitCountStmt: Statement<{ n: number }>;
   private readonly aggregates: CreditAggregates;
@@ -422,10 +429,10 @@ export class DashboardRepository {
     this.episodeFlagStepsStmt = db.prepare(`
       SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
-    for (const [key, sql] of episodePageQueries)
-      if (key !== 'count' && key !== 'creditedCount') this.pageStmts.set(key, db.prepare(sql));
+    for (const [key, sql] of episodePageQueries) if (!countKeys.has(key)) this.pageStmts.set(key, db.prepare(sql));
     this.countStmt = db.prepare(pageCountSql);
     this.creditedCountStmt = db.prepare(creditedCountSql);
+    this.creditRangeCountStmt = db.prepare(creditRangeCount);
     this.pageCreditStmt = db.prepare(pageCreditSql);
     this.splitCountStmt = db.prepare(splitCountSql);
   }
@@ -555,14 +562,19 @@ export class DashboardRepository {
    */
   episodePage(query: EpisodePageQuery): { total: number; agents: string[]; rows: EpisodePageCreditRow[] } {
     const params = filterParams(query);
-    const total =
-      (unfiltered(query.filter)
-        ? this.splitCountStmt.get({ run: query.runId, split: splitParam(query.filter.split ?? defaultSplit) })
-        : this.countStmt.get(params)
-      )?.n ?? 0;
+    const total = this.pageCount(query, params);
     const rows = total <= query.offset ? [] : this.pageRows(query, params);
     const agents = this.agents(query.runId);
     return { total, agents: agents.map((a) => a.name), rows: this.withCredit(query, rows, agents) };
+  }
+
+  /** Episodes matching the page's filter: from step_total without one, from the credit range with one. */
+  private pageCount(query: EpisodePageQuery, params: Record<string, BindValue>): number {
+    const { filter } = query;
+    if (unfiltered(filter))
+      return this.splitCountStmt.get({ run: query.runId, split: splitParam(filter.split ?? defaultSplit) })?.n ?? 0;
+    if (filter.agentCredit && query.credit) return this.creditRangeCountStmt.get(params)?.n ?? 0;
+    return this.countStmt.get(params)?.n ?? 0;
   }
 
   /** The page's rows; sorted by an agent's credit, the episodes without a value follow those with one. */

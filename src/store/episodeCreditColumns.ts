@@ -71,6 +71,20 @@ export function creditSortedCountSql(filter: string): string {
       AND c.message_seq IS NULL AND c.value IS NOT NULL AND e.episode_id = c.episode_id AND ${filter}`;
 }
 
+/**
+ * The count of a page with a credit range: the range read from credit_agent_sort (bounds as index
+ * bounds, hence coalesce instead of "IS NULL OR"), each row joined to its episode for the rest of
+ * the filter (`filter` without {@link creditRangeCondition}). About 2.5× faster than the filter's
+ * EXISTS per episode of the run.
+ */
+export function creditRangeCountSql(filter: string): string {
+  return `
+    SELECT count(*) AS n FROM credit c INDEXED BY credit_agent_sort CROSS JOIN episode e
+    WHERE c.method = :method AND c.params_hash = :hash AND c.agent_id = ${agentIdOf(':creditAgent')}
+      AND c.message_seq IS NULL AND c.value >= coalesce(:creditMin, -1e308) AND c.value <= coalesce(:creditMax, 1e308)
+      AND e.episode_id = c.episode_id AND ${filter}`;
+}
+
 /** The rest of such a page: the filter's episodes without a value for :sortAgent, by episode id (last in both directions). */
 export function uncreditedSql(filter: string, columns: readonly string[]): string {
   return `

@@ -95,3 +95,12 @@ test('a credit-sorted page reads the agent credit in credit_agent_sort order: no
     assert.ok(!p.includes('USE TEMP B-TREE FOR ORDER BY'), p.join(' | '));
   }
 });
+
+test("the count of a credit range reads the range from credit_agent_sort's value bounds", () => {
+  const params = { ...planParams, run: f.teamRunId, hash: 'h1', creditAgent: 'verifier', creditMax: 0.05 };
+  const p = queryPlan(f.store.db, episodePageQueries.get('creditRangeCount') ?? '', params);
+  assert.ok(
+    p.some((d) => /^SEARCH c USING INDEX credit_agent_sort \(.*agent_id=\? AND value>\? AND value<\?\)/.test(d)),
+    p.join(' | '),
+  );
+});
