@@ -262,6 +262,8 @@ export interface DashboardViewState {
   readonly sort: GetEpisodesParams['sort'];
   /** First table row visible when the state was saved. */
   readonly topRow: number;
+  /** Agent-credit columns the user hid, by agent name (absent in states saved before them). */
+  readonly hiddenColumns?: readonly string[];
 }
 
 export interface DashboardReadyParams {
