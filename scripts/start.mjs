@@ -29,7 +29,7 @@ if (audit.status !== 0) process.exit(audit.status ?? 1);
 // The verdicts again at the end, after the provisioning lines: one line a run, then each flag.
 const verdicts = (audit.stdout ?? '')
   .split('\n')
-  .filter((line) => /^Audit of |^ {2}[A-Z][A-Z-]+ |^ {2}no flags/.test(line));
+  .filter((line) => /^Audit of |^ {2}[a-z][a-z-]+: |^ {2}no flags/.test(line));
 const recap = () =>
   console.log(`\nThe audit of the demo (node bin/credit-lens.js audit demo-run):\n${verdicts.join('\n')}`);
 

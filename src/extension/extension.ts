@@ -40,8 +40,8 @@ export function activate(context: vscode.ExtensionContext): void {
       config,
       onCredited: refreshPanels,
       secrets: context.secrets,
-      openEpisode: (folder, episodeId) => {
-        episodePanel.show(folder, episodeId);
+      openEpisode: (folder, episodeId, method) => {
+        episodePanel.show(folder, episodeId, method);
       },
       ...storage,
     }),

@@ -236,8 +236,14 @@ export interface EpisodeRow extends EpisodeCreditCells {
   readonly flags: number;
 }
 
-export interface EpisodePage extends EpisodeCreditColumns {
-  /** Rows matching the filter, over all pages. */
+/** Whether an episode page's `total` is exact or a lower bound (a filtered count stops early). */
+export interface EpisodeTotalBound {
+  /** True when more rows than `total` match: the table shows "N+" and learns more as it scrolls. */
+  readonly totalIsLowerBound: boolean;
+}
+
+export interface EpisodePage extends EpisodeCreditColumns, EpisodeTotalBound {
+  /** Rows matching the filter, over all pages (at least this many when `totalIsLowerBound`). */
   readonly total: number;
   readonly offset: number;
   readonly rows: readonly EpisodeRow[];
@@ -338,6 +344,65 @@ function isGetEpisodesParams(value: unknown): value is GetEpisodesParams {
   );
 }
 
+// The agent summary (issue 16): per-agent standing over the whole run under one method, for runs
+// with and without training steps. Its own interfaces, so the episode table's fields stay apart.
+
+/** An agent's standing over a run under one method. */
+export interface AgentSummaryRow {
+  readonly agent: string;
+  /** Episodes with drawn (exact or estimated) credit of the agent. */
+  readonly episodes: number;
+  /** Mean credit and its 95% interval (null: no drawn credit; one episode gives a zero-width interval). */
+  readonly meanCredit: number | null;
+  readonly ci: readonly [number, number] | null;
+  /** Share of the positive mean credit of the run's agents (null: no agent has credit). */
+  readonly creditShare: number | null;
+  /** Share of the run's logged tokens (null: no episode logs tokens). */
+  readonly tokenShare: number | null;
+  /** The last audit's text checks: share of the agent's messages that are empty or copied (null: text not read). */
+  readonly emptyRate: number | null;
+  readonly copyRate: number | null;
+  /** Flags naming the agent, per kind. */
+  readonly flags: readonly { readonly kind: string; readonly count: number }[];
+}
+
+/** Per-agent histograms of credit on one shared bin grid, so agents read on one axis. */
+export interface CreditHistogram {
+  /** Lower edge of the first bin and upper edge of the last. */
+  readonly domain: readonly [number, number];
+  /** Agents × bins: episodes whose credit falls in the bin (rows in the summary's agent order). */
+  readonly counts: Matrix<string, number>;
+}
+
+/** What the last audit of the run found beyond its flags; null in {@link AgentSummary} before any audit. */
+export interface AuditState {
+  readonly method: string;
+  /** ISO time the audit ran. */
+  readonly auditedAt: string;
+  /** Verdicts it could not reach, each a sentence with the reason. */
+  readonly unreachable: readonly string[];
+}
+
+/** The dashboard's agent summary for one run and method. */
+export interface AgentSummary {
+  readonly runId: number;
+  readonly method: ViewMethod;
+  readonly status: CreditStatus;
+  readonly coverage: CreditCoverage;
+  /** Episodes of the run that log no training step (all of them: a step-less run, e.g. evaluation data). */
+  readonly steplessEpisodes: number;
+  readonly agents: readonly AgentSummaryRow[];
+  /** Null when no agent has drawn credit. */
+  readonly histogram: CreditHistogram | null;
+  readonly audit: AuditState | null;
+}
+
+/** Webview → host: the agent summary of a run under a method. */
+export const GetAgentSummaryRequest = new IpcRequest<GetOverviewParams, AgentSummary>(
+  'dashboard/agents/get',
+  isRunMethodParams,
+);
+
 /** Webview → host: the script runs; (re)send the runs. */
 export const DashboardReadyCommand = new IpcCommand<DashboardReadyParams>('dashboard/ready', isDashboardReadyParams);
 /** Webview → host: the charts' data for a run and method. */
@@ -355,8 +420,19 @@ export const GetEpisodesRequest = new IpcRequest<GetEpisodesParams, EpisodePage>
   'dashboard/episodes/get',
   isGetEpisodesParams,
 );
+/** An episode to open, with the dashboard's method (the Episode view shows it, not its own choice). */
+export interface OpenEpisodeParams extends EpisodeRef {
+  readonly method?: ViewMethod;
+}
+
+function isOpenEpisodeParams(value: unknown): value is OpenEpisodeParams {
+  if (!isEpisodeRef(value)) return false;
+  const method = (value as { method?: unknown }).method;
+  return method === undefined || isViewMethod(method);
+}
+
 /** Webview → host: open an episode in the Episode panel. */
-export const OpenEpisodeCommand = new IpcCommand<EpisodeRef>('dashboard/episode/open', isEpisodeRef);
+export const OpenEpisodeCommand = new IpcCommand<OpenEpisodeParams>('dashboard/episode/open', isOpenEpisodeParams);
 /** Webview → host: recompute a run's credit under a method (the host shows progress and sends a new revision after). */
 export const DashboardRecomputeCommand = new IpcCommand<DashboardRecomputeParams>(
   'dashboard/credit/recompute',

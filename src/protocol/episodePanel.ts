@@ -24,6 +24,10 @@ export const episodeStateVersion = 1;
 export const maxMessageChars = 65_536;
 /** Largest message window one GetMessagesRequest may ask for. */
 export const maxMessageWindow = 500;
+/** Largest metadata (as JSON text) sent with the episode; larger metadata is left to the raw record. */
+export const maxMetadataChars = 262_144;
+/** Most bytes of the episode's trace record the raw-record view shows. */
+export const maxRawRecordBytes = 524_288;
 
 /** An agent of the episode's roster (declared-but-silent agents included). */
 export interface EpisodeAgentView {
@@ -97,6 +101,20 @@ export interface EvaluatorView {
   readonly options?: readonly EvaluatorOptionView[];
 }
 
+/** One expert of a logged routing decision, with the router's probability of choosing it. */
+export interface RoutingExpertView {
+  readonly name: string;
+  readonly probability: number;
+  /** The behaviour (logging) router's probability, when it differs from the router's and was logged. */
+  readonly behaviourProbability: number | null;
+}
+
+/** The routing decision of the episode: the expert selected, and every expert by probability (highest first). */
+export interface RoutingView {
+  readonly selected: string;
+  readonly experts: readonly RoutingExpertView[];
+}
+
 /** The episode as the panel shows it, without message text (fetched by window) and credit (by method). */
 export interface EpisodeViewData {
   readonly ref: EpisodeRef;
@@ -122,6 +140,17 @@ export interface EpisodeViewData {
   readonly defaultMethod: ViewMethod;
   /** True when the episode logs a routing decision (the Routing method is offered only then). */
   readonly routingLogged?: boolean;
+  /** The routing decision, from the index; null when none is logged. */
+  readonly routing?: RoutingView | null;
+  /** The episode's metadata as logged (from the index); null when none, or when {@link metadataNote} says why not. */
+  readonly metadata?: Readonly<Record<string, unknown>> | null;
+  /** Why the metadata is not shown (e.g. larger than {@link maxMetadataChars}); null otherwise. */
+  readonly metadataNote?: string | null;
+  /**
+   * The method of the view that opened this episode (the dashboard's): shown instead of the saved
+   * one. Sent once, with the first episode data after the opening; null or absent otherwise.
+   */
+  readonly openedMethod?: ViewMethod | null;
   /** Trace file relative to the indexed folder, and the 1-based line of the episode. */
   readonly location: { readonly uri: string; readonly line: number };
   /** Set when the trace line could not be read back: messages are then unavailable. */
@@ -144,6 +173,44 @@ export interface MessageView {
   readonly truncated: boolean;
   /** Per-token attribution when the trace carries one (same length arrays). */
   readonly tokens: { readonly text: readonly string[]; readonly attribution: readonly number[] } | null;
+  /** The tool calls of a `tool_call` message, read from its `name(arguments)` lines; absent when none. */
+  readonly toolCalls?: readonly ToolCallView[];
+  /** A `tool_result` message's content parsed as JSON, when it is a JSON object or array; absent otherwise. */
+  readonly toolResult?: unknown;
+}
+
+/** One tool call of a message. */
+export interface ToolCallView {
+  readonly name: string;
+  /** The arguments as logged: parsed JSON, or the text when it is not JSON. */
+  readonly args: unknown;
+  /** The line of the message's `content` the call was read from (the view shows the call in its place). */
+  readonly line: string;
+}
+
+/** The episode's task prompt, read back from the trace (as the messages are). */
+export interface PromptView {
+  /** At most {@link maxMessageChars} characters; null when the trace logs no prompt. */
+  readonly text: string | null;
+  /** Length of the full prompt, in characters. */
+  readonly chars: number;
+  readonly truncated: boolean;
+}
+
+/** The episode's own record in the trace, for reading it as logged. */
+export interface RawRecordView {
+  /** The record, pretty-printed when it is whole and JSON; else its first bytes as they are. */
+  readonly text: string;
+  /** Size of the whole record, in bytes (for a record read through an archive or a table: of its JSON text). */
+  readonly bytes: number;
+  readonly pretty: boolean;
+  /** What is left out (e.g. "Showing the first 0.5 MB of 3.1 MB; …"); null when the whole record is shown. */
+  readonly note: string | null;
+}
+
+/** Params of the requests that are only about the shown episode. */
+export interface EpisodeParams {
+  readonly ref: EpisodeRef;
 }
 
 export interface GetMessagesParams {
@@ -267,6 +334,10 @@ function isGetMessagesParams(value: unknown): value is GetMessagesParams {
   );
 }
 
+function isEpisodeParams(value: unknown): value is EpisodeParams {
+  return isRecord(value) && isEpisodeRef(value['ref']);
+}
+
 function isMethodParams(value: unknown): value is GetCreditParams {
   return isRecord(value) && isEpisodeRef(value['ref']) && isViewMethod(value['method']);
 }
@@ -292,6 +363,10 @@ export const GetMessagesRequest = new IpcRequest<GetMessagesParams, MessageWindo
   'episode/messages/get',
   isGetMessagesParams,
 );
+/** Webview → host: the task prompt of the shown episode (read back from the trace once per opening). */
+export const GetPromptRequest = new IpcRequest<EpisodeParams, PromptView>('episode/prompt/get', isEpisodeParams);
+/** Webview → host: the shown episode's own record in the trace, size-capped. */
+export const GetRawRecordRequest = new IpcRequest<EpisodeParams, RawRecordView>('episode/raw/get', isEpisodeParams);
 /** Webview → host: the stored credit of the shown episode under one method. */
 export const GetCreditRequest = new IpcRequest<GetCreditParams, EpisodeCreditView>(
   'episode/credit/get',

@@ -1,5 +1,6 @@
 import type { AuditFlag } from '../core/auditReport';
 import type { Db, Statement } from './database';
+import { EpisodeFlagCounts } from './episodeFlags';
 import { splitCondition, splitParam } from './splitFilter';
 import type { SplitChoice } from '../core/split';
 import { groupByEpisode } from './groupByEpisode';
@@ -64,8 +65,10 @@ export class AuditRepository {
   private readonly agentIdStmt: Statement<{ agent_id: number }>;
   private readonly clearStmt: Statement;
   private readonly insertStmt: Statement;
+  private readonly flagCounts: EpisodeFlagCounts;
 
   constructor(private readonly db: Db) {
+    this.flagCounts = new EpisodeFlagCounts(db);
     this.pageStmt = db.prepare(`
       SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, s.format, e.line, e.byte_offset, e.byte_length
       FROM episode e JOIN source s ON s.source_id = e.source_id
@@ -93,7 +96,7 @@ export class AuditRepository {
     }
   }
 
-  /** Replaces the run's flags with this audit's. */
+  /** Replaces the run's flags with this audit's, and recounts the flags covering each episode. */
   replaceFlags(runId: number, flags: readonly AuditFlag[]): void {
     const now = new Date().toISOString();
     this.db.transaction(() => {
@@ -118,6 +121,7 @@ export class AuditRepository {
           now,
         );
       }
+      this.flagCounts.rebuild(runId);
     })();
   }
 }

@@ -1,4 +1,5 @@
 import type { Db, Statement } from './database';
+import { episodeFlagCountSql, episodeFlagCte } from './flagBadges';
 
 /** A run of the index with its totals. `meanReward` is null when no episode logs a reward. */
 export interface BrowseRun {
@@ -21,7 +22,7 @@ export interface BrowseStep {
   readonly episodes: number;
   readonly groups: number;
   readonly meanReward: number | null;
-  /** Step-scope flags whose range contains the step, plus episode-scope flags of its episodes. */
+  /** Flags whose step window contains the step, plus the flags about its episodes (distinct). */
   readonly flags: number;
 }
 
@@ -32,7 +33,7 @@ export interface BrowseStepRange {
   readonly steps: number;
   readonly episodes: number;
   readonly meanReward: number | null;
-  /** Flags whose steps overlap the range (step scope) or name one of its episodes (episode scope). */
+  /** Flags whose step window overlaps the range, or about one of its episodes (distinct). */
   readonly flags: number;
 }
 
@@ -41,7 +42,7 @@ export interface BrowseGroup {
   readonly group: string | null;
   readonly episodes: number;
   readonly meanReward: number | null;
-  /** Flags covering at least one episode of the group (see {@link BrowseStep.flags}). */
+  /** Flags about at least one episode of the group; step windows are the step's, not the group's. */
   readonly flags: number;
 }
 
@@ -55,13 +56,15 @@ export interface BrowseEpisode {
   readonly agents: number;
   readonly uri: string;
   readonly line: number;
-  /** Episode-scope flags naming it plus step-scope flags whose range contains its step. */
+  /** Flags about this episode: episode-scope flags naming or listing it (episodeFlags.ts). */
   readonly flags: number;
 }
 
-/** A stored flag. `steps` is the inclusive range of a step-scope flag; `location` the trace line it points at. */
+/** A stored flag. `steps` is the inclusive range of a step- or run-scope window; `location` the trace line it points at. */
 export interface BrowseFlag {
   readonly flagId: number;
+  /** The run the flag is about (absent in hand-made flags). */
+  readonly runId?: number;
   /** As stored: silent | idle | free-rider | dominant | decoupling. */
   readonly kind: string;
   readonly agent: string | null;
@@ -72,8 +75,8 @@ export interface BrowseFlag {
   /** The evidence object without `location`; `{}` when absent or unreadable. */
   readonly evidence: Readonly<Record<string, unknown>>;
   readonly location: { readonly uri: string; readonly line: number } | null;
-  /** Every trace line the flag concerns, when it lists several (a silent agent's episodes). */
-  readonly locations?: readonly { readonly uri: string; readonly line: number }[];
+  /** Every trace line the flag concerns, when it lists several (a silent agent's episodes), with the episode's id. */
+  readonly locations?: readonly { readonly uri: string; readonly line: number; readonly episode?: string }[];
 }
 
 /** A line the indexer could not read (`line` 1-based; 0 = the file as a whole). */
@@ -97,6 +100,7 @@ interface StepRow {
 
 interface FlagRow {
   flag_id: number;
+  run_id: number;
   kind: string;
   agent: string | null;
   scope_kind: string;
@@ -105,18 +109,19 @@ interface FlagRow {
   evidence_json: string | null;
 }
 
-// Every flag of run :run as an inclusive step range (lo, hi), with the group of an episode-scope flag.
-// Step-scope flags store their range as "a..b" (auditRepository.ts); run-scope flags cover no step.
+// Every flag of run :run that covers training steps, as an inclusive step range (lo, hi): windows of
+// steps (stored as "a..b" by auditRepository.ts, at step or run scope) and the step of each episode
+// an episode-scope flag is about. The run and its steps count these; groups and episodes count only
+// the flags about their episodes (episodeFlags.ts), so a run-wide window does not badge every row.
 const flagSpans = `
+  ${episodeFlagCte},
   flag_span AS MATERIALIZED (
-    SELECT 'step' AS scope, NULL AS group_id,
-      CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
+    SELECT flag_id, CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
       CAST(substr(scope_id, instr(scope_id, '..') + 2) AS INTEGER) AS hi
-    FROM flag WHERE run_id = :run AND scope_kind = 'step' AND instr(scope_id, '..') > 0
-    UNION ALL
-    SELECT 'episode', e.group_id, e.train_step, e.train_step
-    FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
-    WHERE f.run_id = :run AND f.scope_kind = 'episode')`;
+    FROM flag WHERE run_id = :run AND scope_kind IN ('step', 'run') AND instr(scope_id, '..') > 0
+    UNION
+    SELECT ef.flag_id, e.train_step, e.train_step
+    FROM episode_flag ef JOIN episode e ON e.run_id = :run AND e.external_id = ef.external_id)`;
 
 // Episodes and mean reward in one pass over the covering index episode_step; the step count is a
 // skip scan (stepCountSql), since a count(DISTINCT) over every episode dominated a live refresh.
@@ -140,7 +145,7 @@ const stepCountSql = `
 const stepsWhere = (condition: string): string => `
   WITH ${flagSpans}
   SELECT s.step, s.episodes, s.groups, s.mean_reward,
-    (SELECT count(*) FROM flag_span WHERE s.step BETWEEN lo AND hi) AS flags
+    (SELECT count(DISTINCT flag_id) FROM flag_span WHERE s.step BETWEEN lo AND hi) AS flags
   FROM (SELECT train_step AS step, count(*) AS episodes, count(DISTINCT group_id) AS groups, avg(outcome) AS mean_reward
         FROM episode INDEXED BY episode_step WHERE run_id = :run ${condition} GROUP BY train_step) s
   ORDER BY s.step`;
@@ -161,7 +166,7 @@ const stepRangesSql = `
     FROM per_step CROSS JOIN (SELECT CAST(:width AS INTEGER) AS width) w)
   SELECT lo, lo + width - 1 AS hi, count(*) AS steps, sum(episodes) AS episodes,
     sum(total) / nullif(sum(rewarded), 0) AS mean_reward,
-    (SELECT count(*) FROM flag_span f WHERE f.lo <= ranged.lo + width - 1 AND f.hi >= ranged.lo) AS flags
+    (SELECT count(DISTINCT flag_id) FROM flag_span f WHERE f.lo <= ranged.lo + width - 1 AND f.hi >= ranged.lo) AS flags
   FROM ranged GROUP BY lo ORDER BY lo`;
 
 const stepSpanSql = `
@@ -169,21 +174,19 @@ const stepSpanSql = `
     (SELECT max(train_step) FROM episode WHERE run_id = :run AND train_step IS NOT NULL) AS hi`;
 
 const groupsSql = `
-  WITH ${flagSpans}
+  WITH ${episodeFlagCte}
   SELECT g.group_id, g.episodes, g.mean_reward,
-    (SELECT count(*) FROM flag_span WHERE :step BETWEEN lo AND hi AND (scope = 'step' OR group_id IS g.group_id)) AS flags
+    (SELECT count(DISTINCT ef.flag_id) FROM episode_flag ef JOIN episode e ON e.run_id = :run AND e.external_id = ef.external_id
+     WHERE e.train_step IS :step AND e.group_id IS g.group_id) AS flags
   FROM (SELECT group_id, count(*) AS episodes, avg(outcome) AS mean_reward
         FROM episode INDEXED BY episode_step WHERE run_id = :run AND train_step IS :step GROUP BY group_id) g
   ORDER BY g.group_id`;
 
 const episodesSql = `
+  WITH ${episodeFlagCte}
   SELECT e.episode_id, e.external_id, e.sample_idx, e.outcome, s.uri, e.line,
     (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = e.episode_id) AS agents,
-    (SELECT count(*) FROM flag f WHERE f.run_id = e.run_id AND (
-      (f.scope_kind = 'episode' AND f.scope_id = e.external_id) OR
-      (f.scope_kind = 'step' AND instr(f.scope_id, '..') > 0
-        AND e.train_step BETWEEN CAST(substr(f.scope_id, 1, instr(f.scope_id, '..') - 1) AS INTEGER)
-                             AND CAST(substr(f.scope_id, instr(f.scope_id, '..') + 2) AS INTEGER)))) AS flags
+    ${episodeFlagCountSql('e')} AS flags
   FROM episode e INDEXED BY episode_step JOIN source s ON s.source_id = e.source_id
   WHERE e.run_id = :run AND e.train_step IS :step AND e.group_id IS :group
   ORDER BY e.sample_idx, e.episode_id LIMIT :limit OFFSET :offset`;
@@ -199,7 +202,7 @@ export const browseQueries = {
 } as const;
 
 const flagsSql = `
-  SELECT f.flag_id, f.kind, a.name AS agent, f.scope_kind, f.scope_id, f.score, f.evidence_json
+  SELECT f.flag_id, f.run_id, f.kind, a.name AS agent, f.scope_kind, f.scope_id, f.score, f.evidence_json
   FROM flag f LEFT JOIN agent a ON a.agent_id = f.agent_id WHERE f.run_id = ? ORDER BY f.kind, f.flag_id`;
 
 const parseErrorsSql = `
@@ -350,15 +353,17 @@ function toFlag(row: FlagRow): BrowseFlag {
   const range = /^(-?\d+)\.\.(-?\d+)$/.exec(row.scope_id);
   return {
     flagId: row.flag_id,
+    runId: row.run_id,
     kind: row.kind,
     agent: row.agent,
     scope: row.scope_kind,
     scopeId: row.scope_id,
-    steps: row.scope_kind === 'step' && range ? [Number(range[1]), Number(range[2])] : null,
+    // A window over every step is stored at run scope with its range (auditRepository.ts).
+    steps: row.scope_kind !== 'episode' && range ? [Number(range[1]), Number(range[2])] : null,
     score: row.score,
     evidence,
     location: toLocation(location),
-    locations: Array.isArray(locations) ? locations.flatMap((l) => toLocation(l) ?? []) : [],
+    locations: Array.isArray(locations) ? locations.flatMap((l) => withEpisode(l) ?? []) : [],
   };
 }
 
@@ -372,6 +377,13 @@ function parseEvidence(json: string | null): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** A listed location with the id of its episode when the audit named it. */
+function withEpisode(value: unknown): NonNullable<BrowseFlag['locations']>[number] | null {
+  const at = toLocation(value);
+  const episode = (value as { episode?: unknown } | null)?.episode;
+  return at && typeof episode === 'string' ? { ...at, episode } : at;
 }
 
 function toLocation(value: unknown): BrowseFlag['location'] {

@@ -82,15 +82,44 @@ export interface EvaluatorUsage extends ChatClientStats {
 /** Rows of one advantage update statement. */
 const advantageChunk = 128;
 
-/** The columns {@link CreditRepository.writeCredit} fills, in the order it lays out their values. */
+/** (credit_id, advantage) pairs in growable typed arrays: a run's millions of rows without a JS object each. */
+class AdvantageBuffer {
+  private ids: Float64Array = new Float64Array(1024);
+  private values: Float64Array = new Float64Array(1024);
+  length = 0;
+
+  push(creditId: number, advantage: number): void {
+    if (this.length === this.ids.length) {
+      this.ids = grow(this.ids);
+      this.values = grow(this.values);
+    }
+    this.ids[this.length] = creditId;
+    this.values[this.length++] = advantage;
+  }
+
+  /** Bind values (credit_id, advantage or null, …) of `count` rows from `start`. */
+  pairs(start: number, count: number): BindValue[] {
+    const bind: BindValue[] = [];
+    for (let i = start; i < start + count; i++) {
+      const value = this.values[i] ?? Number.NaN;
+      bind.push(this.ids[i] ?? null, Number.isNaN(value) ? null : value);
+    }
+    return bind;
+  }
+}
+
+function grow(array: Float64Array): Float64Array {
+  const bigger = new Float64Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/** The columns {@link CreditRepository.writeCredit} fills per row, in the order it lays out their values. */
 const creditColumns = [
-  'run_id',
   'episode_id',
-  'scope_kind',
   'scope_id',
   'agent_id',
   'message_seq',
-  'method',
   'value',
   'stderr',
   'n',
@@ -101,10 +130,10 @@ const creditColumns = [
   'source',
   'status',
   'intervention',
-  'params_hash',
-  'params_json',
-  'computed_at',
 ] as const;
+
+/** The columns every row of one {@link CreditRepository.writeCredit} shares, bound once per statement. */
+const sharedCreditColumns = ['run_id', 'scope_kind', 'method', 'params_hash', 'computed_at'] as const;
 
 /**
  * Computed credit and the evaluator cache. An episode's credit rows are replaced as a whole in one
@@ -118,6 +147,7 @@ export class CreditRepository {
   private readonly clearStmt: Statement;
   private readonly clearErrorStmt: Statement;
   private readonly insertRows: MultiInsert;
+  private readonly paramsStmt: Statement;
   private readonly errorStmt: Statement;
   private readonly groupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
   private readonly someGroupRowsStmt: Statement<{
@@ -151,20 +181,28 @@ export class CreditRepository {
     const written = 'episode_id IN (SELECT value FROM json_each(?))';
     this.clearStmt = db.prepare(`DELETE FROM credit WHERE method = ? AND params_hash = ? AND ${written}`);
     this.clearErrorStmt = db.prepare(`DELETE FROM credit_error WHERE method = ? AND params_hash = ? AND ${written}`);
-    this.insertRows = new MultiInsert(db, 'credit', creditColumns, 64);
+    this.insertRows = new MultiInsert(db, 'credit', creditColumns, 64, sharedCreditColumns);
+    // A parameter set's JSON is stored once, not on each of its rows (credit.params_json stays NULL; migration 0012).
+    this.paramsStmt = db.prepare(`
+      INSERT INTO credit_params (run_id, method, params_hash, params_json) VALUES (?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET params_json = excluded.params_json`);
     this.errorStmt = db.prepare(`
       INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET reason = excluded.reason, status = excluded.status, remedy = excluded.remedy, computed_at = excluded.computed_at`);
-    this.groupRowsStmt = db.prepare(`
-      SELECT c.credit_id, e.group_id, c.agent_id, c.value FROM credit c JOIN episode e ON e.episode_id = c.episode_id
-      WHERE c.run_id = ? AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL AND e.group_id IS NOT NULL
-      ORDER BY e.group_id, c.agent_id`);
-    // The groups of some episodes only (a recompute of one episode must not rewrite the whole run).
-    this.someGroupRowsStmt = db.prepare(`
+    // Both walk the run's episodes in group order (episode_group) and take their agent-level rows from
+    // the covering index credit_agent_value: no episode row is read, and only a group's rows are sorted.
+    const groupRows = (groups: string): string => `
       SELECT c.credit_id, e.group_id, c.agent_id, c.value FROM episode e INDEXED BY episode_group
       JOIN credit c ON c.episode_id = e.episode_id AND c.method = ? AND c.params_hash = ? AND c.message_seq IS NULL
-      WHERE e.run_id = ? AND e.group_id IN (SELECT g.group_id FROM episode g WHERE g.episode_id IN (SELECT value FROM json_each(?)))
-      ORDER BY e.group_id, c.agent_id`);
+      WHERE e.run_id = ? AND ${groups}
+      ORDER BY e.group_id, c.agent_id, c.episode_id`;
+    this.groupRowsStmt = db.prepare(groupRows('e.group_id IS NOT NULL'));
+    // The groups of some episodes only (a recompute of one episode must not rewrite the whole run).
+    this.someGroupRowsStmt = db.prepare(
+      groupRows(
+        'e.group_id IN (SELECT g.group_id FROM episode g WHERE g.episode_id IN (SELECT value FROM json_each(?)))',
+      ),
+    );
     this.outputStmt = db.prepare(`
       SELECT c.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, a.name AS agent, c.message_seq, c.method, c.value,
         c.stderr, c.ci_low, c.ci_high, c.advantage, c.approximate, c.source, c.status, c.intervention
@@ -263,28 +301,32 @@ export class CreditRepository {
     advantages: (values: Float64Array) => Float64Array,
     episodeIds?: readonly number[],
   ): void {
+    // Streamed in (group, agent, episode) order: one group in memory at a time, the results in typed
+    // arrays (16 bytes a row), written once the read is done (a connection cannot write mid-iteration).
     const rows = episodeIds
-      ? this.someGroupRowsStmt.all(params.method, params.hash, runId, JSON.stringify(episodeIds))
-      : this.groupRowsStmt.all(runId, params.method, params.hash);
-    const pairs: BindValue[] = []; // credit_id, advantage, …
-    let start = 0;
-    for (let i = 1; i <= rows.length; i++) {
-      const a = rows[start];
-      const b = rows[i];
-      if (b && a && b.group_id === a.group_id && b.agent_id === a.agent_id) continue;
-      const group = rows.slice(start, i);
+      ? this.someGroupRowsStmt.iterate(params.method, params.hash, runId, JSON.stringify(episodeIds))
+      : this.groupRowsStmt.iterate(params.method, params.hash, runId);
+    const out = new AdvantageBuffer();
+    let group: { credit_id: number; group_id: string; agent_id: number; value: number }[] = [];
+    const flush = (): void => {
+      if (group.length === 0) return;
       const values = advantages(Float64Array.from(group, (r) => r.value));
-      group.forEach((r, k) => pairs.push(r.credit_id, values[k] ?? null));
-      start = i;
+      group.forEach((r, k) => out.push(r.credit_id, values[k] ?? Number.NaN));
+      group = [];
+    };
+    for (const row of rows) {
+      const last = group[group.length - 1];
+      if (last && (row.group_id !== last.group_id || row.agent_id !== last.agent_id)) flush();
+      group.push(row);
     }
-    this.db.transaction(() => this.setAdvantages(pairs))();
+    flush();
+    this.db.transaction(() => this.setAdvantages(out))();
   }
 
-  /** Sets `advantage` of the rows in `pairs` (credit_id, advantage, …) with one statement per {@link advantageChunk} rows. */
-  private setAdvantages(pairs: readonly BindValue[]): void {
-    for (let start = 0; start < pairs.length; start += 2 * advantageChunk) {
-      const chunk = pairs.slice(start, start + 2 * advantageChunk);
-      const rows = chunk.length / 2;
+  /** Sets `advantage` of the buffered rows (NaN: none) with one statement per {@link advantageChunk} rows. */
+  private setAdvantages(out: AdvantageBuffer): void {
+    for (let start = 0; start < out.length; start += advantageChunk) {
+      const rows = Math.min(advantageChunk, out.length - start);
       let statement = this.advantageStmts.get(rows);
       if (!statement) {
         const list = Array<string>(rows).fill('(?, ?)').join(', ');
@@ -293,7 +335,7 @@ export class CreditRepository {
         );
         this.advantageStmts.set(rows, statement);
       }
-      statement.run(...chunk);
+      statement.run(...out.pairs(start, rows));
     }
   }
 
@@ -327,39 +369,15 @@ export class CreditRepository {
     failures: readonly CreditFailure[],
   ): void {
     const now = new Date().toISOString();
-    const json = JSON.stringify(params.params);
     const episodes = JSON.stringify([
       ...new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]),
     ]);
     this.db.transaction(() => {
       this.clearStmt.run(params.method, params.hash, episodes);
       this.clearErrorStmt.run(params.method, params.hash, episodes);
-      const values: BindValue[] = [];
-      for (const r of rows) {
-        values.push(
-          runId,
-          r.episodeId,
-          'episode',
-          String(r.episodeId),
-          r.agentId,
-          r.messageSeq,
-          params.method,
-          r.value,
-          r.stderr,
-          r.n,
-          r.ciLow,
-          r.ciHigh,
-          r.advantage,
-          r.status === 'approximate' ? 1 : 0,
-          r.source,
-          r.status,
-          r.intervention,
-          params.hash,
-          json,
-          now,
-        );
-      }
-      if (rows.length > 0) this.insertRows.run(values, rows.length);
+      this.paramsStmt.run(runId, params.method, params.hash, JSON.stringify(params.params));
+      if (rows.length > 0)
+        this.insertRows.run(creditValues(rows), rows.length, [runId, 'episode', params.method, params.hash, now]);
       for (const f of failures)
         this.errorStmt.run(
           runId,
@@ -373,4 +391,28 @@ export class CreditRepository {
         );
     })();
   }
+}
+
+/** The per-row values of credit rows, laid out row-major in the order of {@link creditColumns}. */
+function creditValues(rows: readonly CreditRow[]): BindValue[] {
+  const values: BindValue[] = [];
+  for (const r of rows) {
+    values.push(
+      r.episodeId,
+      String(r.episodeId),
+      r.agentId,
+      r.messageSeq,
+      r.value,
+      r.stderr,
+      r.n,
+      r.ciLow,
+      r.ciHigh,
+      r.advantage,
+      r.status === 'approximate' ? 1 : 0,
+      r.source,
+      r.status,
+      r.intervention,
+    );
+  }
+  return values;
 }

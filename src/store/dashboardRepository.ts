@@ -1,6 +1,7 @@
 import { defaultSplit, type SplitChoice } from '../core/split';
 import type { CreditCoverage } from '../core/provenance';
 import type { BindValue, Db, Statement } from './database';
+import { splitCondition, splitParam } from './splitFilter';
 import {
   creditParams,
   creditRangeCondition,
@@ -14,7 +15,7 @@ import {
   type AgentCreditSortKey,
   type EpisodeCreditQuery,
 } from './episodeCreditColumns';
-import { splitCondition, splitParam } from './splitFilter';
+import { everyKind } from './episodeFlags';
 import { CreditAggregates } from './viewAggregates';
 
 // Every per-step aggregate, coverage count and episode page is of the episodes in the split bound
@@ -55,6 +56,7 @@ export interface StepAgentCredit {
   readonly idle: number;
 }
 
+/** Columns the episode table sorts by. */
 /** Columns the episode table sorts by: its own, or one agent's credit. */
 export type EpisodePageSortKey = FixedSortKey | AgentCreditSortKey;
 type FixedSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
@@ -99,9 +101,6 @@ export interface EpisodePageRow {
   readonly agents: number;
   readonly flags: number;
 }
-
-/** A page row with its agents' credit, in the order of {@link DashboardRepository.agents} (null: no value). */
-export type EpisodePageCreditRow = EpisodePageRow & { readonly credit: readonly (number | null)[] };
 
 const runsSql = `
   SELECT r.run_id, r.name, r.mechanism,
@@ -216,38 +215,35 @@ const sharedByStepSqlOf = (only: boolean): string => `
   GROUP BY e.train_step, ea.agent_id ORDER BY e.train_step, ea.agent_id`;
 const sharedByStepSql = sharedByStepSqlOf(false);
 
-// Flags covering episodes of run :run: per step (step-scope ranges holding it) and per episode
-// (episode-scope flags naming it); `n` counts every flag, `n_kind` those the :flag filter selects.
-// Each CTE is materialized on first use only, so a page without flags filter or column skips them.
-const flagCoverage = `
-  step_flag AS MATERIALIZED (
-    SELECT kind, CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
-      CAST(substr(scope_id, instr(scope_id, '..') + 2) AS INTEGER) AS hi
-    FROM flag WHERE run_id = :run AND scope_kind = 'step' AND instr(scope_id, '..') > 0),
-  step_cover AS MATERIALIZED (
-    SELECT s.step, count(*) AS n, sum(f.kind = :flag OR :flag = 'any') AS n_kind
-    FROM step_flag f CROSS JOIN (SELECT DISTINCT train_step AS step FROM episode WHERE run_id = :run AND train_step IS NOT NULL) s
-    WHERE s.step BETWEEN f.lo AND f.hi GROUP BY s.step),
-  episode_cover AS MATERIALIZED (
-    SELECT scope_id AS flag_external_id, count(*) AS n, sum(kind = :flag OR :flag = 'any') AS n_kind
-    FROM flag WHERE run_id = :run AND scope_kind = 'episode' GROUP BY scope_id)`;
-
+// Flags covering an episode, from the counts of episodeFlags.ts (kind '' = every kind).
 const flagsOf = (e: string): string =>
-  `(coalesce((SELECT n FROM step_cover WHERE step = ${e}.train_step), 0) + coalesce((SELECT n FROM episode_cover WHERE flag_external_id = ${e}.external_id), 0))`;
+  `coalesce((SELECT n FROM episode_flag WHERE run_id = :run AND episode_id = ${e}.episode_id AND kind = '${everyKind}'), 0)`;
+
+/**
+ * Whether the page filter tests the full-text query (`set`: every match read once into the IN
+ * list) or leaves it to the statement, which reads the matches itself (`none`). Probing each
+ * candidate's rowid range (id * 2^24 + seq) instead costs FTS5 a doclist walk per episode
+ * (55-500 µs at 1 GB), slower than reading every match.
+ */
+type SearchTest = 'set' | 'none';
+const searchTests: Readonly<Record<SearchTest, string>> = {
+  set: `AND (:search IS NULL OR e.episode_id IN (SELECT rowid >> 24 FROM message_fts WHERE message_fts MATCH :search))`,
+  none: '',
+};
 
 // Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
-const pageFilterOf = (withCredit: boolean): string => `
-  e.run_id = :run AND ${inSplit('e')}
+// :flag is the episode_flag kind the flag filter asks for ('' for any).
+// The id-only tests (flag, search) come first: SQLite then reads an episode's row only once they pass.
+const pageFilterOf = (search: SearchTest, withCredit = true): string => `
+  (:flag IS NULL OR e.episode_id IN (SELECT episode_id FROM episode_flag WHERE run_id = :run AND kind = :flag))
+  ${searchTests[search]}
+  AND e.run_id = :run AND ${inSplit('e')}
   AND (:stepFrom IS NULL OR e.train_step >= :stepFrom) AND (:stepTo IS NULL OR e.train_step <= :stepTo)
   AND (:group IS NULL OR e.group_id = :group)
   AND (:rewardMin IS NULL OR e.outcome >= :rewardMin) AND (:rewardMax IS NULL OR e.outcome <= :rewardMax)
   AND (:agent IS NULL OR EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id
     AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
-  AND (:flag IS NULL OR e.train_step IN (SELECT step FROM step_cover WHERE n_kind > 0)
-    OR e.external_id IN (SELECT flag_external_id FROM episode_cover WHERE n_kind > 0))
-  AND (:search IS NULL OR e.episode_id IN (SELECT rowid / ${String(2 ** 24)} FROM message_fts WHERE message_fts MATCH :search))
   ${withCredit ? `AND ${creditRangeCondition('e')}` : ''}`;
-const pageFilter = pageFilterOf(true);
 
 /** Sort columns per key; episode_id last makes every order total (stable across pages). */
 const sortColumns: Readonly<Record<FixedSortKey, readonly string[]>> = {
@@ -258,43 +254,78 @@ const sortColumns: Readonly<Record<FixedSortKey, readonly string[]>> = {
   externalId: ['external_id', 'episode_id'],
 };
 
-const pageKey = (key: EpisodePageSortKey, descending: boolean): string =>
-  `${sortedAgent(key) === undefined ? key : 'credit'}:${descending ? 'desc' : 'asc'}`;
+const pageKey = (key: FixedSortKey, descending: boolean, search: SearchTest): string =>
+  `${key}:${descending ? 'desc' : 'asc'}:${search}`;
 const pageColumns = ['episode_id', 'external_id', 'train_step', 'group_id', 'sample_idx', 'outcome', 'n_messages'];
+const orderOf = (key: FixedSortKey, descending: boolean): string =>
+  sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
 
-/** `inner` (a page of `pageColumns` as `e`, in `order`) with roster size and flags of its rows. */
-function withRosterAndFlags(inner: string, order: string, flagsComputed = false): string {
+/** The page rows of `inner` (a query picking the page), with roster size and flags computed for them only. */
+function withRowDetails(inner: string, order: string, flags: string): string {
   return `
-    WITH ${flagCoverage}
-    SELECT ${pageColumns.map((c) => `p.${c}`).join(', ')}, (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents,
-      ${flagsComputed ? 'p.flags' : flagsOf('p')} AS flags
+    SELECT ${pageColumns.map((c) => `p.${c}`).join(', ')},
+      (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = p.episode_id) AS agents, ${flags} AS flags
     FROM (${inner}) p ORDER BY ${order}`;
 }
 
 /**
- * The page statement for one sort: the inner query picks the page; roster size and flags are
- * computed for its rows only. Step pages read in step order through episode_step (which, wider
- * since it holds `split`, the planner would otherwise trade for episode_outcome and a full sort).
+ * The page statement for one sort other than flags. Step pages read in step order through
+ * episode_step (which, wider since it holds `split`, the planner would otherwise trade for
+ * episode_outcome and a full sort).
  */
-function pageSql(key: FixedSortKey, descending: boolean): string {
-  const order = sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
+function pageSql(key: FixedSortKey, descending: boolean, search: SearchTest): string {
+  const order = orderOf(key, descending);
   const inner = `
-    SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}${key === 'flags' ? `, ${flagsOf('e')} AS flags` : ''}
-    FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilter} ORDER BY ${order} LIMIT :limit OFFSET :offset`;
-  return withRosterAndFlags(inner, order, key === 'flags');
+    SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}
+    FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilterOf(search)}
+    ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  return withRowDetails(inner, order, flagsOf('p'));
+}
+
+/**
+ * The page sorted by flags is read in two parts, each in index order: the flagged episodes by
+ * count (episode_flag_rank), and the others (0 flags) by id.
+ */
+type FlagsPart = 'flagged' | 'unflagged';
+function flagsPageSql(part: FlagsPart, descending: boolean, search: SearchTest): string {
+  const order = orderOf('flags', descending);
+  const columns = pageColumns.map((c) => `e.${c}`).join(', ');
+  const inner =
+    part === 'flagged'
+      ? `SELECT ${columns}, ef.n AS flags FROM episode_flag ef INDEXED BY episode_flag_rank CROSS JOIN episode e
+         WHERE ef.run_id = :run AND ef.kind = '${everyKind}' AND e.episode_id = ef.episode_id AND ${pageFilterOf(search)}
+         ORDER BY ef.n ${descending ? 'DESC' : 'ASC'}, ef.episode_id ${descending ? 'DESC' : 'ASC'} LIMIT :limit OFFSET :offset`
+      : `SELECT ${columns}, 0 AS flags FROM episode e NOT INDEXED WHERE ${pageFilterOf(search)}
+         AND NOT EXISTS (SELECT 1 FROM episode_flag ef WHERE ef.run_id = :run AND ef.episode_id = e.episode_id AND ef.kind = '${everyKind}')
+         ORDER BY e.episode_id ${descending ? 'DESC' : 'ASC'} LIMIT :limit OFFSET :offset`;
+  return withRowDetails(inner, order, 'p.flags');
 }
 
 // A page sorted by one agent's credit: the episodes with a value in value order, then the rest.
 const creditPageSql = (descending: boolean): string =>
-  withRosterAndFlags(
-    creditSortedSql(pageFilter, pageColumns, descending),
+  withRowDetails(
+    creditSortedSql(pageFilterOf('set'), pageColumns, descending),
     ['sort_value', 'episode_id'].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', '),
+    flagsOf('p'),
   );
-const uncreditedPageSql = withRosterAndFlags(uncreditedSql(pageFilter, pageColumns), 'episode_id');
-const creditedCountSql = `WITH ${flagCoverage} ${creditSortedCountSql(pageFilter)}`;
-const creditRangeCount = `WITH ${flagCoverage} ${creditRangeCountSql(pageFilterOf(false))}`;
+const uncreditedPageSql = withRowDetails(uncreditedSql(pageFilterOf('set'), pageColumns), 'episode_id', flagsOf('p'));
+const creditedCountSql = creditSortedCountSql(pageFilterOf('set'));
+const creditRangeCount = creditRangeCountSql(pageFilterOf('set', false));
 
-const pageCountSql = `WITH ${flagCoverage} SELECT count(*) AS n FROM episode e WHERE ${pageFilter}`;
+// Counts stop after :countLimit + 1 matches (-1: never): past :countLimit the total is a lower bound.
+const capped = (select: string): string => `SELECT count(*) AS n FROM (${select} LIMIT :countLimit + 1)`;
+/** Which rows a count walks: every episode of the run, the flagged ones (flag filter), or the search's matches. */
+type CountDriver = 'episodes' | 'flagged' | 'matches';
+function countSql(driver: CountDriver, search: SearchTest): string {
+  if (driver === 'flagged')
+    return capped(`SELECT 1 FROM episode_flag ef CROSS JOIN episode e
+      WHERE ef.run_id = :run AND ef.kind = :flag AND e.episode_id = ef.episode_id AND ${pageFilterOf(search)}`);
+  if (driver === 'matches')
+    return capped(`SELECT 1 FROM (SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search) m
+      CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`);
+  return capped(`SELECT 1 FROM episode e WHERE ${pageFilterOf(search)}`);
+}
+
 // The count of a page without filters: the run's episodes in the split, from step_total.
 const splitCountSql = `
   SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS n`;
@@ -303,20 +334,35 @@ const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
     (v) => v === undefined || v === null,
   );
 
-/** The page statement of every sort, and the count, by key (exported so a test can check their plans). */
+/** Matches a filtered count reads past the page's end before it stops and calls the total a lower bound. */
+export const defaultCountAhead = 10_000;
+const searchModes: readonly SearchTest[] = ['set'];
+const countKey = (driver: CountDriver, search: SearchTest): string => `count:${driver}:${search}`;
+const flagsPartKey = (part: FlagsPart, descending: boolean, search: SearchTest): string =>
+  `flags:${part}:${descending ? 'desc' : 'asc'}:${search}`;
+
+/** Every page and count statement, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
-  ...(Object.keys(sortColumns) as FixedSortKey[]).flatMap((key) =>
-    [false, true].map((d) => [pageKey(key, d), pageSql(key, d)] as const),
-  ),
+  ...searchModes.flatMap((search) => [
+    ...(Object.keys(sortColumns) as FixedSortKey[])
+      .filter((key) => key !== 'flags')
+      .flatMap((key) => [false, true].map((d) => [pageKey(key, d, search), pageSql(key, d, search)] as const)),
+    ...(['flagged', 'unflagged'] as const).flatMap((part) =>
+      [false, true].map((d) => [flagsPartKey(part, d, search), flagsPageSql(part, d, search)] as const),
+    ),
+    [countKey('episodes', search), countSql('episodes', search)] as const,
+    [countKey('flagged', search), countSql('flagged', search)] as const,
+  ]),
+  [countKey('matches', 'none'), countSql('matches', 'none')],
   ['credit:asc', creditPageSql(false)],
   ['credit:desc', creditPageSql(true)],
   ['uncredited', uncreditedPageSql],
   ['creditedCount', creditedCountSql],
   ['creditRangeCount', creditRangeCount],
-  ['count', pageCountSql],
 ]);
 
-const countKeys = new Set(['count', 'creditedCount', 'creditRangeCount']);
+/** The counts of the credit sort and filter (no :countLimit: exact). */
+const creditCountKeys = new Set(['creditedCount', 'creditRangeCount']);
 
 /** The filter's values, which the count and every page statement take (the pages also take :limit and :offset). */
 function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
@@ -328,7 +374,7 @@ function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
     group: f.group ?? null,
     rewardMin: f.rewardMin ?? null,
     rewardMax: f.rewardMax ?? null,
-    flag: f.flag ?? null,
+    flag: f.flag === undefined || f.flag === null ? null : f.flag === 'any' ? everyKind : f.flag,
     agent: f.agent ?? null,
     search: f.search ?? null,
     split: splitParam(f.split ?? defaultSplit),
@@ -387,9 +433,7 @@ export class DashboardRepository {
   private readonly topReasonStmt: Statement<{ reason: string; remedy: string | null }>;
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
-  private readonly countStmt: Statement<{ n: number }>;
-  private readonly creditedCountStmt: Statement<{ n: number }>;
-  private readonly creditRangeCountStmt: Statement<{ n: number }>;
+  private readonly countStmts = new Map<string, Statement<{ n: number }>>();
   private readonly pageCreditStmt: Statement<{ episode_id: number; agent_id: number; value: number | null }>;
   private readonly splitCountStmt: Statement<{ n: number }>;
   private readonly aggregates: CreditAggregates;
@@ -399,7 +443,11 @@ export class DashboardRepository {
   private readonly sharedAggregateOnlyStmt: Statement<StepAgentRow>;
   private readonly coverageAggregateStmt: Statement<CoverageRow & { rows: number }>;
 
-  constructor(db: Db) {
+  /** `countAhead`: see {@link defaultCountAhead} (a test makes it small). */
+  constructor(
+    db: Db,
+    private readonly countAhead = defaultCountAhead,
+  ) {
     this.aggregates = new CreditAggregates(db);
     this.creditAggregateStmt = db.prepare(creditAggregateSqlOf(false));
     this.creditAggregateOnlyStmt = db.prepare(creditAggregateSqlOf(true));
@@ -429,10 +477,9 @@ export class DashboardRepository {
     this.episodeFlagStepsStmt = db.prepare(`
       SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
-    for (const [key, sql] of episodePageQueries) if (!countKeys.has(key)) this.pageStmts.set(key, db.prepare(sql));
-    this.countStmt = db.prepare(pageCountSql);
-    this.creditedCountStmt = db.prepare(creditedCountSql);
-    this.creditRangeCountStmt = db.prepare(creditRangeCount);
+    for (const [key, sql] of episodePageQueries)
+      if (key.startsWith('count:') || creditCountKeys.has(key)) this.countStmts.set(key, db.prepare(sql));
+      else this.pageStmts.set(key, db.prepare(sql));
     this.pageCreditStmt = db.prepare(pageCreditSql);
     this.splitCountStmt = db.prepare(splitCountSql);
   }
@@ -556,45 +603,51 @@ export class DashboardRepository {
   }
 
   /**
-   * One page of the run's episodes and the number of episodes matching the filter, each row with
-   * its agents' credit under `query.credit` (in {@link agents} order). Throws the SQLite error when
-   * the full-text query is malformed.
+   * One page of the run's episodes and the number of episodes matching the filter: exact without
+   * filters, else counted up to `countAhead` matches past the page's end (`totalIsLowerBound`
+   * then says there are more). Throws the SQLite error when the full-text query is malformed.
    */
-  episodePage(query: EpisodePageQuery): { total: number; agents: string[]; rows: EpisodePageCreditRow[] } {
+  episodePage(query: EpisodePageQuery): EpisodePageResult {
     const params = filterParams(query);
-    const total = this.pageCount(query, params);
-    const rows = total <= query.offset ? [] : this.pageRows(query, params);
+    const search: SearchTest = 'set';
+    const [total, totalIsLowerBound] = this.pageTotal(query, params, search);
     const agents = this.agents(query.runId);
-    return { total, agents: agents.map((a) => a.name), rows: this.withCredit(query, rows, agents) };
-  }
-
-  /** Episodes matching the page's filter: from step_total without one, from the credit range with one. */
-  private pageCount(query: EpisodePageQuery, params: Record<string, BindValue>): number {
-    const { filter } = query;
-    if (unfiltered(filter))
-      return this.splitCountStmt.get({ run: query.runId, split: splitParam(filter.split ?? defaultSplit) })?.n ?? 0;
-    if (filter.agentCredit && query.credit) return this.creditRangeCountStmt.get(params)?.n ?? 0;
-    return this.countStmt.get(params)?.n ?? 0;
-  }
-
-  /** The page's rows; sorted by an agent's credit, the episodes without a value follow those with one. */
-  private pageRows(query: EpisodePageQuery, params: Record<string, BindValue>): EpisodePageRow[] {
-    const { offset, limit } = query;
-    const page = this.pageStmts.get(pageKey(query.sort.key, query.sort.descending));
-    if (!page) throw new Error(`unknown sort key ${query.sort.key}`);
+    const names = agents.map((a) => a.name);
+    if (total <= query.offset) return { total, totalIsLowerBound, agents: names, rows: [] };
+    const window = { offset: query.offset, limit: query.limit };
     const sortAgent = sortedAgent(query.sort.key);
-    if (sortAgent === undefined) return page.all({ ...params, limit, offset });
-    const sorted = { ...params, sortAgent };
-    const credited = page.all({ ...sorted, limit, offset });
-    if (credited.length === limit) return credited;
+    const rows =
+      sortAgent !== undefined
+        ? this.creditPage({ ...params, sortAgent }, query.sort.descending, window)
+        : query.sort.key === 'flags'
+          ? this.flagsPage(params, query.sort.descending, search, window)
+          : this.rows(pageKey(query.sort.key as FixedSortKey, query.sort.descending, search), params, window);
+    return { total, totalIsLowerBound, agents: names, rows: this.withCredit(query, rows, agents) };
+  }
+
+  /** Episodes matching the filter: from step_total without one, exact from the credit range with one, else capped. */
+  private pageTotal(query: EpisodePageQuery, params: Record<string, BindValue>, search: SearchTest): [number, boolean] {
+    if (unfiltered(query.filter))
+      return [this.splitCountStmt.get({ run: query.runId, split: params['split'] ?? null })?.n ?? 0, false];
+    if (query.filter.agentCredit && query.credit)
+      return [this.countStmts.get('creditRangeCount')?.get(params)?.n ?? 0, false];
+    return this.cappedTotal(params, search, query.offset + query.limit + this.countAhead);
+  }
+
+  /** A page sorted by an agent's credit: the episodes with a value, then (once they run out) those without. */
+  private creditPage(params: Record<string, BindValue>, descending: boolean, window: PageWindow): EpisodePageRow[] {
+    const credited = this.rows(descending ? 'credit:desc' : 'credit:asc', params, window);
+    if (credited.length === window.limit) return credited;
     // The credited part ends on this page (or before it): where it ends is where the rest starts.
-    const creditedTotal = credited.length > 0 ? offset + credited.length : (this.creditedCountStmt.get(sorted)?.n ?? 0);
-    const rest = this.pageStmts.get('uncredited')?.all({
-      ...sorted,
-      limit: limit - credited.length,
-      offset: Math.max(0, offset - creditedTotal),
+    const creditedTotal =
+      credited.length > 0
+        ? window.offset + credited.length
+        : (this.countStmts.get('creditedCount')?.get(params)?.n ?? 0);
+    const rest = this.rows('uncredited', params, {
+      limit: window.limit - credited.length,
+      offset: Math.max(0, window.offset - creditedTotal),
     });
-    return [...credited, ...(rest ?? [])];
+    return [...credited, ...rest];
   }
 
   /** `rows` with their agents' agent-level credit (every value null without `query.credit`). */
@@ -615,7 +668,78 @@ export class DashboardRepository {
       credit: agents.map((a) => values.get(`${String(r.episode_id)}:${String(a.agentId)}`) ?? null),
     }));
   }
+
+  /** The filtered count up to `limit`, walking the smallest driver the filter allows; true when there are more. */
+  private cappedTotal(params: Record<string, BindValue>, search: SearchTest, limit: number): [number, boolean] {
+    const key =
+      params['flag'] !== null
+        ? countKey('flagged', search)
+        : params['search'] !== null
+          ? countKey('matches', 'none')
+          : countKey('episodes', search);
+    const n = this.count(key, params, limit);
+    return n > limit ? [limit, true] : [n, false];
+  }
+
+  private count(key: string, params: Record<string, BindValue>, limit: number): number {
+    const stmt = this.countStmts.get(key);
+    if (!stmt) throw new Error(`unknown count ${key}`);
+    return stmt.get({ ...params, countLimit: limit })?.n ?? 0;
+  }
+
+  private rows(key: string, params: Record<string, BindValue>, window: PageWindow): EpisodePageRow[] {
+    const stmt = this.pageStmts.get(key);
+    if (!stmt) throw new Error(`unknown page ${key}`);
+    return stmt.all({ ...params, ...window });
+  }
+
+  /**
+   * The page sorted by flags: the part read first (flagged when descending), then, once it runs
+   * out, the other from the offset left over (the first part's exact count, when the page starts
+   * past it). With the flag filter every match is flagged.
+   */
+  private flagsPage(
+    params: Record<string, BindValue>,
+    descending: boolean,
+    search: SearchTest,
+    window: PageWindow,
+  ): EpisodePageRow[] {
+    const flagFiltered = params['flag'] !== null;
+    const [first, second]: [FlagsPart, FlagsPart] =
+      descending || flagFiltered ? ['flagged', 'unflagged'] : ['unflagged', 'flagged'];
+    const rows = this.rows(flagsPartKey(first, descending, search), params, window);
+    if (rows.length === window.limit || (flagFiltered && first === 'flagged')) return rows;
+    const firstCount = rows.length > 0 ? window.offset + rows.length : this.partCount(first, params, search);
+    const rest = this.rows(flagsPartKey(second, descending, search), params, {
+      offset: Math.max(0, window.offset - firstCount),
+      limit: window.limit - rows.length,
+    });
+    return [...rows, ...rest];
+  }
+
+  /** The exact number of matches in one part of the flags sort. */
+  private partCount(part: FlagsPart, params: Record<string, BindValue>, search: SearchTest): number {
+    const flagged = this.count(countKey('flagged', search), { ...params, flag: everyKind }, -1);
+    return part === 'flagged' ? flagged : this.count(countKey('episodes', search), params, -1) - flagged;
+  }
 }
+
+interface PageWindow {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** An episode page and the filter's match count (a lower bound when `totalIsLowerBound`). */
+export interface EpisodePageResult {
+  readonly total: number;
+  readonly totalIsLowerBound: boolean;
+  /** The run's agents, in the order of each row's `credit`. */
+  readonly agents: string[];
+  readonly rows: EpisodePageCreditRow[];
+}
+
+/** A page row with its agents' credit, in the order of {@link EpisodePageResult.agents} (null: no value). */
+export type EpisodePageCreditRow = EpisodePageRow & { readonly credit: readonly (number | null)[] };
 
 interface CoverageRow {
   episodes: number;

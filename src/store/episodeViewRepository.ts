@@ -49,6 +49,14 @@ export interface EpisodeLabel {
   readonly reason: string | null;
 }
 
+/** A logged routing decision as stored: the selected expert's name and the probabilities as JSON text. */
+export interface StoredRouting {
+  readonly selected: string;
+  /** `{expert name: probability}` over all experts. */
+  readonly probsJson: string;
+  readonly behaviourProbsJson: string | null;
+}
+
 /** A stored credit value of one episode (`messageSeq` null = the agent's value). */
 export interface EpisodeCreditRow {
   readonly agentId: number;
@@ -224,6 +232,12 @@ export class EpisodeViewRepository {
     reason: string | null;
   }>;
   private readonly authorsStmt: Statement<{ messages_json: string }>;
+  private readonly metadataStmt: Statement<{ metadata_json: string | null }>;
+  private readonly routingStmt: Statement<{
+    selected: string;
+    probs_json: string;
+    behaviour_probs_json: string | null;
+  }>;
   private readonly creditStmt: Statement<CreditRowData>;
   private readonly errorStmt: Statement<{ reason: string; computed_at: string; status: string; remedy: string | null }>;
   private readonly evidenceStmt: Statement<{
@@ -251,6 +265,10 @@ export class EpisodeViewRepository {
       SELECT l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.episode_id = ? ORDER BY l.message_seq IS NULL, l.message_seq, l.label_id`);
     this.authorsStmt = db.prepare('SELECT messages_json FROM episode WHERE episode_id = ?');
+    this.metadataStmt = db.prepare('SELECT metadata_json FROM episode WHERE episode_id = ?');
+    this.routingStmt = db.prepare(`
+      SELECT a.name AS selected, r.probs_json, r.behaviour_probs_json
+      FROM routing r JOIN agent a ON a.agent_id = r.selected_agent_id WHERE r.episode_id = ?`);
     this.creditStmt = db.prepare(creditSql);
     this.errorStmt = db.prepare(
       'SELECT reason, computed_at, status, remedy FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1',
@@ -341,6 +359,19 @@ export class EpisodeViewRepository {
   messageAuthors(episodeId: number): number[] | undefined {
     const row = this.authorsStmt.get(episodeId);
     return row ? (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]) : undefined;
+  }
+
+  /** The episode's metadata as stored (JSON text); null when it has none or there is no such episode. */
+  metadataJson(episodeId: number): string | null {
+    return this.metadataStmt.get(episodeId)?.metadata_json ?? null;
+  }
+
+  /** The episode's logged routing decision; undefined when it logs none. */
+  routing(episodeId: number): StoredRouting | undefined {
+    const r = this.routingStmt.get(episodeId);
+    return r
+      ? { selected: r.selected, probsJson: r.probs_json, behaviourProbsJson: r.behaviour_probs_json }
+      : undefined;
   }
 
   /** Rows of the parameter set computed last for this episode and method: agent rows first, then messages by seq. */

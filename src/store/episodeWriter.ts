@@ -2,10 +2,12 @@ import type { CompactEpisode } from '../core/indexing';
 import type { AgentIds } from './agentIds';
 import type { BindValue, Db, Statement } from './database';
 import { MultiInsert } from './multiInsert';
+import type { RunTotals } from './runTotals';
 
 /**
  * Inserts one episode and everything hanging off it (roster with activity, routing, logged
- * counterfactuals and coalition values, labels). Runs inside the caller's transaction.
+ * counterfactuals and coalition values, labels), and counts it in the run's totals (written by the
+ * caller's {@link RunTotals.flush}). Runs inside the caller's transaction.
  */
 export class EpisodeWriter {
   private readonly episodeStmt: Statement;
@@ -18,6 +20,7 @@ export class EpisodeWriter {
   constructor(
     db: Db,
     private readonly agents: AgentIds,
+    private readonly totals: RunTotals,
   ) {
     this.episodeStmt = db.prepare(`
       INSERT INTO episode (run_id, source_id, line, byte_offset, byte_length, external_id, task_id, group_id, sample_idx,
@@ -91,6 +94,7 @@ export class EpisodeWriter {
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);
+    this.totals.addEpisode(runId, sourceId, e.nMessages, e.reward);
     this.insertRoster(episodeId, e, rosterIds, roster);
     this.insertRouting(episodeId, e, roster);
     this.insertInterventions(episodeId, e, roster);
@@ -109,6 +113,7 @@ export class EpisodeWriter {
       seen.add(agentId);
       const [messages, tokens, chars] = e.activity[ordinal] ?? [0, null, 0];
       const declared = ordinal < e.declaredCount ? 1 : 0;
+      this.totals.addRosterRow(agentId, messages);
       values.push(
         episodeId,
         agentId,

@@ -11,6 +11,7 @@ import type {
 import { AgentIds } from './agentIds';
 import { openDatabase, type Db, type OpenOptions, type Statement } from './database';
 import { EpisodeWriter } from './episodeWriter';
+import { RunTotals } from './runTotals';
 import { SearchRepository, type TextSlot } from './searchRepository';
 import { SourceRepository } from './sourceRepository';
 import { SummaryRepository } from './summaryRepository';
@@ -31,15 +32,17 @@ export class IndexStore implements IndexSink {
   readonly summary: SummaryRepository;
   private readonly agents: AgentIds;
   private readonly episodes: EpisodeWriter;
+  private readonly totals: RunTotals;
   private readonly firstSeenStmt: Statement<{ uri: string; line: number }>;
   private onDiverted: DivertedTexts | undefined;
 
   constructor(readonly db: Db) {
-    this.sources = new SourceRepository(db);
+    this.totals = new RunTotals(db);
+    this.sources = new SourceRepository(db, this.totals);
     this.search = new SearchRepository(db);
     this.summary = new SummaryRepository(db);
     this.agents = new AgentIds(db);
-    this.episodes = new EpisodeWriter(db, this.agents);
+    this.episodes = new EpisodeWriter(db, this.agents, this.totals);
     this.firstSeenStmt = db.prepare(`
       SELECT s.uri, e.line FROM episode e JOIN source s ON s.source_id = e.source_id WHERE e.run_id = ? AND e.external_id = ?`);
   }
@@ -72,6 +75,7 @@ export class IndexStore implements IndexSink {
       written = this.db.transaction(() => this.writeBatchRows(batch))();
     } catch (error) {
       this.agents.clear(); // agents created in the rolled-back transaction no longer exist
+      this.totals.discard();
       throw error;
     }
     if (batch.textSeq !== undefined) this.onDiverted?.(batch.textSeq, written.slots);
@@ -125,6 +129,7 @@ export class IndexStore implements IndexSink {
     }
     // After the episodes: FTS5 inserts in one run are cheaper than interleaved with the other tables.
     if (texts) this.search.insertSlots(slots, texts);
+    this.totals.flush();
     this.sources.countRepeats(batch.sourceId, skip);
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);

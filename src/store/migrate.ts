@@ -10,7 +10,10 @@ import { layout0008 } from './migrations/0008_layout';
 import { splitIndex0009 } from './migrations/0009_split_index';
 import { evaluatorUsage0010 } from './migrations/0010_evaluator_usage';
 import { viewAggregates0011 } from './migrations/0011_view_aggregates';
-import { agentCreditSort0017 } from './migrations/0017_agent_credit_sort';
+import { runTotals0012 } from './migrations/0012_run_totals';
+import { episodeFlags0013 } from './migrations/0013_episode_flags';
+import { auditSummary0014 } from './migrations/0014_audit_summary';
+import { agentCreditSort0015 } from './migrations/0015_agent_credit_sort';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -25,7 +28,10 @@ export const migrations: readonly string[] = [
   splitIndex0009,
   evaluatorUsage0010,
   viewAggregates0011,
-  agentCreditSort0017,
+  runTotals0012,
+  episodeFlags0013,
+  auditSummary0014,
+  agentCreditSort0015,
 ];
 
 /** The schema version this build writes. */

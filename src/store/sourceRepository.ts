@@ -6,6 +6,7 @@ import {
   type TraceIssue,
 } from '../core/indexing';
 import type { Db, Statement } from './database';
+import type { RunTotals } from './runTotals';
 
 /** The importer's identity, stored with every source so a later build can tell what wrote a row. */
 export const importerVersion = 'credit-lens-ingest/1';
@@ -42,7 +43,10 @@ export class SourceRepository {
   private readonly setRowHashesStmt: Statement;
   private readonly previousSourcesStmt: Statement<{ source_id: number; row_hashes_json: string | null }>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly totals: RunTotals,
+  ) {
     this.upsertRunStmt = db.prepare(`
       INSERT INTO run (root, name, mechanism, framework, algorithm, format_version, evaluator_json, config_json, layout, layout_note)
       VALUES (@root, @name, @mechanism, @framework, @algorithm, @format_version, @evaluator_json, @config_json, @layout, @layout_note)
@@ -209,6 +213,7 @@ export class SourceRepository {
     this.rereadRepeatersStmt.run(sourceId, sourceId);
     this.deleteRepeatsStmt.run(sourceId, sourceId);
     this.deleteSearchStmt.run(sourceId);
+    this.totals.subtractSource(sourceId);
     this.deleteEpisodesStmt.run(sourceId);
     this.deleteErrorsStmt.run(sourceId);
     this.clearRepeatsStmt.run(sourceId);

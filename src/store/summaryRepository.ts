@@ -48,29 +48,33 @@ export class SummaryRepository {
   private readonly othersStmt: Statement<{ uri: string }>;
 
   constructor(db: Db) {
+    // Totals kept as episodes are written and removed (runTotals.ts): O(runs + steps + agents) rows.
     this.runsStmt = db.prepare(`
-      SELECT r.run_id, r.name, r.root, r.mechanism, count(e.episode_id) AS episodes, sum(e.n_messages) AS messages,
-        count(DISTINCT e.train_step) AS step_count, min(e.train_step) AS step_min, max(e.train_step) AS step_max,
-        avg(e.outcome) AS mean_reward, r.layout, r.layout_note
-      FROM run r LEFT JOIN episode e ON e.run_id = r.run_id
+      SELECT r.run_id, r.name, r.root, r.mechanism, coalesce(t.episodes, 0) AS episodes, t.messages,
+        (SELECT count(DISTINCT train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS step_count,
+        (SELECT min(train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS step_min,
+        (SELECT max(train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS step_max,
+        t.outcome_sum / nullif(t.outcomes, 0) AS mean_reward, r.layout, r.layout_note
+      FROM run r LEFT JOIN run_totals t ON t.run_id = r.run_id
       WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id AND s.format != 'other_file')
-      GROUP BY r.run_id ORDER BY r.root`);
+      ORDER BY r.root`);
     this.agentsStmt = db.prepare(`
-      SELECT a.name, a.kind, count(ea.episode_id) AS episodes, sum(ea.n_messages) AS messages
-      FROM agent a LEFT JOIN episode_agent ea ON ea.agent_id = a.agent_id
-      WHERE a.run_id = ? GROUP BY a.agent_id ORDER BY a.agent_id`);
+      SELECT a.name, a.kind, coalesce(t.episodes, 0) AS episodes, t.messages
+      FROM agent a LEFT JOIN agent_totals t ON t.agent_id = a.agent_id
+      WHERE a.run_id = ? ORDER BY a.agent_id`);
+    // Searchable: all episodes but the few not yet indexed for search (the partial index episode_unsearched).
     this.countsStmt = db.prepare(`
       SELECT (SELECT count(*) FROM source WHERE format NOT IN ${notTraces}) AS files,
-        (SELECT count(*) FROM agent a WHERE EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.agent_id = a.agent_id)) AS agents,
-        (SELECT count(*) FROM (SELECT DISTINCT run_id, train_step FROM episode WHERE train_step IS NOT NULL)) AS steps,
-        (SELECT count(*) FROM episode WHERE search_indexed = 1) AS searchable,
+        (SELECT count(*) FROM agent_totals WHERE episodes > 0) AS agents,
+        (SELECT count(*) FROM (SELECT DISTINCT run_id, train_step FROM step_total WHERE episodes > 0)) AS steps,
+        (SELECT coalesce(sum(episodes), 0) FROM run_totals) - (SELECT count(*) FROM episode WHERE search_indexed = 0) AS searchable,
         (SELECT count(*) FROM parse_error) AS errors`);
     this.errorsStmt = db.prepare(`
       SELECT s.uri AS file, p.line, p.reason FROM parse_error p JOIN source s ON s.source_id = p.source_id
       ORDER BY s.uri, p.line LIMIT ?`);
     this.sourcesStmt = db.prepare(`
       SELECT s.uri AS file, s.format,
-        (SELECT count(*) FROM episode e WHERE e.source_id = s.source_id) AS episodes,
+        s.episodes,
         (SELECT count(*) FROM parse_error p WHERE p.source_id = s.source_id) AS errors, s.repeats
       FROM source s WHERE s.format NOT IN ${notTraces} ORDER BY s.uri`);
     this.othersStmt = db.prepare(`SELECT uri FROM source WHERE format = 'other_file' ORDER BY uri`);

@@ -135,12 +135,24 @@ export class CreditAggregates {
   /**
    * Runs a credit pass of one run with its aggregates marked stale, then rebuilds them: in `scope`
    * for the parameter set `hashOf(result)` when they were current before, else every parameter set
-   * of the run whole. A pass that throws leaves them stale (the views read the credit rows).
+   * of the run whole. A pass that throws leaves them stale (the views read the credit rows). A pass
+   * that wrote nothing (`wrote` false: an audit that reused every stored row) leaves current ones as
+   * they are, instead of rebuilding the run at every audit.
    */
-  async around<T>(runId: number, scope: AggregateScope, pass: () => Promise<T>, hashOf: (r: T) => string): Promise<T> {
+  async around<T>(
+    runId: number,
+    scope: AggregateScope,
+    pass: () => Promise<T>,
+    hashOf: (r: T) => string,
+    wrote: (r: T) => boolean = () => true,
+  ): Promise<T> {
     const wasFresh = this.fresh(runId);
     this.setFreshStmt.run(runId, 0);
     const result = await pass();
+    if (wasFresh && !wrote(result)) {
+      this.setFreshStmt.run(runId, 1);
+      return result;
+    }
     this.db.transaction(() => {
       const sets = this.setsStmt.all({ run: runId });
       if (wasFresh) {

@@ -252,13 +252,13 @@ suite.describe('Run Dashboard webview', () => {
     );
     const opened = nextPosted(o.h, (m) => OpenEpisodeCommand.is(m));
     await page.keyboard.press('Enter');
-    assert.deepEqual((await opened).params, { folder: demoFolder, episodeId: 2 });
+    assert.deepEqual((await opened).params, { folder: demoFolder, episodeId: 2, method: 'loo' });
     await page.keyboard.press('End');
     await page.locator('#episode-grid .row.focused .col-id', { hasText: 'ep-59-' }).waitFor();
     assert.ok((await tableRows(page).count()) < 60, 'still only a window of rows after jumping to the end');
     const last = nextPosted(o.h, (m) => OpenEpisodeCommand.is(m));
     await page.locator('#episode-grid .row.focused').dblclick();
-    assert.deepEqual((await last).params, { folder: demoFolder, episodeId: 20_000 });
+    assert.deepEqual((await last).params, { folder: demoFolder, episodeId: 20_000, method: 'loo' });
     await close(o);
   });
 

@@ -19,6 +19,8 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { playDemoAgent } from '../../src/demo/demoAgents';
 import { startLocalChatServer } from '../../src/engine/evaluators/replay/localChatServer';
+import { agentSummaryStep } from './steps/dash';
+import { episodeShowsTheTask } from './steps/episode';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -347,6 +349,9 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
         assert.ok(verifier, text);
         assert.ok(Number(verifier[1]) > 0.1 && Number(verifier[2]) < 0.05, `verifier share start → end: ${text}`);
         await webview.locator('.window-list', { hasText: /verifier/ }).waitFor({ timeout: 10_000 });
+        // Step c audited the run: the agent summary above the charts shows its rates and flags.
+        const agents = ['planner', 'solver', 'verifier'];
+        await agentSummaryStep({ webview: activeWebview, screenshot, agents, audited: true, stepped: true });
         await webview.locator('.episode-table, [aria-label^="Episodes"]').first().waitFor({ timeout: 10_000 });
         // The episode table's first page, then its full-text search (both once failed on node:sqlite).
         const status = webview.locator('.table-status');
@@ -387,6 +392,7 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
           `verifier under shared: ${JSON.stringify(shared)}`,
         );
         await chooseEpisodeMethod('loo', (rows) => verifier(rows).every((c) => Math.abs(c) < 0.01));
+        await episodeShowsTheTask({ webview: activeWebview(), episodeId: 's18-g0-r0', screenshot });
       });
     },
   );

@@ -88,19 +88,48 @@ function sortedCheckpoints(
   };
 }
 
-/** Index of the last maximum of the centred moving average of `share`; 0 when that is the last index. */
-function declineStart(share: readonly number[]): number {
+/**
+ * Index of the last maximum (within a relative 1e-12) of the centred moving average of `share`
+ * (half-width `max(1, round(0.05·n))`, truncated at the ends, each window summed left to right);
+ * 0 when that is the last index. O(n) in general: the averages are first taken from prefix sums,
+ * and only those within their rounding bound of the peak are summed exactly, so the index is the
+ * one the exact sums give (a flat share, where every point is near the peak, costs O(n·half)).
+ * Exported for its property test.
+ */
+export function declineStart(share: readonly number[]): number {
   const n = share.length;
   const half = Math.max(1, Math.round(0.05 * n));
-  const smoothed = share.map((_, k) => {
-    const window = share.slice(Math.max(0, k - half), Math.min(n, k + half + 1));
-    return window.reduce((sum, v) => sum + v, 0) / window.length;
-  });
-  const peak = smoothed.reduce((max, v) => Math.max(max, v), -Infinity);
+  const bounds = (k: number): [number, number] => [Math.max(0, k - half), Math.min(n, k + half + 1)];
+  const prefix = new Float64Array(n + 1);
+  let magnitude = 0;
+  for (let k = 0; k < n; k++) {
+    prefix[k + 1] = (prefix[k] ?? 0) + (share[k] ?? 0);
+    magnitude += Math.abs(share[k] ?? 0);
+  }
+  const approximate = (k: number): number => {
+    const [from, to] = bounds(k);
+    return ((prefix[to] ?? 0) - (prefix[from] ?? 0)) / (to - from);
+  };
+  // Bounds the difference between a prefix-sum average and the exact left-to-right window sum.
+  const slack = 4 * (n + 2) * Number.EPSILON * (magnitude + 1);
+  let approximatePeak = -Infinity;
+  for (let k = 0; k < n; k++) approximatePeak = Math.max(approximatePeak, approximate(k));
+  const cut = approximatePeak - 1e-12 * Math.max(1, Math.abs(approximatePeak) + slack) - 2 * slack;
+  const candidates: number[] = [];
+  for (let k = 0; k < n; k++) if (approximate(k) >= cut) candidates.push(k);
+  const exact = candidates.map((k) => windowMean(share, ...bounds(k)));
+  const peak = exact.reduce((max, v) => Math.max(max, v), -Infinity);
   const tolerance = 1e-12 * Math.max(1, Math.abs(peak));
   let last = 0;
-  smoothed.forEach((value, k) => {
-    if (value >= peak - tolerance) last = k;
+  candidates.forEach((k, i) => {
+    if ((exact[i] ?? -Infinity) >= peak - tolerance) last = k;
   });
   return last === n - 1 ? 0 : last;
+}
+
+/** Mean of `values[from..to)`, summed left to right from 0. */
+function windowMean(values: readonly number[], from: number, to: number): number {
+  let sum = 0;
+  for (let k = from; k < to; k++) sum += values[k] ?? 0;
+  return sum / (to - from);
 }

@@ -3,18 +3,19 @@ import type { AuditThresholds } from '../../credit/audit/auditThresholds';
 import { defaultAuditThresholds } from '../../credit/audit/auditThresholds';
 import { episodeActivity, type AgentActivity } from '../../credit/audit/episodeActivity';
 import { readEpisode } from '../../ingest/readEpisode';
+import { AgentSummaryRepository } from '../../store/agentSummaryRepository';
 import { AuditRepository, type AuditEpisode } from '../../store/auditRepository';
+import { AuditInputRepository, type StoredCredit } from '../../store/auditInputRepository';
 import { CreditInputRepository } from '../../store/creditInputRepository';
-import type { CreditOutputRow } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
 import type { EvaluatorChoice } from '../credit/chooseEvaluator';
-import { runCreditJob, type CreditJobOptions } from '../credit/creditJob';
+import { runCreditJob, type CreditJobOptions, type RunCreditResult } from '../credit/creditJob';
 import type { CalibrationOptions } from '../credit/calibration';
 import { isTrainedAgent } from '../../core/episode';
 import { NoIndexError } from '../indexJob';
 import { findIndexLocation } from '../indexLocation';
 import type { AgentFacts, EpisodeFacts } from './auditFacts';
-import { buildRunAudit } from './runAudit';
+import { buildRunAudit, RunTally } from './runAudit';
 import { defaultSplit, type SplitChoice } from '../../core/split';
 
 export interface AuditOptions {
@@ -49,10 +50,11 @@ export interface AuditResult {
 }
 
 /**
- * Audits every run of an indexed folder (credit-methods.md §5): recomputes (or reuses, through the
- * evaluation cache) the marginal contributions, gathers each agent's activity per episode, raises
- * the flags with their evidence, stores them in the index (replacing the previous audit) and
- * returns the per-run reports.
+ * Audits every run of an indexed folder (credit-methods.md §5): computes the marginal contributions
+ * that are not stored yet for the method's parameters (stored credit that is current is read, not
+ * recomputed; see store/creditFreshness.ts), streams each run's episodes with their credit and
+ * activity through a {@link RunTally}, raises the flags with their evidence, stores them in the
+ * index (replacing the previous audit) and returns the per-run reports.
  */
 export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const started = Date.now();
@@ -61,21 +63,12 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     throw new NoIndexError(`no index for ${options.root}; run \`credit-lens index ${options.root}\` first`);
   const method = options.method ?? 'loo';
   const split = options.split ?? defaultSplit;
-  const credit = new Map<number, Map<string, StoredCredit>>();
-  const problems = new Map<string, string>();
-  const collect = (rows: Iterable<CreditOutputRow>): void => {
-    for (const r of rows) {
-      if (r.message_seq !== null || r.method !== method || r.value === null) continue;
-      const byAgent = credit.get(r.episode_id) ?? new Map<string, StoredCredit>();
-      byAgent.set(r.agent, { value: r.value, status: r.status });
-      credit.set(r.episode_id, byAgent);
-    }
-  };
   const creditRun = await runCreditJob(
     {
       root: options.root,
       method,
       split,
+      onlyMissing: true,
       ...(options.dbPath ? { dbPath: options.dbPath } : {}),
       ...(options.run ? { run: options.run } : {}),
       ...(options.evaluator ? { evaluator: options.evaluator } : {}),
@@ -83,18 +76,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       ...(options.replayDeps ? { replayDeps: options.replayDeps } : {}),
     },
     {
-      onRunStored: (_result, rows) => collect(rows),
       ...(options.isCancelled ? { isCancelled: options.isCancelled } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     },
   ).catch((error: unknown) => ({ runs: [], error: error instanceof Error ? error.message : String(error) }));
-  for (const r of creditRun.runs) {
-    const first = r.failures[0];
-    if (first)
-      problems.set(r.run.name, `${first.reason}${first.remedy ? `; what would answer it: ${first.remedy}` : ''}`);
-    else if (r.computed === 0) problems.set(r.run.name, 'no episode has the data');
-  }
   const generalProblem = 'error' in creditRun ? creditRun.error : undefined;
   // Verdicts on a partly computed run would be wrong: a cancelled audit changes nothing.
   if (options.isCancelled?.() || options.signal?.aborted)
@@ -102,24 +88,24 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   const store = IndexStore.open(location.path);
   try {
     const audits = new AuditRepository(store.db);
+    const inputs = new AuditInputRepository(store.db);
+    const summaries = new AgentSummaryRepository(store.db);
     const runs = new CreditInputRepository(store.db)
       .runs()
       .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
     const reports: RunAudit[] = [];
     for (const run of runs) {
       const thresholds = options.thresholds ?? defaultAuditThresholds;
-      const facts: EpisodeFacts[] = [];
-      for (const e of audits.episodes(run.runId, undefined, split))
-        facts.push(
-          await episodeFacts(
-            e,
-            credit.get(e.episodeId),
-            options.readText === false ? undefined : options.root,
-            thresholds,
-          ),
-        );
-      const report = buildRunAudit(run.name, method, facts, thresholds, problems.get(run.name) ?? generalProblem);
+      const computed = creditRun.runs.find((r) => r.run.runId === run.runId);
+      const key = computed && { method, paramsHash: computed.params.hash };
+      const tally = new RunTally(inputs.stepCounts(run.runId, split), thresholds);
+      const root = options.readText === false ? undefined : options.root;
+      for (const { episode, credit } of inputs.episodes(run.runId, key, split))
+        tally.add(await episodeFacts(episode, credit, root, thresholds));
+      const problem = (computed && creditProblem(inputs, computed, split)) ?? generalProblem;
+      const report = buildRunAudit(run.name, method, tally, problem);
       audits.replaceFlags(run.runId, report.flags);
+      summaries.saveAudit(run.runId, report);
       reports.push(report);
     }
     return { runs: reports, elapsedMs: Date.now() - started };
@@ -128,10 +114,11 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
   }
 }
 
-/** A stored credit value of one agent with its status. */
-interface StoredCredit {
-  readonly value: number;
-  readonly status: string;
+/** Why a run's credit could not be computed: its first stored failure, or no episode with the data. */
+function creditProblem(inputs: AuditInputRepository, r: RunCreditResult, split: SplitChoice): string | undefined {
+  const first = inputs.firstFailure(r.run.runId, { method: r.params.method, paramsHash: r.params.hash }, split);
+  if (first) return `${first.reason}${first.remedy ? `; what would answer it: ${first.remedy}` : ''}`;
+  return r.computed + (r.reused ?? 0) === 0 ? 'no episode has the data' : undefined;
 }
 
 /** Only exact or estimated credit supports a verdict (docs/credit-provenance.md). */
@@ -139,7 +126,7 @@ const supportsVerdict = (status: string): boolean => status === 'exact' || statu
 
 async function episodeFacts(
   e: AuditEpisode,
-  credit: ReadonlyMap<string, StoredCredit> | undefined,
+  credit: ReadonlyMap<number, StoredCredit>,
   root: string | undefined,
   thresholds: AuditThresholds,
 ): Promise<EpisodeFacts> {
@@ -155,8 +142,8 @@ async function episodeFacts(
       declared: a.declared,
       messages: a.messages,
       tokens: a.tokens ?? Math.round(a.chars / 4),
-      credit: verdictCredit(credit?.get(a.name)),
-      creditStatus: credit?.get(a.name)?.status ?? 'none',
+      credit: verdictCredit(credit.get(a.agentId)),
+      creditStatus: credit.get(a.agentId)?.status ?? 'none',
       kind: a.kind,
       trainable: isTrainedAgent(a.kind, a.trainable),
       emptyMessages: activity?.[i]?.emptyMessages ?? null,

@@ -1,19 +1,20 @@
 import type { AuditFlag, StepTrend } from '../../core/auditReport';
 import type { AuditThresholds } from '../../credit/audit/auditThresholds';
 import { decoupling } from '../../credit/audit/decoupling';
-import type { EpisodeFacts } from './auditFacts';
+import type { TraceLocation } from './stepTrends';
 
 /**
  * `decoupling` over training (credit-methods.md §5.3, the PA-MAGRPO signature): the team reward
  * trends up while an agent's credit share trends down (both Spearman tests significant) AND the
  * agent ends the run idle or free-riding (a flag of those kinds reaching the last step). A share that
  * falls while the agent still contributes is a shift in roles, not "reward rising while a partner
- * idles". One flag per agent, with the step range where its share declines.
+ * idles". One flag per agent, with the step range where its share declines, located at the first
+ * episode at or after the decline's first step.
  */
 export function decouplingFlags(
   trends: readonly StepTrend[],
   agents: readonly string[],
-  episodes: readonly EpisodeFacts[],
+  locate: (step: number) => TraceLocation | undefined,
   thresholds: AuditThresholds,
   flags: readonly AuditFlag[],
 ): AuditFlag[] {
@@ -32,7 +33,7 @@ export function decouplingFlags(
       ? decoupling(steps, reward, shares as number[], { alpha: thresholds.alpha, minShare: 0 })
       : undefined;
     if (!found) continue;
-    const at = episodes.find((e) => e.step >= found.from);
+    const at = locate(found.from);
     raised.push({
       kind: 'decoupling',
       agent,

@@ -1,90 +1,93 @@
 import type { RunAudit } from '../../core/auditReport';
 import type { AuditThresholds } from '../../credit/audit/auditThresholds';
-import { agentAudits } from './agentAudits';
+import { AgentTally } from './agentAudits';
 import type { EpisodeFacts } from './auditFacts';
 import { decouplingFlags } from './decouplingFlags';
-import { silentFlags } from './silentFlags';
-import { stepTrends } from './stepTrends';
-import { windowFlags } from './windowFlags';
+import { SilentTally } from './silentFlags';
+import { StepTally } from './stepTrends';
+import { WindowTally } from './windowFlags';
 
 /**
- * The audit of one run from its episode facts: `silent` from the roster alone; `idle`,
- * `free-rider`, `dominant` and `decoupling` only for trained agents and only from credit that can
- * support a verdict (exact or estimated marginal contributions). Every verdict that could not be
- * reached is listed in `unreachable`, per agent, with the reason and what would answer it.
+ * What the audit keeps of a run while its episodes stream by (in id order): per-agent totals and
+ * credit values, per-step sums, the silent tally and the open windows. No episode is held.
  */
-export function buildRunAudit(
-  run: string,
-  method: string,
-  episodes: readonly EpisodeFacts[],
-  thresholds: AuditThresholds,
-  creditProblem?: string,
-): RunAudit {
-  const agents = agentOrder(episodes);
-  const trained = agents.filter((agent) => episodes.some((e) => e.agents.some((a) => a.name === agent && a.trainable)));
-  const epsilon = thresholds.epsilon ?? 0.02;
-  const flags = [...silentFlags(episodes)];
+export class RunTally {
+  readonly agents = new AgentTally();
+  readonly silent = new SilentTally();
+  readonly steps: StepTally;
+  readonly windows: WindowTally;
+
+  /** `stepCounts`: the run's episodes per step, which fix its audit windows before any episode is fed. */
+  constructor(
+    stepCounts: readonly { readonly step: number; readonly episodes: number }[],
+    readonly thresholds: AuditThresholds,
+  ) {
+    this.steps = new StepTally(thresholds.epsilon ?? 0.02);
+    this.windows = new WindowTally(stepCounts, thresholds);
+  }
+
+  add(e: EpisodeFacts): void {
+    this.agents.add(e);
+    this.silent.add(e);
+    this.steps.add(e);
+    this.windows.add(e);
+  }
+}
+
+/**
+ * The audit of one run from its tally: `silent` from the roster alone; `idle`, `free-rider`,
+ * `dominant` and `decoupling` only for trained agents and only from credit that can support a
+ * verdict (exact or estimated marginal contributions). Every verdict that could not be reached is
+ * listed in `unreachable`, per agent, with the reason and what would answer it.
+ */
+export function buildRunAudit(run: string, method: string, tally: RunTally, creditProblem?: string): RunAudit {
+  const agents = tally.agents.agents();
+  const trained = tally.agents.trained();
+  const flags = [...tally.silent.flags()];
   const unreachable = [
-    ...contextNotes(episodes, agents, trained),
-    ...missingCredit(episodes, trained, method, creditProblem),
+    ...contextNotes(tally.agents, agents, trained),
+    ...missingCredit(tally.agents, trained, method, creditProblem),
   ];
-  const judged = trained.filter((agent) => hasVerdictCredit(episodes, agent));
+  const judged = trained.filter((agent) => tally.agents.hasVerdictCredit(agent));
+  const locate = tally.steps.locator();
   if (judged.length > 0) {
-    const windows = windowFlags(episodes, judged, thresholds);
+    const windows = tally.windows.flags(judged, locate);
     flags.push(...windows.flags);
     unreachable.push(...windows.unreachable);
-    const preliminary = stepTrends(episodes, judged, flags, epsilon);
-    flags.push(...decouplingFlags(preliminary, judged, episodes, thresholds, flags));
+    const preliminary = tally.steps.trends(judged, flags);
+    flags.push(...decouplingFlags(preliminary, judged, locate, tally.thresholds, flags));
   }
   return {
     run,
     method,
-    agents: agentAudits(episodes, agents, flags),
+    agents: tally.agents.audits(flags),
     flags,
-    trends: stepTrends(episodes, agents, flags, epsilon),
+    trends: tally.steps.trends(agents, flags),
     unreachable,
   };
 }
 
-function agentOrder(episodes: readonly EpisodeFacts[]): string[] {
-  const seen = new Set<string>();
-  for (const e of episodes) for (const a of e.agents) seen.add(a.name);
-  return [...seen];
-}
-
-function hasVerdictCredit(episodes: readonly EpisodeFacts[], agent: string): boolean {
-  return episodes.some((e) => e.agents.some((a) => a.name === agent && a.credit !== null));
-}
-
 /** Agents that are part of the environment (human, tool, user simulator, system prompt, …). */
-function contextNotes(
-  episodes: readonly EpisodeFacts[],
-  agents: readonly string[],
-  trained: readonly string[],
-): string[] {
+function contextNotes(tally: AgentTally, agents: readonly string[], trained: readonly string[]): string[] {
   return agents
     .filter((agent) => !trained.includes(agent))
-    .map((agent) => {
-      const kind = episodes.flatMap((e) => e.agents.filter((a) => a.name === agent))[0]?.kind ?? 'unknown';
-      return `idle, free-rider, dominant and decoupling for ${agent}: it is ${kindName(kind)}, not a trained agent; reported as context, never flagged`;
-    });
+    .map(
+      (agent) =>
+        `idle, free-rider, dominant and decoupling for ${agent}: it is ${kindName(tally.kind(agent))}, not a trained agent; reported as context, never flagged`,
+    );
 }
 
 /** Trained agents none of whose credit can support a verdict, with why. */
 function missingCredit(
-  episodes: readonly EpisodeFacts[],
+  tally: AgentTally,
   trained: readonly string[],
   method: string,
   creditProblem: string | undefined,
 ): string[] {
   const notes: string[] = [];
   for (const agent of trained) {
-    if (hasVerdictCredit(episodes, agent)) continue;
-    const statuses = new Map<string, number>();
-    for (const e of episodes)
-      for (const a of e.agents)
-        if (a.name === agent) statuses.set(a.creditStatus, (statuses.get(a.creditStatus) ?? 0) + 1);
-    const approximate = statuses.get('approximate') ?? 0;
+    if (tally.hasVerdictCredit(agent)) continue;
+    const approximate = tally.statusCount(agent, 'approximate');
     const why =
       approximate > 0
         ? `its ${method} credit is approximate in ${approximate} episode(s): it was removed without re-generating the agents that read its output; a replay (--evaluator replay:url=…) or logged counterfactuals would answer it`

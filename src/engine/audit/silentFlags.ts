@@ -4,61 +4,75 @@ import type { EpisodeFacts } from './auditFacts';
 /** Most silent episodes listed per flag (the count is always exact). */
 const maxLocations = 1000;
 
-/**
- * `silent`: an agent declared in the roster that never acts (credit-methods.md §5.2; trace-formats.md
- * §5: declared-but-silent agents stay in the roster). Needs no credit computation. One flag per agent, with how many of the
- * episodes that declare it it stayed silent in, located at the first such episode and listing
- * every one (up to 1,000) in `locations`.
- */
-export function silentFlags(episodes: readonly EpisodeFacts[]): AuditFlag[] {
-  const tally = new Map<
-    string,
-    { declared: number; silent: number; first?: EpisodeFacts; steps: number[]; at: EpisodeFacts[] }
-  >();
-  for (const e of episodes) {
-    for (const a of e.agents) {
-      if (!a.declared) continue;
-      const t = tally.get(a.name) ?? { declared: 0, silent: 0, steps: [], at: [] };
-      t.declared++;
-      if (a.messages === 0) {
-        t.silent++;
-        t.first ??= e;
-        t.steps.push(e.step);
-        if (t.at.length < maxLocations) t.at.push(e);
-      }
-      tally.set(a.name, t);
-    }
-  }
-  const flags: AuditFlag[] = [];
-  for (const [agent, t] of tally) {
-    if (t.silent === 0 || !t.first) continue;
-    const steps = range(t.steps);
-    flags.push({
-      kind: 'silent',
-      agent,
-      scope: t.silent === t.declared ? 'run' : 'episode',
-      ...(steps ? { steps } : {}),
-      ...(t.silent === t.declared ? {} : { episode: t.first.externalId }),
-      location: { uri: t.first.uri, line: t.first.line },
-      locations: t.at.map((e) => ({ uri: e.uri, line: e.line, episode: e.externalId })),
-      evidence: {
-        silentEpisodes: t.silent,
-        declaredEpisodes: t.declared,
-        share: t.silent / t.declared,
-        score: t.silent / t.declared,
-      },
-    });
-  }
-  return flags;
+/** Where a silent episode is. */
+interface SilentAt {
+  readonly uri: string;
+  readonly line: number;
+  readonly episode: string;
 }
 
-function range(steps: readonly number[]): [number, number] | undefined {
-  if (steps.length === 0) return undefined;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const s of steps) {
-    lo = Math.min(lo, s);
-    hi = Math.max(hi, s);
+interface SilentTotals {
+  declared: number;
+  silent: number;
+  /** Lowest and highest step of its silent episodes. */
+  low: number;
+  high: number;
+  /** The first {@link maxLocations} silent episodes. */
+  readonly at: SilentAt[];
+}
+
+/**
+ * `silent`: an agent declared in the roster that never acts (credit-methods.md §5.2; trace-formats.md
+ * §5: declared-but-silent agents stay in the roster). Needs no credit computation. One flag per agent,
+ * with how many of the episodes that declare it it stayed silent in, located at the first such episode
+ * and listing every one (up to 1,000) in `locations`. Fed episode by episode, in id order.
+ */
+export class SilentTally {
+  private readonly tally = new Map<string, SilentTotals>();
+
+  add(e: EpisodeFacts): void {
+    for (const a of e.agents) {
+      if (!a.declared) continue;
+      const t = this.tally.get(a.name) ?? { declared: 0, silent: 0, low: Infinity, high: -Infinity, at: [] };
+      this.tally.set(a.name, t);
+      t.declared++;
+      if (a.messages !== 0) continue;
+      t.silent++;
+      t.low = Math.min(t.low, e.step);
+      t.high = Math.max(t.high, e.step);
+      if (t.at.length < maxLocations) t.at.push({ uri: e.uri, line: e.line, episode: e.externalId });
+    }
   }
-  return [lo, hi];
+
+  flags(): AuditFlag[] {
+    const flags: AuditFlag[] = [];
+    for (const [agent, t] of this.tally) {
+      const first = t.at[0];
+      if (t.silent === 0 || !first) continue;
+      const whole = t.silent === t.declared;
+      flags.push({
+        kind: 'silent',
+        agent,
+        scope: whole ? 'run' : 'episode',
+        steps: [t.low, t.high],
+        ...(whole ? {} : { episode: first.episode }),
+        location: { uri: first.uri, line: first.line },
+        locations: t.at,
+        evidence: {
+          silentEpisodes: t.silent,
+          declaredEpisodes: t.declared,
+          share: t.silent / t.declared,
+          score: t.silent / t.declared,
+        },
+      });
+    }
+    return flags;
+  }
+}
+
+/** The silent flags of a list of episodes (in id order); see {@link SilentTally}. */
+export function silentFlags(episodes: Iterable<EpisodeFacts>): AuditFlag[] {
+  const tally = new SilentTally();
+  for (const e of episodes) tally.add(e);
+  return tally.flags();
 }

@@ -2,6 +2,7 @@ import type { ChatClientStats } from '../../core/chat';
 import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
 import { totalReplayCost, type ReplayCost } from '../../credit/replay/replayCost';
 import { CreditInputRepository, type CreditRun } from '../../store/creditInputRepository';
+import { CreditFreshness } from '../../store/creditFreshness';
 import {
   CreditRepository,
   type CreditFailure,
@@ -63,6 +64,11 @@ export interface CreditJobOptions {
   readonly dryRun?: boolean;
   /** Host services of the replay evaluator (tests: client settings); the job adds its signal and the run's roster. */
   readonly replayDeps?: Omit<ReplayDeps, 'signal' | 'roster'>;
+  /**
+   * Compute only the episodes whose stored credit of these parameters is missing (store/creditFreshness.ts);
+   * the others keep their rows and are counted in `reused`. The audit uses this; the credit command recomputes.
+   */
+  readonly onlyMissing?: boolean;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -77,6 +83,8 @@ export interface RunCreditResult {
   readonly params: CreditParams;
   readonly evaluator: string | undefined;
   readonly computed: number;
+  /** With `onlyMissing`: episodes whose stored credit (or failure) was current and was not recomputed. */
+  readonly reused?: number;
   /** Episodes that failed or are not identifiable (see `status`), with their file and line. */
   readonly failures: readonly RunFailure[];
   /** Episodes the data could not answer (a subset of `failures`). */
@@ -145,6 +153,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     const input = new CreditInputRepository(store.db);
     const output = new CreditRepository(store.db);
     const aggregates = new CreditAggregates(store.db);
+    const freshness = options.onlyMissing ? new CreditFreshness(store.db) : undefined;
     const runs: RunCreditResult[] = [];
     const selected = input
       .runs()
@@ -157,19 +166,29 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
       if (cancel.cancelled()) break;
       if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes, split) === 0) continue;
       const pass = (): Promise<RunCreditResult> =>
-        creditForRun(run, {
-          options,
-          hooks,
-          input,
-          output,
-          counters,
-          producers: new RunProducerRepository(store.db),
-          signal: cancel.signal,
-        });
+        creditForRun(
+          run,
+          {
+            options,
+            hooks,
+            input,
+            output,
+            counters,
+            producers: new RunProducerRepository(store.db),
+            signal: cancel.signal,
+          },
+          freshness,
+        );
       // The Run Dashboard's aggregates of the run are stale while the pass writes, rebuilt after it.
       const result = options.dryRun
         ? await pass()
-        : await aggregates.around(run.runId, aggregates.scopeOf(run.runId, options), pass, (r) => r.params.hash);
+        : await aggregates.around(
+            run.runId,
+            aggregates.scopeOf(run.runId, options),
+            pass,
+            (r) => r.params.hash,
+            (r) => r.computed > 0 || r.failures.length > 0,
+          );
       if (hooks.onRunStored && !options.dryRun) {
         const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
         try {

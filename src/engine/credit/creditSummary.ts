@@ -1,5 +1,5 @@
 import type { ComputedStatus } from '../../core/provenance';
-import { pairedStatistics } from '../../credit/stats/pairedStatistics';
+import { normalInterval } from '../../credit/stats/pairedStatistics';
 
 /** An agent's credit over a run: mean with a 95% interval, and how it moved over training. */
 export interface AgentSummary {
@@ -14,6 +14,58 @@ export interface AgentSummary {
   readonly status: Readonly<Record<ComputedStatus, number>>;
 }
 
+/** One agent's running moments: count, sum (the mean is the sum in arrival order / n) and Welford's M2. */
+interface AgentMoments {
+  n: number;
+  sum: number;
+  welfordMean: number;
+  m2: number;
+  /** Count and sum of its values per training step (early and late need the run's step range). */
+  readonly steps: Map<number, { n: number; sum: number }>;
+  readonly status: Record<ComputedStatus, number>;
+}
+
+/**
+ * Per-agent summaries of a credit pass, value by value: running sums and Welford moments per agent
+ * and per step, never the values themselves. The mean and the counts are those of the values summed
+ * in arrival order; the sd (Welford) and the early / late means (per-step sums added in step order)
+ * can differ from a two-pass computation in the last bits only. NaN and infinite values are skipped.
+ */
+export class AgentSummaryTally {
+  private readonly agents = new Map<string, AgentMoments>();
+
+  /** One value of an agent (the agent is listed even when every value of it is skipped). */
+  add(agent: string, step: number, value: number, status: ComputedStatus = 'exact'): void {
+    const m = this.open(agent);
+    if (!Number.isFinite(value)) return;
+    m.n++;
+    m.sum += value;
+    const delta = value - m.welfordMean;
+    m.welfordMean += delta / m.n;
+    m.m2 += delta * (value - m.welfordMean);
+    const atStep = m.steps.get(step) ?? { n: 0, sum: 0 };
+    atStep.n++;
+    atStep.sum += value;
+    m.steps.set(step, atStep);
+    m.status[status]++;
+  }
+
+  /** Agents in order of their first value (finite or not); see {@link agentSummaries}. */
+  summaries(): AgentSummary[] {
+    return [...this.agents].map(([agent, m]) => summaryOf(agent, m));
+  }
+
+  private open(agent: string): AgentMoments {
+    let m = this.agents.get(agent);
+    if (!m) {
+      const status = { exact: 0, estimated: 0, approximate: 0 };
+      m = { n: 0, sum: 0, welfordMean: 0, m2: 0, steps: new Map(), status };
+      this.agents.set(agent, m);
+    }
+    return m;
+  }
+}
+
 /**
  * Per-agent summaries from (step, value) pairs. The interval is the normal approximation
  * mean ± 1.96·sd/√n (n ≥ 2; a single episode gives [mean, mean]). NaN values are skipped.
@@ -21,39 +73,44 @@ export interface AgentSummary {
 export function agentSummaries(
   values: ReadonlyMap<string, readonly (readonly [number, number, ComputedStatus?])[]>,
 ): AgentSummary[] {
-  return [...values].map(([agent, pairs]) => {
-    const finite = pairs.filter(([, v]) => Number.isFinite(v));
-    // A loop, not Math.min(...steps): a spread of 100k+ arguments overflows the call stack.
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const [step] of finite) {
-      lo = Math.min(lo, step);
-      hi = Math.max(hi, step);
-    }
-    const quarter = (hi - lo) / 4;
-    return {
-      agent,
-      episodes: finite.length,
-      ...meanInterval(finite.map(([, v]) => v)),
-      early: mean(finite.filter(([s]) => s <= lo + quarter).map(([, v]) => v)),
-      late: mean(finite.filter(([s]) => s >= hi - quarter).map(([, v]) => v)),
-      status: statusCounts(finite),
-    };
-  });
+  const tally = new AgentSummaryTally();
+  for (const [agent, pairs] of values) {
+    if (pairs.length === 0) tally.add(agent, 0, Number.NaN); // listed, with no value
+    for (const [step, value, status] of pairs) tally.add(agent, step, value, status);
+  }
+  return tally.summaries();
 }
 
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
+function summaryOf(agent: string, m: AgentMoments): AgentSummary {
+  const mean = m.n === 0 ? Number.NaN : m.sum / m.n;
+  const sd = m.n < 2 ? Number.NaN : Math.sqrt(m.m2 / (m.n - 1));
+  const { early, late } = earlyAndLate(m.steps);
+  return {
+    agent,
+    episodes: m.n,
+    mean,
+    ci: m.n < 2 ? [mean, mean] : normalInterval(mean, sd / Math.sqrt(m.n), 0.95),
+    early,
+    late,
+    status: { ...m.status },
+  };
 }
 
-/** Mean and normal 95% interval (credit/stats/pairedStatistics); one value gives a zero-width interval. */
-function meanInterval(values: readonly number[]): { mean: number; ci: readonly [number, number] } {
-  const stats = pairedStatistics(values);
-  return { mean: stats.mean, ci: stats.n < 2 ? [stats.mean, stats.mean] : stats.ci95 };
-}
-
-function statusCounts(pairs: readonly (readonly [number, number, ComputedStatus?])[]): Record<ComputedStatus, number> {
-  const counts: Record<ComputedStatus, number> = { exact: 0, estimated: 0, approximate: 0 };
-  for (const [, , status] of pairs) counts[status ?? 'exact']++;
-  return counts;
+/** Means over the first and the last quarter of the step range (NaN when no step is there). */
+function earlyAndLate(steps: ReadonlyMap<number, { n: number; sum: number }>): { early: number; late: number } {
+  const sorted = [...steps].sort(([a], [b]) => a - b);
+  const lo = sorted[0]?.[0] ?? Infinity;
+  const hi = sorted[sorted.length - 1]?.[0] ?? -Infinity;
+  const quarter = (hi - lo) / 4;
+  const meanWhere = (keep: (step: number) => boolean): number => {
+    let n = 0;
+    let sum = 0;
+    for (const [step, s] of sorted)
+      if (keep(step)) {
+        n += s.n;
+        sum += s.sum;
+      }
+    return n === 0 ? Number.NaN : sum / n;
+  };
+  return { early: meanWhere((s) => s <= lo + quarter), late: meanWhere((s) => s >= hi - quarter) };
 }

@@ -4,6 +4,7 @@ import type { Unidentified } from '../../core/provenance';
 import { totalReplayCost, type ReplayCost } from '../../credit/replay/replayCost';
 import { advantagesFor } from '../../credit/signals/advantageConventions';
 import type { CreditRun } from '../../store/creditInputRepository';
+import type { CreditFreshness } from '../../store/creditFreshness';
 import type { EvaluatorUsage } from '../../store/creditRepository';
 import type { Evaluator } from '../evaluators/evaluator';
 import { chooseAdvantageConvention } from './advantageConvention';
@@ -13,13 +14,16 @@ import { chooseEvaluator } from './chooseEvaluator';
 import type { RunCreditResult } from './creditJob';
 import { coalitionMethods, perMessageMethods } from './creditMethod';
 import { creditParams } from './creditParams';
-import { agentSummaries } from './creditSummary';
 import { defaultMonteCarlo } from './monteCarloCredit';
 import { forEachConcurrently, RunState, type RunContext } from './runState';
 import { defaultSplit } from '../../core/split';
 
 /** Computes (or, in a dry run, only estimates) one run's credit; see runCreditJob. */
-export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<RunCreditResult> {
+export async function creditForRun(
+  run: CreditRun,
+  ctx: RunContext,
+  freshness?: CreditFreshness,
+): Promise<RunCreditResult> {
   const { options } = ctx;
   const producer = ctx.producers.producer(run.runId);
   // Chosen first: an unknown convention fails before an evaluator is started.
@@ -50,9 +54,10 @@ export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<Run
   });
   const [from, to] = options.steps ?? [-Infinity, Infinity];
   const split = options.split ?? defaultSplit;
+  const chosen = episodesToCompute(run, ctx, params.hash, freshness);
   const episodes = (): Generator<CreditEpisode> =>
-    ctx.input.episodes(run.runId, from, to, undefined, options.episodes, split);
-  const total = ctx.input.countEpisodes(run.runId, from, to, options.episodes, split);
+    ctx.input.episodes(run.runId, from, to, undefined, chosen.ids, split);
+  const total = chosen.ids?.length === 0 ? 0 : ctx.input.countEpisodes(run.runId, from, to, chosen.ids, split);
   const state = new RunState(run, params, ctx, total, evaluator, monteCarlo);
   const calibrated = calibrateOnNeed(run, ctx, state, evaluator);
   state.trust = calibrated.trust;
@@ -65,7 +70,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<Run
       estimate = totalReplayCost(costs.values());
       ctx.hooks.onEstimate?.(run.name, estimate);
     }
-    if (!options.dryRun) {
+    if (!options.dryRun && total > 0) {
       budget = await computeEpisodes(ctx, state, episodes, costs);
       state.flush();
       for (const method of state.methods)
@@ -73,7 +78,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<Run
           run.runId,
           { ...params, method },
           (v) => advantagesFor(advantage.convention, v),
-          options.episodes,
+          chosen.ids,
         );
     }
   } finally {
@@ -86,15 +91,40 @@ export async function creditForRun(run: CreditRun, ctx: RunContext): Promise<Run
     params,
     evaluator: evaluator?.fingerprint,
     computed: state.computed,
+    ...(chosen.reused !== undefined ? { reused: chosen.reused } : {}),
     failures: state.failures,
     unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
-    agents: agentSummaries(state.agentValues),
+    agents: state.summary.summaries(),
     ...(budget ? { budget } : {}),
     ...(await calibrated.result()),
     advantage,
     ...(estimate ? { estimate } : {}),
     ...(usage && !options.dryRun ? { usage } : {}),
   };
+}
+
+/**
+ * The episodes to compute: those chosen by the caller (undefined: all), and with `onlyMissing` only
+ * those without current stored credit of `paramsHash` (all of them, when none is stored: undefined).
+ */
+function episodesToCompute(
+  run: CreditRun,
+  ctx: RunContext,
+  paramsHash: string,
+  freshness: CreditFreshness | undefined,
+): { ids: readonly number[] | undefined; reused?: number } {
+  const { options } = ctx;
+  if (!options.onlyMissing || !freshness) return { ids: options.episodes };
+  const split = options.split ?? defaultSplit;
+  const steps = options.steps ?? [-Infinity, Infinity];
+  const chosen = options.episodes ? new Set(options.episodes) : undefined;
+  const missing = freshness
+    .missingEpisodes(run.runId, options.method, paramsHash, steps, split)
+    .filter((id) => chosen === undefined || chosen.has(id));
+  const total = ctx.input.countEpisodes(run.runId, steps[0], steps[1], options.episodes, split);
+  // Every episode missing: the plain pass (a page at a time) instead of one read per chosen id.
+  const ids = missing.length === total ? options.episodes : missing;
+  return { ids, reused: total - missing.length };
 }
 
 /**

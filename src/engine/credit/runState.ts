@@ -1,5 +1,5 @@
 import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
-import { NotIdentifiableError, type ComputedStatus, type Unidentified } from '../../core/provenance';
+import { NotIdentifiableError, type Unidentified } from '../../core/provenance';
 import type { ReplayCost } from '../../credit/replay/replayCost';
 import type { CreditInputRepository, CreditRun } from '../../store/creditInputRepository';
 import type { CreditFailure, CreditRepository } from '../../store/creditRepository';
@@ -13,6 +13,7 @@ import {
   type ValueCounters,
 } from './coalitionValues';
 import type { CreditJobHooks, CreditJobOptions, RunFailure } from './creditJob';
+import { AgentSummaryTally } from './creditSummary';
 import { episodeCredit, type EpisodeCreditOutput } from './episodeCredit';
 import type { MessageCreditResult } from './messageCredit';
 import type { MonteCarloSettings } from './monteCarloCredit';
@@ -39,8 +40,8 @@ export class RunState {
   computed = 0;
   readonly failures: RunFailure[] = [];
   readonly methods = new Set<string>();
-  /** Agent name → [step, value, status] of every agent-level value of the primary method. */
-  readonly agentValues = new Map<string, [number, number, ComputedStatus][]>();
+  /** Running per-agent summary of every agent-level value of the primary method. */
+  readonly summary = new AgentSummaryTally();
   private rows = new Map<string, CreditRow[]>();
   private pendingFailures: CreditFailure[] = [];
   private fresh: NewEvaluation[] = [];
@@ -210,9 +211,7 @@ export class RunState {
     for (const row of rows.get(this.params.method) ?? []) {
       if (row.messageSeq !== null) continue;
       const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);
-      const list = this.agentValues.get(name) ?? [];
-      list.push([episode.step ?? 0, row.value, row.status]);
-      this.agentValues.set(name, list);
+      this.summary.add(name, episode.step ?? 0, row.value, row.status);
     }
     this.ctx.hooks.onEpisode?.({ episode, rows, ...(messages ? { messages } : {}) });
   }

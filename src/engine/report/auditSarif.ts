@@ -2,7 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { AuditFlag, RunAudit } from '../../core/auditReport';
 import { flagKinds } from '../../core/auditReport';
-import { describeFlag, flagDescriptions } from './formatAudit';
+import { flagMessage } from './flagEvidence';
+import { flagDescriptions } from './formatAudit';
 
 /**
  * The audit as SARIF 2.1.0, one result per flag located at the trace file and line of the first
@@ -42,7 +43,7 @@ function result(run: string, flag: AuditFlag) {
   return {
     ruleId: flag.kind,
     level: flag.kind === 'silent' ? 'note' : 'warning',
-    message: { text: `${run}: ${describeFlag(flag)}` },
+    message: { text: `${run}: ${flagMessage(flag)}` },
     ...(flag.location ? { locations: [physical(flag.location)] } : {}),
     ...(flag.locations && flag.locations.length > 1
       ? {

@@ -11,6 +11,5 @@ export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
-}
+/** `1 file`, `3 files` (one helper for every count in words: core/plural.ts). */
+export { plural } from '../../core/plural';

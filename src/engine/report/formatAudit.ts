@@ -1,5 +1,6 @@
 import type { AuditFlag, RunAudit } from '../../core/auditReport';
 import { flagKinds } from '../../core/auditReport';
+import { flagMessage } from './flagEvidence';
 
 const fixed = (n: number | null | undefined, digits = 3): string =>
   n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits);
@@ -45,25 +46,10 @@ export function formatAudit(report: RunAudit): string[] {
   return lines;
 }
 
-/** One line per flag: kind, agent, steps, where, and the headline evidence. */
+/** One line per flag: the words the Flags view and Problems show (flagEvidence.ts), then its trace line. */
 export function describeFlag(flag: AuditFlag): string {
-  const steps = flag.steps ? ` over steps ${flag.steps[0]}–${flag.steps[1]}` : '';
   const where = flag.location ? ` (${flag.location.uri}:${flag.location.line})` : '';
-  return `${flag.kind.toUpperCase()} ${flag.agent ?? 'team'}${steps}: ${flagDescriptions[flag.kind] ?? ''}${headline(flag)}${where}`;
-}
-
-function headline(flag: AuditFlag): string {
-  const e = flag.evidence;
-  if (flag.kind === 'silent')
-    return `; silent in ${String(e['silentEpisodes'])} of ${String(e['declaredEpisodes'])} episodes`;
-  if (flag.kind === 'decoupling')
-    return `; reward ρ=${fixed(e['rewardRho'] as number, 2)} (p=${fixed(e['rewardP'] as number, 4)}), share ρ=${fixed(e['shareRho'] as number, 2)} (p=${fixed(e['shareP'] as number, 4)})`;
-  const windows = e['windows'] as
-    { meanCredit?: number; ci90?: [number, number]; meanReward?: number; creditShare?: number }[] | undefined;
-  const w = windows?.[windows.length - 1];
-  if (!w) return '';
-  if (flag.kind === 'dominant') return `; credit share ${fixed(w.creditShare, 2)}`;
-  return `; last window mean credit ${fixed(w.meanCredit)} (90% CI ${fixed(w.ci90?.[0])}..${fixed(w.ci90?.[1])}), team reward ${fixed(w.meanReward, 2)}`;
+  return `${flagMessage(flag)}${where}`;
 }
 
 /** `--json`: the per-run object of the issue's format. */

@@ -3,8 +3,18 @@ import { BrowseRepository } from '../../store/browseRepository';
 import type { Db } from '../../store/database';
 import type { CreditCoverage } from '../../core/provenance';
 import { DashboardRepository, type StepAgentCredit } from '../../store/dashboardRepository';
+import { AgentSummaryRepository, type AgentCreditValue } from '../../store/agentSummaryRepository';
+import { agentSummary } from './agentSummary';
 import { runOverview } from './runOverview';
-import type { CreditStatus, DashboardRun, EpisodePage, EpisodeQuery, RunOverview, ViewMethod } from './viewTypes';
+import type {
+  AgentSummary,
+  CreditStatus,
+  DashboardRun,
+  EpisodePage,
+  EpisodeQuery,
+  RunOverview,
+  ViewMethod,
+} from './viewTypes';
 import type { OverviewDelta } from '../../protocol/dashboardPanel';
 
 const sum = (steps: readonly { readonly episodes: number }[]): number => steps.reduce((n, s) => n + s.episodes, 0);
@@ -20,6 +30,7 @@ function emptyCoverage(episodes: number): CreditCoverage {
 export class DashboardViewService {
   private readonly repo: DashboardRepository;
   private readonly browse: BrowseRepository;
+  private readonly agents: AgentSummaryRepository;
 
   /** `root`: absolute path of the indexed folder. */
   constructor(
@@ -28,6 +39,7 @@ export class DashboardViewService {
   ) {
     this.repo = new DashboardRepository(db);
     this.browse = new BrowseRepository(db);
+    this.agents = new AgentSummaryRepository(db);
   }
 
   /** Runs that still have a source, by root; agents in roster order. */
@@ -83,24 +95,16 @@ export class DashboardViewService {
     split: SplitChoice,
     only?: readonly number[],
   ): RunOverview {
-    const hash = this.repo.latestParams(runId, method);
-    const failure = hash === undefined ? this.repo.latestFailure(runId, method) : undefined;
+    const stored = this.storedCredit(runId, method, split);
     let credit: StepAgentCredit[] = [];
-    let status: CreditStatus = 'not-computed';
+    let status: CreditStatus = stored?.status ?? 'not-computed';
     const steps = this.repo.steps(runId, split, only);
     // Counted only when no parameter set's coverage replaces it (a count over the run's episodes).
     const uncredited = (): CreditCoverage => emptyCoverage(only ? this.repo.steppedEpisodes(runId, split) : sum(steps));
     let coverage: CreditCoverage;
-    if (hash !== undefined) {
-      credit = this.repo.creditByStep(runId, method, hash, epsilon, split, only);
-      coverage = this.repo.coverage(runId, method, hash, split);
-      // Only exact or estimated credit is drawn; a run with none of it is not "computed".
-      status =
-        coverage.drawn > 0
-          ? 'computed'
-          : coverage.notIdentifiable > 0 || coverage.approximate > 0
-            ? 'not-identifiable'
-            : 'failed';
+    if (stored?.hash !== undefined) {
+      credit = this.repo.creditByStep(runId, method, stored.hash, epsilon, split, only);
+      coverage = stored.coverage;
     } else if (method === 'shared') {
       credit = this.repo.sharedByStep(runId, epsilon, split, only);
       // Whether some step has a logged reward is a property of the run, not of the steps re-read.
@@ -108,10 +112,7 @@ export class DashboardViewService {
       status = computed ? 'computed' : 'not-computed';
       coverage = uncredited();
       if (computed) coverage = { ...coverage, drawn: coverage.episodes };
-    } else if (failure !== undefined) {
-      status = failure.status === 'not-identifiable' ? 'not-identifiable' : 'failed';
-      coverage = this.repo.coverage(runId, method, failure.paramsHash, split);
-    } else coverage = uncredited();
+    } else coverage = stored?.coverage ?? uncredited();
     return runOverview({
       coverage,
       runId,
@@ -123,6 +124,67 @@ export class DashboardViewService {
       credit,
       flags: this.browse.flags(runId),
       episodeFlagSteps: this.repo.episodeFlagSteps(runId),
+    });
+  }
+
+  /**
+   * The stored credit of the run under `method`: the parameter set computed last, its status and
+   * coverage (`computed` when some episode has drawn credit); else the last failure's; undefined
+   * when neither is stored.
+   */
+  private storedCredit(
+    runId: number,
+    method: ViewMethod,
+    split: SplitChoice,
+  ): { hash?: string; status: CreditStatus; coverage: CreditCoverage } | undefined {
+    const hash = this.repo.latestParams(runId, method);
+    if (hash !== undefined) {
+      const coverage = this.repo.coverage(runId, method, hash, split);
+      // Only exact or estimated credit is drawn; a run with none of it is not "computed".
+      const status =
+        coverage.drawn > 0
+          ? 'computed'
+          : coverage.notIdentifiable > 0 || coverage.approximate > 0
+            ? 'not-identifiable'
+            : 'failed';
+      return { hash, status, coverage };
+    }
+    const failure = this.repo.latestFailure(runId, method);
+    if (failure === undefined) return undefined;
+    return {
+      status: failure.status === 'not-identifiable' ? 'not-identifiable' : 'failed',
+      coverage: this.repo.coverage(runId, method, failure.paramsHash, split),
+    };
+  }
+
+  /**
+   * The run's per-agent summary under `method` (see {@link agentSummary}), over the episodes in
+   * `split`, with or without training steps. `shared` with nothing stored is the logged team reward
+   * of every roster agent.
+   */
+  agentSummary(runId: number, method: ViewMethod, split: SplitChoice = defaultSplit): AgentSummary {
+    const stored = this.storedCredit(runId, method, split);
+    const counts = this.agents.episodeCounts(runId, split);
+    let values: AgentCreditValue[] = [];
+    let status: CreditStatus = stored?.status ?? 'not-computed';
+    let coverage = stored?.coverage ?? emptyCoverage(counts.episodes);
+    if (stored?.hash !== undefined) values = this.agents.creditValues(runId, method, stored.hash, split);
+    else if (method === 'shared') {
+      values = this.agents.sharedValues(runId, split);
+      status = counts.rewarded > 0 ? 'computed' : 'not-computed';
+      coverage = { ...emptyCoverage(counts.episodes), drawn: counts.rewarded };
+    }
+    return agentSummary({
+      runId,
+      method,
+      status,
+      coverage,
+      steplessEpisodes: counts.stepless,
+      agents: this.repo.agents(runId),
+      values,
+      activity: this.agents.activity(runId, split),
+      flags: this.browse.flags(runId),
+      audit: this.agents.auditSummary(runId),
     });
   }
 
@@ -143,6 +205,7 @@ export class DashboardViewService {
       if (search === undefined || search === null) throw error;
       return {
         total: 0,
+        totalIsLowerBound: false,
         offset: query.offset,
         rows: [],
         searchError: `cannot search for "${search}": ${(error as Error).message}`,
@@ -150,6 +213,7 @@ export class DashboardViewService {
     }
     return {
       total: page.total,
+      totalIsLowerBound: page.totalIsLowerBound,
       offset: query.offset,
       searchError: null,
       creditAgents: page.agents,

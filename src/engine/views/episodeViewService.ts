@@ -5,17 +5,21 @@ import { readEpisode } from '../../ingest/readEpisode';
 import { BrowseRepository } from '../../store/browseRepository';
 import type { Db } from '../../store/database';
 import { EpisodeViewRepository, type EpisodeHeader } from '../../store/episodeViewRepository';
+import type { PromptView, RawRecordView } from '../../protocol/episodePanel';
 import { counterfactualViews } from './counterfactualViews';
 import { episodeCreditView } from './creditView';
+import { metadataView, routingView } from './episodeExtras';
 import { flagView } from './flagView';
-import { messageWindow, RecentEpisodes } from './messageWindow';
-import type {
-  EpisodeCreditView,
-  EpisodeViewData,
-  EvaluatorView,
-  FlagView,
-  MessageWindow,
-  ViewMethod,
+import { cut, messageWindow, RecentEpisodes } from './messageWindow';
+import { readRawRecord } from './rawRecord';
+import {
+  maxMessageChars,
+  type EpisodeCreditView,
+  type EpisodeViewData,
+  type EvaluatorView,
+  type FlagView,
+  type MessageWindow,
+  type ViewMethod,
 } from './viewTypes';
 
 /** What the host adds to an episode's data: its settings and evaluator. */
@@ -26,8 +30,9 @@ export interface EpisodeViewContext {
 
 /**
  * The data of the Episode panel for one indexed folder: the episode without its messages (from the
- * index only), message windows (read back from the trace, the last two episodes kept decoded),
- * stored credit per method, and navigation to the adjacent episode of the run.
+ * index only), message windows and the prompt (read back from the trace, the last two episodes
+ * kept decoded, so an opening reads its record once), the raw record, stored credit per method,
+ * and navigation to the adjacent episode of the run.
  */
 export class EpisodeViewService {
   private readonly repo: EpisodeViewRepository;
@@ -85,6 +90,8 @@ export class EpisodeViewService {
       evaluator: context.evaluator,
       defaultMethod: context.defaultMethod,
       routingLogged: this.repo.evidence(episodeId).routing,
+      routing: routingView(this.repo.routing(episodeId)),
+      ...metadataView(this.repo.metadataJson(episodeId)),
       location: { uri: header.uri, line: header.line },
       readError: this.readError(header),
     };
@@ -95,16 +102,42 @@ export class EpisodeViewService {
    * with an Error (`file:line: reason`) when the record cannot be read, or when there is no such episode.
    */
   async messages(episodeId: number, offset: number, limit: number): Promise<MessageWindow> {
+    return messageWindow(await this.decode(episodeId), offset, limit);
+  }
+
+  /**
+   * The episode's task prompt, cut at the message limit, from the same decoded record as its
+   * messages. Rejects like {@link messages} when the trace no longer holds the episode.
+   */
+  async prompt(episodeId: number): Promise<PromptView> {
+    const prompt = (await this.decode(episodeId)).prompt;
+    if (prompt === undefined) return { text: null, chars: 0, truncated: false };
+    const truncated = prompt.length > maxMessageChars;
+    return { text: truncated ? cut(prompt, maxMessageChars) : prompt, chars: prompt.length, truncated };
+  }
+
+  /** The episode's record as it stands in the trace, size-capped (see readRawRecord). */
+  async rawRecord(episodeId: number): Promise<RawRecordView> {
+    const read = await readRawRecord(this.root, this.requireHeader(episodeId));
+    if (!read.ok) throw new Error(read.error);
+    return read.value;
+  }
+
+  /** The episode decoded from its trace record (kept for the next window or the prompt). */
+  private async decode(episodeId: number): Promise<Episode> {
     const header = this.requireHeader(episodeId);
     const key = `${String(episodeId)}\u0000${header.uri}\u0000${String(header.offset)}\u0000${String(header.length)}`;
-    let episode = this.decoded.get(key);
-    if (!episode) {
-      const read = await readEpisode(this.root, header);
-      if (!read.ok) throw new Error(read.error);
-      episode = read.value;
-      this.decoded.set(key, episode);
-    }
-    return messageWindow(episode, offset, limit);
+    const kept = this.decoded.get(key);
+    if (kept) return kept;
+    const read = await readEpisode(this.root, header);
+    if (!read.ok) throw new Error(read.error);
+    // A rewritten file can hold another well-formed episode at the same bytes: never show it as this one.
+    if (read.value.id !== header.externalId)
+      throw new Error(
+        `${header.uri}:${String(header.line)}: the line now holds episode "${read.value.id}", not "${header.externalId}"; re-index the run`,
+      );
+    this.decoded.set(key, read.value);
+    return read.value;
   }
 
   /** The stored credit of the episode under `method` (see episodeCreditView for the statuses). */

@@ -1,10 +1,12 @@
 import type { Episode, Message } from '../../core/episode';
+import { toolCallsOf, toolResultOf } from './toolCalls';
 import { maxMessageChars, type MessageView, type MessageWindow } from './viewTypes';
 
 /**
  * Messages `[offset, offset + limit)` of an episode (fewer at its end, none past it), each text cut
  * at `maxChars` characters (never inside a surrogate pair) and marked `truncated`. Token
- * attribution is included only when the message carries tokens and attribution of equal length.
+ * attribution is included only when the message carries tokens and attribution of equal length;
+ * tool calls and a JSON tool result only when the whole text was sent (a cut one would not parse).
  */
 export function messageWindow(
   episode: Episode,
@@ -26,6 +28,7 @@ function messageView(message: Message, seq: number, maxChars: number): MessageVi
   const truncated = content.length > maxChars;
   const { tokens, attribution } = message;
   return {
+    ...(truncated ? {} : toolParts(message)),
     seq,
     agent: message.agent,
     turn: message.turn ?? null,
@@ -39,8 +42,19 @@ function messageView(message: Message, seq: number, maxChars: number): MessageVi
   };
 }
 
+/** The structured tool calls of a `tool_call` message, or the JSON of a `tool_result` one. */
+function toolParts(message: Message): Pick<MessageView, 'toolCalls' | 'toolResult'> {
+  if (message.channel === 'tool_call') {
+    const calls = toolCallsOf(message.content);
+    return calls.length > 0 ? { toolCalls: calls } : {};
+  }
+  if (message.channel !== 'tool_result') return {};
+  const result = toolResultOf(message.content);
+  return result === undefined ? {} : { toolResult: result };
+}
+
 /** The first `max` UTF-16 units, one fewer when the last would be half a surrogate pair. */
-function cut(text: string, max: number): string {
+export function cut(text: string, max: number): string {
   const last = text.charCodeAt(max - 1);
   return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
 }

@@ -15,6 +15,10 @@ export type {
   MessageWindow,
 } from '../../protocol/episodePanel';
 export type {
+  AgentSummary,
+  AgentSummaryRow,
+  AuditState,
+  CreditHistogram,
   CreditCoverage,
   DashboardRun,
   EpisodeFilter,

@@ -6,6 +6,7 @@ import {
   DashboardReadyCommand,
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
+  GetAgentSummaryRequest,
   GetEpisodesRequest,
   GetOverviewDeltaRequest,
   GetOverviewRequest,
@@ -13,7 +14,7 @@ import {
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
 import { isRecord } from '../../protocol/ipc';
-import { isNonNegativeInt } from '../../protocol/viewData';
+import { isNonNegativeInt, type ViewMethod } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
 import { currentEvaluatorChoice, showTrustWarning, type GatedEvaluator } from '../trust';
@@ -28,8 +29,8 @@ export interface DashboardPanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly config: () => CreditLensConfig | undefined;
   readonly storageDir?: string;
   readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
-  /** Opens an episode in the Episode panel. */
-  readonly openEpisode: (folder: vscode.Uri, episodeId: number) => void;
+  /** Opens an episode in the Episode panel, under the dashboard's method when it sends one. */
+  readonly openEpisode: (folder: vscode.Uri, episodeId: number, method?: ViewMethod) => void;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
 }
@@ -108,10 +109,13 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     session.onRequest(GetOverviewDeltaRequest, ({ folder, runId, method, after }) =>
       this.service(folder).overviewDelta(runId, method, DashboardPanel.epsilon, after),
     );
+    session.onRequest(GetAgentSummaryRequest, ({ folder, runId, method }) =>
+      this.service(folder).agentSummary(runId, method),
+    );
     session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
-    session.onCommand(OpenEpisodeCommand, ({ folder, episodeId }) => {
+    session.onCommand(OpenEpisodeCommand, ({ folder, episodeId, method }) => {
       this.service(folder);
-      this.deps.openEpisode(vscode.Uri.file(folder), episodeId);
+      this.deps.openEpisode(vscode.Uri.file(folder), episodeId, method);
     });
     session.onCommand(DashboardRecomputeCommand, (params) => this.runRecompute(params));
   }

@@ -8,6 +8,8 @@ import {
   EpisodeReadyCommand,
   GetCreditRequest,
   GetMessagesRequest,
+  GetPromptRequest,
+  GetRawRecordRequest,
   NavigateEpisodeCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
@@ -18,7 +20,7 @@ import {
   type RecomputeProgress,
 } from '../../protocol/episodePanel';
 import { isRecord } from '../../protocol/ipc';
-import { isEpisodeRef, type EpisodeRef } from '../../protocol/viewData';
+import { isEpisodeRef, type EpisodeRef, type ViewMethod } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
@@ -67,6 +69,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
   private recompute: AbortController | undefined;
   /** What the webview was last sent. */
   private sent: EpisodeViewData | undefined;
+  /** The method the opening view asked for, until the webview has been sent it once. */
+  private openedMethod: ViewMethod | null = null;
 
   constructor(private readonly deps: EpisodePanelDeps) {
     super(
@@ -78,8 +82,12 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     );
   }
 
-  /** Shows episode `episodeId` of the index of `folder`, opening or revealing the panel. */
-  show(folder: vscode.Uri, episodeId: number): void {
+  /**
+   * Shows episode `episodeId` of the index of `folder`, opening or revealing the panel; `method`
+   * (the opening view's, e.g. the dashboard's) is shown instead of the panel's own choice.
+   */
+  show(folder: vscode.Uri, episodeId: number, method?: ViewMethod): void {
+    this.openedMethod = method ?? null;
     this.open({ ref: { folder: folder.fsPath, episodeId } });
   }
 
@@ -104,6 +112,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     session.onRequest(GetMessagesRequest, ({ ref, offset, limit }) =>
       this.service(ref).messages(ref.episodeId, offset, limit),
     );
+    session.onRequest(GetPromptRequest, ({ ref }) => this.service(ref).prompt(ref.episodeId));
+    session.onRequest(GetRawRecordRequest, ({ ref }) => this.service(ref).rawRecord(ref.episodeId));
     session.onRequest(GetCreditRequest, ({ ref, method }) =>
       this.service(ref).credit(ref.episodeId, method, this.sent?.evaluator.configured ?? false),
     );
@@ -155,7 +165,11 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
       evaluator: evaluatorView(config, gated, false),
     });
     if (!probe) return undefined;
-    return { ...probe, evaluator: evaluatorView(config, gated, probe.groundTruth !== null) };
+    return {
+      ...probe,
+      evaluator: evaluatorView(config, gated, probe.groundTruth !== null),
+      openedMethod: this.openedMethod,
+    };
   }
 
   protected post(): void {
@@ -166,6 +180,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     if (data) {
       session.panel.title = `Episode ${data.externalId}`;
       session.notify(DidChangeEpisodeNotification, data);
+      // Sent once: later posts (index changes, reloads) keep the method the user chose since.
+      if (session.isReady) this.openedMethod = null;
     } else if (this.shown) {
       this.deps.log.warn(
         `Episode view: episode ${String(this.shown.episodeId)} is no longer in the index of ${this.shown.index.root}`,

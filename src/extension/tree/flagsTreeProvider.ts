@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { BrowseFlag, BrowseRun } from '../../store/browseRepository';
 import { commandIds } from '../commandIds';
-import { flagHeadline, flagMessage, flagScope, formatValue } from '../diagnostics/flagText';
+import { flagEvidenceRows, type EvidenceRow } from '../../engine/report/flagEvidence';
+import { flagHeadline, flagMessage, flagScope } from '../diagnostics/flagText';
 import { Disposable } from '../lifecycle';
 import { noIndexMessage } from './runsTreeProvider';
 import {
@@ -19,13 +20,13 @@ import {
   type BrowseIndexSource,
 } from './treeItems';
 
-/** A node of the Flags view: run → flag → evidence entries (objects and arrays expand further). */
+/** A node of the Flags view: run → flag → evidence rows in words (a window of steps expands to its figures). */
 export type FlagsNode =
   | { readonly kind: 'message'; readonly text: string; readonly command?: vscode.Command }
   | { readonly kind: 'more'; readonly hidden: number; readonly noun: string }
   | { readonly kind: 'run'; readonly run: BrowseRun }
   | { readonly kind: 'flag'; readonly folder: vscode.Uri; readonly run: BrowseRun; readonly flag: BrowseFlag }
-  | { readonly kind: 'evidence'; readonly id: string; readonly key: string; readonly value: unknown };
+  | { readonly kind: 'evidence'; readonly id: string; readonly row: EvidenceRow };
 
 export interface FlagsTreeOptions {
   readonly index: BrowseIndexSource;
@@ -77,7 +78,7 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
             },
           ];
     try {
-      return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'entry');
+      return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'row');
     } catch (error) {
       return [{ kind: 'message', text: readError(error) }];
     }
@@ -94,9 +95,9 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
       case 'run':
         return repository.flags(node.run.runId).map((flag) => ({ kind: 'flag', folder, run: node.run, flag }));
       case 'flag':
-        return entriesOf(`flag:${node.flag.flagId}`, node.flag.evidence);
+        return rowsOf(`flag:${node.flag.flagId}`, flagEvidenceRows(node.flag.evidence));
       case 'evidence':
-        return isContainer(node.value) ? entriesOf(node.id, node.value) : [];
+        return rowsOf(node.id, node.row.children ?? []);
       default:
         return [];
     }
@@ -108,17 +109,8 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 }
 
-function isContainer(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
-}
-
-function entriesOf(parentId: string, value: object): FlagsNode[] {
-  return Object.entries(value as Record<string, unknown>).map(([key, entry]) => ({
-    kind: 'evidence',
-    id: `${parentId}/${key}`,
-    key,
-    value: entry,
-  }));
+function rowsOf(parentId: string, rows: readonly EvidenceRow[]): FlagsNode[] {
+  return rows.map((row, i) => ({ kind: 'evidence', id: `${parentId}/${i}`, row }));
 }
 
 function runItem(run: BrowseRun): vscode.TreeItem {
@@ -138,7 +130,7 @@ function runItem(run: BrowseRun): vscode.TreeItem {
 }
 
 function flagItem({ folder, run, flag }: Extract<FlagsNode, { kind: 'flag' }>): vscode.TreeItem {
-  const hasEvidence = Object.keys(flag.evidence).length > 0;
+  const hasEvidence = flagEvidenceRows(flag.evidence).length > 0;
   const item = new vscode.TreeItem(
     `${flag.kind} · ${flag.agent ?? 'team'}`,
     hasEvidence ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
@@ -151,21 +143,20 @@ function flagItem({ folder, run, flag }: Extract<FlagsNode, { kind: 'flag' }>): 
   item.tooltip = escapedTooltip(flagMessage(flag), [
     ['run', run.name],
     ['trace', where],
-    ...(flag.score === null ? [] : [['score', formatValue(flag.score)] as const]),
   ]);
   if (flag.location) item.command = traceLineCommand(folder, flag.location.uri, flag.location.line);
   return item;
 }
 
-function evidenceItem({ id, key, value }: Extract<FlagsNode, { kind: 'evidence' }>): vscode.TreeItem {
-  const expandable = isContainer(value) && Object.keys(value).length > 0;
+function evidenceItem({ id, row }: Extract<FlagsNode, { kind: 'evidence' }>): vscode.TreeItem {
+  const expandable = (row.children?.length ?? 0) > 0;
   const item = new vscode.TreeItem(
-    key,
+    row.label,
     expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = id;
   item.contextValue = 'creditLens.evidence';
-  item.description = formatValue(value);
-  item.tooltip = escapedTooltip(key, [['value', formatValue(value, 2000)]]);
+  item.description = row.value;
+  item.tooltip = escapedTooltip(row.label, [['value', row.value]]);
   return item;
 }

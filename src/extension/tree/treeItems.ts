@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { BrowseRepository } from '../../store/browseRepository';
+import { plural } from '../../core/plural';
 import { formatNumber } from '../diagnostics/flagText';
 
 /** An open index as the tree views read it: the indexed folder and its listings. */
@@ -24,10 +25,8 @@ export function rewardText(reward: number | null, label = 'reward'): string {
   return reward === null ? 'no reward' : `${label} ${formatNumber(reward)}`;
 }
 
-/** `1 episode`, `3 episodes`. */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
+/** `1 episode`, `3 episodes` (core/plural.ts, the one pluralising helper). */
+export { plural } from '../../core/plural';
 
 /** Joins the defined parts with ` · `. */
 export function description(...parts: (string | undefined)[]): string {
@@ -67,10 +66,7 @@ export function messageItem(text: string, command?: vscode.Command): vscode.Tree
 
 /** The "… N more" leaf closing a capped level. */
 export function moreItem(hidden: number, noun: string): vscode.TreeItem {
-  const item = new vscode.TreeItem(
-    `… ${hidden} more ${noun}${hidden === 1 ? '' : 's'}`,
-    vscode.TreeItemCollapsibleState.None,
-  );
+  const item = new vscode.TreeItem(`… ${plural(hidden, `more ${noun}`)}`, vscode.TreeItemCollapsibleState.None);
   item.contextValue = 'creditLens.more';
   return item;
 }

@@ -68,11 +68,11 @@ CREATE TRIGGER shared_step_agent_insert AFTER INSERT ON episode_agent BEGIN
   ON CONFLICT DO UPDATE SET total = total + excluded.total, n = n + 1, spoke = spoke + excluded.spoke, idle = idle + excluded.idle;
 END;
 CREATE TRIGGER shared_step_agent_delete BEFORE DELETE ON episode WHEN old.train_step IS NOT NULL AND old.outcome IS NOT NULL BEGIN
-  UPDATE shared_step_agent AS s SET total = s.total - old.outcome, n = s.n - 1, spoke = s.spoke - (ea.n_messages > 0),
-    idle = s.idle - (ea.n_messages > 0 AND abs(old.outcome) <= s.epsilon)
+  UPDATE shared_step_agent SET total = total - old.outcome, n = n - 1, spoke = spoke - (ea.n_messages > 0),
+    idle = idle - (ea.n_messages > 0 AND abs(old.outcome) <= shared_step_agent.epsilon)
   FROM episode_agent ea
-  WHERE ea.episode_id = old.episode_id AND s.run_id = old.run_id AND s.split_kind = ${kind('old')}
-    AND s.train_step = old.train_step AND s.agent_id = ea.agent_id;
+  WHERE ea.episode_id = old.episode_id AND shared_step_agent.run_id = old.run_id AND shared_step_agent.split_kind = ${kind('old')}
+    AND shared_step_agent.train_step = old.train_step AND shared_step_agent.agent_id = ea.agent_id;
 END;
 
 CREATE TABLE credit_step_agent (

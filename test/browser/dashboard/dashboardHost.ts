@@ -4,11 +4,14 @@ import {
   DashboardReadyCommand,
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
+  GetAgentSummaryRequest,
   GetEpisodesRequest,
   GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
+  type AgentSummary,
   type DashboardRunsData,
+  type GetOverviewParams,
   type OverviewDelta,
   type GetEpisodesParams,
 } from '../../../src/protocol/dashboardPanel';
@@ -24,6 +27,8 @@ export interface DashboardHost {
   runs: DashboardRunsData;
   /** The answer to GetOverviewDeltaRequest (live tail); the overview of run 1 has watermark {@link scriptedWatermark}. */
   delta?: OverviewDelta;
+  /** The answer to GetAgentSummaryRequest; by default every agent of the run with no credit, not audited. */
+  agentSummary?: (params: GetOverviewParams) => AgentSummary;
   /** Messages whose method is the dashboard's but whose params failed the protocol guard. */
   readonly invalid: IpcMessage[];
 }
@@ -35,10 +40,37 @@ const known = [
   DashboardReadyCommand,
   GetOverviewRequest,
   GetOverviewDeltaRequest,
+  GetAgentSummaryRequest,
   GetEpisodesRequest,
   OpenEpisodeCommand,
   DashboardRecomputeCommand,
 ];
+
+/** An agent summary of run `runId` of `runs` without credit or audit. */
+export function emptyAgentSummary(runs: DashboardRunsData, { runId, method }: GetOverviewParams): AgentSummary {
+  const run = runs.runs.find((r) => r.runId === runId);
+  const episodes = run?.episodes ?? 0;
+  return {
+    runId,
+    method,
+    status: 'not-computed',
+    coverage: { episodes, drawn: 0, approximate: 0, notIdentifiable: 0, failed: 0, reason: null, remedy: null },
+    steplessEpisodes: run && run.steps.count === 0 ? episodes : 0,
+    agents: (run?.agents ?? []).map((agent) => ({
+      agent,
+      episodes: 0,
+      meanCredit: null,
+      ci: null,
+      creditShare: null,
+      tokenShare: null,
+      emptyRate: null,
+      copyRate: null,
+      flags: [],
+    })),
+    histogram: null,
+    audit: null,
+  };
+}
 
 export function dashboardHost(run: ScriptedRun): DashboardHost {
   const state: DashboardHost = {
@@ -64,6 +96,8 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
               flags: [],
             };
       }
+      if (GetAgentSummaryRequest.is(message))
+        return (state.agentSummary ?? ((p) => emptyAgentSummary(state.runs, p)))(message.params);
       if (GetOverviewDeltaRequest.is(message)) {
         if (!state.delta) throw new Error('no delta scripted');
         return state.delta;

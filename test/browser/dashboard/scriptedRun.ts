@@ -269,7 +269,7 @@ function compare(
 /** One page of the table, as the data service would answer it. */
 export function episodePage(run: ScriptedRun, params: GetEpisodesParams): EpisodePage {
   const error = params.filter.search ? searchError(params.filter.search) : null;
-  if (error) return { total: 0, offset: params.offset, rows: [], searchError: error };
+  if (error) return { total: 0, totalIsLowerBound: false, offset: params.offset, rows: [], searchError: error };
   const rows = run.episodes.filter((e) => matches(e, params.filter));
   const agents = run.runs.runs.find((r) => r.runId === params.runId)?.agents ?? [];
   const order = compare(params.sort.key, agents, params.sort.descending);
@@ -277,5 +277,5 @@ export function episodePage(run: ScriptedRun, params: GetEpisodesParams): Episod
   const page = rows
     .slice(params.offset, params.offset + params.limit)
     .map(({ roster: _r, kinds: _k, text: _t, ...row }) => row);
-  return { total: rows.length, offset: params.offset, rows: page, searchError: null };
+  return { total: rows.length, totalIsLowerBound: false, offset: params.offset, rows: page, searchError: null };
 }

@@ -60,7 +60,10 @@ describe('credit-lens credit --evaluator replay:url=… on the done-when fixture
       assert.equal(run?.estimate.calls, 120);
       const audit = await cli('audit', root, '--evaluator', evaluator);
       assert.equal(audit.status, 0, audit.stderr);
-      assert.match(audit.stdout, /FREE-RIDER B over steps 1–4/);
+      assert.match(
+        audit.stdout,
+        /free-rider: B is idle while sharing a reward the team earns \(steps 1–4, the whole run\)/,
+      );
       assert.doesNotMatch(audit.stdout, /not reached: .* for A/);
       assert.equal(server.requests.length, 120); // the audit found every replayed value in the cache
     });

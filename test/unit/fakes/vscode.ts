@@ -124,9 +124,44 @@ export enum DiagnosticSeverity {
   Hint = 3,
 }
 
+export class Location {
+  constructor(
+    readonly uri: Uri,
+    readonly range: Range,
+  ) {}
+}
+
+export class DiagnosticRelatedInformation {
+  constructor(
+    readonly location: Location,
+    readonly message: string,
+  ) {}
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind('quickfix');
+  constructor(readonly value: string) {}
+}
+
+export class CodeAction {
+  diagnostics?: Diagnostic[];
+  command?: { command: string; title: string; arguments?: unknown[] };
+  constructor(
+    readonly title: string,
+    readonly kind?: CodeActionKind,
+  ) {}
+}
+
+/** A registered code action provider, as `languages.registerCodeActionsProvider` received it. */
+export interface FakeCodeActionProvider {
+  readonly selector: unknown;
+  readonly provider: { provideCodeActions(document: unknown, range: unknown, context: unknown): unknown };
+}
+
 export class Diagnostic {
   source?: string;
   code?: string | number;
+  relatedInformation?: DiagnosticRelatedInformation[];
   constructor(
     readonly range: Range,
     readonly message: string,
@@ -335,6 +370,7 @@ function initialState() {
     quickPicks: [] as { items: readonly unknown[]; options: unknown }[],
     openDialogs: [] as unknown[],
     diagnosticCollections: [] as FakeDiagnosticCollection[],
+    codeActionProviders: [] as FakeCodeActionProvider[],
     treeViews: [] as FakeTreeView[],
     workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
     /** Answers a message: returns the item the user clicks, or undefined (dismissed). */
@@ -566,5 +602,10 @@ export const languages = {
     const collection = new FakeDiagnosticCollection(name ?? '');
     fake.diagnosticCollections.push(collection);
     return collection;
+  },
+  registerCodeActionsProvider(selector: unknown, provider: FakeCodeActionProvider['provider']): Disposable {
+    const entry = { selector, provider };
+    fake.codeActionProviders.push(entry);
+    return new Disposable(() => fake.codeActionProviders.splice(fake.codeActionProviders.indexOf(entry), 1));
   },
 };

@@ -33,7 +33,7 @@ test('without code-server, npm start leaves the audit verdict on screen and says
   assert.match(tail, /to do it by hand: unset CODE_SERVER, or bash scripts\/install-code-server\.sh/);
   assert.match(
     tail,
-    /FREE-RIDER verifier over steps \d+–\d+/,
+    /free-rider: verifier is idle while sharing a reward the team earns \(steps \d+–\d+\)/,
     'the verdict on the verifier is the last thing on screen',
   );
   assert.ok(run.stdout.split('\n').length < 60, `${String(run.stdout.split('\n').length)} lines printed`);

@@ -45,7 +45,7 @@ test('steps() counts episodes, groups and the flags covering each step', () => {
   assert.deepEqual(index.browse.steps(999), []);
 });
 
-test('groups() lists the groups of a step; an episode flag counts only in its group', () => {
+test('groups() count only the flags about their episodes: a step window badges the step, not its groups', () => {
   assert.deepEqual(
     index.browse.groups(index.teamRunId, 1).map((g) => [g.group, g.episodes, g.flags]),
     [
@@ -56,14 +56,14 @@ test('groups() lists the groups of a step; an episode flag counts only in its gr
   assert.deepEqual(
     index.browse.groups(index.teamRunId, 2).map((g) => [g.group, g.flags]),
     [
-      ['s2-g0', 1],
-      ['s2-g1', 1],
+      ['s2-g0', 0],
+      ['s2-g1', 0],
     ],
   );
   assert.deepEqual(index.browse.groups(index.teamRunId, null), []);
 });
 
-test('episodes() gives rewards, roster sizes, trace lines and covering flags, up to the limit', () => {
+test('episodes() gives rewards, roster sizes, trace lines and the flags about each, up to the limit', () => {
   const episodes = index.browse.episodes(index.teamRunId, 1, 's1-g1', 10);
   assert.deepEqual(
     episodes.map((e) => [e.externalId, e.sample, e.agents, e.uri, e.line, e.flags]),
@@ -77,8 +77,8 @@ test('episodes() gives rewards, roster sizes, trace lines and covering flags, up
   assert.deepEqual(
     index.browse.episodes(index.teamRunId, 3, 's3-g0', 2).map((e) => [e.externalId, e.flags]),
     [
-      ['s3-g0-r0', 1],
-      ['s3-g0-r1', 1],
+      ['s3-g0-r0', 0],
+      ['s3-g0-r1', 0],
     ],
   );
   assert.deepEqual(

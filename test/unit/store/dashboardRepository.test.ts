@@ -88,16 +88,17 @@ test('a live-tail delta reads only the steps it names, one episode_step seek eac
 
 test('episode pages never scan the episode table; reward and external-id pages need no sort, step pages sort within a step', () => {
   for (const [key, sql] of episodePageQueries) {
+    if (key.startsWith('flags:unflagged:')) continue;
     const p = plan(sql);
     assert.ok(!p.some((d) => /^SCAN (e|episode|credit)\b/.test(d)), `${key}: ${p.join(' | ')}`);
   }
   for (const key of [
-    'reward:asc',
-    'reward:desc',
-    'externalId:asc',
-    'externalId:desc',
-    'messages:asc',
-    'messages:desc',
+    'reward:asc:set',
+    'reward:desc:set',
+    'externalId:asc:set',
+    'externalId:desc:set',
+    'messages:asc:set',
+    'messages:desc:set',
   ]) {
     const p = plan(episodePageQueries.get(key) ?? '');
     assert.ok(
@@ -106,10 +107,32 @@ test('episode pages never scan the episode table; reward and external-id pages n
     );
   }
   assert.ok(
-    plan(episodePageQueries.get('reward:desc') ?? '').includes('SEARCH e USING INDEX episode_outcome (run_id=?)'),
+    plan(episodePageQueries.get('reward:desc:set') ?? '').includes('SEARCH e USING INDEX episode_outcome (run_id=?)'),
   );
-  const stepPlan = plan(episodePageQueries.get('step:asc') ?? '');
+  const stepPlan = plan(episodePageQueries.get('step:asc:set') ?? '');
   assert.ok(stepPlan.includes('USE TEMP B-TREE FOR LAST 3 TERMS OF ORDER BY'), stepPlan.join(' | '));
+});
+
+test('the page sorted by flags reads flagged episodes by count from episode_flag_rank and the rest in id order', () => {
+  for (const dir of ['asc', 'desc']) {
+    const flagged = plan(episodePageQueries.get(`flags:flagged:${dir}:set`) ?? '');
+    assert.ok(
+      flagged.includes('SEARCH ef USING COVERING INDEX episode_flag_rank (run_id=? AND kind=?)'),
+      flagged.join(' | '),
+    );
+    const rest = plan(episodePageQueries.get(`flags:unflagged:${dir}:set`) ?? '');
+    // Only the outer query sorts (the page's own rows); the part itself is read in rowid order.
+    assert.equal(rest.filter((d) => d.startsWith('USE TEMP B-TREE')).length, 1, rest.join(' | '));
+    assert.ok(rest.includes('SCAN e') && rest.at(-1) === 'USE TEMP B-TREE FOR ORDER BY', rest.join(' | '));
+    for (const p of [flagged, rest]) assert.ok(!p.some((d) => d.includes('step_cover') || d.includes('flag f')));
+  }
+  const counted = plan(episodePageQueries.get('count:flagged:set') ?? '');
+  assert.ok(counted[1]?.startsWith('SEARCH ef USING COVERING INDEX episode_flag_rank'), counted.join(' | '));
+  const matches = plan(episodePageQueries.get('count:matches:none') ?? '');
+  assert.ok(
+    matches.some((d) => d.startsWith('SCAN message_fts VIRTUAL TABLE')),
+    matches.join(' | '),
+  );
 });
 
 test('latestParams() picks the set written last; creditByStep() leaves silent agents out of the idle counts', () => {

@@ -25,10 +25,7 @@ test('every episode view statement reads by primary key or index, never scanning
     );
   }
   const plan = (sql: string): string => queryPlan(f.store.db, sql, params).join(' | ');
-  assert.match(
-    plan(episodeViewQueries.credit),
-    /SEARCH credit USING INDEX credit_episode \(episode_id=\? AND method=\?\)/,
-  );
+  assert.match(plan(episodeViewQueries.credit), /SEARCH credit USING INDEX credit_key \(episode_id=\?\)/);
   assert.match(
     plan(episodeViewQueries.nextInStep),
     /SEARCH episode USING INDEX episode_step \(run_id=\? AND train_step=\?\)/,

@@ -38,6 +38,7 @@ export const planParams: Readonly<Record<string, BindValue>> = {
   sortAgent: 'verifier',
   limit: 500,
   offset: 0,
+  countLimit: 100,
   only: '[1, 2]',
   after: 3,
 };

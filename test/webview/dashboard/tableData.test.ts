@@ -30,7 +30,7 @@ function deferredQuery(key: string, total: number, tag = '') {
             ...row(offset + i),
             externalId: `${tag}e${String(offset + i)}`,
           }));
-          resolve({ total, offset, rows, searchError: null });
+          resolve({ total, totalIsLowerBound: false, offset, rows, searchError: null });
         });
       });
     },
@@ -108,7 +108,8 @@ test('TableData does not ask a failed page again until the query changes, and re
   assert.equal(data.error, 'host gone');
   data.setQuery({
     key: 'y',
-    fetch: () => Promise.resolve({ total: 0, offset: 0, rows: [], searchError: 'fts5: syntax error' }),
+    fetch: () =>
+      Promise.resolve({ total: 0, totalIsLowerBound: false, offset: 0, rows: [], searchError: 'fts5: syntax error' }),
   });
   data.ensure(0, 10);
   await new Promise((r) => setImmediate(r));
@@ -129,4 +130,24 @@ test('TableData keeps a bounded number of pages', async () => {
   }
   assert.equal(data.row(0), undefined, 'the oldest page was dropped');
   assert.equal(data.row(99 * pageSize)?.episodeId, 99 * pageSize);
+});
+
+test('the count text says "N+" while the host counted only part of the matches', async () => {
+  const data = new TableData(() => undefined);
+  assert.equal(data.countText(), 'Loading…');
+  const answer = (total: number, totalIsLowerBound: boolean) => ({
+    key: `q${String(total)}${String(totalIsLowerBound)}`,
+    fetch: () => Promise.resolve({ total, totalIsLowerBound, offset: 0, rows: [], searchError: null }),
+  });
+  for (const [total, bound, text] of [
+    [10_500, true, '10,500+ episodes'],
+    [1, true, '1+ episodes'],
+    [1, false, '1 episode'],
+    [2, false, '2 episodes'],
+  ] as const) {
+    data.setQuery(answer(total, bound));
+    data.ensure(0, 10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(data.countText(), text);
+  }
 });

@@ -64,6 +64,13 @@ describe('initialUi', () => {
     assert.equal(initialUi(restoreEpisodeState(undefined), data).method, 'shared');
   });
 
+  test("the opening view's method (the dashboard's) wins over the saved one and the default", () => {
+    const opened = { ...data, openedMethod: 'shapley-mc' as const };
+    assert.equal(initialUi(restoreEpisodeState(valid), opened).method, 'shapley-mc');
+    assert.equal(initialUi(undefined, opened).method, 'shapley-mc');
+    assert.equal(initialUi(restoreEpisodeState(valid), { ...data, openedMethod: null }).method, 'loo');
+  });
+
   test('round-trips through the saved state', () => {
     const ui = initialUi(restoreEpisodeState(valid), data);
     assert.deepEqual(restoreEpisodeState(JSON.parse(JSON.stringify(toSavedState(ref, ui)))), valid);

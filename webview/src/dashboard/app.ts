@@ -2,6 +2,7 @@ import {
   DashboardReadyCommand,
   DashboardRecomputeCommand,
   DidChangeRunsNotification,
+  GetAgentSummaryRequest,
   GetEpisodesRequest,
   GetOverviewDeltaRequest,
   GetOverviewRequest,
@@ -19,6 +20,7 @@ import { rowOrder } from '../charts/matrix';
 import { h } from '../dom';
 import type { Host } from '../host';
 import type { HostIpc } from '../ipc';
+import { AgentSummaryPanel } from './agentSummaryPanel';
 import { ChartsPanel } from './chartsPanel';
 import { EpisodeTable } from './episodeTable';
 import { FilterBar } from './filterBar';
@@ -45,6 +47,9 @@ export class DashboardApp {
   private overviewRevision = -1;
   private readonly toolbar: Toolbar;
   private readonly charts: ChartsPanel;
+  private readonly agentSummary = new AgentSummaryPanel();
+  private agentSummaryKey = '';
+  private agentSummarySeq = 0;
   private readonly filters: FilterBar;
   private readonly table: EpisodeTable;
   private readonly chooser: ColumnChooser;
@@ -94,7 +99,7 @@ export class DashboardApp {
     );
     this.episodes.setAttribute('aria-label', 'Episodes');
     this.episodes.hidden = true;
-    root.replaceChildren(this.toolbar.element, this.charts.element, this.episodes);
+    root.replaceChildren(this.toolbar.element, this.agentSummary.element, this.charts.element, this.episodes);
     bindKeys(document, this.filters.search, this.table);
   }
 
@@ -140,7 +145,10 @@ export class DashboardApp {
     const run = this.run;
     this.toolbar.update(data, run, this.state);
     this.episodes.hidden = run === undefined;
+    // A run without training steps (evaluation data) has no per-step chart: the agent summary is its dashboard.
+    this.charts.element.hidden = run !== undefined && run.episodes > 0 && run.steps.count === 0;
     if (!run) {
+      this.agentSummary.clear();
       this.charts.showMessage(
         data.runs.length === 0 ? 'No runs in this folder yet. Index it to fill the dashboard.' : 'No run selected.',
       );
@@ -152,6 +160,7 @@ export class DashboardApp {
       this.overview?.runId === run.runId ? this.overview.flags.map((f) => f.kind) : [],
     );
     this.loadOverview();
+    this.loadAgentSummary();
     this.loadTable({ keepStale: stale && !restore, topRow: restore ? this.state.topRow : 0 });
   }
 
@@ -173,6 +182,29 @@ export class DashboardApp {
     )
       this.loadDelta(seq, held.watermark);
     else this.loadWhole(seq);
+  }
+
+  /** Fetches the agent summary of the run and method, once per revision. */
+  private loadAgentSummary(): void {
+    const { runs, run } = this;
+    const method = this.state.method;
+    if (!runs || !run || !method) return;
+    const key = JSON.stringify([runs.revision, run.runId, method]);
+    if (key === this.agentSummaryKey) return;
+    this.agentSummaryKey = key;
+    const seq = ++this.agentSummarySeq;
+    this.ipc.request(GetAgentSummaryRequest, { folder: runs.folder, runId: run.runId, method }).then(
+      (summary) => {
+        if (seq === this.agentSummarySeq) this.agentSummary.update(summary, methodLabels[summary.method]);
+      },
+      (error: unknown) => {
+        if (seq !== this.agentSummarySeq) return;
+        this.agentSummaryKey = '';
+        this.agentSummary.showError(
+          `Could not load the agent summary: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
   }
 
   /** Only episodes were appended since the shown overview: merge the steps they changed. */
@@ -311,6 +343,8 @@ export class DashboardApp {
   }
 
   private openEpisode(episodeId: number): void {
-    if (this.runs) this.ipc.send(OpenEpisodeCommand, { folder: this.runs.folder, episodeId });
+    const method = this.state.method;
+    if (this.runs)
+      this.ipc.send(OpenEpisodeCommand, { folder: this.runs.folder, episodeId, ...(method ? { method } : {}) });
   }
 }

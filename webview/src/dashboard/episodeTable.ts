@@ -1,6 +1,5 @@
 import type { EpisodeRow, EpisodeSortKey } from '../../../src/protocol/dashboardPanel';
 import { h } from '../dom';
-import { formatInt } from '../kit/format';
 import { columns as fixedColumns, type Column } from './tableColumns';
 import { TableData, type TableQuery } from './tableData';
 import { moveFocus, rowHeight, scrollToShow, topRowAt, visibleRows } from './tableModel';
@@ -261,7 +260,6 @@ export class EpisodeTable {
 
   /** A short count for the status line. */
   countText(): string {
-    const total = this.data.total;
-    return total === undefined ? 'Loading…' : `${formatInt(total)} episode${total === 1 ? '' : 's'}`;
+    return this.data.countText();
   }
 }

@@ -1,4 +1,5 @@
 import type { EpisodePage, EpisodeRow } from '../../../src/protocol/dashboardPanel';
+import { formatInt } from '../kit/format';
 import { pageSize, pagesOf } from './tableModel';
 
 /** One table query: a key naming run, filter, sort and revision, and how to fetch a page of it. */
@@ -24,6 +25,8 @@ export class TableData {
   private failed = new Set<number>();
   /** Rows matching the query; undefined until the first page arrives. */
   total: number | undefined;
+  /** The host counted only so far: more than `total` rows match (it grows as deeper pages load). */
+  totalIsLowerBound = false;
   searchError: string | null = null;
   error: string | null = null;
 
@@ -72,6 +75,7 @@ export class TableData {
       this.stale.delete(page);
       this.trim(page);
       this.total = result.total;
+      this.totalIsLowerBound = result.totalIsLowerBound;
       this.searchError = result.searchError;
       this.error = null;
     } catch (error) {
@@ -82,6 +86,13 @@ export class TableData {
       if (query === this.query) this.pending.delete(page);
     }
     this.onChange();
+  }
+
+  /** The row count as the table's status says it: "1,234 episodes", or "10,500+ episodes" for a lower bound. */
+  countText(): string {
+    const total = this.total;
+    if (total === undefined) return 'Loading…';
+    return `${formatInt(total)}${this.totalIsLowerBound ? '+' : ''} episode${total === 1 && !this.totalIsLowerBound ? '' : 's'}`;
   }
 
   /** Drops the oldest pages beyond the cap, never the one just loaded. */

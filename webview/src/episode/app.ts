@@ -5,6 +5,8 @@ import {
   EpisodeReadyCommand,
   GetCreditRequest,
   GetMessagesRequest,
+  GetPromptRequest,
+  GetRawRecordRequest,
   NavigateEpisodeCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
@@ -37,6 +39,7 @@ import {
   type EpisodeUi,
   type RestoredEpisodeState,
 } from './state';
+import { TaskView } from './taskView';
 import { creditTint } from './tint';
 import { Toolbar } from './toolbar';
 import { VirtualList } from './virtualList';
@@ -58,6 +61,7 @@ export class EpisodeApp {
   private source: MessageSource | null = null;
   private toolbar: Toolbar | null = null;
   private readonly recompute: RecomputeView;
+  private readonly task: TaskView;
   private credit: EpisodeCreditView | null = null;
   private creditLoading = false;
   private creditError: string | null = null;
@@ -73,6 +77,10 @@ export class EpisodeApp {
     this.recompute = new RecomputeView({
       recompute: () => this.startRecompute(),
       cancel: () => ipc.send(CancelRecomputeCommand, {}),
+    });
+    this.task = new TaskView({
+      prompt: ({ ref }) => ipc.request(GetPromptRequest, { ref }),
+      rawRecord: ({ ref }) => ipc.request(GetRawRecordRequest, { ref }),
     });
   }
 
@@ -131,9 +139,13 @@ export class EpisodeApp {
       this.ui = initialUi(saved, data);
       this.credit = null;
       this.finder.reset();
+      this.task.show(data);
       this.mount(data, this.ui);
     } else {
+      this.task.update(data);
       this.refresh(data, this.ui);
+      // The same episode opened again from the dashboard: its method wins (initialUi does it for a new one).
+      if (data.openedMethod) this.setMethod(data.openedMethod, false);
     }
     this.list?.setLabels(labelsBySeq(data.labels));
     this.toolbar?.offerRouting(data.routingLogged ?? true);
@@ -199,6 +211,7 @@ export class EpisodeApp {
   /** Header, evidence and timeline frame: everything that depends on the episode but not on credit. */
   private renderStatic(data: EpisodeViewData): void {
     fill(this.shell.header, renderHeader(data));
+    if (this.shell.task.firstChild !== this.task.element) fill(this.shell.task, this.task.element);
     fill(
       this.shell.details,
       renderCounterfactuals(data.counterfactuals),
@@ -217,13 +230,14 @@ export class EpisodeApp {
     this.renderCredit();
   }
 
-  private setMethod(method: ViewMethod): void {
+  /** Shows credit under `method`; `load` false when the caller loads the credit itself. */
+  private setMethod(method: ViewMethod, load = true): void {
     if (!this.ui || this.ui.method === method) return;
     this.ui.method = method;
     this.toolbar?.setMethod(method);
     this.recompute.setMethod(method);
     this.save();
-    this.loadCredit();
+    if (load) this.loadCredit();
   }
 
   private startRecompute(): void {

@@ -3,6 +3,7 @@ import { h } from '../dom';
 import { splitMatches } from './find';
 import { formatCredit, formatInt } from '../kit/format';
 import { creditText, tokenHeat, type CreditTint } from './tint';
+import { renderValue } from './valueTree';
 
 // One row of the message timeline. Trace text only ever becomes text nodes (h() / textContent);
 // colours are set through CSS custom properties on the element's CSSOM style.
@@ -140,9 +141,43 @@ function renderBody(message: MessageView, expanded: boolean, query: string): HTM
     }
     return body;
   }
-  const text = expanded ? message.content : message.content.slice(0, previewChars);
+  if (expanded && (message.toolCalls || message.toolResult !== undefined)) return renderTools(body, message, query);
+  appendText(body, expanded ? message.content : message.content.slice(0, previewChars), query);
+  return body;
+}
+
+/** Text with the find hits marked; `(empty message)` when there is none. */
+function appendText(body: HTMLElement, text: string, query: string): void {
   if (text === '') body.append(h('span', 'msg-empty', '(empty message)'));
   for (const run of splitMatches(text, query)) body.append(run.match ? h('mark', 'find-hit', run.text) : run.text);
+}
+
+/**
+ * An expanded tool message: the prose lines as text, each tool call as its name with its
+ * arguments as keys and values, a JSON tool result as a tree (instead of one line of JSON).
+ */
+function renderTools(body: HTMLElement, message: MessageView, query: string): HTMLElement {
+  body.classList.add('has-tools');
+  if (message.toolResult !== undefined) {
+    body.append(h('div', 'tool-result', h('span', 'tool-title', 'Result'), renderValue(message.toolResult)));
+    return body;
+  }
+  const calls = message.toolCalls ?? [];
+  const callLines = new Set(calls.map((c) => c.line));
+  const prose = message.content
+    .split('\n')
+    .filter((line) => !callLines.has(line))
+    .join('\n');
+  if (prose.trim() !== '') appendText(body, prose, query);
+  for (const call of calls)
+    body.append(
+      h(
+        'div',
+        'tool-call',
+        h('span', 'tool-title', 'Call ', h('code', 'tool-name', call.name)),
+        renderValue(call.args),
+      ),
+    );
   return body;
 }
 

@@ -106,13 +106,19 @@ export class RowPool {
     }
   }
 
-  /** Marks collapsed rows whose text does not fit, so they show the Expand button (reads layout). */
+  /**
+   * Marks collapsed rows whose text does not fit, and tool messages (expanded, they show their
+   * calls structured), so they show the Expand button (reads layout).
+   */
   markLong(rows: readonly (readonly [number, RowRecord])[], source: RowSource): void {
     const long = rows.filter(([seq, rec]) => {
       const body = rec.el.querySelector('.msg-body');
       const message = source.message(seq);
       return (
-        (message !== undefined && message.content.length > previewChars) ||
+        (message !== undefined &&
+          (message.content.length > previewChars ||
+            message.toolCalls !== undefined ||
+            message.toolResult !== undefined)) ||
         (body !== null && body.scrollHeight > body.clientHeight + 1)
       );
     });

@@ -4,6 +4,7 @@ import { h } from '../dom';
 export interface Shell {
   readonly root: HTMLElement;
   readonly header: HTMLElement;
+  readonly task: HTMLElement;
   readonly blame: HTMLElement;
   readonly toolbar: HTMLElement;
   readonly recompute: HTMLElement;
@@ -16,7 +17,7 @@ export interface Shell {
 }
 
 /**
- * Header, toolbar and credit state on top; the timeline (legend + virtual list) and the summary
+ * Header, task (prompt, ground truth, metadata, raw record), toolbar and credit state on top; the timeline (legend + virtual list) and the summary
  * side panel below. Only `notices` and `live` are live regions: the timeline changes on every
  * scroll and must not be announced.
  */
@@ -24,6 +25,7 @@ export function buildShell(): Shell {
   const region = (className: string): HTMLElement => h('div', className);
   const shell = {
     header: region('header-slot'),
+    task: region('task-slot'),
     blame: region('blame-slot'),
     toolbar: region('toolbar-slot'),
     recompute: region('recompute-slot'),
@@ -40,6 +42,7 @@ export function buildShell(): Shell {
     'div',
     'episode-top',
     shell.header,
+    shell.task,
     shell.blame,
     shell.toolbar,
     h('div', 'credit-bar', shell.recompute, shell.notices),

@@ -60,14 +60,15 @@ export function sameRef(a: EpisodeRef | null | undefined, b: EpisodeRef | null |
 
 /**
  * The UI state to start `data` with: the saved positions when `saved` is about the same episode
- * (fitted to its message count), else the top of the episode. The saved method is the user's
- * choice for this panel and carries over to another episode; without one, the host's default.
+ * (fitted to its message count), else the top of the episode. The method: the opening view's
+ * (the dashboard's) when it sent one; else the saved one, the user's choice for this panel, which
+ * carries over to another episode; without one, the host's default.
  */
 export function initialUi(
   saved: RestoredEpisodeState | undefined,
-  data: Pick<EpisodeViewData, 'ref' | 'messageCount' | 'defaultMethod'>,
+  data: Pick<EpisodeViewData, 'ref' | 'messageCount' | 'defaultMethod' | 'openedMethod'>,
 ): EpisodeUi {
-  const method = saved?.method ?? data.defaultMethod;
+  const method = data.openedMethod ?? saved?.method ?? data.defaultMethod;
   if (!saved || !sameRef(saved.ref, data.ref)) return { method, topSeq: 0, focusedSeq: 0, expanded: new Set() };
   return {
     method,

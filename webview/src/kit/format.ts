@@ -57,3 +57,8 @@ export function formatPosition(step: number | null, group: string | null, sample
   if (sample !== null) parts.push(`sample ${formatInt(sample)}`);
   return parts.join(' · ');
 }
+
+/** A share as a percentage with one decimal: `0.25` → `25.0%`; null → `—`. */
+export function formatPercent(share: number | null): string {
+  return share === null || !Number.isFinite(share) ? '—' : `${(share * 100).toFixed(1)}%`;
+}

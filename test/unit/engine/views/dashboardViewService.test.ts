@@ -190,7 +190,7 @@ test('overview() counts the flags of each agent covering each step and draws ste
     o.flags.map((x) => x.kind),
     ['dominant', 'free-rider', 'idle', 'silent'],
   );
-  assert.equal(o.flags[0]?.summary, 'solver holds almost all of the positive credit (whole run)');
+  assert.equal(o.flags[0]?.summary, 'solver holds almost all of the positive credit (the whole run)');
 });
 
 test('overview() status: not-computed or failed without rows; shared derived from the team reward', () => {

@@ -81,7 +81,7 @@ test('episode() lists the flags naming the episode and the step flags holding it
   assert.deepEqual(idle?.steps, [1, 1]);
   assert.equal(
     idle?.summary,
-    "verifier's marginal contribution is indistinguishable from zero (step 1; meanCredit 0.001)",
+    "verifier's marginal contribution is indistinguishable from zero (step 1): mean credit 0.001",
   );
   assert.deepEqual(idle?.evidence, { meanCredit: 0.001 });
 });

@@ -23,12 +23,12 @@ test('flagView(flag) gives the panel fields and the one-line summary the diagnos
     scope: 'step',
     steps: [28, 60],
     score: 2.5,
-    summary: "the team reward rises while verifier's credit share falls (steps 28–60; share 0.312)",
+    summary: "the team reward rises while verifier's credit share falls (steps 28–60): share 31.2%",
     evidence: { from: 28, share: 0.3123, windows: [1, 2] },
   });
   assert.equal(flagMessage(flag), `decoupling: ${flagSummary(flag)}`);
   assert.equal(
     flagSummary({ ...flag, kind: 'new-kind', agent: null, scope: 'run', scopeId: '', steps: null, evidence: {} }),
-    'the team was flagged (whole run)',
+    'the team was flagged new-kind (the whole run)',
   );
 });

@@ -91,3 +91,64 @@ test('dispose() disposes the collection', () => {
   assert.equal(collection().disposed, true);
   assert.equal(collection().entries.size, 0);
 });
+
+/** The quick fixes the registered provider offers for the diagnostics of `file`. */
+function quickFixes(file: vscode.Uri): vscode.CodeAction[] {
+  const [registered] = fake.codeActionProviders;
+  assert.ok(registered);
+  const diagnostics = collection().entries.get(file.toString())?.diagnostics ?? [];
+  const at = new vscode.Range(new vscode.Position(0, 0), new vscode.Position(0, 0));
+  return registered.provider.provideCodeActions({ uri: file }, at, { diagnostics }) as vscode.CodeAction[];
+}
+
+test('a flag over several episodes links each diagnostic to the other flagged episodes', () => {
+  const publisher = new DiagnosticsPublisher();
+  const silent: BrowseFlag = {
+    ...flag('silent', 'a/r.jsonl', 2),
+    scope: 'episode',
+    scopeId: 'e2',
+    locations: [
+      { uri: 'a/r.jsonl', line: 2, episode: 'e2' },
+      { uri: 'a/r.jsonl', line: 7, episode: 'e7' },
+      { uri: 'b/r.jsonl', line: 1 },
+    ],
+  };
+  publisher.publish(folder, [silent], []);
+  const [first] = collection().entries.get(vscode.Uri.joinPath(folder, 'a/r.jsonl').toString())?.diagnostics ?? [];
+  assert.deepEqual(
+    first?.relatedInformation?.map((r) => [r.location.uri.fsPath, r.location.range.start.line, r.message]),
+    [
+      ['/runs/demo/a/r.jsonl', 6, 'flagged episode e7'],
+      ['/runs/demo/b/r.jsonl', 0, 'another flagged episode'],
+    ],
+  );
+  // A flag with one trace line has nothing to link to.
+  publisher.publish(folder, [flag('idle', 'a/r.jsonl', 3)], []);
+  const [only] = collection().entries.get(vscode.Uri.joinPath(folder, 'a/r.jsonl').toString())?.diagnostics ?? [];
+  assert.equal(only?.relatedInformation, undefined);
+});
+
+test('a flag of a run offers "Open in Dashboard (steps a–b)" as a quick fix on its line', () => {
+  const publisher = new DiagnosticsPublisher();
+  const window: BrowseFlag = { ...flag('free-rider', 'a/r.jsonl', 1), runId: 4, scope: 'step', steps: [25, 40] };
+  const whole: BrowseFlag = { ...flag('dominant', 'a/r.jsonl', 5), runId: 4 };
+  publisher.publish(
+    folder,
+    [window, whole, flag('idle', 'a/r.jsonl', 9)],
+    [{ uri: 'a/r.jsonl', line: 3, reason: 'x' }],
+  );
+  const fixes = quickFixes(vscode.Uri.joinPath(folder, 'a/r.jsonl'));
+  assert.deepEqual(
+    fixes.map((f) => [f.title, f.kind?.value, f.command?.command, f.diagnostics?.[0]?.code]),
+    [
+      ['Open in Dashboard (steps 25–40)', 'quickfix', 'creditLens.openDashboard', 'free-rider'],
+      ['Open in Dashboard', 'quickfix', 'creditLens.openDashboard', 'dominant'],
+    ],
+  );
+  const [argument] = fixes[0]?.command?.arguments ?? [];
+  assert.deepEqual(argument, { folder, run: { runId: 4 }, steps: [25, 40] });
+  publisher.clear(folder);
+  assert.deepEqual(quickFixes(vscode.Uri.joinPath(folder, 'a/r.jsonl')), []);
+  publisher.dispose();
+  assert.equal(fake.codeActionProviders.length, 0);
+});

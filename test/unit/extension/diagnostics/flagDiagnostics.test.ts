@@ -24,7 +24,7 @@ test('each located flag becomes a diagnostic on its 1-based line with its kind a
     uri: 'run/a.jsonl',
     line: 4,
     severity: 'warning',
-    message: 'free-rider: verifier is idle while the team earns reward (steps 2–3; meanCredit 0.001)',
+    message: 'free-rider: verifier is idle while sharing a reward the team earns (steps 2–3): mean credit 0.00123',
     source: 'Credit Lens',
     code: 'free-rider',
   });
@@ -80,8 +80,8 @@ test('messages name the verdict, the agent (or the team) and the scope', () => {
     [],
   ).map((d) => d.message);
   assert.deepEqual(messages, [
-    'silent: verifier is declared in the roster but never acts (episode s1-g0-r1; silentEpisodes 12)',
-    'dominant: the team holds almost all of the positive credit (whole run)',
+    'silent: verifier is declared in the roster but never acts (episode s1-g0-r1 and 11 more): silent in 12 episodes',
+    'dominant: the team holds almost all of the positive credit (the whole run)',
     "decoupling: the team reward rises while verifier's credit share falls (step 5)",
   ]);
 });

@@ -47,8 +47,8 @@ test('flags show kind, agent, steps and headline evidence, and open their trace 
   assert.deepEqual(
     flags.map((f) => [f.label, f.description, f.contextValue]),
     [
-      ['free-rider · verifier', 'steps 2–3 · meanCredit 0.001', 'creditLens.flag'],
-      ['silent · verifier', 'episode s1-g1-r2 · silentEpisodes 1', 'creditLens.flag'],
+      ['free-rider · verifier', 'steps 2–3 · mean credit 0.001, team reward 0.8', 'creditLens.flag'],
+      ['silent · verifier', 'episode s1-g1-r2 · silent in 1 episode', 'creditLens.flag'],
     ],
   );
   const [uri, options] = flags[1]?.command?.arguments ?? [];
@@ -57,20 +57,19 @@ test('flags show kind, agent, steps and headline evidence, and open their trace 
   assert.equal((options as { selection: vscode.Range }).selection.start.line, 5);
   assert.match(
     (flags[0]?.tooltip as vscode.MarkdownString).value,
-    /free\\-rider: verifier is idle while the team earns reward/,
+    /free\\-rider: verifier is idle while sharing a reward the team earns/,
   );
 });
 
-test('evidence entries are listed under their flag with escaped tooltips', () => {
+test('evidence rows are listed in words under their flag (no internal score) with escaped tooltips', () => {
   const tree = provider();
   const [team] = tree.getChildren();
   const [freeRider, silent] = tree.getChildren(team);
   assert.deepEqual(
     items(tree, freeRider).map((e) => [e.label, e.description, e.contextValue]),
     [
-      ['meanCredit', '0.001', 'creditLens.evidence'],
-      ['meanReward', '0.8', 'creditLens.evidence'],
-      ['score', '2', 'creditLens.evidence'],
+      ['mean credit', '0.001', 'creditLens.evidence'],
+      ['team reward', '0.8', 'creditLens.evidence'],
     ],
   );
   const note = items(tree, silent).find((e) => e.label === 'note');
@@ -78,7 +77,7 @@ test('evidence entries are listed under their flag with escaped tooltips', () =>
   assert.equal((note?.tooltip as vscode.MarkdownString).value, 'note\n\nvalue: \\<b\\>\\*x\\*\\</b\\>');
 });
 
-test('object and array evidence expands; long levels are capped', () => {
+test('windows expand to one row per window of steps; long levels are capped', () => {
   index.store.db
     .prepare(
       "INSERT INTO flag (run_id, scope_kind, scope_id, kind, evidence_json, computed_at) VALUES (?, 'run', '', 'dominant', ?, 'now')",
@@ -87,7 +86,7 @@ test('object and array evidence expands; long levels are capped', () => {
       index.routedRunId,
       JSON.stringify({
         windows: [
-          { from: 1, to: 2 },
+          { from: 1, to: 1 },
           { from: 3, to: 4 },
           { from: 5, to: 6 },
         ],
@@ -97,16 +96,16 @@ test('object and array evidence expands; long levels are capped', () => {
     const tree = provider(2);
     const routed = tree.getChildren()[1];
     const [dominant] = tree.getChildren(routed);
-    assert.equal(tree.getTreeItem(dominant as FlagsNode).description, 'whole run');
+    assert.equal(tree.getTreeItem(dominant as FlagsNode).description, 'the whole run');
     assert.equal(tree.getTreeItem(dominant as FlagsNode).command, undefined);
     const [windows] = tree.getChildren(dominant);
     assert.equal(tree.getTreeItem(windows as FlagsNode).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     assert.deepEqual(
       items(tree, windows).map((w) => [w.label, w.description]),
       [
-        ['0', '{"from":1,"to":2}'],
-        ['1', '{"from":3,"to":4}'],
-        ['… 1 more entry', undefined],
+        ['step 1', ''],
+        ['steps 3–4', ''],
+        ['… 1 more row', undefined],
       ],
     );
   } finally {

@@ -5,6 +5,6 @@
  * stops at the page's end, instead of sorting every credited episode of the run. It covers the
  * episode id, so the page seeks each episode row only for the rows it keeps.
  */
-export const agentCreditSort0017 = `
+export const agentCreditSort0015 = `
 CREATE INDEX credit_agent_sort ON credit(method, params_hash, agent_id, value, episode_id) WHERE message_seq IS NULL;
 `;

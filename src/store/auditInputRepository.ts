@@ -1,0 +1,164 @@
+import type { SplitChoice } from '../core/split';
+import type { AuditEpisode } from './auditRepository';
+import type { Db, Statement } from './database';
+import { groupByEpisode } from './groupByEpisode';
+import { splitCondition, splitParam } from './splitFilter';
+
+/** A stored agent-level credit value with its status (exact | estimated | approximate). */
+export interface StoredCredit {
+  readonly value: number;
+  readonly status: string;
+}
+
+/** Which stored credit the audit reads: one method of one parameter set (`credit.params_hash`). */
+export interface StoredCreditKey {
+  readonly method: string;
+  readonly paramsHash: string;
+}
+
+/** An episode of the audit with its stored credit, by agent id. */
+export interface EpisodeWithCredit {
+  readonly episode: AuditEpisode;
+  readonly credit: ReadonlyMap<number, StoredCredit>;
+}
+
+interface EpisodeRow {
+  episode_id: number;
+  external_id: string;
+  train_step: number | null;
+  outcome: number | null;
+  final_answer: string | null;
+  uri: string;
+  format: string;
+  line: number;
+  byte_offset: number;
+  byte_length: number;
+}
+
+interface RosterRow {
+  episode_id: number;
+  agent_id: number;
+  name: string;
+  kind: string;
+  trainable: number | null;
+  declared: number;
+  n_messages: number;
+  n_tokens: number | null;
+  n_chars: number;
+}
+
+interface CreditRow {
+  readonly episode_id: number;
+  readonly agent_id: number;
+  readonly value: number;
+  readonly status: string;
+}
+
+/** Episodes read a page at a time, with their rosters and credit (three range queries a page). */
+const pageSize = 2000;
+
+/**
+ * What the audit reads: a run's episodes with their rosters and stored credit, a page at a time in
+ * id order; the episode count per training step (its windows); the first stored failure of a
+ * parameter set.
+ */
+export class AuditInputRepository {
+  private readonly pageStmt: Statement<EpisodeRow>;
+  private readonly rosterStmt: Statement<RosterRow>;
+  private readonly stepCountStmt: Statement<{ step: number; episodes: number }>;
+  private readonly creditStmt: Statement<CreditRow>;
+  private readonly failureStmt: Statement<{ reason: string; remedy: string | null }>;
+
+  constructor(db: Db) {
+    // `+e.run_id`: walk the episodes in id order from the last page's end; an index on run_id would
+    // make every page scan and sort the whole run (quadratic in the run's size).
+    this.pageStmt = db.prepare(`
+      SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, s.format, e.line, e.byte_offset, e.byte_length
+      FROM episode e JOIN source s ON s.source_id = e.source_id
+      WHERE +e.run_id = ? AND e.episode_id > ? AND ${splitCondition('e')} ORDER BY e.episode_id LIMIT ?`);
+    this.rosterStmt = db.prepare(`
+      SELECT ea.episode_id, ea.agent_id, a.name, a.kind, a.trainable, ea.declared, ea.n_messages, ea.n_tokens, ea.n_chars
+      FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id BETWEEN ? AND ? ORDER BY ea.episode_id, ea.ordinal`);
+    this.stepCountStmt = db.prepare(`
+      SELECT coalesce(e.train_step, 0) AS step, count(*) AS episodes FROM episode e
+      WHERE e.run_id = ? AND ${splitCondition('e')} GROUP BY 1 ORDER BY 1`);
+    this.creditStmt = db.prepare(`
+      SELECT episode_id, agent_id, value, status FROM credit
+      WHERE episode_id BETWEEN ? AND ? AND method = ? AND params_hash = ? AND message_seq IS NULL AND value IS NOT NULL
+      ORDER BY episode_id, credit_id`);
+    this.failureStmt = db.prepare(`
+      SELECT x.reason, x.remedy FROM credit_error x JOIN episode e ON e.episode_id = x.episode_id
+      WHERE x.run_id = ? AND x.method = ? AND x.params_hash = ? AND ${splitCondition('e')} ORDER BY x.episode_id LIMIT 1`);
+  }
+
+  /** Episodes per training step (no step counts as 0) of a run in a split, by step. */
+  stepCounts(runId: number, split: SplitChoice = 'all'): { step: number; episodes: number }[] {
+    return this.stepCountStmt.all(runId, splitParam(split));
+  }
+
+  /** The first (lowest episode id) failure stored for a parameter set of a run, if any. */
+  firstFailure(
+    runId: number,
+    key: StoredCreditKey,
+    split: SplitChoice = 'all',
+  ): { reason: string; remedy: string | null } | undefined {
+    return this.failureStmt.get(runId, key.method, key.paramsHash, splitParam(split));
+  }
+
+  /**
+   * Every episode of a run in the split (in id order) with its stored credit of `key`, a page at a
+   * time; without a key no episode has credit.
+   */
+  *episodes(runId: number, key: StoredCreditKey | undefined, split: SplitChoice = 'all'): Generator<EpisodeWithCredit> {
+    for (let after = 0; ;) {
+      const page = this.pageStmt.all(runId, after, splitParam(split), pageSize);
+      const first = page[0]?.episode_id;
+      const last = page[page.length - 1]?.episode_id;
+      if (first === undefined || last === undefined) return;
+      const rosters = groupByEpisode(this.rosterStmt.all(first, last));
+      const credit = key ? this.creditOf(first, last, key) : new Map<number, Map<number, StoredCredit>>();
+      for (const row of page)
+        yield {
+          episode: toEpisode(row, rosters.get(row.episode_id) ?? []),
+          credit: credit.get(row.episode_id) ?? new Map(),
+        };
+      after = last;
+    }
+  }
+
+  /** Stored credit of the episodes with ids in [first, last], by episode and agent id. */
+  private creditOf(first: number, last: number, key: StoredCreditKey): Map<number, Map<number, StoredCredit>> {
+    const byEpisode = new Map<number, Map<number, StoredCredit>>();
+    for (const row of this.creditStmt.iterate(first, last, key.method, key.paramsHash)) {
+      const credit = byEpisode.get(row.episode_id) ?? new Map<number, StoredCredit>();
+      credit.set(row.agent_id, { value: row.value, status: row.status });
+      byEpisode.set(row.episode_id, credit);
+    }
+    return byEpisode;
+  }
+}
+
+function toEpisode(row: EpisodeRow, roster: readonly RosterRow[]): AuditEpisode {
+  return {
+    episodeId: row.episode_id,
+    externalId: row.external_id,
+    step: row.train_step ?? 0,
+    reward: row.outcome,
+    finalAnswer: row.final_answer,
+    uri: row.uri,
+    format: row.format,
+    line: row.line,
+    offset: row.byte_offset,
+    length: row.byte_length,
+    agents: roster.map((r) => ({
+      agentId: r.agent_id,
+      name: r.name,
+      declared: r.declared === 1,
+      messages: r.n_messages,
+      tokens: r.n_tokens,
+      chars: r.n_chars,
+      kind: r.kind,
+      trainable: r.trainable === null ? null : r.trainable === 1,
+    })),
+  };
+}

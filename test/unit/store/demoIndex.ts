@@ -1,0 +1,31 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeDemoRun } from '../../../src/demo/writeDemoRun';
+import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
+import type { Db } from '../../../src/store/database';
+import { IndexStore } from '../../../src/store/indexStore';
+import { tempFolder } from '../../builders/episodeBuilder';
+
+/** A generated two-run folder (the team run and the routed run), indexed. */
+export async function indexedDemo(): Promise<{ root: string; store: IndexStore; rollouts: string; files: string[] }> {
+  const root = tempFolder();
+  writeDemoRun(root, { episodes: 240, groupsPerStep: 8, seed: 3 });
+  const store = IndexStore.open(':memory:');
+  await indexRunFolder(root, store);
+  const team = readdirSync(root).find((name) => readdirSync(join(root, name)).includes('rollouts')) ?? '';
+  const rollouts = join(root, team, 'rollouts');
+  return { root, store, rollouts, files: readdirSync(rollouts).sort() };
+}
+
+/** Takes an index back to schema 11: without what migrations 0012 and later add, with the credit indexes 0012 drops. */
+export function revertTo11(db: Db): void {
+  db.exec(`DROP TABLE audit_summary; DROP TRIGGER episode_flag_insert; DROP TRIGGER episode_flag_delete;
+    DROP TABLE episode_flag; DROP INDEX flag_scope;
+    DROP TABLE run_totals; DROP TABLE agent_totals; DROP TABLE credit_params;
+    ALTER TABLE source DROP COLUMN episodes;
+    DROP INDEX credit_key;
+    CREATE UNIQUE INDEX credit_key ON credit(method, params_hash, episode_id, agent_id, coalesce(message_seq, -1));
+    CREATE INDEX credit_episode ON credit(episode_id, method);
+    CREATE INDEX credit_agent ON credit(agent_id);`);
+  db.pragma('user_version = 11');
+}
