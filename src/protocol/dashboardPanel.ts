@@ -141,8 +141,62 @@ export interface OverviewDelta {
   readonly columns: OverviewColumns;
 }
 
-export type EpisodeSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
+/** The table's own sort keys, and one agent's credit under the dashboard's method. */
+export type EpisodeSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId' | AgentCreditSortKey;
 export const episodeSortKeys: readonly EpisodeSortKey[] = ['step', 'reward', 'messages', 'flags', 'externalId'];
+
+// The per-agent credit columns of the episode table (issue 16): one column per agent of the run,
+// valued by the agent-level credit of the dashboard's method (its parameter set computed last).
+
+/** Sorts by one agent's credit: `credit:` and the agent's name (episodes without a value last). */
+export type AgentCreditSortKey = `credit:${string}`;
+
+const maxAgentChars = 1024;
+
+/** The key that sorts by `agent`'s credit. */
+export function agentCreditSortKey(agent: string): AgentCreditSortKey {
+  return `credit:${agent}`;
+}
+
+/** Guard for {@link EpisodeSortKey}. */
+export function isEpisodeSortKey(value: unknown): value is EpisodeSortKey {
+  if (episodeSortKeys.includes(value as EpisodeSortKey)) return true;
+  return typeof value === 'string' && value.startsWith('credit:') && isBoundedString(value, maxAgentChars + 7);
+}
+
+/** Episodes whose agent's credit lies in [min, max] (a null bound is open). */
+export interface AgentCreditFilter {
+  readonly agent: string;
+  readonly min?: number | null;
+  readonly max?: number | null;
+}
+
+function isAgentCreditFilter(value: unknown): value is AgentCreditFilter {
+  return (
+    isRecord(value) &&
+    isBoundedString(value['agent'], maxAgentChars) &&
+    isOptional(value['min'], isNullableFinite) &&
+    isOptional(value['max'], isNullableFinite)
+  );
+}
+
+/** What a page request adds for the credit columns. */
+export interface EpisodeCreditColumnsParams {
+  /** The method whose credit fills the agent columns (absent or null: none, the columns show no value). */
+  readonly method?: ViewMethod | null;
+}
+
+/** What a page row adds for the credit columns. */
+export interface EpisodeCreditCells {
+  /** Agent-level credit per agent of {@link EpisodeCreditColumns.creditAgents} (null: no value). */
+  readonly credit?: readonly (number | null)[];
+}
+
+/** What a page adds for the credit columns. */
+export interface EpisodeCreditColumns {
+  /** The run's agents, the order of every row's `credit`. */
+  readonly creditAgents?: readonly string[];
+}
 
 /** Filters of the episode table; absent or null = no filter. */
 export interface EpisodeFilter {
@@ -157,9 +211,11 @@ export interface EpisodeFilter {
   readonly agent?: string | null;
   /** Full-text query over message text (FTS5 syntax, words are ANDed). */
   readonly search?: string | null;
+  /** A range of one agent's credit under the request's method. */
+  readonly agentCredit?: AgentCreditFilter | null;
 }
 
-export interface GetEpisodesParams {
+export interface GetEpisodesParams extends EpisodeCreditColumnsParams {
   readonly folder: string;
   readonly runId: number;
   readonly filter: EpisodeFilter;
@@ -168,7 +224,7 @@ export interface GetEpisodesParams {
   readonly limit: number;
 }
 
-export interface EpisodeRow {
+export interface EpisodeRow extends EpisodeCreditCells {
   readonly episodeId: number;
   readonly externalId: string;
   readonly step: number | null;
@@ -186,7 +242,7 @@ export interface EpisodeTotalBound {
   readonly totalIsLowerBound: boolean;
 }
 
-export interface EpisodePage extends EpisodeTotalBound {
+export interface EpisodePage extends EpisodeCreditColumns, EpisodeTotalBound {
   /** Rows matching the filter, over all pages (at least this many when `totalIsLowerBound`). */
   readonly total: number;
   readonly offset: number;
@@ -212,6 +268,8 @@ export interface DashboardViewState {
   readonly sort: GetEpisodesParams['sort'];
   /** First table row visible when the state was saved. */
   readonly topRow: number;
+  /** Agent-credit columns the user hid, by agent name (absent in states saved before them). */
+  readonly hiddenColumns?: readonly string[];
 }
 
 export interface DashboardReadyParams {
@@ -264,7 +322,8 @@ export function isEpisodeFilter(value: unknown): value is EpisodeFilter {
     isOptional(value['group'], text(1024)) &&
     isOptional(value['flag'], text(64)) &&
     isOptional(value['agent'], text(1024)) &&
-    isOptional(value['search'], text(1024))
+    isOptional(value['search'], text(1024)) &&
+    isOptional(value['agentCredit'], isAgentCreditFilter)
   );
 }
 
@@ -277,13 +336,9 @@ function isGetEpisodesParams(value: unknown): value is GetEpisodesParams {
   )
     return false;
   const sort = value['sort'];
-  if (
-    !isRecord(sort) ||
-    !episodeSortKeys.includes(sort['key'] as EpisodeSortKey) ||
-    typeof sort['descending'] !== 'boolean'
-  )
-    return false;
+  if (!isRecord(sort) || !isEpisodeSortKey(sort['key']) || typeof sort['descending'] !== 'boolean') return false;
   const { offset, limit } = value;
+  if (!isOptional(value['method'], isViewMethod)) return false;
   return (
     isNonNegativeInt(offset) && offset < 2 ** 31 && isNonNegativeInt(limit) && limit >= 1 && limit <= maxEpisodePage
   );

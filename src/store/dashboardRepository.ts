@@ -2,6 +2,19 @@ import { defaultSplit, type SplitChoice } from '../core/split';
 import type { CreditCoverage } from '../core/provenance';
 import type { BindValue, Db, Statement } from './database';
 import { splitCondition, splitParam } from './splitFilter';
+import {
+  creditParams,
+  creditRangeCondition,
+  creditRangeCountSql,
+  creditSortedCountSql,
+  creditSortedSql,
+  pageCreditSql,
+  sortedAgent,
+  uncreditedSql,
+  type AgentCreditRange,
+  type AgentCreditSortKey,
+  type EpisodeCreditQuery,
+} from './episodeCreditColumns';
 import { everyKind } from './episodeFlags';
 import { CreditAggregates } from './viewAggregates';
 
@@ -44,7 +57,9 @@ export interface StepAgentCredit {
 }
 
 /** Columns the episode table sorts by. */
-export type EpisodePageSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
+/** Columns the episode table sorts by: its own, or one agent's credit. */
+export type EpisodePageSortKey = FixedSortKey | AgentCreditSortKey;
+type FixedSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId';
 
 /** Filters (absent or null = none), sort and window of an episode page. */
 export interface EpisodePageQuery {
@@ -63,7 +78,11 @@ export interface EpisodePageQuery {
     readonly search?: string | null;
     /** Which split's episodes; the training split when absent. */
     readonly split?: SplitChoice | null;
+    /** A range of one agent's credit under `credit` (no episode matches without `credit`). */
+    readonly agentCredit?: AgentCreditRange | null;
   };
+  /** The credit of the per-agent columns, their sort and `agentCredit` filter; none when absent. */
+  readonly credit?: EpisodeCreditQuery | null;
   readonly sort: { readonly key: EpisodePageSortKey; readonly descending: boolean };
   readonly offset: number;
   readonly limit: number;
@@ -215,7 +234,7 @@ const searchTests: Readonly<Record<SearchTest, string>> = {
 // Every filter is skipped when its parameter is null (SQLite evaluates OR left to right and stops).
 // :flag is the episode_flag kind the flag filter asks for ('' for any).
 // The id-only tests (flag, search) come first: SQLite then reads an episode's row only once they pass.
-const pageFilterOf = (search: SearchTest): string => `
+const pageFilterOf = (search: SearchTest, withCredit = true): string => `
   (:flag IS NULL OR e.episode_id IN (SELECT episode_id FROM episode_flag WHERE run_id = :run AND kind = :flag))
   ${searchTests[search]}
   AND e.run_id = :run AND ${inSplit('e')}
@@ -223,10 +242,11 @@ const pageFilterOf = (search: SearchTest): string => `
   AND (:group IS NULL OR e.group_id = :group)
   AND (:rewardMin IS NULL OR e.outcome >= :rewardMin) AND (:rewardMax IS NULL OR e.outcome <= :rewardMax)
   AND (:agent IS NULL OR EXISTS (SELECT 1 FROM episode_agent ea WHERE ea.episode_id = e.episode_id
-    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))`;
+    AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
+  ${withCredit ? `AND ${creditRangeCondition('e')}` : ''}`;
 
 /** Sort columns per key; episode_id last makes every order total (stable across pages). */
-const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
+const sortColumns: Readonly<Record<FixedSortKey, readonly string[]>> = {
   step: ['train_step', 'group_id', 'sample_idx', 'episode_id'],
   reward: ['outcome', 'episode_id'],
   messages: ['n_messages', 'episode_id'],
@@ -234,10 +254,10 @@ const sortColumns: Readonly<Record<EpisodePageSortKey, readonly string[]>> = {
   externalId: ['external_id', 'episode_id'],
 };
 
-const pageKey = (key: EpisodePageSortKey, descending: boolean, search: SearchTest): string =>
+const pageKey = (key: FixedSortKey, descending: boolean, search: SearchTest): string =>
   `${key}:${descending ? 'desc' : 'asc'}:${search}`;
 const pageColumns = ['episode_id', 'external_id', 'train_step', 'group_id', 'sample_idx', 'outcome', 'n_messages'];
-const orderOf = (key: EpisodePageSortKey, descending: boolean): string =>
+const orderOf = (key: FixedSortKey, descending: boolean): string =>
   sortColumns[key].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', ');
 
 /** The page rows of `inner` (a query picking the page), with roster size and flags computed for them only. */
@@ -253,7 +273,7 @@ function withRowDetails(inner: string, order: string, flags: string): string {
  * episode_step (which, wider since it holds `split`, the planner would otherwise trade for
  * episode_outcome and a full sort).
  */
-function pageSql(key: EpisodePageSortKey, descending: boolean, search: SearchTest): string {
+function pageSql(key: FixedSortKey, descending: boolean, search: SearchTest): string {
   const order = orderOf(key, descending);
   const inner = `
     SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}
@@ -281,6 +301,17 @@ function flagsPageSql(part: FlagsPart, descending: boolean, search: SearchTest):
   return withRowDetails(inner, order, 'p.flags');
 }
 
+// A page sorted by one agent's credit: the episodes with a value in value order, then the rest.
+const creditPageSql = (descending: boolean): string =>
+  withRowDetails(
+    creditSortedSql(pageFilterOf('set'), pageColumns, descending),
+    ['sort_value', 'episode_id'].map((c) => `${c} ${descending ? 'DESC' : 'ASC'}`).join(', '),
+    flagsOf('p'),
+  );
+const uncreditedPageSql = withRowDetails(uncreditedSql(pageFilterOf('set'), pageColumns), 'episode_id', flagsOf('p'));
+const creditedCountSql = creditSortedCountSql(pageFilterOf('set'));
+const creditRangeCount = creditRangeCountSql(pageFilterOf('set', false));
+
 // Counts stop after :countLimit + 1 matches (-1: never): past :countLimit the total is a lower bound.
 const capped = (select: string): string => `SELECT count(*) AS n FROM (${select} LIMIT :countLimit + 1)`;
 /** Which rows a count walks: every episode of the run, the flagged ones (flag filter), or the search's matches. */
@@ -299,7 +330,7 @@ function countSql(driver: CountDriver, search: SearchTest): string {
 const splitCountSql = `
   SELECT (SELECT coalesce(sum(episodes), 0) FROM step_total WHERE run_id = :run AND ${kindInSplit}) + ${unsteppedEpisodes} AS n`;
 const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
-  [f.stepFrom, f.stepTo, f.group, f.rewardMin, f.rewardMax, f.flag, f.agent, f.search].every(
+  [f.stepFrom, f.stepTo, f.group, f.rewardMin, f.rewardMax, f.flag, f.agent, f.search, f.agentCredit].every(
     (v) => v === undefined || v === null,
   );
 
@@ -313,7 +344,7 @@ const flagsPartKey = (part: FlagsPart, descending: boolean, search: SearchTest):
 /** Every page and count statement, by key (exported so a test can check their plans). */
 export const episodePageQueries: ReadonlyMap<string, string> = new Map([
   ...searchModes.flatMap((search) => [
-    ...(Object.keys(sortColumns) as EpisodePageSortKey[])
+    ...(Object.keys(sortColumns) as FixedSortKey[])
       .filter((key) => key !== 'flags')
       .flatMap((key) => [false, true].map((d) => [pageKey(key, d, search), pageSql(key, d, search)] as const)),
     ...(['flagged', 'unflagged'] as const).flatMap((part) =>
@@ -323,7 +354,15 @@ export const episodePageQueries: ReadonlyMap<string, string> = new Map([
     [countKey('flagged', search), countSql('flagged', search)] as const,
   ]),
   [countKey('matches', 'none'), countSql('matches', 'none')],
+  ['credit:asc', creditPageSql(false)],
+  ['credit:desc', creditPageSql(true)],
+  ['uncredited', uncreditedPageSql],
+  ['creditedCount', creditedCountSql],
+  ['creditRangeCount', creditRangeCount],
 ]);
+
+/** The counts of the credit sort and filter (no :countLimit: exact). */
+const creditCountKeys = new Set(['creditedCount', 'creditRangeCount']);
 
 /** The filter's values, which the count and every page statement take (the pages also take :limit and :offset). */
 function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
@@ -339,6 +378,7 @@ function filterParams(query: EpisodePageQuery): Record<string, BindValue> {
     agent: f.agent ?? null,
     search: f.search ?? null,
     split: splitParam(f.split ?? defaultSplit),
+    ...creditParams(query.credit, f.agentCredit),
   };
 }
 
@@ -394,6 +434,7 @@ export class DashboardRepository {
   private readonly episodeFlagStepsStmt: Statement<{ flag_id: number; train_step: number | null }>;
   private readonly pageStmts = new Map<string, Statement<EpisodePageRow>>();
   private readonly countStmts = new Map<string, Statement<{ n: number }>>();
+  private readonly pageCreditStmt: Statement<{ episode_id: number; agent_id: number; value: number | null }>;
   private readonly splitCountStmt: Statement<{ n: number }>;
   private readonly aggregates: CreditAggregates;
   private readonly creditAggregateStmt: Statement<StepAgentRow>;
@@ -437,8 +478,9 @@ export class DashboardRepository {
       SELECT f.flag_id, e.train_step FROM flag f JOIN episode e ON e.run_id = f.run_id AND e.external_id = f.scope_id
       WHERE f.run_id = ? AND f.scope_kind = 'episode'`);
     for (const [key, sql] of episodePageQueries)
-      if (key.startsWith('count:')) this.countStmts.set(key, db.prepare(sql));
+      if (key.startsWith('count:') || creditCountKeys.has(key)) this.countStmts.set(key, db.prepare(sql));
       else this.pageStmts.set(key, db.prepare(sql));
+    this.pageCreditStmt = db.prepare(pageCreditSql);
     this.splitCountStmt = db.prepare(splitCountSql);
   }
 
@@ -568,16 +610,63 @@ export class DashboardRepository {
   episodePage(query: EpisodePageQuery): EpisodePageResult {
     const params = filterParams(query);
     const search: SearchTest = 'set';
-    const [total, totalIsLowerBound] = unfiltered(query.filter)
-      ? [this.splitCountStmt.get({ run: query.runId, split: params['split'] ?? null })?.n ?? 0, false]
-      : this.cappedTotal(params, search, query.offset + query.limit + this.countAhead);
-    if (total <= query.offset) return { total, totalIsLowerBound, rows: [] };
+    const [total, totalIsLowerBound] = this.pageTotal(query, params, search);
+    const agents = this.agents(query.runId);
+    const names = agents.map((a) => a.name);
+    if (total <= query.offset) return { total, totalIsLowerBound, agents: names, rows: [] };
     const window = { offset: query.offset, limit: query.limit };
+    const sortAgent = sortedAgent(query.sort.key);
     const rows =
-      query.sort.key === 'flags'
-        ? this.flagsPage(params, query.sort.descending, search, window)
-        : this.rows(pageKey(query.sort.key, query.sort.descending, search), params, window);
-    return { total, totalIsLowerBound, rows };
+      sortAgent !== undefined
+        ? this.creditPage({ ...params, sortAgent }, query.sort.descending, window)
+        : query.sort.key === 'flags'
+          ? this.flagsPage(params, query.sort.descending, search, window)
+          : this.rows(pageKey(query.sort.key as FixedSortKey, query.sort.descending, search), params, window);
+    return { total, totalIsLowerBound, agents: names, rows: this.withCredit(query, rows, agents) };
+  }
+
+  /** Episodes matching the filter: from step_total without one, exact from the credit range with one, else capped. */
+  private pageTotal(query: EpisodePageQuery, params: Record<string, BindValue>, search: SearchTest): [number, boolean] {
+    if (unfiltered(query.filter))
+      return [this.splitCountStmt.get({ run: query.runId, split: params['split'] ?? null })?.n ?? 0, false];
+    if (query.filter.agentCredit && query.credit)
+      return [this.countStmts.get('creditRangeCount')?.get(params)?.n ?? 0, false];
+    return this.cappedTotal(params, search, query.offset + query.limit + this.countAhead);
+  }
+
+  /** A page sorted by an agent's credit: the episodes with a value, then (once they run out) those without. */
+  private creditPage(params: Record<string, BindValue>, descending: boolean, window: PageWindow): EpisodePageRow[] {
+    const credited = this.rows(descending ? 'credit:desc' : 'credit:asc', params, window);
+    if (credited.length === window.limit) return credited;
+    // The credited part ends on this page (or before it): where it ends is where the rest starts.
+    const creditedTotal =
+      credited.length > 0
+        ? window.offset + credited.length
+        : (this.countStmts.get('creditedCount')?.get(params)?.n ?? 0);
+    const rest = this.rows('uncredited', params, {
+      limit: window.limit - credited.length,
+      offset: Math.max(0, window.offset - creditedTotal),
+    });
+    return [...credited, ...rest];
+  }
+
+  /** `rows` with their agents' agent-level credit (every value null without `query.credit`). */
+  private withCredit(
+    query: EpisodePageQuery,
+    rows: readonly EpisodePageRow[],
+    agents: readonly { agentId: number }[],
+  ): EpisodePageCreditRow[] {
+    const credit = query.credit;
+    const values = new Map<string, number | null>();
+    if (credit && rows.length > 0) {
+      const ids = JSON.stringify(rows.map((r) => r.episode_id));
+      for (const v of this.pageCreditStmt.all({ ids, method: credit.method, hash: credit.paramsHash }))
+        values.set(`${String(v.episode_id)}:${String(v.agent_id)}`, v.value);
+    }
+    return rows.map((r) => ({
+      ...r,
+      credit: agents.map((a) => values.get(`${String(r.episode_id)}:${String(a.agentId)}`) ?? null),
+    }));
   }
 
   /** The filtered count up to `limit`, walking the smallest driver the filter allows; true when there are more. */
@@ -644,8 +733,13 @@ interface PageWindow {
 export interface EpisodePageResult {
   readonly total: number;
   readonly totalIsLowerBound: boolean;
-  readonly rows: EpisodePageRow[];
+  /** The run's agents, in the order of each row's `credit`. */
+  readonly agents: string[];
+  readonly rows: EpisodePageCreditRow[];
 }
+
+/** A page row with its agents' credit, in the order of {@link EpisodePageResult.agents} (null: no value). */
+export type EpisodePageCreditRow = EpisodePageRow & { readonly credit: readonly (number | null)[] };
 
 interface CoverageRow {
   episodes: number;

@@ -13,6 +13,7 @@ import { viewAggregates0011 } from './migrations/0011_view_aggregates';
 import { runTotals0012 } from './migrations/0012_run_totals';
 import { episodeFlags0013 } from './migrations/0013_episode_flags';
 import { auditSummary0014 } from './migrations/0014_audit_summary';
+import { agentCreditSort0015 } from './migrations/0015_agent_credit_sort';
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
 export const migrations: readonly string[] = [
@@ -30,6 +31,7 @@ export const migrations: readonly string[] = [
   runTotals0012,
   episodeFlags0013,
   auditSummary0014,
+  agentCreditSort0015,
 ];
 
 /** The schema version this build writes. */

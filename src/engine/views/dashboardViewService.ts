@@ -194,8 +194,12 @@ export class DashboardViewService {
    */
   episodes(query: EpisodeQuery): EpisodePage {
     let page: ReturnType<DashboardRepository['episodePage']>;
+    // The agent columns show the method's parameter set computed last, as the charts do.
+    const method = query.method ?? null;
+    const paramsHash = method === null ? undefined : this.repo.latestParams(query.runId, method);
+    const credit = method !== null && paramsHash !== undefined ? { method, paramsHash } : null;
     try {
-      page = this.repo.episodePage(query);
+      page = this.repo.episodePage({ ...query, credit });
     } catch (error) {
       const search = query.filter.search;
       if (search === undefined || search === null) throw error;
@@ -212,6 +216,7 @@ export class DashboardViewService {
       totalIsLowerBound: page.totalIsLowerBound,
       offset: query.offset,
       searchError: null,
+      creditAgents: page.agents,
       rows: page.rows.map((r) => ({
         episodeId: r.episode_id,
         externalId: r.external_id,
@@ -222,6 +227,7 @@ export class DashboardViewService {
         agents: r.agents,
         messages: r.n_messages,
         flags: r.flags,
+        credit: r.credit,
       })),
     };
   }

@@ -164,6 +164,10 @@ function episodesFor(shape: Required<RunShape>, stepCount: number): ScriptedEpis
       agents: shape.agents.length,
       messages: 3 + (i % 5),
       flags: late ? 2 : 0,
+      // Agent credit in the run's agent order; every 11th episode has none for the last agent.
+      credit: shape.agents.map((_, a) =>
+        a === shape.agents.length - 1 && i % 11 === 3 ? null : Math.round(((i * 7 + a * 13) % 41) * 50 - 1000) / 1000,
+      ),
       roster: shape.agents,
       kinds: late ? ['decoupling', 'idle'] : [],
       text: `plan the steps solve answer ${String(Math.round(reward * 100))} ${verifierSays}`.toLowerCase(),
@@ -232,19 +236,32 @@ function matches(e: ScriptedEpisode, f: EpisodeFilter): boolean {
   if (!between(e.step, f.stepFrom, f.stepTo) || !between(e.reward, f.rewardMin, f.rewardMax)) return false;
   if (f.group && e.group !== f.group) return false;
   if (f.agent && !e.roster.includes(f.agent)) return false;
+  const credit = f.agentCredit;
+  if (credit && !between(e.credit?.[e.roster.indexOf(credit.agent)] ?? null, credit.min, credit.max)) return false;
   if (f.flag && (f.flag === 'any' ? e.kinds.length === 0 : !e.kinds.includes(f.flag))) return false;
   const words = (f.search ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   return words.every((w) => e.text.includes(w.replace(/"/g, '')));
 }
 
-/** SQLite's order: NULL sorts before every value (so last when descending). */
-function compare(key: GetEpisodesParams['sort']['key']): (a: ScriptedEpisode, b: ScriptedEpisode) => number {
+/** The value a sort key reads: a column, or an agent's credit (`agents`: the run's, the order of `credit`). */
+function sortValue(e: ScriptedEpisode, key: GetEpisodesParams['sort']['key'], agents: readonly string[]) {
+  if (!key.startsWith('credit:')) return e[key as Exclude<typeof key, `credit:${string}`>];
+  return e.credit?.[agents.indexOf(key.slice('credit:'.length))] ?? null;
+}
+
+/** SQLite's order: NULL sorts before every value (so last when descending); credit without a value sorts last. */
+function compare(
+  key: GetEpisodesParams['sort']['key'],
+  agents: readonly string[],
+  descending: boolean,
+): (a: ScriptedEpisode, b: ScriptedEpisode) => number {
+  const nullFirst = key.startsWith('credit:') ? descending : true;
   return (a, b) => {
-    const x = a[key];
-    const y = b[key];
+    const x = sortValue(a, key, agents);
+    const y = sortValue(b, key, agents);
     if (x === y) return 0;
-    if (x === null) return -1;
-    if (y === null) return 1;
+    if (x === null) return nullFirst ? -1 : 1;
+    if (y === null) return nullFirst ? 1 : -1;
     return x < y ? -1 : 1;
   };
 }
@@ -254,7 +271,8 @@ export function episodePage(run: ScriptedRun, params: GetEpisodesParams): Episod
   const error = params.filter.search ? searchError(params.filter.search) : null;
   if (error) return { total: 0, totalIsLowerBound: false, offset: params.offset, rows: [], searchError: error };
   const rows = run.episodes.filter((e) => matches(e, params.filter));
-  const order = compare(params.sort.key);
+  const agents = run.runs.runs.find((r) => r.runId === params.runId)?.agents ?? [];
+  const order = compare(params.sort.key, agents, params.sort.descending);
   rows.sort((a, b) => (params.sort.descending ? order(b, a) : order(a, b)) || a.episodeId - b.episodeId);
   const page = rows
     .slice(params.offset, params.offset + params.limit)

@@ -136,5 +136,6 @@ test('migration 0012 moves params_json into credit_params and drops the credit i
     )
     .all()
     .map((r) => r.name);
-  assert.deepEqual(indexes, ['credit_agent_value', 'credit_key', 'credit_run_method_agent']);
+  // 0012 leaves three; 0015 adds the per-agent sort of the episode table.
+  assert.deepEqual(indexes, ['credit_agent_sort', 'credit_agent_value', 'credit_key', 'credit_run_method_agent']);
 });

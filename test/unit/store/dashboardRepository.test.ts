@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DashboardRepository, dashboardQueries, episodePageQueries } from '../../../src/store/dashboardRepository';
 import { agentCredit, insertCredit, viewFixture, type ViewFixture } from '../engine/views/viewFixture';
-import { queryPlan } from './queryPlan';
+import { planParams, queryPlan } from './queryPlan';
 
 let f: ViewFixture;
 let repo: DashboardRepository;
@@ -14,28 +14,7 @@ before(async () => {
 
 after(() => f.store.close());
 
-const params = {
-  run: 1,
-  method: 'loo',
-  hash: 'h',
-  epsilon: 0.02,
-  stepFrom: null,
-  stepTo: null,
-  group: null,
-  rewardMin: null,
-  rewardMax: null,
-  flag: null,
-  agent: null,
-  search: null,
-  split: 'train',
-  limit: 500,
-  offset: 0,
-  countLimit: 100,
-  only: '[1, 2]',
-  after: 3,
-};
-
-const plan = (sql: string): string[] => queryPlan(f.store.db, sql, params);
+const plan = (sql: string): string[] => queryPlan(f.store.db, sql, planParams);
 
 test('the overview aggregates read episodes through episode_step and agent credit through a covering index', () => {
   const credit = plan(dashboardQueries.creditByStep);

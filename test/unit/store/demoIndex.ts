@@ -20,7 +20,7 @@ export async function indexedDemo(): Promise<{ root: string; store: IndexStore; 
 /** Takes an index back to schema 11: without what migrations 0012 and later add, with the credit indexes 0012 drops. */
 export function revertTo11(db: Db): void {
   db.exec(`DROP TABLE audit_summary; DROP TRIGGER episode_flag_insert; DROP TRIGGER episode_flag_delete;
-    DROP TABLE episode_flag; DROP INDEX flag_scope;
+    DROP TABLE episode_flag; DROP INDEX flag_scope; DROP INDEX credit_agent_sort;
     DROP TABLE run_totals; DROP TABLE agent_totals; DROP TABLE credit_params;
     ALTER TABLE source DROP COLUMN episodes;
     DROP INDEX credit_key;

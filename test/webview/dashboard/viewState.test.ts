@@ -47,7 +47,10 @@ test('restoreViewState keeps valid fields and resets invalid ones one by one', (
     sort: { key: 'reward', descending: true },
     topRow: 40,
   };
-  assert.deepEqual(restoreViewState(saved), saved);
+  assert.deepEqual(restoreViewState(saved), { ...saved, hiddenColumns: [] }, 'a state saved before the agent columns');
+  const withColumns = { ...saved, sort: { key: 'credit:verifier', descending: false }, hiddenColumns: ['planner'] };
+  assert.deepEqual(restoreViewState(withColumns), withColumns);
+  assert.deepEqual(restoreViewState({ ...withColumns, hiddenColumns: [3] }).hiddenColumns, []);
   const bad = {
     version: 1,
     folder: 3,
@@ -127,4 +130,19 @@ test('a restored step brush outside the run is dropped, one that overlaps it is 
   // A switch to a run without the brushed steps drops it too.
   const switched = stateForRun({ ...restored, runId: 2 }, twentySteps);
   assert.deepEqual(switched.notes, ['steps 24–40 dropped (this run has steps 0–19)']);
+});
+
+test('stateForRun drops a credit filter and a credit sort of an agent the new run lacks', () => {
+  const state = {
+    ...initialViewState,
+    folder: '/f',
+    runId: 1,
+    filter: { agentCredit: { agent: 'a', max: 0.05 } },
+    sort: { key: 'credit:a' as const, descending: false },
+  };
+  const fitted = stateForRun(state, run(2, ['c']));
+  assert.deepEqual(fitted.state.filter, { agentCredit: null });
+  assert.deepEqual(fitted.state.sort, initialViewState.sort);
+  assert.deepEqual(fitted.notes, ['credit filter of agent a dropped (not in this run)']);
+  assert.equal(stateForRun({ ...state, runId: 2 }, run(1)).state.sort.key, 'credit:a', 'kept where the agent is');
 });

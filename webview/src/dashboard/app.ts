@@ -25,6 +25,8 @@ import { ChartsPanel } from './chartsPanel';
 import { EpisodeTable } from './episodeTable';
 import { FilterBar } from './filterBar';
 import { cleanFilter, describeFilter, nextSort, patchFilter } from './filterModel';
+import { ColumnChooser } from './columnChooser';
+import { shownColumns } from './tableColumns';
 import { methodLabels } from '../methodLabels';
 import { mergeOverviewDelta } from './overviewDelta';
 import { bindKeys } from './keyboard';
@@ -50,6 +52,7 @@ export class DashboardApp {
   private agentSummarySeq = 0;
   private readonly filters: FilterBar;
   private readonly table: EpisodeTable;
+  private readonly chooser: ColumnChooser;
   private readonly tableStatus = h('p', 'table-status');
   private readonly episodes: HTMLElement;
 
@@ -77,6 +80,13 @@ export class DashboardApp {
       loaded: (_total, searchError) => this.showTableStatus(searchError),
     });
     this.table.setSort(this.state.sort);
+    this.chooser = new ColumnChooser({
+      setHidden: (hiddenColumns) => {
+        this.save({ hiddenColumns });
+        this.showColumns();
+      },
+      filterCredit: (agentCredit) => this.setFilter({ agentCredit }),
+    });
     this.tableStatus.setAttribute('role', 'status');
     const heading = h('h2', 'episodes-title', 'Episodes');
     this.episodes = h(
@@ -84,6 +94,7 @@ export class DashboardApp {
       'episodes',
       h('div', 'episodes-head', heading, this.tableStatus),
       this.filters.element,
+      this.chooser.element,
       this.table.element,
     );
     this.episodes.setAttribute('aria-label', 'Episodes');
@@ -261,15 +272,25 @@ export class DashboardApp {
     const { runs, run } = this;
     if (!runs || !run) return;
     const filter = cleanFilter(this.state.filter);
-    const sort = this.state.sort;
-    const params = { folder: runs.folder, runId: run.runId, filter, sort };
-    const key = JSON.stringify([runs.revision, run.runId, filter, sort]);
+    const { sort, method } = this.state;
+    const params = { folder: runs.folder, runId: run.runId, filter, sort, method };
+    const key = JSON.stringify([runs.revision, run.runId, filter, sort, method]);
+    this.showColumns();
     this.table.setSort(sort);
     this.table.setQuery(
       { key, fetch: (offset, limit) => this.ipc.request(GetEpisodesRequest, { ...params, offset, limit }) },
       { keepStale, topRow },
     );
     this.showTableStatus(null);
+  }
+
+  /** The table's columns and the chooser for the run's agents and the hidden ones. */
+  private showColumns(): void {
+    const run = this.run;
+    if (!run) return;
+    const hidden = this.state.hiddenColumns ?? [];
+    this.table.setColumns(shownColumns(run.agents, hidden));
+    this.chooser.update(run.agents, hidden, this.state.filter.agentCredit);
   }
 
   private showTableStatus(searchError: string | null): void {

@@ -1,6 +1,6 @@
 import type { EpisodeRow, EpisodeSortKey } from '../../../src/protocol/dashboardPanel';
 import { h } from '../dom';
-import { columns } from './tableColumns';
+import { columns as fixedColumns, type Column } from './tableColumns';
 import { TableData, type TableQuery } from './tableData';
 import { moveFocus, rowHeight, scrollToShow, topRowAt, visibleRows } from './tableModel';
 import type { EpisodeSort } from './viewState';
@@ -32,6 +32,9 @@ export class EpisodeTable {
   private restoreTop: number | undefined;
   private lastTop = -1;
   private frame = 0;
+  private columns: readonly Column[] = fixedColumns;
+  private headerGroup: HTMLElement;
+  private sort: EpisodeSort | undefined;
 
   constructor(private readonly actions: TableActions) {
     this.data = new TableData(() => {
@@ -40,12 +43,12 @@ export class EpisodeTable {
     });
     this.grid.setAttribute('role', 'grid');
     this.grid.setAttribute('aria-label', 'Episodes (Enter opens, j/k move)');
-    this.grid.setAttribute('aria-colcount', String(columns.length));
     this.grid.tabIndex = 0;
     this.grid.id = 'episode-grid';
     this.viewport.append(this.spacer, this.message);
     this.viewport.setAttribute('role', 'rowgroup');
-    this.grid.append(this.header(), this.viewport);
+    this.headerGroup = this.header();
+    this.grid.append(this.headerGroup, this.viewport);
     this.viewport.addEventListener('scroll', () => {
       this.schedule();
     });
@@ -55,8 +58,25 @@ export class EpisodeTable {
     this.element = h('div', 'episode-table', this.grid);
   }
 
+  /** Shows `columns` (the fixed ones and the agent columns shown): a new header, every row redrawn. */
+  setColumns(columns: readonly Column[]): void {
+    if (columns.map((c) => c.id + c.label).join('\n') === this.columns.map((c) => c.id + c.label).join('\n')) return;
+    this.columns = columns;
+    this.headers.clear();
+    const header = this.header();
+    this.headerGroup.replaceWith(header);
+    this.headerGroup = header;
+    for (const { element } of this.rendered.values()) element.remove();
+    this.rendered = new Map();
+    if (this.sort) this.setSort(this.sort);
+    this.render();
+  }
+
   private header(): HTMLElement {
-    const cells = columns.map((column, i) => {
+    const agentColumns = this.columns.length - fixedColumns.length;
+    this.grid.style.setProperty('--agent-columns', agentColumns > 0 ? `repeat(${String(agentColumns)}, 72px)` : '');
+    this.grid.setAttribute('aria-colcount', String(this.columns.length));
+    const cells = this.columns.map((column, i) => {
       const cell = h('div', `cell col-${column.id}${column.numeric ? ' num' : ''}`);
       cell.setAttribute('role', 'columnheader');
       cell.setAttribute('aria-colindex', String(i + 1));
@@ -71,6 +91,7 @@ export class EpisodeTable {
         cell.append(sortButton);
         this.headers.set(sortKey, cell);
       } else cell.append(column.label);
+      if (column.numeric && column.sort?.startsWith('credit:')) cell.title = `${column.label}'s credit`;
       return cell;
     });
     const row = h('div', 'row header', ...cells);
@@ -83,6 +104,7 @@ export class EpisodeTable {
 
   /** Shows `sort` on the headers (aria-sort). */
   setSort(sort: EpisodeSort): void {
+    this.sort = sort;
     for (const [key, cell] of this.headers) {
       const state = key === sort.key ? (sort.descending ? 'descending' : 'ascending') : 'none';
       cell.setAttribute('aria-sort', state);
@@ -154,7 +176,7 @@ export class EpisodeTable {
 
   private rowElement(index: number, row: EpisodeRow | undefined): HTMLElement {
     const cells = row
-      ? columns.map((column, i) => {
+      ? this.columns.map((column, i) => {
           const text = column.text(row);
           const cell = h('div', `cell col-${column.id}${column.numeric ? ' num' : ''}`, text);
           cell.setAttribute('role', 'gridcell');

@@ -79,6 +79,7 @@ export class FilterBar {
       flag: null,
       agent: null,
       search: null,
+      agentCredit: null,
     });
   }
 

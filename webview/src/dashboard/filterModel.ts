@@ -39,8 +39,9 @@ export function cleanFilter(filter: EpisodeFilter): EpisodeFilter {
     'flag',
     'agent',
     'search',
+    'agentCredit',
   ];
-  const out: Record<string, string | number> = {};
+  const out: Record<string, unknown> = {};
   for (const key of order) {
     const value = filter[key];
     if (value !== undefined && value !== null && value !== '') out[key] = value;
@@ -75,5 +76,6 @@ export function describeFilter(filter: EpisodeFilter): string {
   if (f.flag) parts.push(f.flag === 'any' ? 'flagged' : `flag: ${f.flag}`);
   if (f.agent) parts.push(`agent: ${f.agent}`);
   if (f.search) parts.push(`search: ${f.search}`);
+  if (f.agentCredit) parts.push(`${f.agentCredit.agent} credit ${range(f.agentCredit.min, f.agentCredit.max)}`);
   return parts.join(' · ');
 }

@@ -1,5 +1,5 @@
-import type { EpisodeRow, EpisodeSortKey } from '../../../src/protocol/dashboardPanel';
-import { formatInt, formatNumber } from '../kit/format';
+import { agentCreditSortKey, type EpisodeRow, type EpisodeSortKey } from '../../../src/protocol/dashboardPanel';
+import { formatCredit, formatInt, formatNumber } from '../kit/format';
 
 /** A column of the episode table. */
 export interface Column {
@@ -21,3 +21,23 @@ export const columns: readonly Column[] = [
   { id: 'messages', label: 'Messages', sort: 'messages', numeric: true, text: (r) => formatInt(r.messages) },
   { id: 'flags', label: 'Flags', sort: 'flags', numeric: true, text: (r) => formatInt(r.flags) },
 ];
+
+/**
+ * One column per agent of the run (W&B-style user columns): the agent's credit under the
+ * dashboard's method, sortable. `credit[i]` of a row is agent `agents[i]`'s (the host sends it in
+ * the run's agent order).
+ */
+export function agentColumns(agents: readonly string[]): Column[] {
+  return agents.map((agent, i) => ({
+    id: `agent-${String(i)}`,
+    label: agent,
+    sort: agentCreditSortKey(agent),
+    numeric: true,
+    text: (r) => formatCredit(r.credit?.[i] ?? null),
+  }));
+}
+
+/** The table's columns: the fixed ones, then the agent columns not in `hidden`. */
+export function shownColumns(agents: readonly string[], hidden: readonly string[]): Column[] {
+  return [...columns, ...agentColumns(agents).filter((c) => !hidden.includes(c.label))];
+}

@@ -1,12 +1,11 @@
 import {
   dashboardStateVersion,
-  episodeSortKeys,
   isEpisodeFilter,
+  isEpisodeSortKey,
   type DashboardRun,
   type DashboardRunsData,
   type DashboardViewState,
   type EpisodeFilter,
-  type EpisodeSortKey,
 } from '../../../src/protocol/dashboardPanel';
 import { isRecord } from '../../../src/protocol/ipc';
 import { isNonNegativeInt, isViewMethod, type ViewMethod } from '../../../src/protocol/viewData';
@@ -25,14 +24,11 @@ export const initialViewState: DashboardViewState = {
   filter: {},
   sort: { key: 'step', descending: false },
   topRow: 0,
+  hiddenColumns: [],
 };
 
 function isSort(value: unknown): value is EpisodeSort {
-  return (
-    isRecord(value) &&
-    episodeSortKeys.includes(value['key'] as EpisodeSortKey) &&
-    typeof value['descending'] === 'boolean'
-  );
+  return isRecord(value) && isEpisodeSortKey(value['key']) && typeof value['descending'] === 'boolean';
 }
 
 const isFolder = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
@@ -46,6 +42,7 @@ const checks: FieldChecks<Omit<DashboardViewState, 'version'>> = {
   filter: isEpisodeFilter,
   sort: isSort,
   topRow: isNonNegativeInt,
+  hiddenColumns: (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((a) => typeof a === 'string'),
 };
 
 /** The saved state under the views' one restore policy (kit/state.ts); the run it names is fitted when the runs arrive. */
@@ -109,5 +106,14 @@ function fitToRun(state: DashboardViewState, run: DashboardRun): RunState {
     notes.push(agent.note);
     fitted = { ...fitted, agent: null };
   }
-  return notes.length === 0 ? { state, notes } : { state: { ...state, filter: fitted, topRow: 0 }, notes };
+  const credit = fitChoice(filter.agentCredit?.agent, (a) => run.agents.includes(a), 'credit filter of agent');
+  if (credit.note !== null) {
+    notes.push(credit.note);
+    fitted = { ...fitted, agentCredit: null };
+  }
+  // A sort by the credit of an agent the run lacks falls back to the step order.
+  const sortAgent = state.sort.key.startsWith('credit:') ? state.sort.key.slice('credit:'.length) : null;
+  const sort = sortAgent !== null && !run.agents.includes(sortAgent) ? initialViewState.sort : state.sort;
+  if (notes.length === 0 && sort === state.sort) return { state, notes };
+  return { state: { ...state, filter: fitted, sort, topRow: 0 }, notes };
 }

@@ -275,6 +275,7 @@ test('episodes() sorts by each key in both directions with the episode id as tie
     agents: 3,
     messages: 4,
     flags: 1,
+    credit: [null, null, null],
   });
 });
 
