@@ -1,8 +1,35 @@
 import type { SplitChoice } from '../core/split';
-import type { AuditEpisode } from './auditRepository';
 import type { Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 import { splitCondition, splitParam } from './splitFilter';
+
+/** What the audit needs of one episode: outcome, location, roster activity. */
+export interface AuditEpisode {
+  readonly episodeId: number;
+  readonly externalId: string;
+  readonly step: number;
+  readonly reward: number | null;
+  readonly finalAnswer: string | null;
+  readonly uri: string;
+  /** The importer of the file (source.format). */
+  readonly format: string;
+  readonly line: number;
+  readonly offset: number;
+  readonly length: number;
+  /** Roster in ordinal order (the message authors in `messages_json` index into it). */
+  readonly agents: readonly {
+    readonly agentId: number;
+    readonly name: string;
+    readonly declared: boolean;
+    readonly messages: number;
+    readonly tokens: number | null;
+    readonly chars: number;
+    /** llm | tool | env | human | user_sim | orchestrator | system | judge. */
+    readonly kind: string;
+    /** The roster's `trainable`, or null when it does not say. */
+    readonly trainable: boolean | null;
+  }[];
+}
 
 /** A stored agent-level credit value with its status (exact | estimated | approximate). */
 export interface StoredCredit {
