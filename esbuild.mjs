@@ -55,6 +55,7 @@ const configs = [
       main: 'webview/src/main.ts',
       episode: 'webview/src/episode/main.ts',
       dashboard: 'webview/src/dashboard/main.ts',
+      group: 'webview/src/group/main.ts',
     },
     outdir: 'dist/webview',
     sourcemap: !production,

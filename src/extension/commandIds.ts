@@ -7,6 +7,7 @@ import { exportCommand } from './commands/exportCommand';
 import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './commands/indexRunFolderCommand';
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
 import { openDashboardCommand, openEpisodeViewCommand } from './commands/openViewCommands';
+import { openGroupCommand } from './commands/openGroupCommand';
 import { openRunFolderCommand } from './commands/openRunFolderCommand';
 import { runFolderPicker } from './commands/pickRunFolder';
 import { recomputeCreditCommand } from './commands/recomputeCreditCommand';
@@ -18,6 +19,7 @@ import type { IndexJobs } from './indexJobs';
 import { clearReplayApiKeyCommand, setReplayApiKeyCommand } from './replay/replayKey';
 import type { DashboardPanel } from './panels/dashboardPanel';
 import type { EpisodePanel } from './panels/episodePanel';
+import type { GroupPanel } from './panels/groupPanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
 import type { RunFolderSource } from './runFolders';
 
@@ -48,6 +50,8 @@ export const commandIds = {
   openDashboard: 'creditLens.openDashboard',
   /** "Credit Lens: Open Episode View" (Runs view episodes; elsewhere asks for an id), handled by {@link openEpisodeViewCommand}. */
   openEpisodeView: 'creditLens.openEpisodeView',
+  /** "Credit Lens: Open Group View" (Runs view groups), handled by {@link openGroupCommand}. */
+  openGroup: 'creditLens.openGroup',
   /** "Credit Lens: Set Replay API Key…", handled by {@link setReplayApiKeyCommand}. */
   setReplayApiKey: 'creditLens.setReplayApiKey',
   /** "Credit Lens: Clear Replay API Key", handled by {@link clearReplayApiKeyCommand}. */
@@ -65,6 +69,7 @@ export interface CommandServices {
   readonly summaryPanel: RunSummaryPanel;
   readonly episodePanel: EpisodePanel;
   readonly dashboardPanel: DashboardPanel;
+  readonly groupPanel: GroupPanel;
   /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
   readonly storageDir?: string;
   /** The extension's version (SARIF tool driver). */
@@ -138,6 +143,12 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
     openDashboardCommand((folder, runId) => {
       services.dashboardPanel.show(folder, runId);
     }, chooseFolder),
+  );
+  register(
+    commandIds.openGroup,
+    openGroupCommand((folder, runId, group) => {
+      services.groupPanel.show(folder, runId, group);
+    }),
   );
   register(commandIds.showLog, showLogCommand({ log }));
   register(commandIds.revealTraceLine, revealTraceLineCommand());

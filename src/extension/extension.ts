@@ -4,6 +4,7 @@ import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
 import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
 import { EpisodePanel } from './panels/episodePanel';
+import { GroupPanel } from './panels/groupPanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
 import { sqliteDriverKind } from '../store/database';
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const refreshPanels = (folder: vscode.Uri, change?: IndexChange): void => {
     dashboardPanel.refresh(folder, change);
     episodePanel.refresh(folder);
+    groupPanel.refresh(folder);
   };
   const episodePanel = own(
     context,
@@ -30,6 +32,9 @@ export function activate(context: vscode.ExtensionContext): void {
       config,
       onCredited: refreshPanels,
       secrets: context.secrets,
+      openGroup: (folder, runId, group, method) => {
+        groupPanel.show(folder, runId, group, method);
+      },
       ...storage,
     }),
   );
@@ -43,10 +48,25 @@ export function activate(context: vscode.ExtensionContext): void {
       openEpisode: (folder, episodeId, method) => {
         episodePanel.show(folder, episodeId, method);
       },
+      openGroup: (folder, runId, group, method) => {
+        groupPanel.show(folder, runId, group, method);
+      },
       ...storage,
     }),
   );
-  for (const panel of [episodePanel, dashboardPanel, summaryPanel]) own(context, panel.registerSerializer());
+  const groupPanel = own(
+    context,
+    new GroupPanel({
+      ...host,
+      config,
+      openEpisode: (folder, episodeId, method) => {
+        episodePanel.show(folder, episodeId, method);
+      },
+      ...storage,
+    }),
+  );
+  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel])
+    own(context, panel.registerSerializer());
   refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
   registerAllCommands(context, {
@@ -56,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
     summaryPanel,
     episodePanel,
     dashboardPanel,
+    groupPanel,
     version,
     onCredited: refreshPanels,
     ...hooks,

@@ -1,4 +1,5 @@
 import type { CreditCoverage } from '../core/provenance';
+import { isGroupRef, type GroupRef } from './groupPanel';
 import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
 import {
   isBoundedString,
@@ -441,3 +442,17 @@ export const DashboardRecomputeCommand = new IpcCommand<DashboardRecomputeParams
 
 /** Host → webview: the runs of the folder (and a new revision after every change). */
 export const DidChangeRunsNotification = new IpcNotification<DashboardRunsData>('dashboard/runs/didChange');
+
+/** A GRPO group to open in the group view, with the dashboard's method. */
+export interface OpenGroupParams extends GroupRef {
+  readonly method?: ViewMethod;
+}
+
+function isOpenGroupParams(value: unknown): value is OpenGroupParams {
+  if (!isGroupRef(value)) return false;
+  const method = (value as { method?: unknown }).method;
+  return method === undefined || isViewMethod(method);
+}
+
+/** Webview → host: open a row's GRPO group in the group view. */
+export const OpenGroupCommand = new IpcCommand<OpenGroupParams>('dashboard/group/open', isOpenGroupParams);

@@ -155,6 +155,8 @@ export interface EpisodeViewData {
   readonly location: { readonly uri: string; readonly line: number };
   /** Set when the trace line could not be read back: messages are then unavailable. */
   readonly readError: string | null;
+  /** Rollouts of the episode's GRPO group (the header links to the group view); null or absent without a group. */
+  readonly groupRollouts?: number | null;
 }
 
 /** One message of a window. */
@@ -385,3 +387,5 @@ export const RevealTraceLineCommand = new IpcCommand<Record<string, never>>('epi
 export const DidChangeEpisodeNotification = new IpcNotification<EpisodeViewData>('episode/episode/didChange');
 /** Host → webview: progress of a recompute; after `done` the webview asks for the credit again. */
 export const DidChangeRecomputeNotification = new IpcNotification<RecomputeProgress>('episode/recompute/didChange');
+/** Webview → host: open the shown episode's GRPO group in the group view, under the webview's method. */
+export const OpenGroupCommand = new IpcCommand<GetCreditParams>('episode/group/open', isMethodParams);

@@ -11,6 +11,7 @@ import {
   GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
+  OpenGroupCommand,
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
 import { isRecord } from '../../protocol/ipc';
@@ -33,6 +34,8 @@ export interface DashboardPanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly openEpisode: (folder: vscode.Uri, episodeId: number, method?: ViewMethod) => void;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
+  /** Opens a GRPO group in the group view, under the dashboard's method when it sends one. */
+  readonly openGroup?: (folder: vscode.Uri, runId: number, group: string, method?: ViewMethod) => void;
 }
 
 /** What a dashboard shows: the runs of one indexed folder, on a run when one is named. */
@@ -118,6 +121,10 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       this.deps.openEpisode(vscode.Uri.file(folder), episodeId, method);
     });
     session.onCommand(DashboardRecomputeCommand, (params) => this.runRecompute(params));
+    session.onCommand(OpenGroupCommand, ({ folder, runId, group, method }) => {
+      this.service(folder);
+      this.deps.openGroup?.(vscode.Uri.file(folder), runId, group, method);
+    });
   }
 
   protected point({ folder: root, runId }: DashboardPlace): boolean {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isCreditMethod } from '../../engine/credit/creditMethod';
 import { EpisodeViewService } from '../../engine/views/episodeViewService';
+import { GroupViewService } from '../../engine/views/groupViewService';
 import {
   CancelRecomputeCommand,
   DidChangeEpisodeNotification,
@@ -11,6 +12,7 @@ import {
   GetPromptRequest,
   GetRawRecordRequest,
   NavigateEpisodeCommand,
+  OpenGroupCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
   type EpisodeReadyParams,
@@ -45,6 +47,8 @@ export interface EpisodePanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly evaluator?: (config: CreditLensConfig) => GatedEvaluator;
   /** Called after a recompute stored credit, so the other views refresh. */
   readonly onCredited?: (folder: vscode.Uri) => void;
+  /** Opens a GRPO group in the group view, under the Episode view's method. */
+  readonly openGroup?: (folder: vscode.Uri, runId: number, group: string, method: ViewMethod) => void;
 }
 
 /** What an Episode panel shows: one episode, named as its webview's saved state names it. */
@@ -54,6 +58,7 @@ type EpisodePlace = Pick<EpisodeViewState, 'ref'>;
 interface Shown {
   readonly index: PanelIndex;
   readonly service: EpisodeViewService;
+  readonly groups: GroupViewService;
   episodeId: number;
 }
 
@@ -127,6 +132,14 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
       if (shown && next !== undefined) this.show(vscode.Uri.file(shown.index.root), next);
     });
     session.onCommand(RevealTraceLineCommand, () => this.revealTraceLine());
+    session.onCommand(OpenGroupCommand, ({ ref, method }) => this.openGroup(ref, method));
+  }
+
+  /** Opens the shown episode's GRPO group (only the shown episode's: the webview asks for nothing else). */
+  private openGroup(ref: EpisodeRef, method: ViewMethod): void {
+    this.service(ref);
+    const group = this.shown?.groups.groupOfEpisode(ref.episodeId);
+    if (group) this.deps.openGroup?.(vscode.Uri.file(ref.folder), group.runId, group.group, method);
   }
 
   private onReady(params: EpisodeReadyParams): void {
@@ -144,7 +157,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
       if (this.shown?.index.root !== root) {
         const index = openPanelIndex(root, config, this.deps.storageDir);
         this.closeIndex();
-        this.shown = { index, service: new EpisodeViewService(index.db, root), episodeId };
+        const groups = new GroupViewService(index.db, root);
+        this.shown = { index, service: new EpisodeViewService(index.db, root), groups, episodeId };
       }
       this.shown.episodeId = episodeId;
       return true;
@@ -169,6 +183,7 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
       ...probe,
       evaluator: evaluatorView(config, gated, probe.groundTruth !== null),
       openedMethod: this.openedMethod,
+      groupRollouts: shown.groups.groupOfEpisode(shown.episodeId)?.rollouts ?? null,
     };
   }
 

@@ -40,13 +40,14 @@ test('activate() hands every disposable to context.subscriptions', () => {
     context.subscriptions.some((d) => d === channel),
     'the log channel is owned',
   );
-  // Every command registration, the channel, the job tracker, the three panel owners, their three
+  // Every command registration, the channel, the job tracker, the four panel owners, their four
   // serializers, the active index, the run folders, their change listener, the views, background indexing,
   // and the settings and trust listeners that refresh the Episode view.
-  assert.equal(context.subscriptions.length, contributed.length + 15);
+  assert.equal(context.subscriptions.length, contributed.length + 17);
   assert.deepEqual([...fake.serializers.keys()].sort(), [
     'creditLens.dashboard',
     'creditLens.episode',
+    'creditLens.group',
     'creditLens.runSummary',
   ]);
   // VS Code revives a panel only if the extension activates for its view type before the serializer is asked.

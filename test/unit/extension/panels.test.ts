@@ -6,7 +6,6 @@ import { before, beforeEach, test } from 'node:test';
 import * as vscode from 'vscode';
 import type { Episode } from '../../../src/core/episode';
 import { runIndexJob } from '../../../src/engine/indexJob';
-import { readConfig, type CreditLensConfig } from '../../../src/extension/config';
 import { DashboardPanel } from '../../../src/extension/panels/dashboardPanel';
 import { EpisodePanel } from '../../../src/extension/panels/episodePanel';
 import {
@@ -31,10 +30,9 @@ import {
   type RecomputeProgress,
 } from '../../../src/protocol/episodePanel';
 import type { IpcMessage } from '../../../src/protocol/ipc';
-import { openDatabase } from '../../../src/store/database';
-import { EpisodeLookup } from '../../../src/store/episodeLookup';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { fake, type FakeWebviewPanel } from '../fakes/vscode';
+import { config, episodeIds, lastPanel, log, posted, settle } from './panelTestKit';
 
 // Two agents whose logged coalition values make the solver decisive: LOO gives the solver 1 and the planner 0.
 const coalitions: Episode['coalitions'] = [
@@ -46,13 +44,6 @@ const coalitions: Episode['coalitions'] = [
 
 let root: string;
 let ids: Record<string, number>;
-const config: CreditLensConfig = (() => {
-  const read = readConfig(() => undefined);
-  assert.ok(read.ok);
-  return read.value;
-})();
-const log = (): vscode.LogOutputChannel => vscode.window.createOutputChannel('test', { log: true });
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 
 before(async () => {
   root = tempFolder();
@@ -61,25 +52,12 @@ before(async () => {
     jsonl(episode('e1', { coalitions }), episode('e2', { step: 2, coalitions }), episode('e3', { step: 3 })),
   );
   await runIndexJob({ root, search: true });
-  const db = openDatabase(join(root, '.credit-lens', 'index.sqlite'), { readonly: true });
-  const lookup = new EpisodeLookup(db);
-  ids = Object.fromEntries(['e1', 'e2', 'e3'].map((id) => [id, lookup.byExternalId(id)[0]!.episodeId]));
-  db.close();
+  ids = episodeIds(root, ['e1', 'e2', 'e3']);
 });
 
 beforeEach(() => {
   fake.reset();
 });
-
-function lastPanel(): FakeWebviewPanel {
-  const panel = fake.panels.at(-1);
-  assert.ok(panel, 'a panel was created');
-  return panel;
-}
-
-function posted<P>(panel: FakeWebviewPanel, method: string): P[] {
-  return (panel.webview.posted as IpcMessage<P>[]).filter((m) => m.method === method).map((m) => m.params);
-}
 
 // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the response type it expects
 async function ask<R>(

@@ -20,9 +20,11 @@ test('the VSIX contains the bundles, the SQLite addon, media and schemas, and no
     'dist/webview/main.js',
     'dist/webview/episode.js',
     'dist/webview/dashboard.js',
+    'dist/webview/group.js',
     'media/webview.css',
     'media/episode.css',
     'media/dashboard.css',
+    'media/group.css',
     'media/credit-lens.svg',
     'schema/run.v1.schema.json',
   ]) {

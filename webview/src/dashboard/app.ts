@@ -13,6 +13,7 @@ import {
   type EpisodeFilter,
   type EpisodeSortKey,
   OpenEpisodeCommand,
+  OpenGroupCommand,
   type RunOverview,
 } from '../../../src/protocol/dashboardPanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
@@ -76,6 +77,7 @@ export class DashboardApp {
     this.table = new EpisodeTable({
       sort: (key) => this.setSort(key),
       open: (row) => this.openEpisode(row.episodeId),
+      openGroup: (row) => this.openGroup(row.group),
       scrolled: (topRow) => this.save({ topRow }),
       loaded: (_total, searchError) => this.showTableStatus(searchError),
     });
@@ -340,6 +342,13 @@ export class DashboardApp {
     if (!runs || !run || !method) return;
     this.ipc.send(DashboardRecomputeCommand, { folder: runs.folder, runId: run.runId, method });
     this.toolbar.setRecomputing(true);
+  }
+
+  private openGroup(group: string | null): void {
+    const { runs, run } = this;
+    const method = this.state.method;
+    if (runs && run && group !== null)
+      this.ipc.send(OpenGroupCommand, { folder: runs.folder, runId: run.runId, group, ...(method ? { method } : {}) });
   }
 
   private openEpisode(episodeId: number): void {

@@ -8,6 +8,8 @@ import type { EpisodeSort } from './viewState';
 export interface TableActions {
   sort(key: EpisodeSortKey): void;
   open(row: EpisodeRow): void;
+  /** A Group cell's link was clicked: open the row's GRPO group. */
+  readonly openGroup?: (row: EpisodeRow) => void;
   /** The first visible row changed (scrolling). */
   scrolled(topRow: number): void;
   /** A page arrived: total and search error may have changed. */
@@ -178,7 +180,7 @@ export class EpisodeTable {
     const cells = row
       ? this.columns.map((column, i) => {
           const text = column.text(row);
-          const cell = h('div', `cell col-${column.id}${column.numeric ? ' num' : ''}`, text);
+          const cell = h('div', `cell col-${column.id}${column.numeric ? ' num' : ''}`, this.cellContent(column, row));
           cell.setAttribute('role', 'gridcell');
           cell.setAttribute('aria-colindex', String(i + 1));
           if (!column.numeric) cell.title = text;
@@ -198,6 +200,23 @@ export class EpisodeTable {
       this.open();
     });
     return element;
+  }
+
+  /** A cell's text, or a link to what it opens (the grid keeps the keyboard: the link is not a tab stop). */
+  private cellContent(column: Column, row: EpisodeRow): string | HTMLElement {
+    const text = column.text(row);
+    const title = column.link?.(row) ?? null;
+    const openGroup = this.actions.openGroup;
+    if (title === null || !openGroup) return text;
+    const link = h('button', 'link-button cell-link', text);
+    link.type = 'button';
+    link.tabIndex = -1;
+    link.title = title;
+    link.addEventListener('click', (event) => {
+      event.stopPropagation();
+      openGroup(row);
+    });
+    return link;
   }
 
   private renderMessage(total: number | undefined): void {

@@ -9,12 +9,20 @@ export interface Column {
   readonly sort?: EpisodeSortKey;
   readonly numeric: boolean;
   readonly text: (row: EpisodeRow) => string;
+  /** A cell that also opens something: the tooltip of its link, or null when the row has nothing to open. */
+  readonly link?: (row: EpisodeRow) => string | null;
 }
 
 export const columns: readonly Column[] = [
   { id: 'id', label: 'Episode', sort: 'externalId', numeric: false, text: (r) => r.externalId },
   { id: 'step', label: 'Step', sort: 'step', numeric: true, text: (r) => formatInt(r.step) },
-  { id: 'group', label: 'Group', numeric: false, text: (r) => r.group ?? '—' },
+  {
+    id: 'group',
+    label: 'Group',
+    numeric: false,
+    text: (r) => r.group ?? '—',
+    link: (r) => (r.group === null ? null : `Open GRPO group ${r.group} side by side`),
+  },
   { id: 'sample', label: 'Sample', numeric: true, text: (r) => formatInt(r.sample) },
   { id: 'reward', label: 'Reward', sort: 'reward', numeric: true, text: (r) => formatNumber(r.reward) },
   { id: 'agents', label: 'Agents', numeric: true, text: (r) => formatInt(r.agents) },

@@ -8,6 +8,7 @@ import {
   GetPromptRequest,
   GetRawRecordRequest,
   NavigateEpisodeCommand,
+  OpenGroupCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
   episodeStateVersion,
@@ -210,7 +211,12 @@ export class EpisodeApp {
 
   /** Header, evidence and timeline frame: everything that depends on the episode but not on credit. */
   private renderStatic(data: EpisodeViewData): void {
-    fill(this.shell.header, renderHeader(data));
+    fill(
+      this.shell.header,
+      renderHeader(data, () => {
+        if (this.ui) this.ipc.send(OpenGroupCommand, { ref: data.ref, method: this.ui.method });
+      }),
+    );
     if (this.shell.task.firstChild !== this.task.element) fill(this.shell.task, this.task.element);
     fill(
       this.shell.details,

@@ -5,8 +5,11 @@ import { formatCredit, formatInt, formatNumber, formatPosition } from '../kit/fo
 import { methodLabels } from '../methodLabels';
 import type { CreditTint } from './tint';
 
-/** The episode's title and facts: run, position, task, reward, counts, trace location. */
-export function renderHeader(data: EpisodeViewData): HTMLElement {
+/**
+ * The episode's title and facts: run, position, task, reward, counts, trace location; with
+ * `openGroup`, a link to the episode's GRPO group ("group g · 4 rollouts") when it logs one.
+ */
+export function renderHeader(data: EpisodeViewData, openGroup?: () => void): HTMLElement {
   const facts: [string, string][] = [
     ['Run', data.runName || '(root)'],
     ['Mechanism', data.mechanism ?? '—'],
@@ -21,6 +24,11 @@ export function renderHeader(data: EpisodeViewData): HTMLElement {
     ...facts.map(([term, value]) => h('div', 'fact', h('dt', undefined, term), h('dd', undefined, value))),
   );
   const header = h('header', 'episode-header', h('h1', undefined, `Episode ${data.externalId}`), list);
+  const rollouts = data.groupRollouts ?? null;
+  if (openGroup && data.group !== null && rollouts !== null) {
+    const label = `group ${data.group} · ${formatInt(rollouts)} rollout${rollouts === 1 ? '' : 's'}`;
+    header.append(h('p', 'group-link', linkButton(label, openGroup, 'Open the GRPO group side by side')));
+  }
   if (data.task !== null) header.append(h('p', 'task', h('span', 'task-label', 'Task: '), data.task));
   header.append(h('p', 'location', `${data.location.uri}:${String(data.location.line)}`));
   if (data.readError !== null)

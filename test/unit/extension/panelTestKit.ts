@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { readConfig, type CreditLensConfig } from '../../../src/extension/config';
+import type { IpcMessage } from '../../../src/protocol/ipc';
+import { openDatabase } from '../../../src/store/database';
+import { EpisodeLookup } from '../../../src/store/episodeLookup';
+import { fake, type FakeWebviewPanel } from '../fakes/vscode';
+
+// What the panel tests share (import '../fakes/registerVscodeFake' first): the default settings, a
+// log, a pause for async handlers, the panel last created and what it posted.
+
+/** The settings with every default. */
+export const config: CreditLensConfig = (() => {
+  const read = readConfig(() => undefined);
+  assert.ok(read.ok);
+  return read.value;
+})();
+
+export const log = (): vscode.LogOutputChannel => vscode.window.createOutputChannel('test', { log: true });
+
+/** Lets the panel's async command and request handlers run. */
+export const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
+export function lastPanel(): FakeWebviewPanel {
+  const panel = fake.panels.at(-1);
+  assert.ok(panel, 'a panel was created');
+  return panel;
+}
+
+/** The params of every message of `method` the panel posted, oldest first. */
+export function posted<P>(panel: FakeWebviewPanel, method: string): P[] {
+  return (panel.webview.posted as IpcMessage<P>[]).filter((m) => m.method === method).map((m) => m.params);
+}
+
+/** Row ids of episodes by external id, in the index of `root`. */
+export function episodeIds(root: string, externalIds: readonly string[]): Record<string, number> {
+  const db = openDatabase(join(root, '.credit-lens', 'index.sqlite'), { readonly: true });
+  try {
+    const lookup = new EpisodeLookup(db);
+    return Object.fromEntries(externalIds.map((id) => [id, lookup.byExternalId(id)[0]?.episodeId ?? -1]));
+  } finally {
+    db.close();
+  }
+}
