@@ -1,14 +1,13 @@
+import { advantagesFor } from '../credit/signals/advantageConventions';
+
 /**
- * GRPO group-relative advantages (credit-methods.md §3.15): `(r − mean) / (std + 1e-6)` with the
- * population standard deviation of the group's rewards. A group whose rewards are all equal gets 0
- * for every sample. Values are rounded to 6 decimals, which is all a trainer log keeps and saves
- * bytes in gigabyte-size runs.
+ * The GRPO advantages a demo run logs: verl's group normalisation (docs/credit-methods.md §3.15,
+ * the `verl` convention of src/credit/signals/advantageConventions.ts: sample std, eps 1e-6), since
+ * the demo's run.json names verl as its producer, so the logged advantages and the ones Credit Lens
+ * computes from the reward agree. Values are rounded to 6 decimals, which is all a trainer log
+ * keeps and saves bytes in gigabyte-size runs.
  */
 export function grpoAdvantages(rewards: readonly number[]): number[] {
-  if (rewards.length === 0) return [];
-  const mean = rewards.reduce((sum, r) => sum + r, 0) / rewards.length;
-  const variance = rewards.reduce((sum, r) => sum + (r - mean) ** 2, 0) / rewards.length;
-  const std = Math.sqrt(variance);
   // `+ 0` turns -0 into 0, so deep-equality checks and re-serialised values agree.
-  return rewards.map((r) => Math.round(((r - mean) / (std + 1e-6)) * 1e6) / 1e6 + 0);
+  return Array.from(advantagesFor('verl', rewards), (a) => Math.round(a * 1e6) / 1e6 + 0);
 }

@@ -99,12 +99,13 @@ describe('teamEpisodes', () => {
     }
   });
 
-  it('teamEpisodes() advantages are the group-relative GRPO advantage of the reward, equal for all agents', () => {
+  it("teamEpisodes() advantages are verl's group-relative GRPO advantage of the reward (sample std), equal for all agents", () => {
     for (let start = 0; start < episodes.length; start += 4) {
       const group = episodes.slice(start, start + 4);
       const rewards = group.map((e) => e.reward ?? 0);
       const mean = rewards.reduce((a, b) => a + b, 0) / 4;
-      const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / 4);
+      // verl (the producer run.json names) divides by torch.std: the sample std, n − 1 = 3.
+      const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / 3);
       for (const e of group) {
         assert.equal(e.group, group[0]?.group);
         const expected = ((e.reward ?? 0) - mean) / (std + 1e-6);
