@@ -148,6 +148,7 @@ export class CreditRepository {
   private readonly clearErrorStmt: Statement;
   private readonly insertRows: MultiInsert;
   private readonly paramsStmt: Statement;
+  private readonly hasParamsStmt: Statement<{ found: number }>;
   private readonly errorStmt: Statement;
   private readonly groupRowsStmt: Statement<{ credit_id: number; group_id: string; agent_id: number; value: number }>;
   private readonly someGroupRowsStmt: Statement<{
@@ -186,6 +187,11 @@ export class CreditRepository {
     this.paramsStmt = db.prepare(`
       INSERT INTO credit_params (run_id, method, params_hash, params_json) VALUES (?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET params_json = excluded.params_json`);
+    // credit_params is written with every write; the row checks cover indexes written before it existed.
+    this.hasParamsStmt = db.prepare(`
+      SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM credit_params WHERE run_id = :run AND params_hash = :hash)
+        OR EXISTS (SELECT 1 FROM credit WHERE method = :method AND params_hash = :hash AND run_id = :run)
+        OR EXISTS (SELECT 1 FROM credit_error WHERE method = :method AND params_hash = :hash AND run_id = :run)`);
     this.errorStmt = db.prepare(`
       INSERT INTO credit_error (run_id, episode_id, method, params_hash, reason, status, remedy, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET reason = excluded.reason, status = excluded.status, remedy = excluded.remedy, computed_at = excluded.computed_at`);
@@ -359,22 +365,28 @@ export class CreditRepository {
   }
 
   /**
+   * Whether the run has stored credit (or a failure) of this parameter set (the hash covers the
+   * method: the other methods a pass writes, as routing's `wta`, share the primary method's hash).
+   */
+  hasParams(runId: number, params: CreditParams): boolean {
+    return this.hasParamsStmt.get({ run: runId, method: params.method, hash: params.hash }) !== undefined;
+  }
+
+  /**
    * Replaces the credit of the given episodes for one method and parameter set, and records the
    * episodes that failed (their old rows are removed too, so nothing stale looks complete).
+   * `replace` false skips that removal, for a pass that knows no row of the parameter set is stored.
    */
   writeCredit(
     runId: number,
     params: CreditParams,
     rows: readonly CreditRow[],
     failures: readonly CreditFailure[],
+    replace = true,
   ): void {
     const now = new Date().toISOString();
-    const episodes = JSON.stringify([
-      ...new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]),
-    ]);
     this.db.transaction(() => {
-      this.clearStmt.run(params.method, params.hash, episodes);
-      this.clearErrorStmt.run(params.method, params.hash, episodes);
+      if (replace) this.clearEpisodes(params, rows, failures);
       this.paramsStmt.run(runId, params.method, params.hash, JSON.stringify(params.params));
       if (rows.length > 0)
         this.insertRows.run(creditValues(rows), rows.length, [runId, 'episode', params.method, params.hash, now]);
@@ -390,6 +402,15 @@ export class CreditRepository {
           now,
         );
     })();
+  }
+
+  /** Removes the stored rows and failures of the episodes of a write, for one method and parameter set. */
+  private clearEpisodes(params: CreditParams, rows: readonly CreditRow[], failures: readonly CreditFailure[]): void {
+    const episodes = JSON.stringify([
+      ...new Set([...rows.map((r) => r.episodeId), ...failures.map((f) => f.episodeId)]),
+    ]);
+    this.clearStmt.run(params.method, params.hash, episodes);
+    this.clearErrorStmt.run(params.method, params.hash, episodes);
   }
 }
 

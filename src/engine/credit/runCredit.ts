@@ -15,6 +15,7 @@ import type { RunCreditResult } from './creditJob';
 import { coalitionMethods, perMessageMethods } from './creditMethod';
 import { creditParams } from './creditParams';
 import { defaultMonteCarlo } from './monteCarloCredit';
+import { GroupAdvantages } from './groupAdvantages';
 import { forEachConcurrently, RunState, type RunContext } from './runState';
 import { defaultSplit } from '../../core/split';
 
@@ -71,15 +72,16 @@ export async function creditForRun(
       ctx.hooks.onEstimate?.(run.name, estimate);
     }
     if (!options.dryRun && total > 0) {
+      const advantages = (v: Float64Array): Float64Array => advantagesFor(advantage.convention, v);
+      // A first pass of the parameter set over the whole run sets advantages before it writes.
+      const firstWholePass =
+        chosen.ids === undefined && options.budget === undefined && !ctx.output.hasParams(run.runId, params);
+      if (firstWholePass) state.groupAdvantages = new GroupAdvantages(advantages);
       budget = await computeEpisodes(ctx, state, episodes, costs);
-      state.flush();
-      for (const method of state.methods)
-        ctx.output.updateGroupAdvantages(
-          run.runId,
-          { ...params, method },
-          (v) => advantagesFor(advantage.convention, v),
-          chosen.ids,
-        );
+      state.flush(true);
+      if (!state.groupAdvantages?.contiguous)
+        for (const method of state.methods)
+          ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, advantages, chosen.ids);
     }
   } finally {
     usage = usageOf(evaluator, state, estimate);

@@ -15,6 +15,7 @@ import {
 import type { CreditJobHooks, CreditJobOptions, RunFailure } from './creditJob';
 import { AgentSummaryTally } from './creditSummary';
 import { episodeCredit, type EpisodeCreditOutput } from './episodeCredit';
+import type { GroupAdvantages } from './groupAdvantages';
 import type { MessageCreditResult } from './messageCredit';
 import type { MonteCarloSettings } from './monteCarloCredit';
 import { recordingEvaluator } from './recordingEvaluator';
@@ -49,6 +50,11 @@ export class RunState {
   private lastUsageReport = 0;
   /** Whether the run's evaluator may be trusted (set by the run, see creditForRun). */
   trust: () => Promise<Unidentified | undefined> = () => Promise.resolve(undefined);
+  /**
+   * Set by the run when it writes every row of its parameter set: rows then get their group advantages
+   * before they are written, and no earlier rows of the parameter set need replacing.
+   */
+  groupAdvantages: GroupAdvantages | undefined;
 
   constructor(
     private readonly run: CreditRun,
@@ -125,16 +131,20 @@ export class RunState {
     this.fresh.length = 0;
   }
 
-  flush(): void {
+  /** Writes what was computed so far; `final` (the end of the pass) also writes the rows waiting for their group. */
+  flush(final = false): void {
+    if (final) this.collect(this.groupAdvantages?.close() ?? []);
+    const replace = this.groupAdvantages === undefined;
     for (const [method, rows] of this.rows)
       this.ctx.output.writeCredit(
         this.run.runId,
         { ...this.params, method },
         rows,
         method === this.params.method ? this.pendingFailures : [],
+        replace,
       );
     if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0)
-      this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures);
+      this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures, replace);
     this.storeFresh();
     this.rows = new Map();
     this.pendingFailures = [];
@@ -170,6 +180,16 @@ export class RunState {
     });
   }
 
+  /** Queues episodes' rows for the next write. */
+  private collect(episodes: readonly ReadonlyMap<string, readonly CreditRow[]>[]): void {
+    for (const rows of episodes)
+      for (const [method, list] of rows) {
+        const target = this.rows.get(method) ?? [];
+        target.push(...list);
+        this.rows.set(method, target);
+      }
+  }
+
   private fail(episode: CreditEpisode, error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
     const failure: CreditFailure =
@@ -202,12 +222,8 @@ export class RunState {
     messages: MessageCreditResult | undefined,
   ): void {
     this.computed++;
-    for (const [method, list] of rows) {
-      this.methods.add(method);
-      const target = this.rows.get(method) ?? [];
-      target.push(...list);
-      this.rows.set(method, target);
-    }
+    for (const method of rows.keys()) this.methods.add(method);
+    this.collect(this.groupAdvantages ? this.groupAdvantages.add(episode.group, rows) : [rows]);
     for (const row of rows.get(this.params.method) ?? []) {
       if (row.messageSeq !== null) continue;
       const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);
