@@ -4,6 +4,7 @@ import {
   isNonNegativeInt,
   isOneOf,
   isViewMethod,
+  type CreditDomainView,
   type CreditStatus,
   type EpisodeRef,
   type FlagView,
@@ -155,6 +156,8 @@ export interface EpisodeViewData {
   readonly location: { readonly uri: string; readonly line: number };
   /** Set when the trace line could not be read back: messages are then unavailable. */
   readonly readError: string | null;
+  /** The run's fixed credit colour domain, the same for every method (docs/views.md, "Credit colours"). */
+  readonly creditDomain: CreditDomainView;
 }
 
 /** One message of a window. */
