@@ -119,7 +119,7 @@ export interface RunOverview {
   readonly colour: OverviewColour;
 }
 
-/** The colour inputs of an overview's heatmap (docs/views.md, "Credit colours"). */
+/** The colour inputs of an overview's heatmap (docs/architecture.md §4.4). */
 export interface OverviewColour {
   readonly domain: CreditDomainView;
   /** Steps (ascending) with an episode that is not identifiable under the method: drawn hatched when no credit. */

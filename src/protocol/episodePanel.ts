@@ -156,7 +156,7 @@ export interface EpisodeViewData {
   readonly location: { readonly uri: string; readonly line: number };
   /** Set when the trace line could not be read back: messages are then unavailable. */
   readonly readError: string | null;
-  /** The run's fixed credit colour domain, the same for every method (docs/views.md, "Credit colours"). */
+  /** The run's fixed credit colour domain, the same for every method (docs/architecture.md §4.4). */
   readonly creditDomain: CreditDomainView;
 }
 

@@ -70,7 +70,7 @@ export function isNullableFinite(value: unknown): value is number | null {
 }
 
 /**
- * The fixed colour domain of a run's credit (docs/views.md, "Credit colours"): every method and
+ * The fixed colour domain of a run's credit (docs/architecture.md §4.4): every method and
  * every episode of the run is coloured on [−bound, +bound]; larger |values| clamp to the ends and
  * are marked as beyond the scale.
  */

@@ -2,8 +2,8 @@ import type { RewardSpan } from '../../store/creditColourRepository';
 import type { CreditDomainView } from '../../protocol/viewData';
 
 /**
- * The fixed colour domain of a run's credit from its logged reward span (docs/views.md, "Credit
- * colours"): a marginal contribution v(S ∪ i) − v(S) and any credit that conserves the reward lie
+ * The fixed colour domain of a run's credit from its logged reward span (docs/architecture.md
+ * §4.4): a marginal contribution v(S ∪ i) − v(S) and any credit that conserves the reward lie
  * within max − min, and the "shared" signal (the reward itself) within max(|min|, |max|); the bound
  * is the larger of the two, so rewards in [0, 1] give ±1 and rewards in [−1, 1] give ±2. A run
  * without a (non-zero, finite) reward gets ±1.

@@ -314,6 +314,14 @@ describe('summary parts', () => {
       'a sentence, not an orphan "· …" line',
     );
     assert.equal(legend.querySelectorAll('.ramp-stop').length, 11);
+    const sourceOf = (reward: { min: number; max: number } | null): string =>
+      m[4].renderLegend(m[6].creditTint(credit, { bound: 1, reward }))?.querySelector('.credit-domain')?.textContent ??
+      '';
+    assert.equal(
+      sourceOf(null),
+      'Scale fixed at ±1.00 (no reward is logged, so the default), the same for every method and episode.',
+    );
+    assert.match(sourceOf({ min: 0, max: 0 }), /every logged reward is 0, so the default/);
     assert.match(m[4].renderLegend(null).textContent ?? '', /No message credit to colour/);
   });
 });

@@ -1,7 +1,7 @@
 import { scaleDiverging, type ScaleDiverging } from 'd3-scale';
 import type { CreditDomainView } from '../../../src/protocol/viewData';
 
-// The credit colours of every view (docs/views.md, "Credit colours"). A diverging ramp, red for
+// The credit colours of every view (docs/architecture.md §4.4). A diverging ramp, red for
 // negative and blue for positive (colour-blind safe), whose centre is the theme's neutral: the
 // colours are CSS `color-mix()` expressions of the custom properties of media/webview.css
 // (--credit-negative, --credit-positive, --credit-zero), so they follow a theme switch without a

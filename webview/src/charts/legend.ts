@@ -36,6 +36,7 @@ export function agentLegend(agents: readonly string[], color: (agent: string) =>
 export function domainSource(domain: CreditDomainView | undefined): string {
   const reward = domain?.reward ?? null;
   if (reward === null) return 'no reward is logged, so the default';
+  if (reward.min === 0 && reward.max === 0) return 'every logged reward is 0, so the default';
   return `the run's reward span, ${formatNumber(reward.min)} to ${formatNumber(reward.max)}`;
 }
 
