@@ -133,7 +133,7 @@ suite.describe('Credit colours', () => {
       const zero = await paint(page, cell(0, 0));
       const none = await paint(page, cell(1, 1));
       const unknown = await paint(page, cell(2, 2));
-      const value = await paint(page, cell(0, 10));
+      const value = await paint(page, cell(2, 40)); // the verifier after its collapse: about −0.25
       // Pairwise distinct: a solid neutral, a transparent fill with a dashed outline, a hatch.
       assert.equal(zero.fill[3], 255, 'zero is solid');
       assert.ok(
