@@ -164,7 +164,10 @@ suite.describe('Credit colours', () => {
         '?not identifiable',
         '▲beyond ±1.00',
       ]);
-      assert.match(await legend.locator('.credit-domain').innerText(), /reward span, 0\.000 to 1\.000/);
+      assert.match(
+        await legend.locator('.credit-domain').innerText(),
+        /^Scale fixed at ±1\.00 for every method and episode: the run's reward span, 0 to 1\.$/,
+      );
       const stops = page.locator('#figure-heatmap .ramp-stop');
       const ends = [
         await paint(page, '#figure-heatmap .ramp-stop:first-child'),

@@ -26,7 +26,10 @@ async function assertLegend(view: FrameLocator, scope: string, bound: string): P
     '?not identifiable',
     `▲beyond ±${bound}`,
   ]);
-  assert.match(await legend.locator('.credit-domain').innerText(), /^Scale fixed at ±\S+ \(the run's reward span, /);
+  assert.match(
+    await legend.locator('.credit-domain').innerText(),
+    /^Scale fixed at ±\S+ for every method and episode: the run's reward span, /,
+  );
 }
 
 /**
@@ -62,7 +65,7 @@ export async function episodeColoursStep(o: ColourStepOptions): Promise<void> {
   const bound = o.bound ?? '1.00';
   await assertLegend(view, '.legend', bound);
   const sentence = await view.locator('.legend .legend-kind').innerText();
-  assert.match(sentence, /^Each message shows its agent's \S.* credit, spread evenly over the agent's messages\.$/);
+  assert.match(sentence, /^Each message shows its agent's \S.* credit spread evenly over the agent's messages\.$/);
   const rows = view.locator('.msg.is-loaded');
   await rows.first().waitFor({ timeout: 30_000 });
   const states = await rows.evaluateAll((elements) =>

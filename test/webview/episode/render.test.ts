@@ -307,10 +307,10 @@ describe('summary parts', () => {
       [...legend.querySelectorAll('.credit-states li')].map((e) => e.textContent),
       ['zero credit', 'no credit', '?not identifiable', '▲beyond ±2.00'],
     );
-    assert.match(legend.querySelector('.credit-domain')?.textContent ?? '', /reward span, −1\.000 to 1\.000/);
+    assert.match(legend.querySelector('.credit-domain')?.textContent ?? '', /reward span, −1 to 1\.$/);
     assert.equal(
       legend.querySelector('.legend-kind')?.textContent,
-      "Each message shows its agent's Leave-one-out credit, spread evenly over the agent's messages.",
+      "Each message shows its agent's Leave-one-out credit spread evenly over the agent's messages.",
       'a sentence, not an orphan "· …" line',
     );
     assert.equal(legend.querySelectorAll('.ramp-stop').length, 11);
@@ -319,7 +319,7 @@ describe('summary parts', () => {
       '';
     assert.equal(
       sourceOf(null),
-      'Scale fixed at ±1.00 (no reward is logged, so the default), the same for every method and episode.',
+      'Scale fixed at ±1.00 for every method and episode: no reward is logged, so the default.',
     );
     assert.match(sourceOf({ min: 0, max: 0 }), /every logged reward is 0, so the default/);
     assert.match(m[4].renderLegend(null).textContent ?? '', /No message credit to colour/);

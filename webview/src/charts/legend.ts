@@ -1,6 +1,5 @@
 import { h } from '../dom';
 import type { CreditDomainView } from '../../../src/protocol/viewData';
-import { formatNumber } from '../kit/format';
 import { creditRampColor, creditStateLabels, domainBound, formatBound } from './creditScale';
 
 /** A legend entry: a swatch (coloured inline through the CSSOM, or by class) and its label. */
@@ -37,15 +36,16 @@ export function domainSource(domain: CreditDomainView | undefined): string {
   const reward = domain?.reward ?? null;
   if (reward === null) return 'no reward is logged, so the default';
   if (reward.min === 0 && reward.max === 0) return 'every logged reward is 0, so the default';
-  return `the run's reward span, ${formatNumber(reward.min)} to ${formatNumber(reward.max)}`;
+  return `the run's reward span, ${shortNumber(reward.min)} to ${shortNumber(reward.max)}`;
 }
 
 /**
  * The legend of a credit colour scale on the run's fixed domain: the ramp from −bound through 0 to
  * +bound with its numbers, a swatch for each state (zero, no credit, not identifiable, beyond the
- * scale) and where the domain comes from. The same in every view that colours credit.
+ * scale), and one line of text: `lead` (a view's own sentence, e.g. what a message's colour stands
+ * for) then where the domain comes from. The same in every view that colours credit.
  */
-export function creditLegend(domain: CreditDomainView | undefined): HTMLElement {
+export function creditLegend(domain: CreditDomainView | undefined, lead?: HTMLElement): HTMLElement {
   const bound = domainBound(domain);
   const end = formatBound(bound);
   const ramp = h('span', 'ramp');
@@ -56,13 +56,7 @@ export function creditLegend(domain: CreditDomainView | undefined): HTMLElement 
     stop.style.setProperty('--stop', creditRampColor((2 * i) / (steps - 1) - 1));
     ramp.append(stop);
   }
-  const scale = h(
-    'span',
-    'credit-ramp',
-    h('span', 'ramp-end', `−${end}`),
-    h('span', 'ramp-bar', ramp, h('span', 'ramp-zero', '0')),
-    h('span', 'ramp-end', `+${end}`),
-  );
+  const scale = h('span', 'credit-ramp', h('span', 'ramp-end', `−${end}`), ramp, h('span', 'ramp-end', `+${end}`));
   const states = h(
     'ul',
     'credit-states',
@@ -71,14 +65,20 @@ export function creditLegend(domain: CreditDomainView | undefined): HTMLElement 
     stateItem('state-unidentified', creditStateLabels.unidentified, '?'),
     stateItem('state-beyond', `beyond ±${end}`, '▲'),
   );
-  const source = `Scale fixed at ±${end} (${domainSource(domain)}), the same for every method and episode.`;
-  const box = h('div', 'credit-legend', scale, states, h('span', 'credit-domain', source));
+  const source = `Scale fixed at ±${end} for every method and episode: ${domainSource(domain)}.`;
+  const note = h('p', 'credit-note', ...(lead ? [lead, ' '] : []), h('span', 'credit-domain', source));
+  const box = h('div', 'credit-legend', scale, states, note);
   box.setAttribute('role', 'group');
   box.setAttribute(
     'aria-label',
     `Credit colour scale: red negative, blue positive, from −${end} to +${end}; zero is the background's neutral, no credit a dashed outline, not identifiable hatched, values beyond ±${end} outlined.`,
   );
   return box;
+}
+
+/** A reward as the legend names it: at most 3 significant digits, no trailing zeros ("0", "1", "−0.25"). */
+function shortNumber(value: number): string {
+  return String(Number(value.toPrecision(3))).replace('-', '−');
 }
 
 function stateItem(className: string, label: string, mark = ''): HTMLLIElement {

@@ -16,7 +16,6 @@ export function renderLegend(tint: CreditTint | null): HTMLElement {
     'div',
     'legend',
     h('span', 'legend-title', 'Message credit'),
-    creditLegend(tint.domain),
-    h('p', 'legend-kind', sentence),
+    creditLegend(tint.domain, h('span', 'legend-kind', sentence)),
   );
 }

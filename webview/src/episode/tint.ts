@@ -67,7 +67,7 @@ export function kindDescription(kind: CreditKind, replayed = false): string {
 export function kindSentence(method: ViewMethod, kind: CreditKind, replayed = false): string {
   const what =
     kind === 'spread'
-      ? `each message shows its agent's ${methodLabels[method]} credit, spread evenly over the agent's messages`
+      ? `each message shows its agent's ${methodLabels[method]} credit spread evenly over the agent's messages`
       : `each message shows its own ${methodLabels[method]} credit`;
   return `${what.charAt(0).toUpperCase()}${what.slice(1)}${replayed ? ' (replayed on your model server)' : ''}.`;
 }
