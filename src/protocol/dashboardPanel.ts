@@ -7,6 +7,7 @@ import {
   isNonNegativeInt,
   isNullableFinite,
   isViewMethod,
+  type CreditDomainView,
   type CreditStatus,
   type EpisodeRef,
   type FlagView,
@@ -115,6 +116,15 @@ export interface RunOverview {
   readonly coverage: CreditCoverage;
   /** The index's largest episode id when the overview was read: GetOverviewDeltaRequest's `after`. */
   readonly watermark?: number;
+  /** How the heatmap colours credit: the run's fixed domain, and where the data cannot answer. */
+  readonly colour: OverviewColour;
+}
+
+/** The colour inputs of an overview's heatmap (docs/architecture.md §4.4). */
+export interface OverviewColour {
+  readonly domain: CreditDomainView;
+  /** Steps (ascending) with an episode that is not identifiable under the method: drawn hatched when no credit. */
+  readonly unidentifiedSteps: readonly number[];
 }
 
 /** The per-step columns of an overview (a delta carries those of the steps it re-read). */

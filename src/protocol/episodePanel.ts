@@ -4,6 +4,7 @@ import {
   isNonNegativeInt,
   isOneOf,
   isViewMethod,
+  type CreditDomainView,
   type CreditStatus,
   type EpisodeRef,
   type FlagView,
@@ -157,6 +158,8 @@ export interface EpisodeViewData {
   readonly readError: string | null;
   /** Rollouts of the episode's GRPO group (the header links to the group view); null or absent without a group. */
   readonly groupRollouts?: number | null;
+  /** The run's fixed credit colour domain, the same for every method (docs/architecture.md §4.4). */
+  readonly creditDomain: CreditDomainView;
 }
 
 /** One message of a window. */

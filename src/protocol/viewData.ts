@@ -68,3 +68,15 @@ export function isBoundedString(value: unknown, maxLength: number): value is str
 export function isNullableFinite(value: unknown): value is number | null {
   return value === null || (typeof value === 'number' && Number.isFinite(value));
 }
+
+/**
+ * The fixed colour domain of a run's credit (docs/architecture.md §4.4): every method and
+ * every episode of the run is coloured on [−bound, +bound]; larger |values| clamp to the ends and
+ * are marked as beyond the scale.
+ */
+export interface CreditDomainView {
+  /** Half-width of the scale, > 0: the run's reward span, or 1 when the run logs no reward. */
+  readonly bound: number;
+  /** The run's logged team reward range the bound is read from; null when none is logged. */
+  readonly reward: { readonly min: number; readonly max: number } | null;
+}

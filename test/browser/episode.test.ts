@@ -106,10 +106,10 @@ describeInBrowser('Episode webview', (browser) => {
       (await s.h.page.locator('.msg[data-seq="2"] .msg-credit').getAttribute('title')) ?? '',
       /Credit 0 under Leave-one-out \(agent credit spread evenly/,
     );
-    assert.match((await s.h.page.locator('.legend').getAttribute('aria-label')) ?? '', /Leave-one-out/);
+    assert.match((await s.h.page.locator('.legend-kind').textContent()) ?? '', /Leave-one-out credit spread evenly/);
     assert.equal(await s.h.page.locator('.agent-bar[data-agent="verifier"] .agent-value').textContent(), '0');
     await chooseMethod(s.h, 'prefix');
-    await s.h.page.locator('.legend-kind', { hasText: 'per-message credit' }).waitFor();
+    await s.h.page.locator('.legend-kind', { hasText: 'its own Prefix (per message) credit' }).waitFor();
     await s.close();
   });
 

@@ -4,6 +4,8 @@ import type { Db } from '../../store/database';
 import type { CreditCoverage } from '../../core/provenance';
 import { DashboardRepository, type StepAgentCredit } from '../../store/dashboardRepository';
 import { AgentSummaryRepository, type AgentCreditValue } from '../../store/agentSummaryRepository';
+import { CreditColourRepository } from '../../store/creditColourRepository';
+import { creditDomain } from './creditDomain';
 import { agentSummary } from './agentSummary';
 import { runOverview } from './runOverview';
 import type {
@@ -31,6 +33,7 @@ export class DashboardViewService {
   private readonly repo: DashboardRepository;
   private readonly browse: BrowseRepository;
   private readonly agents: AgentSummaryRepository;
+  private readonly colours: CreditColourRepository;
 
   /** `root`: absolute path of the indexed folder. */
   constructor(
@@ -40,6 +43,7 @@ export class DashboardViewService {
     this.repo = new DashboardRepository(db);
     this.browse = new BrowseRepository(db);
     this.agents = new AgentSummaryRepository(db);
+    this.colours = new CreditColourRepository(db);
   }
 
   /** Runs that still have a source, by root; agents in roster order. */
@@ -113,7 +117,13 @@ export class DashboardViewService {
       coverage = uncredited();
       if (computed) coverage = { ...coverage, drawn: coverage.episodes };
     } else coverage = stored?.coverage ?? uncredited();
+    // Steps the data cannot answer are only looked up when some credit is drawn beside them.
+    const unidentifiedSteps =
+      stored?.hash !== undefined && coverage.notIdentifiable > 0 && coverage.drawn > 0
+        ? this.colours.unidentifiedSteps(runId, method, stored.hash)
+        : [];
     return runOverview({
+      colour: { domain: creditDomain(this.colours.rewardSpan(runId)), unidentifiedSteps },
       coverage,
       runId,
       method,

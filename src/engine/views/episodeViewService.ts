@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import type { Episode } from '../../core/episode';
 import { readEpisode } from '../../ingest/readEpisode';
 import { BrowseRepository } from '../../store/browseRepository';
+import { CreditColourRepository } from '../../store/creditColourRepository';
 import type { Db } from '../../store/database';
 import { EpisodeViewRepository, type EpisodeHeader } from '../../store/episodeViewRepository';
 import type { PromptView, RawRecordView } from '../../protocol/episodePanel';
 import { counterfactualViews } from './counterfactualViews';
+import { creditDomain } from './creditDomain';
 import { episodeCreditView } from './creditView';
 import { metadataView, routingView } from './episodeExtras';
 import { flagView } from './flagView';
@@ -37,6 +39,7 @@ export interface EpisodeViewContext {
 export class EpisodeViewService {
   private readonly repo: EpisodeViewRepository;
   private readonly browse: BrowseRepository;
+  private readonly colours: CreditColourRepository;
   private readonly decoded = new RecentEpisodes<Episode>(2);
 
   /** `root`: absolute path of the indexed folder (trace uris are relative to it). */
@@ -46,6 +49,7 @@ export class EpisodeViewService {
   ) {
     this.repo = new EpisodeViewRepository(db);
     this.browse = new BrowseRepository(db);
+    this.colours = new CreditColourRepository(db);
   }
 
   /** The episode as the panel shows it, without message text or credit; undefined when there is no such episode. */
@@ -94,6 +98,7 @@ export class EpisodeViewService {
       ...metadataView(this.repo.metadataJson(episodeId)),
       location: { uri: header.uri, line: header.line },
       readError: this.readError(header),
+      creditDomain: creditDomain(this.colours.rewardSpan(header.runId)),
     };
   }
 

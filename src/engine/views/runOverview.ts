@@ -2,6 +2,7 @@ import { creditShares } from '../../credit/audit/creditShare';
 import type { BrowseFlag } from '../../store/browseRepository';
 import type { DashboardStep, StepAgentCredit } from '../../store/dashboardRepository';
 import { flagView } from './flagView';
+import type { OverviewColour } from '../../protocol/dashboardPanel';
 import type { CreditCoverage, CreditStatus, FlagWindow, Matrix, RunOverview, ViewMethod } from './viewTypes';
 
 /** What a run overview is assembled from (aggregated in SQL, see DashboardRepository). */
@@ -19,6 +20,8 @@ export interface RunOverviewInput {
   readonly flags: readonly BrowseFlag[];
   /** Step of the episode each episode-scope flag names, by flag id. */
   readonly episodeFlagSteps: ReadonlyMap<number, number | null>;
+  /** The heatmap's colour domain and not-identifiable steps, passed through. */
+  readonly colour: OverviewColour;
 }
 
 /**
@@ -70,6 +73,7 @@ export function runOverview(input: RunOverviewInput): RunOverview {
     ),
     flags: input.flags.map(flagView),
     epsilon: input.epsilon,
+    colour: input.colour,
   };
 }
 

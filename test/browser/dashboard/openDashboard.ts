@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { GetEpisodesRequest, maxEpisodePage } from '../../../src/protocol/dashboardPanel';
+import { GetEpisodesRequest, maxEpisodePage, type RunOverview } from '../../../src/protocol/dashboardPanel';
+import type { ViewMethod } from '../../../src/protocol/viewData';
 import type { HarnessBrowser, WebviewHarness } from '../harness/harness';
 import type { HarnessTheme } from '../harness/server';
 import { dashboardEntry, dashboardHost, waitForStatus, type DashboardHost } from './dashboardHost';
@@ -15,11 +16,17 @@ export interface Opened {
 export interface OpenOptions {
   readonly theme?: HarnessTheme;
   readonly shape?: RunShape;
+  /** Rewrites every overview the scripted run answers (e.g. to draw particular cells). */
+  readonly overview?: (overview: RunOverview) => RunOverview;
 }
 
 /** Opens the dashboard on a scripted run and waits for the table status and the reward chart. */
 export async function openDashboard(browser: HarnessBrowser, options: OpenOptions = {}): Promise<Opened> {
-  const run = scriptedRun(options.shape);
+  const scripted = scriptedRun(options.shape);
+  const rewrite = options.overview;
+  const run = rewrite
+    ? { ...scripted, overview: (method: ViewMethod) => rewrite(scripted.overview(method)) }
+    : scripted;
   const host = dashboardHost(run);
   const h = await browser.open({
     entry: dashboardEntry,

@@ -141,6 +141,7 @@ function overviewFor(
     })),
     flags,
     epsilon: 0.01,
+    colour: { domain: { bound: 1, reward: { min: 0, max: 1 } }, unidentifiedSteps: [] },
   };
 }
 

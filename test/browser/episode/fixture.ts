@@ -172,6 +172,7 @@ export function episodeData(count: number, overrides: Partial<EpisodeViewData> =
     defaultMethod: 'shared',
     location: { uri: 'traces/run7.jsonl', line: 1234 },
     readError: null,
+    creditDomain: { bound: 1, reward: { min: 0, max: 1 } },
     ...overrides,
   };
 }

@@ -131,7 +131,8 @@ test('credit with a crashing or hanging evaluator command records per-episode er
     root,
     method: 'shapley',
     concurrency: 1,
-    evaluator: { kind: 'command', command: script, timeoutMs: 500 },
+    // 3 s, not less: the good episodes' node processes must start within it on a loaded 2-core machine.
+    evaluator: { kind: 'command', command: script, timeoutMs: 3000 },
     calibration: { threshold: 0 },
   });
   const run = result.runs[0];

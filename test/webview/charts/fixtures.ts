@@ -43,5 +43,6 @@ export function smallOverview(): RunOverview {
     ],
     flags: [],
     epsilon: 0.01,
+    colour: { domain: { bound: 1, reward: { min: 0, max: 1 } }, unidentifiedSteps: [] },
   };
 }

@@ -10,8 +10,39 @@ test('heatmapModel has one cell per agent and step, keyed, with explicit empty c
   assert.equal(new Set(model.cells.map((c) => c.key)).size, 18, 'keys are unique');
   const last = model.cells.find((c) => c.agent === 'verifier' && c.col === 5);
   assert.equal(last?.value, null);
-  assert.equal(last?.text, 'verifier, step 5: mean credit —');
-  assert.equal(model.magnitude, 0.3);
+  assert.equal(last?.paint.state, 'none');
+  assert.equal(last?.text, 'verifier, step 5: no credit');
+  assert.equal(model.bound, 1, "the run's fixed domain, not the largest |mean| (0.3)");
+  const zero = model.cells.find((c) => c.agent === 'verifier' && c.col === 4);
+  assert.equal(zero?.paint.state, 'zero');
+  assert.equal(zero?.paint.color, 'var(--credit-zero)');
+});
+
+test('heatmapModel hatches cells without credit at not-identifiable steps and marks values beyond the domain', () => {
+  const overview = smallOverview();
+  const model = heatmapModel(
+    {
+      ...overview,
+      coverage: { ...overview.coverage, notIdentifiable: 4, reason: 'no counterfactuals <img src=x onerror=alert(1)>' },
+      colour: { domain: { bound: 0.25, reward: { min: 0, max: 0.25 } }, unidentifiedSteps: [5] },
+    },
+    agents,
+  );
+  const unknown = model.cells.find((c) => c.agent === 'verifier' && c.col === 5);
+  assert.equal(unknown?.paint.state, 'unidentified');
+  assert.equal(unknown?.text, 'verifier, step 5: not identifiable (no counterfactuals <img src=x onerror=alert(1)>)');
+  const valued = model.cells.find((c) => c.agent === 'planner' && c.col === 5);
+  assert.equal(valued?.paint.state, 'value', 'a cell with credit at that step keeps its value');
+  const beyond = model.cells.find((c) => c.agent === 'verifier' && c.col === 3);
+  assert.equal(beyond?.paint.beyond, 'below');
+  assert.equal(beyond?.text, "verifier, step 3: mean credit -0.300 (beyond the scale's −0.25, drawn at its end)");
+  assert.equal(model.cells.filter((c) => c.paint.beyond !== null).length, 1);
+  const binned = heatmapModel({ ...overview, colour: { ...overview.colour, unidentifiedSteps: [5] } }, agents, 3);
+  assert.equal(
+    binned.cells.find((c) => c.agent === 'verifier' && c.col === 2)?.paint.state,
+    'zero',
+    'bin 4–5 has a value',
+  );
 });
 
 test('heatmapModel bins steps into at most maxColumns columns (mean of each bin)', () => {

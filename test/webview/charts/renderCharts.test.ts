@@ -80,6 +80,27 @@ test('renderHeatmap keys cells by agent and step, reuses them on update and labe
   assert.equal(element.querySelectorAll('rect.cell').length, 6, 'binned columns replace the per-step ones');
 });
 
+test('renderHeatmap classes cells by state: zero, no credit, not identifiable (hatched), beyond', () => {
+  const element = svg();
+  const overview = smallOverview();
+  const model = heatmapModel(
+    { ...overview, colour: { domain: { bound: 0.25, reward: null }, unidentifiedSteps: [5] } },
+    agents,
+  );
+  renderHeatmap(element, model, { width: 500, label: 'Heatmap', selected: undefined, onBrush: () => undefined });
+  const cell = (agent: number, col: number) => element.querySelectorAll<SVGRectElement>('rect.cell')[agent * 6 + col];
+  assert.equal(cell(2, 4)?.getAttribute('class'), 'cell zero');
+  assert.equal(cell(2, 4)?.style.fill, 'var(--credit-zero)');
+  assert.equal(cell(2, 5)?.getAttribute('class'), 'cell unidentified');
+  assert.equal(cell(2, 5)?.style.fill, '', 'the hatch comes from the stylesheet');
+  assert.equal(cell(2, 3)?.getAttribute('class'), 'cell value beyond');
+  assert.equal(cell(0, 0)?.getAttribute('class'), 'cell value');
+  assert.match(cell(0, 0)?.style.fill ?? '', /^color-mix\(in oklab, var\(--credit-positive\) 40%/);
+  assert.equal(element.querySelectorAll('pattern#credit-lens-unidentified').length, 1);
+  renderHeatmap(element, model, { width: 500, label: 'Heatmap', selected: undefined, onBrush: () => undefined });
+  assert.equal(element.querySelectorAll('pattern').length, 1, 'the hatch is defined once');
+});
+
 test('chart text from the trace stays text: agent names with markup make no elements', () => {
   const element = svg();
   const evil = '<img src=x onerror="window.__xss=1">';

@@ -4,7 +4,14 @@ import type { EpisodeAgentView, EpisodeCreditView } from '../../../src/protocol/
 import { creditColorScale } from '../../../webview/src/charts/creditScale';
 import { agentBarsModel } from '../../../webview/src/episode/bars';
 import { formatCredit, formatInterval, formatNumber, formatPosition } from '../../../webview/src/kit/format';
-import { creditText, creditTint, legendStops, tokenHeat, withAlpha } from '../../../webview/src/episode/tint';
+import {
+  creditText,
+  creditTint,
+  kindSentence,
+  tintText,
+  tokenHeat,
+  withAlpha,
+} from '../../../webview/src/episode/tint';
 
 function credit(overrides: Partial<EpisodeCreditView> = {}): EpisodeCreditView {
   return {
@@ -36,30 +43,65 @@ const agent = (name: string, messages = 1): EpisodeAgentView => ({
 });
 
 describe('creditTint', () => {
-  test('colours messages on the shared scale spanned by the episode, centred on zero', () => {
-    const tint = creditTint(credit());
-    const scale = creditColorScale(0.5);
-    assert.equal(tint.magnitude, 0.5);
-    assert.equal(tint.color(0), scale(0.25));
-    assert.equal(tint.color(1), scale(0));
-    assert.equal(tint.color(3), scale(-0.5));
-    assert.notEqual(tint.color(0), tint.color(3));
+  const domain = { bound: 2, reward: { min: -1, max: 1 } };
+  const tintOf = (overrides: Partial<EpisodeCreditView> = {}) => {
+    const tint = creditTint(credit(overrides), domain);
+    assert.ok(tint);
+    return tint;
+  };
+
+  test("colours messages on the run's fixed domain, not the episode's largest value", () => {
+    const tint = tintOf();
+    const scale = creditColorScale(2);
+    assert.equal(tint.bound, 2);
+    assert.equal(tint.paint(0).color, scale(0.25));
+    assert.equal(tint.paint(1).color, scale(0));
+    assert.equal(tint.paint(3).color, scale(-0.5));
+    assert.equal(tint.paint(3).strength, 0.25, '|−0.5| of ±2');
+    assert.notEqual(tint.paint(0).color, tint.paint(3).color);
+    const other = creditTint(credit({ messageCredit: [0.25, 2] }), domain);
+    assert.equal(other?.paint(0).color, tint.paint(0).color, 'one colour is one value in every episode');
   });
 
-  test('null, NaN and missing values have no colour', () => {
-    const tint = creditTint(credit());
+  test('zero is the neutral; null, NaN and missing values are no credit', () => {
+    const tint = tintOf();
+    assert.deepEqual(tint.paint(1), { state: 'zero', color: 'var(--credit-zero)', strength: 0, beyond: null });
     assert.deepEqual(
-      [2, 4, 99].map((seq) => [tint.value(seq), tint.color(seq)]),
+      [2, 4, 99].map((seq) => [tint.value(seq), tint.paint(seq).state, tint.paint(seq).color]),
       [
-        [null, null],
-        [null, null],
-        [null, null],
+        [null, 'none', null],
+        [null, 'none', null],
+        [null, 'none', null],
       ],
     );
   });
 
-  test('all-zero credit still has a usable scale', () => {
-    assert.equal(creditTint(credit({ messageCredit: [0, 0] })).magnitude, 1);
+  test('all-zero credit is coloured (zero is a value); no credit at all has no tint', () => {
+    assert.equal(tintOf({ messageCredit: [0, 0] }).paint(0).state, 'zero');
+    assert.equal(creditTint(credit({ messageCredit: [null, Number.NaN] }), domain), null);
+    assert.equal(creditTint(null, domain), null);
+  });
+
+  test('a not-identifiable episode paints every message as such, with the reason', () => {
+    const tint = tintOf({ status: 'not-identifiable', reason: 'no counterfactuals logged', messageCredit: [] });
+    assert.equal(tint.paint(0).state, 'unidentified');
+    assert.equal(tint.unidentified, 'no counterfactuals logged');
+    assert.equal(tintText(tint, 0), 'Not identifiable under Leave-one-out: no counterfactuals logged');
+  });
+
+  test('a value beyond the domain is drawn at its end and said so', () => {
+    const tint = tintOf({ messageCredit: [3, -2.5] });
+    assert.equal(tint.paint(0).beyond, 'above');
+    assert.equal(tint.paint(0).color, creditColorScale(2)(2), 'clamped to the end');
+    assert.equal(tint.paint(1).beyond, 'below');
+    assert.match(
+      tintText(tint, 0),
+      /^Credit \+3\.000 under Leave-one-out .*; beyond the scale's \+2\.00, drawn at its end$/,
+    );
+  });
+
+  test('without a domain from the host the scale is ±1', () => {
+    assert.equal(creditTint(credit())?.bound, 1);
   });
 
   test('the text names the number, the method and the kind', () => {
@@ -71,37 +113,31 @@ describe('creditTint', () => {
       creditText(0.1234, 'prefix', 'per-message'),
       'Credit +0.123 under Prefix (per message) (per-message credit)',
     );
-    assert.equal(creditText(null, 'shared', 'spread'), 'No Shared reward credit for this message');
+    assert.equal(creditText(null, 'shared', 'spread'), 'No credit for this message under Shared reward');
     assert.equal(
       creditText(0.5, 'prefix', 'per-message', true),
       'Credit +0.500 under Prefix (per message) (per-message credit, replayed)',
     );
   });
 
-  test('replayed values are marked: the source names replayed', () => {
-    assert.equal(creditTint(credit({ source: 'logged+replayed' })).replayed, true);
-    assert.equal(creditTint(credit({ source: 'logged+checked' })).replayed, false);
-    assert.equal(creditTint(credit({ source: null })).replayed, false);
+  test('the legend sentence says what a colour stands for', () => {
+    assert.equal(
+      kindSentence('prefix', 'per-message', true),
+      'Each message shows its own Prefix (per message) credit (replayed on your model server).',
+    );
   });
 
-  test('legend stops run from −m through 0 to +m', () => {
-    const stops = legendStops(2, 5);
-    const scale = creditColorScale(2);
-    assert.deepEqual(
-      stops.map((s) => s.offset),
-      [0, 25, 50, 75, 100],
-    );
-    assert.deepEqual(
-      stops.map((s) => s.color),
-      [-2, -1, 0, 1, 2].map((v) => scale(v)),
-    );
+  test('replayed values are marked: the source names replayed', () => {
+    assert.equal(tintOf({ source: 'logged+replayed' }).replayed, true);
+    assert.equal(tintOf({ source: 'logged+checked' }).replayed, false);
+    assert.equal(tintOf({ source: null }).replayed, false);
   });
 });
 
 describe('tokenHeat', () => {
-  test('withAlpha turns d3 rgb strings translucent', () => {
+  test('withAlpha turns colours translucent', () => {
     assert.equal(withAlpha('rgb(5, 48, 97)', 0.5), 'rgba(5, 48, 97, 0.500)');
-    assert.equal(withAlpha('#fff', 0.5), '#fff');
+    assert.equal(withAlpha('var(--credit-zero)', 0.5), 'color-mix(in srgb, var(--credit-zero) 50.0%, transparent)');
   });
 
   test('scales tokens by the message’s own largest attribution', () => {

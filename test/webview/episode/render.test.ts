@@ -69,6 +69,8 @@ const credit: EpisodeCreditView = {
   messageCreditKind: 'spread',
 };
 
+const domain = { bound: 1, reward: { min: 0, max: 1 } };
+
 function assertNoMarkup(root: Element): void {
   assert.equal(root.querySelectorAll('script, img, iframe, a, [onerror]').length, 0, root.innerHTML);
 }
@@ -76,7 +78,7 @@ function assertNoMarkup(root: Element): void {
 describe('renderRow', () => {
   const view = () => ({
     count: 100,
-    tint: m[6].creditTint(credit),
+    tint: m[6].creditTint(credit, domain),
     query: '',
     labels: new Map([[7, [{ kind: payloads[0]!, agent: null, message: 7, value: null, reason: all }]]]),
   });
@@ -96,8 +98,13 @@ describe('renderRow', () => {
     assert.equal(row.getAttribute('aria-posinset'), '8');
     assert.equal(row.getAttribute('aria-setsize'), '100');
     assert.equal(row.dataset['credit'], '-0.25');
-    assert.equal(row.style.getPropertyValue('--tint'), m[6].creditTint(credit).color(7));
-    assert.equal(row.style.getPropertyValue('--tint-strength'), '0.5');
+    assert.equal(row.style.getPropertyValue('--tint'), m[6].creditTint(credit, domain)?.paint(7).color);
+    assert.equal(
+      row.style.getPropertyValue('--tint-strength'),
+      '0.25',
+      "|credit| over the run's domain, not the episode's largest",
+    );
+    assert.equal(row.dataset['creditState'], 'value');
     assert.match(row.querySelector('.msg-credit')?.getAttribute('title') ?? '', /Credit −0\.250 under Leave-one-out/);
     assert.match(row.querySelector('.msg-credit .visually-hidden')?.textContent ?? '', /^Credit −0\.250/);
     assert.equal(row.getAttribute('style')?.includes('--tint'), true, 'set through the CSSOM');
@@ -166,6 +173,40 @@ describe('renderRow', () => {
     assert.equal(row.classList.contains('no-credit'), true);
     assert.equal(row.style.getPropertyValue('--tint'), '');
   });
+
+  test('zero, no credit, not identifiable and beyond the scale are four different rows', () => {
+    const tint = m[6].creditTint({ ...credit, messageCredit: [0, null, 1.5, -3] }, domain);
+    const rows = [0, 1, 2, 3].map((seq) =>
+      m[0].renderRow(seq, message({ seq }), undefined, false, { ...view(), tint }),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.dataset['creditState']),
+      ['zero', 'none', 'value', 'value'],
+    );
+    assert.equal(rows[0]?.classList.contains('credit-zero'), true);
+    assert.equal(rows[0]?.style.getPropertyValue('--tint'), 'var(--credit-zero)', 'zero is the solid neutral');
+    assert.equal(rows[1]?.classList.contains('no-credit'), true);
+    assert.match(rows[1]?.querySelector('.msg-credit')?.getAttribute('title') ?? '', /^No credit for this message/);
+    assert.equal(rows[2]?.classList.contains('credit-beyond'), true);
+    assert.equal(rows[2]?.querySelector('.msg-credit-value')?.textContent, '+1.500▲');
+    assert.match(rows[2]?.querySelector('.msg-credit')?.getAttribute('title') ?? '', /beyond the scale's \+1\.00/);
+    assert.equal(rows[3]?.querySelector('.msg-credit-value')?.textContent, '−3.000▼');
+    const unknown = m[6].creditTint(
+      { ...credit, status: 'not-identifiable', reason: payloads[0]!, messageCredit: [] },
+      domain,
+    );
+    const row = m[0].renderRow(0, message({ seq: 0 }), undefined, false, { ...view(), tint: unknown });
+    assert.equal(row.dataset['creditState'], 'unidentified');
+    assert.equal(row.classList.contains('credit-unidentified'), true);
+    assert.equal(row.classList.contains('no-credit'), false);
+    assert.equal(row.querySelector('.msg-credit-value')?.textContent, '?');
+    assert.equal(
+      row.querySelector('.msg-credit')?.getAttribute('title'),
+      `Not identifiable under Leave-one-out: ${payloads[0]!}`,
+      'the reason, as text',
+    );
+    assertNoMarkup(row);
+  });
 });
 
 describe('summary parts', () => {
@@ -221,6 +262,7 @@ describe('summary parts', () => {
     defaultMethod: 'loo' as const,
     location: { uri: payloads[2]!, line: 3 },
     readError: null,
+    creditDomain: { bound: 1, reward: { min: 0, max: 1 } },
   } satisfies EpisodeViewData;
 
   test('header, blame, counterfactuals, flags and outcome keep trace text as text', () => {
@@ -255,12 +297,31 @@ describe('summary parts', () => {
     assert.equal(section.querySelector<HTMLElement>('.bar-shared')?.style.left, '93.75%');
     assert.equal(section.querySelector('.agent-name')?.textContent, payloads[1]);
     assert.match(section.querySelector('.agent-details')?.textContent ?? '', /\[0\.400, 0\.600\] · n = 20/);
-    const legend = m[4].renderLegend(m[6].creditTint(credit));
-    assert.match(
-      legend.getAttribute('aria-label') ?? '',
-      /Leave-one-out: agent credit spread evenly over its messages\. Red is negative/,
+    const legend = m[4].renderLegend(m[6].creditTint(credit, { bound: 2, reward: { min: -1, max: 1 } }));
+    assert.deepEqual(
+      [...legend.querySelectorAll('.ramp-end')].map((e) => e.textContent),
+      ['−2.00', '+2.00'],
+      "the run's domain, not the episode's largest value (0.5)",
     );
-    assert.match(legend.querySelector<HTMLElement>('.legend-bar')?.style.backgroundImage ?? '', /linear-gradient/);
+    assert.deepEqual(
+      [...legend.querySelectorAll('.credit-states li')].map((e) => e.textContent),
+      ['zero credit', 'no credit', '?not identifiable', '▲beyond ±2.00'],
+    );
+    assert.match(legend.querySelector('.credit-domain')?.textContent ?? '', /reward span, −1 to 1\.$/);
+    assert.equal(
+      legend.querySelector('.legend-kind')?.textContent,
+      "Each message shows its agent's Leave-one-out credit spread evenly over the agent's messages.",
+      'a sentence, not an orphan "· …" line',
+    );
+    assert.equal(legend.querySelectorAll('.ramp-stop').length, 11);
+    const sourceOf = (reward: { min: number; max: number } | null): string =>
+      m[4].renderLegend(m[6].creditTint(credit, { bound: 1, reward }))?.querySelector('.credit-domain')?.textContent ??
+      '';
+    assert.equal(
+      sourceOf(null),
+      'Scale fixed at ±1.00 for every method and episode: no reward is logged, so the default.',
+    );
+    assert.match(sourceOf({ min: 0, max: 0 }), /every logged reward is 0, so the default/);
     assert.match(m[4].renderLegend(null).textContent ?? '', /No message credit to colour/);
   });
 });

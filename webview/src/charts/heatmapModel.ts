@@ -1,5 +1,5 @@
 import type { RunOverview } from '../../../src/protocol/dashboardPanel';
-import { creditMagnitude } from './creditScale';
+import { beyondMark, creditPaint, creditStateLabels, domainBound, type CreditPaint } from './creditScale';
 import { alignedRow } from './matrix';
 import { binLabel, binMean, stepBins, type StepBin } from './stepBins';
 
@@ -9,8 +9,10 @@ export interface HeatCell {
   readonly agent: string;
   readonly row: number;
   readonly col: number;
-  /** Null when the agent has no credit in these steps (drawn as an empty cell). */
+  /** Null when the agent has no credit in these steps (drawn as an empty or a hatched cell). */
   readonly value: number | null;
+  /** How the cell is painted on the run's fixed domain. */
+  readonly paint: CreditPaint;
   readonly text: string;
 }
 
@@ -18,26 +20,42 @@ export interface HeatmapModel {
   readonly agents: readonly string[];
   readonly columns: readonly StepBin[];
   readonly cells: readonly HeatCell[];
-  /** Largest |mean credit|: the colour scale spans ±magnitude. */
-  readonly magnitude: number;
+  /** The colour scale spans ±bound: the run's fixed domain (the same for every method). */
+  readonly bound: number;
 }
 
-/** The heatmap of mean credit for `agents` (rows) over the steps, in at most `maxColumns` columns. */
+/**
+ * The heatmap of mean credit for `agents` (rows) over the steps, in at most `maxColumns` columns,
+ * painted on the overview's fixed domain. A cell without credit is not identifiable when one of its
+ * steps holds an episode the data cannot answer (the run's most frequent reason in its hover).
+ */
 export function heatmapModel(
-  overview: Pick<RunOverview, 'steps' | 'meanCredit'>,
+  overview: Pick<RunOverview, 'steps' | 'meanCredit' | 'colour' | 'coverage'>,
   agents: readonly string[],
   maxColumns = 400,
 ): HeatmapModel {
   const columns = stepBins(overview.steps, maxColumns);
+  const bound = domainBound(overview.colour.domain);
+  const unidentified = overview.colour.unidentifiedSteps;
+  const unknownColumns = columns.map((bin) => unidentified.some((s) => s >= bin.from && s <= bin.to));
+  const reason = overview.coverage.reason;
   const cells = agents.flatMap((agent, row) => {
     const values = alignedRow(overview.meanCredit, agent, overview.steps);
     return columns.map((bin) => {
       const value = binMean(values, bin);
-      const text = `${agent}, ${binLabel(bin)}: mean credit ${value === null ? '—' : value.toFixed(3)}`;
-      return { key: `${agent}|${bin.key}`, agent, row, col: bin.index, value, text };
+      const paint = creditPaint(value, bound, unknownColumns[bin.index] === true);
+      const text = `${agent}, ${binLabel(bin)}: ${cellText(value, paint, bound, reason)}`;
+      return { key: `${agent}|${bin.key}`, agent, row, col: bin.index, value, paint, text };
     });
   });
-  return { agents, columns, cells, magnitude: creditMagnitude(cells.map((c) => c.value)) };
+  return { agents, columns, cells, bound };
+}
+
+function cellText(value: number | null, paint: CreditPaint, bound: number, reason: string | null): string {
+  if (paint.state === 'unidentified') return `${creditStateLabels.unidentified}${reason ? ` (${reason})` : ''}`;
+  if (value === null) return creditStateLabels.none;
+  const beyond = beyondMark(paint, bound).text;
+  return `mean credit ${value.toFixed(3)}${beyond ? ` (${beyond})` : ''}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { brushX, type BrushBehavior, type D3BrushEvent } from 'd3-brush';
 import { scaleBand } from 'd3-scale';
 import { chartFrame, drawBandAxis, layer, prepareSvg, type Frame, type Group } from './chartFrame';
-import { creditColorScale } from './creditScale';
+import type { CreditPaint } from './creditScale';
 import { columnSteps, columnsInPixels, type HeatCell, type HeatmapModel } from './heatmapModel';
 
 /** Height of one agent's row, in px: taller for few agents, at least 16 px. */
@@ -22,10 +22,20 @@ interface BrushHolder {
   __creditLensBrush?: { brush: BrushBehavior<unknown>; options: HeatmapOptions; model: HeatmapModel; frame: Frame };
 }
 
+/** Id of the hatch pattern of not-identifiable cells (one heatmap per document). */
+export const unidentifiedPatternId = 'credit-lens-unidentified';
+
+/** The classes of a cell: its state (`empty` for no credit), and `beyond` for a clamped value. */
+function cellClass(paint: CreditPaint): string {
+  const state = paint.state === 'none' ? 'empty' : paint.state;
+  return `cell ${state}${paint.beyond ? ' beyond' : ''}`;
+}
+
 /**
  * Renders the step × agent heatmap of mean credit (cells keyed by agent and step bin, coloured on
- * the shared diverging credit scale, empty cells classed `empty`) with a horizontal brush over the
- * steps: a finished brush snaps to whole columns and reports their step range.
+ * the run's fixed domain, classed by state: `zero`, `empty` (no credit), `unidentified` (hatched),
+ * `beyond`) with a horizontal brush over the steps: a finished brush snaps to whole columns and
+ * reports their step range.
  */
 export function renderHeatmap(svg: SVGSVGElement, model: HeatmapModel, o: HeatmapOptions): void {
   const frame = chartFrame(o.width, model.agents.length * rowHeight(model.agents.length) + 30, {
@@ -44,7 +54,7 @@ export function renderHeatmap(svg: SVGSVGElement, model: HeatmapModel, o: Heatma
     .domain(model.agents.map((_, i) => i))
     .range([0, frame.innerHeight])
     .paddingInner(0.08);
-  const color = creditColorScale(model.magnitude);
+  ensureHatch(svg);
   layer(plot, 'cells')
     .selectAll<SVGRectElement, HeatCell>('rect.cell')
     .data(model.cells, (d) => d.key)
@@ -53,17 +63,37 @@ export function renderHeatmap(svg: SVGSVGElement, model: HeatmapModel, o: Heatma
       rect.append('title');
       return rect;
     })
-    .attr('class', (d) => (d.value === null ? 'cell empty' : 'cell'))
+    .attr('class', (d) => cellClass(d.paint))
     .attr('x', (d) => x(d.col) ?? 0)
     .attr('width', x.bandwidth() >= 8 ? x.bandwidth() - 1 : x.bandwidth() + 0.35)
     .attr('y', (d) => y(d.row) ?? 0)
     .attr('height', y.bandwidth())
-    .style('fill', (d) => (d.value === null ? null : color(d.value)))
+    .style('fill', (d) => d.paint.color)
     .select('title')
     .text((d) => d.text);
   drawRowLabels(layer(plot, 'row-labels'), model.agents, (i) => (y(i) ?? 0) + y.bandwidth() / 2);
   drawBandAxis(layer(plot, 'axis axis-x', 0, frame.innerHeight), x, (i) => String(model.columns[i]?.from ?? ''), frame);
   drawBrush(layer(plot, 'brush'), model, frame, o);
+}
+
+/** The hatch of not-identifiable cells, defined once in the svg; its lines are coloured by CSS. */
+function ensureHatch(svg: SVGSVGElement): void {
+  // Found by class: an id lookup misses a pattern the document has not indexed yet (jsdom).
+  if (svg.querySelector('pattern.hatch')) return;
+  const ns = 'http://www.w3.org/2000/svg';
+  const defs = svg.ownerDocument.createElementNS(ns, 'defs');
+  const pattern = svg.ownerDocument.createElementNS(ns, 'pattern');
+  pattern.id = unidentifiedPatternId;
+  pattern.setAttribute('class', 'hatch');
+  pattern.setAttribute('patternUnits', 'userSpaceOnUse');
+  pattern.setAttribute('width', '5');
+  pattern.setAttribute('height', '5');
+  pattern.setAttribute('patternTransform', 'rotate(45)');
+  const line = svg.ownerDocument.createElementNS(ns, 'line');
+  line.setAttribute('y2', '5');
+  pattern.append(line);
+  defs.append(pattern);
+  svg.prepend(defs);
 }
 
 function drawRowLabels(g: Group, agents: readonly string[], yMid: (i: number) => number): void {

@@ -166,7 +166,7 @@ export class ChartsPanel {
       selected,
       onBrush: (range) => this.actions.brushSteps(range),
     });
-    replaceChildren(this.heatmap.legend, creditLegend(model.magnitude));
+    replaceChildren(this.heatmap.legend, creditLegend(input.overview.colour.domain));
     this.heatmap.caption.textContent = selected ? `Selected ${stepText(input.filter)}.` : 'No step selection.';
   }
 }

@@ -285,7 +285,7 @@ export class EpisodeApp {
     const { data, ui } = this;
     if (!data || !ui) return;
     const credit = this.credit;
-    const tint = credit && credit.messageCredit.some((v) => v !== null) ? creditTint(credit) : null;
+    const tint = creditTint(credit, data.creditDomain);
     this.list?.setTint(tint);
     fill(this.shell.legend, renderLegend(tint));
     fill(this.shell.agents, renderAgents(agentBarsModel(data.agents, credit, data.reward), credit));

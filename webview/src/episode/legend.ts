@@ -1,44 +1,21 @@
+import { creditLegend } from '../charts/legend';
 import { h } from '../dom';
-import { formatCredit } from '../kit/format';
-import { methodLabels } from '../methodLabels';
-import { kindDescription, legendStops, type CreditTint } from './tint';
+import { kindSentence, type CreditTint } from './tint';
 
 /**
- * The colour legend of the message tint: the diverging scale from −magnitude through 0 to
- * +magnitude, what the colours mean, and the kind of message credit shown.
+ * The colour legend of the message tint: the run's fixed credit scale and its states (the
+ * dashboard's legend), and one sentence on what a message's colour stands for under the method.
  */
 export function renderLegend(tint: CreditTint | null): HTMLElement {
   if (!tint)
     return h('div', 'legend is-empty', h('span', 'legend-title', 'No message credit to colour under this method yet.'));
-  const bar = h('div', 'legend-bar');
-  bar.style.backgroundImage = `linear-gradient(to right, ${legendStops(tint.magnitude)
-    .map((s) => `${s.color} ${String(s.offset)}%`)
-    .join(', ')})`;
-  bar.setAttribute('aria-hidden', 'true');
-  const zero = h('span', 'legend-zero');
-  zero.setAttribute('aria-hidden', 'true');
-  const ticks = h(
-    'div',
-    'legend-ticks',
-    h('span', undefined, formatCredit(-tint.magnitude)),
-    h('span', undefined, '0'),
-    h('span', undefined, formatCredit(tint.magnitude)),
-  );
-  const scale = h('div', 'legend-scale', h('div', 'legend-bar-wrap', bar, zero), ticks);
-  const none = h('span', 'legend-none', h('span', 'legend-none-swatch'), 'no credit');
-  const text = `${methodLabels[tint.method]}: ${kindDescription(tint.kind, tint.replayed)}. Red is negative credit, blue positive, white zero; the scale spans ±${formatCredit(tint.magnitude).slice(1)}.`;
-  const legend = h(
+  const sentence = tint.unidentified
+    ? `This episode is not identifiable under the method: ${tint.unidentified.replace(/\.+$/, '')}.`
+    : kindSentence(tint.method, tint.kind, tint.replayed);
+  return h(
     'div',
     'legend',
     h('span', 'legend-title', 'Message credit'),
-    h('span', 'legend-end', 'negative'),
-    scale,
-    h('span', 'legend-end', 'positive'),
-    none,
-    h('span', 'legend-kind', `· ${kindDescription(tint.kind, tint.replayed)}`),
+    creditLegend(tint.domain, h('span', 'legend-kind', sentence)),
   );
-  legend.setAttribute('role', 'img');
-  legend.setAttribute('aria-label', text);
-  legend.title = text;
-  return legend;
 }

@@ -2,7 +2,8 @@ import type { LabelView, MessageView } from '../../../src/protocol/episodePanel'
 import { h } from '../dom';
 import { splitMatches } from './find';
 import { formatCredit, formatInt } from '../kit/format';
-import { creditText, tokenHeat, type CreditTint } from './tint';
+import { beyondMark } from '../charts/creditScale';
+import { tintText, tokenHeat, type CreditTint } from './tint';
 import { renderValue } from './valueTree';
 
 // One row of the message timeline. Trace text only ever becomes text nodes (h() / textContent);
@@ -67,28 +68,37 @@ export function renderRow(
   return row;
 }
 
-/** Sets the credit colour, number and texts of a rendered row (re-colouring in place). */
+/** Sets the credit colour, state, number and texts of a rendered row (re-colouring in place). */
 export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null): void {
   const value = tint ? tint.value(seq) : null;
-  const color = tint ? tint.color(seq) : null;
-  row.classList.toggle('no-credit', color === null);
-  if (color === null || value === null || !tint) {
+  const paint = tint ? tint.paint(seq) : null;
+  const state = paint?.state ?? 'none';
+  row.classList.toggle('no-credit', state === 'none');
+  row.classList.toggle('credit-zero', state === 'zero');
+  row.classList.toggle('credit-unidentified', state === 'unidentified');
+  row.classList.toggle('credit-beyond', paint?.beyond !== null && paint?.beyond !== undefined);
+  if (!paint || paint.color === null) {
     row.style.removeProperty('--tint');
     row.style.removeProperty('--tint-strength');
   } else {
-    row.style.setProperty('--tint', color);
-    row.style.setProperty('--tint-strength', String(Math.min(1, Math.abs(value) / tint.magnitude)));
+    row.style.setProperty('--tint', paint.color);
+    row.style.setProperty('--tint-strength', String(paint.strength));
   }
   row.dataset['credit'] = value === null ? '' : String(value);
-  const text = tint ? creditText(value, tint.method, tint.kind, tint.replayed) : 'No credit shown';
+  row.dataset['creditState'] = state;
+  const text = tint ? tintText(tint, seq) : 'No credit shown';
   const strip = row.querySelector<HTMLElement>('.msg-strip');
   if (strip) strip.title = text;
   const chip = row.querySelector<HTMLElement>('.msg-credit');
   if (!chip) return;
   chip.title = text;
+  const shown =
+    state === 'unidentified'
+      ? '?'
+      : `${formatCredit(value)}${paint && tint ? beyondMark(paint, tint.bound).glyph : ''}`;
   chip.replaceChildren(
-    ariaHidden(h('span', 'msg-swatch')),
-    ariaHidden(h('span', 'msg-credit-value', formatCredit(value))),
+    ariaHidden(h('span', 'msg-swatch', state === 'unidentified' ? '?' : '')),
+    ariaHidden(h('span', 'msg-credit-value', shown)),
     h('span', 'visually-hidden', text),
   );
 }

@@ -1,6 +1,13 @@
 import type { EpisodeCreditView, MessageView } from '../../../src/protocol/episodePanel';
-import type { ViewMethod } from '../../../src/protocol/viewData';
-import { creditColorScale, creditMagnitude } from '../charts/creditScale';
+import type { CreditDomainView, ViewMethod } from '../../../src/protocol/viewData';
+import {
+  beyondMark,
+  creditColorScale,
+  creditMagnitude,
+  creditPaint,
+  domainBound,
+  type CreditPaint,
+} from '../charts/creditScale';
 import { formatCredit } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 
@@ -8,24 +15,32 @@ import { methodLabels } from '../methodLabels';
 
 export type CreditKind = EpisodeCreditView['messageCreditKind'];
 
-/** Message credit of one method, on the shared diverging scale centred on zero. */
+/** Message credit of one method, on the run's fixed colour domain (the same for every method). */
 export interface CreditTint {
   readonly method: ViewMethod;
   readonly kind: CreditKind;
-  /** ±magnitude spans the scale: the largest |message credit| of the episode (1 when all are 0). */
-  readonly magnitude: number;
+  /** ±bound spans the scale: the run's fixed domain, not the episode's largest value. */
+  readonly bound: number;
+  readonly domain: CreditDomainView | undefined;
   /** The values come from replays on the user's model server (the credit's source names `replayed`). */
   readonly replayed: boolean;
+  /** Why the data cannot answer this episode under the method; null when it can. */
+  readonly unidentified: string | null;
   value(seq: number): number | null;
-  /** The scale colour of the message's credit, or null when it has none. */
-  color(seq: number): string | null;
+  /** How the message's credit is painted (no credit and not identifiable included). */
+  paint(seq: number): CreditPaint;
 }
 
-/** The tint of `credit`'s message values. */
-export function creditTint(credit: EpisodeCreditView): CreditTint {
+/**
+ * The tint of `credit`'s message values on the run's `domain`; null when the method shows nothing
+ * to colour (no message credit, and the episode is not "not identifiable" either).
+ */
+export function creditTint(credit: EpisodeCreditView | null, domain?: CreditDomainView): CreditTint | null {
+  if (!credit) return null;
+  const unidentified = credit.status === 'not-identifiable' ? (credit.reason ?? 'the data cannot answer') : null;
   const values = credit.messageCredit;
-  const magnitude = creditMagnitude(values) || 1;
-  const scale = creditColorScale(magnitude);
+  if (unidentified === null && !values.some((v) => v !== null && Number.isFinite(v))) return null;
+  const bound = domainBound(domain);
   const value = (seq: number): number | null => {
     const v = values[seq];
     return v === undefined || v === null || !Number.isFinite(v) ? null : v;
@@ -33,13 +48,12 @@ export function creditTint(credit: EpisodeCreditView): CreditTint {
   return {
     method: credit.method,
     kind: credit.messageCreditKind,
-    magnitude,
+    bound,
+    domain,
     replayed: (credit.source ?? '').split('+').includes('replayed'),
+    unidentified,
     value,
-    color: (seq) => {
-      const v = value(seq);
-      return v === null ? null : scale(v);
-    },
+    paint: (seq) => creditPaint(value(seq), bound, unidentified !== null),
   };
 }
 
@@ -49,20 +63,29 @@ export function kindDescription(kind: CreditKind, replayed = false): string {
   return replayed ? `${what}, replayed` : what;
 }
 
+/** The sentence the legend says about what a message's colour stands for. */
+export function kindSentence(method: ViewMethod, kind: CreditKind, replayed = false): string {
+  const what =
+    kind === 'spread'
+      ? `each message shows its agent's ${methodLabels[method]} credit spread evenly over the agent's messages`
+      : `each message shows its own ${methodLabels[method]} credit`;
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)}${replayed ? ' (replayed on your model server)' : ''}.`;
+}
+
 /** The hover / screen-reader text of one message's credit. */
 export function creditText(value: number | null, method: ViewMethod, kind: CreditKind, replayed = false): string {
-  if (value === null) return `No ${methodLabels[method]} credit for this message`;
+  if (value === null) return `No credit for this message under ${methodLabels[method]}`;
   return `Credit ${formatCredit(value)} under ${methodLabels[method]} (${kindDescription(kind, replayed)})`;
 }
 
-/** Colour stops of the legend, from −magnitude to +magnitude; `offset` in percent. */
-export function legendStops(magnitude: number, steps = 9): { offset: number; color: string }[] {
-  const scale = creditColorScale(magnitude);
-  const m = Number.isFinite(magnitude) && magnitude > 0 ? magnitude : 1;
-  return Array.from({ length: steps }, (_, i) => {
-    const t = i / (steps - 1);
-    return { offset: t * 100, color: scale(-m + 2 * m * t) };
-  });
+/** The hover / screen-reader text of message `seq` under `tint`: its value, or why it has none, and a clamp. */
+export function tintText(tint: CreditTint, seq: number): string {
+  const paint = tint.paint(seq);
+  if (paint.state === 'unidentified')
+    return `Not identifiable under ${methodLabels[tint.method]}: ${tint.unidentified ?? 'the data cannot answer'}`;
+  const text = creditText(tint.value(seq), tint.method, tint.kind, tint.replayed);
+  const beyond = beyondMark(paint, tint.bound).text;
+  return beyond ? `${text}; ${beyond}` : text;
 }
 
 /** A token of a message with per-token attributions. */
@@ -75,10 +98,11 @@ export interface TokenHeat {
   readonly fill: string | null;
 }
 
-/** `rgb(r, g, b)` (d3's colour strings) as `rgba(r, g, b, alpha)`; other strings are returned as they are. */
+/** `color` made translucent: `rgb(r, g, b)` as `rgba(…)`, any other CSS colour mixed with transparent. */
 export function withAlpha(color: string, alpha: number): string {
   const match = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(color);
-  return match ? `rgba(${match[1] ?? '0'}, ${match[2] ?? '0'}, ${match[3] ?? '0'}, ${alpha.toFixed(3)})` : color;
+  if (match) return `rgba(${match[1] ?? '0'}, ${match[2] ?? '0'}, ${match[3] ?? '0'}, ${alpha.toFixed(3)})`;
+  return `color-mix(in srgb, ${color} ${(alpha * 100).toFixed(1)}%, transparent)`;
 }
 
 /**

@@ -239,6 +239,9 @@ test('overview() draws only exact or estimated credit and counts what it leaves 
   });
   assert.deepEqual(column(o.meanCredit, 2), [null, null, null], 'the approximate episode of step 2 is not drawn');
   assert.deepEqual(column(o.meanCredit, 1), [0.2, 0.6, 0.2]);
+  // Colour: the run's reward span, the same for every method; t1b (step 1) and t3b (step 3) are not identifiable.
+  assert.deepEqual(o.colour, { domain: { bound: 1, reward: { min: 0, max: 1 } }, unidentifiedSteps: [1, 3] });
+  assert.deepEqual(service.overview(f.teamRunId, 'shared', 0.02).colour.domain, o.colour.domain);
   // Nothing drawable at all: the status says not identifiable, not computed.
   insertCredit(f, agentCredit('t1a', [0.5, 0.5, 0], { method: 'prefix', hash: 'p1', approximate: true }));
   assert.equal(service.overview(f.teamRunId, 'prefix', 0.02).status, 'not-identifiable');

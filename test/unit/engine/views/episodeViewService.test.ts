@@ -28,6 +28,7 @@ test('episode() gives the index data: run, step, roster with logged reward and a
   const data = service.episode(f.id('t1a'), context);
   assert.ok(data);
   assert.deepEqual(data.ref, { folder: f.root, episodeId: f.id('t1a') });
+  assert.deepEqual(data.creditDomain, { bound: 1, reward: { min: 0, max: 1 } }, "the run's reward span");
   assert.deepEqual(
     [
       data.externalId,

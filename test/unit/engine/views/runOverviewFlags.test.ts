@@ -44,6 +44,7 @@ function seededInput(seed: number): RunOverviewInput {
     status: 'computed',
     epsilon: 0.02,
     coverage: { episodes: 0, drawn: 0, approximate: 0, notIdentifiable: 0, failed: 0, reason: null, remedy: null },
+    colour: { domain: { bound: 1, reward: null }, unidentifiedSteps: [] },
     agents: agents.map((name, agentId) => ({ agentId, name })),
     steps: steps.map((step) => ({ step, episodes: 1, meanReward: null })),
     credit: [],
