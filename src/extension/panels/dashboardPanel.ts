@@ -11,10 +11,12 @@ import {
   GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
+  type DashboardFocus,
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
 import { isRecord } from '../../protocol/ipc';
 import { isNonNegativeInt, type ViewMethod } from '../../protocol/viewData';
+import type { StepSpan } from '../commands/openViewCommands';
 import type { CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
 import { currentEvaluatorChoice, showTrustWarning, type GatedEvaluator } from '../trust';
@@ -65,6 +67,10 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
   /** The last revision whose change was more than appended episodes (see DashboardRunsData). */
   private resetRevision = 0;
   private recomputing = false;
+  /** What the last show() asked for, in the folder it named; sent with every post until the next. */
+  private focus: { readonly folder: string; readonly focus: DashboardFocus } | undefined;
+  /** Focus ids start at the clock, so a webview's saved id never matches a later session's. */
+  private focusId = Date.now();
 
   constructor(private readonly deps: DashboardPanelDeps) {
     super(
@@ -76,8 +82,14 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     );
   }
 
-  /** Shows the dashboard of `folder`, on run `runId` when given. */
-  show(folder: vscode.Uri, runId?: number): void {
+  /**
+   * Shows the dashboard of `folder`, on run `runId` when given (over the run the webview had saved),
+   * with the episode table filtered to `steps` when given (a Problems quick fix on a flag's window).
+   */
+  show(folder: vscode.Uri, runId?: number, steps?: StepSpan): void {
+    const span = steps ? { from: steps[0], to: steps[1] } : null;
+    this.focus =
+      runId === undefined ? undefined : { folder: folder.fsPath, focus: { id: ++this.focusId, runId, steps: span } };
     this.open({ folder: folder.fsPath, runId: runId ?? null });
   }
 
@@ -157,6 +169,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       defaultMethod: config.defaultMethod,
       revision: this.revision,
       resetRevision: this.resetRevision,
+      ...(this.focus?.folder === root ? { focus: this.focus.focus } : {}),
     });
   }
 
