@@ -82,15 +82,18 @@ test('pickRun prefers the saved run, then the host choice, then the first; pickM
   assert.equal(pickMethod('loo', data()), 'loo');
 });
 
+/** A state saved on run 1 of folder /f, filtered to agent a, scrolled down. */
+const savedOnRun1 = {
+  ...initialViewState,
+  folder: '/f',
+  runId: 1,
+  method: 'loo' as const,
+  filter: { agent: 'a' },
+  topRow: 30,
+};
+
 test('stateForRuns keeps the state of the same folder and its run', () => {
-  const state = {
-    ...initialViewState,
-    folder: '/f',
-    runId: 1,
-    method: 'loo' as const,
-    filter: { agent: 'a' },
-    topRow: 30,
-  };
+  const state = savedOnRun1;
   assert.deepEqual(stateForRuns(state, data()), { state, notes: [] });
 });
 
@@ -142,14 +145,7 @@ test('a restored step brush outside the run is dropped, one that overlaps it is 
 });
 
 test("a new focus (a quick fix's steps) selects its run over the saved one and sets the step filter, once", () => {
-  const saved = {
-    ...initialViewState,
-    folder: '/f',
-    runId: 1,
-    method: 'loo' as const,
-    filter: { agent: 'a' },
-    topRow: 30,
-  };
+  const saved = savedOnRun1;
   const focus = { id: 5, runId: 2, steps: { from: 3, to: 6 } };
   const focused = stateForRuns(saved, data({ focus }), true);
   assert.deepEqual(focused, {
