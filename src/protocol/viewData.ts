@@ -39,8 +39,15 @@ export interface FlagView {
   readonly score: number | null;
   /** One-line reading of the evidence, e.g. "credit share 0.31 → 0.00 over steps 28–60". */
   readonly summary: string;
-  /** The evidence object as stored (numbers and strings), for a details table. */
-  readonly evidence: Readonly<Record<string, unknown>>;
+  /** The evidence in words, as the Flags view shows it (p < 0.001, intervals to 3 digits), for a details table. */
+  readonly evidence: readonly EvidenceRowView[];
+}
+
+/** One figure of a flag's evidence: its label and value in words, and the rows under it (a window's own figures). */
+export interface EvidenceRowView {
+  readonly label: string;
+  readonly value: string;
+  readonly children?: readonly EvidenceRowView[];
 }
 
 /** Where a method's values stand for the shown scope. */
