@@ -6,6 +6,17 @@ import { isRecord } from './ipc';
 export const viewMethods = ['shared', 'loo', 'shapley', 'shapley-mc', 'routing', 'prefix', 'owen'] as const;
 export type ViewMethod = (typeof viewMethods)[number];
 
+/** What each credit method is called wherever a person reads it (the views' switchers and notices, the host's notifications). */
+export const methodLabels: Readonly<Record<ViewMethod, string>> = {
+  shared: 'Shared reward',
+  loo: 'Leave-one-out',
+  shapley: 'Shapley (exact)',
+  'shapley-mc': 'Shapley (Monte Carlo)',
+  routing: 'Routing',
+  prefix: 'Prefix (per message)',
+  owen: 'Owen (per message)',
+};
+
 export function isViewMethod(value: unknown): value is ViewMethod {
   return isOneOf(viewMethods, value);
 }

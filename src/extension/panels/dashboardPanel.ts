@@ -15,7 +15,7 @@ import {
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
 import { isRecord } from '../../protocol/ipc';
-import { isNonNegativeInt, type ViewMethod } from '../../protocol/viewData';
+import { isNonNegativeInt, methodLabels, type ViewMethod } from '../../protocol/viewData';
 import type { StepSpan } from '../commands/openViewCommands';
 import type { CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
@@ -196,7 +196,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       const outcome = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Credit Lens: ${method} credit of ${name}`,
+          title: `Credit Lens: ${methodLabels[method]} credit of ${name}`,
           cancellable: true,
         },
         async (progress, token) => {
@@ -222,13 +222,15 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       if (outcome) this.reportRecompute(folder, method, name, outcome);
     } catch (error) {
       this.deps.log.error(`Run dashboard: recompute failed: ${errorText(error)}`);
-      void vscode.window.showErrorMessage(`Credit Lens could not compute ${method} credit: ${errorText(error)}`);
+      void vscode.window.showErrorMessage(
+        `Credit Lens could not compute ${methodLabels[method]} credit: ${errorText(error)}`,
+      );
     } finally {
       this.recomputing = false;
     }
   }
 
-  private reportRecompute(folder: string, method: string, name: string, outcome: PanelCreditOutcome): void {
+  private reportRecompute(folder: string, method: ViewMethod, name: string, outcome: PanelCreditOutcome): void {
     const replay = outcome.replay ? `; ${outcome.replay}` : '';
     this.deps.log.info(
       `Run dashboard: ${method} credit of ${name}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}${replay}`,
@@ -237,7 +239,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
     else
       void vscode.window.showWarningMessage(
-        `Credit Lens computed no ${method} credit for ${name}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
+        `Credit Lens computed no ${methodLabels[method]} credit for ${name}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
       );
   }
 

@@ -318,6 +318,11 @@ test('DashboardPanel: Recompute computes the run under a progress notification a
   for (let i = 0; i < 100 && credited.length === 0; i++) await settle();
   assert.deepEqual(credited, [root]);
   assert.equal(fake.progress.length, 1);
+  assert.match(
+    String(fake.progress[0]?.options.title),
+    /^Credit Lens: Leave-one-out credit of /,
+    'the method by its name',
+  );
   const overview = await ask<{ status: string; meanCredit: { rows: string[]; values: (number | null)[] } }>(
     second,
     GetOverviewRequest.with({ folder: root, runId, method: 'loo' }, 9),
