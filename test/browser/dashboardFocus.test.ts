@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DidChangeRunsNotification, type DashboardRunsData } from '../../src/protocol/dashboardPanel';
 import { browserSuite } from './harness/suite';
-import { choose, nextEpisodesRequest, waitForStatus } from './dashboard/dashboardHost';
+import { choose, nextEpisodesRequest, tableRows, waitForStatus } from './dashboard/dashboardHost';
 import { closeDashboard, openDashboard } from './dashboard/openDashboard';
 
 const suite = browserSuite();
@@ -34,7 +34,7 @@ suite.describe('Run Dashboard opened on a flag window', () => {
       assert.deepEqual([(await filtered).runId, (await filtered).filter], [1, { stepFrom: 25, stepTo: 40 }]);
       await waitForStatus(page, 'steps 25–40');
       assert.deepEqual([await value('#filter-stepFrom'), await value('#filter-stepTo')], ['25', '40']);
-      const steps = (await page.locator('#episode-grid .row .col-step').allInnerTexts()).map(Number);
+      const steps = (await tableRows(page).locator('.col-step').allInnerTexts()).map(Number);
       assert.ok(steps.length > 0 && steps.every((s) => s >= 25 && s <= 40), `rows in steps 25–40: ${steps.join(',')}`);
       await o.h.screenshot(`dashboard-focus-steps-${theme}`);
       // The same focus posted again (a refresh) does not undo the user's own filter.
