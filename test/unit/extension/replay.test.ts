@@ -194,7 +194,7 @@ test('Episode view: the replay is offered first with its host; Recompute estimat
   assert.match(states[2]?.message ?? '', /^12 of ~1,240 calls · 8\.9 k tokens · \d+ s$/);
   assert.match(
     states[3]?.message ?? '',
-    /^replayed on 127\.0\.0\.1:8000: 12 of ~1,240 calls .*; 40 evaluator call\(s\)/,
+    /^replayed on 127\.0\.0\.1:8000: 12 of ~1,240 calls .*; 40 evaluator calls/,
   );
   const dialog = fake.messages.find((m) => m.modal);
   assert.deepEqual([dialog?.level, dialog?.text, dialog?.items], ['warning', question, ['Replay']]);
