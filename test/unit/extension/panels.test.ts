@@ -258,7 +258,7 @@ test('DashboardPanel: show() on a run and steps posts a focus, kept by refreshes
   assert.equal(focus[0], undefined, 'opened without a run: nothing to focus');
   assert.deepEqual(focus[1], { id: focus[1]?.id, runId, steps: { from: 2, to: 3 } });
   assert.equal(focus[2]?.id, focus[1]?.id, 'a refresh re-sends the same focus');
-  assert.deepEqual([focus[3]?.steps, focus[3]!.id > focus[1]!.id], [null, true]);
+  assert.deepEqual([focus[3]?.steps, focus[3]!.id > focus[1].id], [null, true]);
   assert.equal(focus.at(-1), undefined);
   assert.equal(posted<DashboardRunsData>(panel, DidChangeRunsNotification.method).at(-1)?.selectedRunId, runId);
   owner.dispose();
