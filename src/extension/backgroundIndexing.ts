@@ -4,6 +4,7 @@ import type { IndexJobResult } from '../engine/indexJob';
 import { runIndexInWorker } from '../engine/runIndexInWorker';
 import { LiveTail } from './liveTail';
 import { traceExtensions } from '../ingest/scanRunFolder';
+import { plural } from '../core/plural';
 
 export interface BackgroundIndexingDeps {
   readonly log: vscode.LogOutputChannel;
@@ -62,9 +63,9 @@ export class BackgroundIndexing implements vscode.Disposable {
   /** Updates the status bar from a pass's result. */
   private show(result: IndexJobResult): void {
     this.status ??= vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
-    const episodes = result.summary.episodes.toLocaleString('en-US');
-    this.status.text = `$(database) Credit Lens: ${episodes} episodes`;
-    this.status.tooltip = `${result.summary.runs.length} run(s), ${result.summary.errorCount} line(s) with errors; last pass added ${result.tally.episodesAdded}`;
+    const { summary, tally } = result;
+    this.status.text = `$(database) Credit Lens: ${plural(summary.episodes, 'episode')}`;
+    this.status.tooltip = `${plural(summary.runs.length, 'run')}, ${plural(summary.errorCount, 'line')} with errors; the last pass added ${plural(tally.episodesAdded, 'episode')}`;
     this.status.command = 'creditLens.showRunSummary';
     this.status.show();
   }

@@ -140,8 +140,8 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   register(commandIds.openEpisodeView, openEpisodeViewCommand(showEpisode, openById));
   register(
     commandIds.openDashboard,
-    openDashboardCommand((folder, runId) => {
-      services.dashboardPanel.show(folder, runId);
+    openDashboardCommand((folder, runId, steps) => {
+      services.dashboardPanel.show(folder, runId, steps);
     }, chooseFolder),
   );
   register(

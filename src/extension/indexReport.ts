@@ -1,5 +1,6 @@
 import type { IndexProgress, IndexTally } from '../core/indexProgress';
 import { formatIssue, inferredRunsLine, type IndexSummary, type RunSummary } from '../core/indexSummary';
+import { plural } from '../core/plural';
 
 // The words the extension shows about an indexing pass: notification, progress and log text.
 // Pure functions of the engine's tally and summary, so they are tested without VS Code.
@@ -9,10 +10,8 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** `1, 'file'` → `1 file`; `2, 'file'` → `2 files`. */
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
-}
+/** `1 file`, `2 files`: core/plural.ts, the one pluralising helper. */
+export { plural };
 
 /**
  * The notification after a pass, e.g.

@@ -93,7 +93,12 @@ export function activateRunViews(
       background.follow(folder, result);
     },
     onAudited: (folder, result) => {
-      log.info(`Audit of ${folder.fsPath}: ${result.runs.reduce((n, r) => n + r.flags.length, 0)} flag(s)`);
+      log.info(
+        `Audit of ${folder.fsPath}: ${plural(
+          result.runs.reduce((n, r) => n + r.flags.length, 0),
+          'flag',
+        )}`,
+      );
       changed(folder);
     },
   };

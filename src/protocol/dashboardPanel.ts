@@ -62,6 +62,20 @@ export interface DashboardRunsData {
    * revision is one.
    */
   readonly resetRevision?: number;
+  /** The run (and steps) the dashboard was last opened on, which the webview applies once per `id`. */
+  readonly focus?: DashboardFocus;
+}
+
+/**
+ * A run the host was asked to show — from the Runs view, or a Problems quick fix "Open in Dashboard
+ * (steps a–b)" with the steps of its flag's window — over whatever the webview had saved. Each
+ * opening has a new `id`, so a later post of the same runs (a refresh) does not undo what the user
+ * changed since; the steps are fitted to the run like a restored filter.
+ */
+export interface DashboardFocus {
+  readonly id: number;
+  readonly runId: number;
+  readonly steps: { readonly from: number; readonly to: number } | null;
 }
 
 /**
@@ -281,6 +295,8 @@ export interface DashboardViewState {
   readonly topRow: number;
   /** Agent-credit columns the user hid, by agent name (absent in states saved before them). */
   readonly hiddenColumns?: readonly string[];
+  /** The `id` of the last {@link DashboardFocus} applied (absent in states saved before it). */
+  readonly focusId?: number | null;
 }
 
 export interface DashboardReadyParams {

@@ -6,6 +6,17 @@ import { isRecord } from './ipc';
 export const viewMethods = ['shared', 'loo', 'shapley', 'shapley-mc', 'routing', 'prefix', 'owen'] as const;
 export type ViewMethod = (typeof viewMethods)[number];
 
+/** What each credit method is called wherever a person reads it (the views' switchers and notices, the host's notifications). */
+export const methodLabels: Readonly<Record<ViewMethod, string>> = {
+  shared: 'Shared reward',
+  loo: 'Leave-one-out',
+  shapley: 'Shapley (exact)',
+  'shapley-mc': 'Shapley (Monte Carlo)',
+  routing: 'Routing',
+  prefix: 'Prefix (per message)',
+  owen: 'Owen (per message)',
+};
+
 export function isViewMethod(value: unknown): value is ViewMethod {
   return isOneOf(viewMethods, value);
 }
@@ -39,8 +50,15 @@ export interface FlagView {
   readonly score: number | null;
   /** One-line reading of the evidence, e.g. "credit share 0.31 → 0.00 over steps 28–60". */
   readonly summary: string;
-  /** The evidence object as stored (numbers and strings), for a details table. */
-  readonly evidence: Readonly<Record<string, unknown>>;
+  /** The evidence in words, as the Flags view shows it (p < 0.001, intervals to 3 digits), for a details table. */
+  readonly evidence: readonly EvidenceRowView[];
+}
+
+/** One figure of a flag's evidence: its label and value in words, and the rows under it (a window's own figures). */
+export interface EvidenceRowView {
+  readonly label: string;
+  readonly value: string;
+  readonly children?: readonly EvidenceRowView[];
 }
 
 /** Where a method's values stand for the shown scope. */

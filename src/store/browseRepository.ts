@@ -1,5 +1,5 @@
 import type { Db, Statement } from './database';
-import { episodeFlagCountSql, episodeFlagCte } from './flagBadges';
+import { episodeFlagCountSql } from './flagBadges';
 
 /** A run of the index with its totals. `meanReward` is null when no episode logs a reward. */
 export interface BrowseRun {
@@ -114,14 +114,13 @@ interface FlagRow {
 // an episode-scope flag is about. The run and its steps count these; groups and episodes count only
 // the flags about their episodes (episodeFlags.ts), so a run-wide window does not badge every row.
 const flagSpans = `
-  ${episodeFlagCte},
   flag_span AS MATERIALIZED (
     SELECT flag_id, CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
       CAST(substr(scope_id, instr(scope_id, '..') + 2) AS INTEGER) AS hi
     FROM flag WHERE run_id = :run AND scope_kind IN ('step', 'run') AND instr(scope_id, '..') > 0
     UNION
-    SELECT ef.flag_id, e.train_step, e.train_step
-    FROM episode_flag ef JOIN episode e ON e.run_id = :run AND e.external_id = ef.external_id)`;
+    SELECT fe.flag_id, e.train_step, e.train_step
+    FROM flag_episode fe JOIN episode e ON e.run_id = fe.run_id AND e.external_id = fe.external_id WHERE fe.run_id = :run)`;
 
 // Episodes and mean reward in one pass over the covering index episode_step; the step count is a
 // skip scan (stepCountSql), since a count(DISTINCT) over every episode dominated a live refresh.
@@ -145,7 +144,7 @@ const stepCountSql = `
 const stepsWhere = (condition: string): string => `
   WITH ${flagSpans}
   SELECT s.step, s.episodes, s.groups, s.mean_reward,
-    (SELECT count(DISTINCT flag_id) FROM flag_span WHERE s.step BETWEEN lo AND hi) AS flags
+    (SELECT count(DISTINCT flag_id) FROM flag_span WHERE s.step BETWEEN lo AND hi OR (s.step IS NULL AND lo IS NULL)) AS flags
   FROM (SELECT train_step AS step, count(*) AS episodes, count(DISTINCT group_id) AS groups, avg(outcome) AS mean_reward
         FROM episode INDEXED BY episode_step WHERE run_id = :run ${condition} GROUP BY train_step) s
   ORDER BY s.step`;
@@ -173,23 +172,23 @@ const stepSpanSql = `
   SELECT (SELECT min(train_step) FROM episode WHERE run_id = :run AND train_step IS NOT NULL) AS lo,
     (SELECT max(train_step) FROM episode WHERE run_id = :run AND train_step IS NOT NULL) AS hi`;
 
+// Groups in numeric-aware order of their ids (group_key, migration 0016: `g:2` before `g:10`).
 const groupsSql = `
-  WITH ${episodeFlagCte}
   SELECT g.group_id, g.episodes, g.mean_reward,
-    (SELECT count(DISTINCT ef.flag_id) FROM episode_flag ef JOIN episode e ON e.run_id = :run AND e.external_id = ef.external_id
-     WHERE e.train_step IS :step AND e.group_id IS g.group_id) AS flags
-  FROM (SELECT group_id, count(*) AS episodes, avg(outcome) AS mean_reward
+    (SELECT count(DISTINCT fe.flag_id) FROM flag_episode fe JOIN episode e ON e.run_id = fe.run_id AND e.external_id = fe.external_id
+     WHERE fe.run_id = :run AND e.train_step IS :step AND e.group_id IS g.group_id) AS flags
+  FROM (SELECT group_id, min(group_key) AS group_key, count(*) AS episodes, avg(outcome) AS mean_reward
         FROM episode INDEXED BY episode_step WHERE run_id = :run AND train_step IS :step GROUP BY group_id) g
-  ORDER BY g.group_id`;
+  ORDER BY g.group_key, g.group_id`;
 
+// Within a group by sample index, then in numeric-aware order of the ids (external_key, migration 0016).
 const episodesSql = `
-  WITH ${episodeFlagCte}
   SELECT e.episode_id, e.external_id, e.sample_idx, e.outcome, s.uri, e.line,
     (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = e.episode_id) AS agents,
     ${episodeFlagCountSql('e')} AS flags
   FROM episode e INDEXED BY episode_step JOIN source s ON s.source_id = e.source_id
   WHERE e.run_id = :run AND e.train_step IS :step AND e.group_id IS :group
-  ORDER BY e.sample_idx, e.episode_id LIMIT :limit OFFSET :offset`;
+  ORDER BY e.sample_idx, e.external_key, e.episode_id LIMIT :limit OFFSET :offset`;
 
 /** The listing statements, exported so a test can check their query plans. */
 export const browseQueries = {
@@ -312,14 +311,14 @@ export class BrowseRepository {
     }));
   }
 
-  /** The groups of one step (`step` null = episodes without a step), by group id. */
+  /** The groups of one step (`step` null = episodes without a step), by group id (numeric-aware: `g:2` before `g:10`). */
   groups(runId: number, step: number | null): BrowseGroup[] {
     return this.groupsStmt
       .all({ run: runId, step })
       .map((r) => ({ group: r.group_id, episodes: r.episodes, meanReward: r.mean_reward, flags: r.flags }));
   }
 
-  /** At most `limit` episodes of one group of one step from position `offset`, by sample index then id. */
+  /** At most `limit` episodes of one group of one step from position `offset`, by sample index then id (numeric-aware). */
   episodes(runId: number, step: number | null, group: string | null, limit: number, offset = 0): BrowseEpisode[] {
     return this.episodesStmt.all({ run: runId, step, group, limit, offset }).map((r) => ({
       episodeId: r.episode_id,

@@ -245,13 +245,16 @@ const pageFilterOf = (search: SearchTest, withCredit = true): string => `
     AND ea.agent_id = (SELECT agent_id FROM agent WHERE run_id = :run AND name = :agent)))
   ${withCredit ? `AND ${creditRangeCondition('e')}` : ''}`;
 
-/** Sort columns per key; episode_id last makes every order total (stable across pages). */
+/**
+ * Sort columns per key; episode_id last makes every order total (stable across pages). Ids sort
+ * numeric-aware (`r2` before `r10`) by their stored key, read in order from episode_natural.
+ */
 const sortColumns: Readonly<Record<FixedSortKey, readonly string[]>> = {
   step: ['train_step', 'group_id', 'sample_idx', 'episode_id'],
   reward: ['outcome', 'episode_id'],
   messages: ['n_messages', 'episode_id'],
   flags: ['flags', 'episode_id'],
-  externalId: ['external_id', 'episode_id'],
+  externalId: ['external_key', 'episode_id'],
 };
 
 const pageKey = (key: FixedSortKey, descending: boolean, search: SearchTest): string =>
@@ -275,8 +278,9 @@ function withRowDetails(inner: string, order: string, flags: string): string {
  */
 function pageSql(key: FixedSortKey, descending: boolean, search: SearchTest): string {
   const order = orderOf(key, descending);
+  const sortKey = key === 'externalId' ? ', e.external_key' : '';
   const inner = `
-    SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}
+    SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')}${sortKey}
     FROM episode e${key === 'step' ? ' INDEXED BY episode_step' : ''} WHERE ${pageFilterOf(search)}
     ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   return withRowDetails(inner, order, flagsOf('p'));
@@ -313,7 +317,8 @@ const creditedCountSql = creditSortedCountSql(pageFilterOf('set'));
 const creditRangeCount = creditRangeCountSql(pageFilterOf('set', false));
 
 // Counts stop after :countLimit + 1 matches (-1: never): past :countLimit the total is a lower bound.
-const capped = (select: string): string => `SELECT count(*) AS n FROM (${select} LIMIT :countLimit + 1)`;
+const capped = (select: string): string =>
+  `SELECT count(*) AS n FROM (${select} LIMIT CASE WHEN :countLimit < 0 THEN -1 ELSE :countLimit + 1 END)`;
 /** Which rows a count walks: every episode of the run, the flagged ones (flag filter), or the search's matches. */
 type CountDriver = 'episodes' | 'flagged' | 'matches';
 function countSql(driver: CountDriver, search: SearchTest): string {

@@ -1,4 +1,5 @@
 import type { CompactEpisode } from '../core/indexing';
+import { naturalSortKey, naturalSortKeyOf } from '../core/naturalSortKey';
 import type { AgentIds } from './agentIds';
 import type { BindValue, Db, Statement } from './database';
 import { MultiInsert } from './multiInsert';
@@ -25,8 +26,8 @@ export class EpisodeWriter {
     this.episodeStmt = db.prepare(`
       INSERT INTO episode (run_id, source_id, line, byte_offset, byte_length, external_id, task_id, group_id, sample_idx,
         train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json, content_hash,
-        search_indexed)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        search_indexed, external_key, group_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, external_id) DO NOTHING`);
     this.rosterRows = new MultiInsert(db, 'episode_agent', [
       'episode_id',
@@ -91,6 +92,8 @@ export class EpisodeWriter {
       e.metadataJson,
       e.contentHash ?? null,
       searchable ? 1 : 0,
+      naturalSortKey(e.id),
+      naturalSortKeyOf(e.group),
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);

@@ -14,9 +14,13 @@ import { runTotals0012 } from './migrations/0012_run_totals';
 import { episodeFlags0013 } from './migrations/0013_episode_flags';
 import { auditSummary0014 } from './migrations/0014_audit_summary';
 import { agentCreditSort0015 } from './migrations/0015_agent_credit_sort';
+import { naturalOrder0016 } from './migrations/0016_natural_order';
+
+/** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
+export type Migration = string | ((db: Db) => void);
 
 /** Ordered schema migrations; migration i brings `user_version` from i to i + 1. */
-export const migrations: readonly string[] = [
+export const migrations: readonly Migration[] = [
   init0001,
   credit0002,
   lookup0003,
@@ -32,6 +36,7 @@ export const migrations: readonly string[] = [
   episodeFlags0013,
   auditSummary0014,
   agentCreditSort0015,
+  naturalOrder0016,
 ];
 
 /** The schema version this build writes. */
@@ -42,7 +47,7 @@ export const schemaVersion = migrations.length;
  * `PRAGMA user_version` as the version. A database newer than this build is refused rather than
  * touched, so an older Credit Lens never corrupts an index written by a newer one.
  */
-export function migrate(db: Db, steps: readonly string[] = migrations): number {
+export function migrate(db: Db, steps: readonly Migration[] = migrations): number {
   const current = readVersion(db);
   if (current > steps.length) {
     throw new Error(
@@ -51,9 +56,10 @@ export function migrate(db: Db, steps: readonly string[] = migrations): number {
     );
   }
   for (let version = current; version < steps.length; version++) {
-    const sql = steps[version] ?? '';
+    const step = steps[version] ?? '';
     db.transaction(() => {
-      db.exec(sql);
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

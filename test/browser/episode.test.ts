@@ -307,7 +307,7 @@ describeInBrowser('Episode webview', (browser) => {
           steps: null,
           score: null,
           summary: all,
-          evidence: { [payloads[0]!]: payloads[1]! },
+          evidence: [{ label: payloads[0]!, value: payloads[1]! }],
         },
       ],
       counterfactuals: [

@@ -1,6 +1,7 @@
 import type { BrowseFlag } from '../../store/browseRepository';
 import {
   flagEvidence,
+  flagEvidenceRows,
   flagMessage as messageText,
   flagScope as scopeText,
   flagSentence,
@@ -45,7 +46,7 @@ export function flagMessage(flag: BrowseFlag): string {
   return messageText(flagFacts(flag));
 }
 
-/** A stored flag as the panels show it: its one-line summary and the evidence (without the location). */
+/** A stored flag as the panels show it: its one-line summary and the evidence in words (without the location). */
 export function flagView(flag: BrowseFlag): FlagView {
   return {
     flagId: flag.flagId,
@@ -55,6 +56,6 @@ export function flagView(flag: BrowseFlag): FlagView {
     steps: flag.steps,
     score: flag.score,
     summary: flagSummary(flag),
-    evidence: flag.evidence,
+    evidence: flagEvidenceRows(flag.evidence),
   };
 }

@@ -3,19 +3,31 @@ import * as vscode from 'vscode';
 import { NoIndexError } from '../../engine/indexJob';
 import { findIndexLocation } from '../../engine/indexLocation';
 import { openDatabase } from '../../store/database';
-import { EpisodeLookup, type EpisodeLocation } from '../../store/episodeLookup';
+import { EpisodeLookup, type EpisodeLocation, type EpisodeSuggestion } from '../../store/episodeLookup';
 import { indexDbPath, loadConfigOrReport } from '../config';
 import { folderLabel } from '../runFolders';
+import { pickEpisodeId, type EpisodeChoice, type SuggestEpisodes } from './episodeIdPick';
 import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
 import { reportJobFailure } from './recomputeCreditCommand';
 
-/** Finds the episodes with an external id in a folder's index; {@link lookUpEpisode} unless a test injects another. */
-export type FindEpisode = (root: string, externalId: string, dbPath: string | undefined) => EpisodeLocation[];
+/** The index reads the command needs, open while the id is picked. */
+export interface EpisodeIndexReader {
+  byExternalId(externalId: string): EpisodeLocation[];
+  byPrefix(prefix: string): EpisodeSuggestion[];
+  close(): void;
+}
+
+/** Opens a folder's index for reading (it must exist); {@link openEpisodeIndex} unless a test injects another. */
+export type OpenEpisodeIndex = (root: string, dbPath: string | undefined) => EpisodeIndexReader;
+
+/** Asks for the id; {@link pickEpisodeId} (a quick pick with suggestions) unless a test injects another. */
+export type AskEpisodeId = (suggest: SuggestEpisodes) => Promise<EpisodeChoice | undefined>;
 
 export interface OpenEpisodeDeps {
   readonly log: vscode.LogOutputChannel;
   readonly storageDir?: string;
-  readonly findEpisode?: FindEpisode;
+  readonly openIndex?: OpenEpisodeIndex;
+  readonly askId?: AskEpisodeId;
   /** Opens the Episode view; without it, the trace file is opened at the episode's line. */
   readonly showEpisode?: (folder: vscode.Uri, episodeId: number) => void;
   /** Finds the run folder (the current one, a pick, ...); the workspace-folder picker unless given. */
@@ -25,9 +37,10 @@ export interface OpenEpisodeDeps {
 const title = 'Credit Lens: Open Episode by Id';
 
 /**
- * Handler of `creditLens.openEpisode`: asks for an episode id, finds it in the run folder's index
- * and opens it in the Episode view (or its trace file at the episode's line when no view is given;
- * a pick among runs when several hold the id), or says that no episode has that id.
+ * Handler of `creditLens.openEpisode`: asks for an episode id in a quick pick that suggests the
+ * index's ids as they are typed, and opens the episode in the Episode view (or its trace file at
+ * the episode's line when no view is given; a pick among runs when several hold a typed id), or
+ * says that no episode has that id.
  */
 export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) => Promise<void> {
   return async (argument) => {
@@ -35,37 +48,45 @@ export function openEpisodeCommand(deps: OpenEpisodeDeps): (argument?: unknown) 
     if (folder === undefined) return;
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
-    const id = await vscode.window.showInputBox({
-      title,
-      prompt: 'The episode id as the trace gives it',
-      placeHolder: 'e.g. step12-g3-r1',
-      validateInput: (value) => (value.trim() === '' ? 'Enter an episode id' : undefined),
-    });
-    if (id === undefined || id.trim() === '') return;
     const root = folder.fsPath;
-    let found: EpisodeLocation[];
+    let index: EpisodeIndexReader;
     try {
-      found = (deps.findEpisode ?? lookUpEpisode)(
-        root,
-        id.trim(),
-        indexDbPath(config.indexLocation, root, deps.storageDir),
-      );
+      index = (deps.openIndex ?? openEpisodeIndex)(root, indexDbPath(config.indexLocation, root, deps.storageDir));
     } catch (error) {
       await reportJobFailure(folder, error, deps.log, 'search the index of');
       return;
     }
-    if (found.length === 0) {
-      deps.log.info(`No episode with id "${id.trim()}" in ${root}`);
-      void vscode.window.showInformationMessage(
-        `No episode with id "${id.trim()}" in the index of ${folderLabel(folder)}.`,
-      );
-      return;
+    let location: EpisodeLocation | undefined;
+    try {
+      location = await locate(deps, folder, index);
+    } finally {
+      index.close();
     }
-    const location = await chooseLocation(found);
     if (location === undefined) return;
     if (deps.showEpisode) deps.showEpisode(folder, location.episodeId);
     else await reveal(folder, location);
   };
+}
+
+/** The episode the user picks or types; undefined when dismissed or when no episode has the typed id (said). */
+async function locate(
+  deps: OpenEpisodeDeps,
+  folder: vscode.Uri,
+  index: EpisodeIndexReader,
+): Promise<EpisodeLocation | undefined> {
+  const suggest: SuggestEpisodes = (prefix) => index.byPrefix(prefix);
+  const choice = await (deps.askId ?? ((s) => pickEpisodeId(s, { title })))(suggest);
+  if (choice === undefined) return undefined;
+  if (choice.kind === 'suggested') return choice.episode;
+  const found = index.byExternalId(choice.id);
+  if (found.length === 0) {
+    deps.log.info(`No episode with id "${choice.id}" in ${folder.fsPath}`);
+    void vscode.window.showInformationMessage(
+      `No episode with id "${choice.id}" in the index of ${folderLabel(folder)}.`,
+    );
+    return undefined;
+  }
+  return chooseLocation(found);
 }
 
 async function chooseLocation(found: readonly EpisodeLocation[]): Promise<EpisodeLocation | undefined> {
@@ -91,14 +112,15 @@ async function reveal(folder: vscode.Uri, location: EpisodeLocation): Promise<vo
   });
 }
 
-/** Reads the folder's index (read-only; it must exist) for the episodes with `externalId`. */
-export function lookUpEpisode(root: string, externalId: string, dbPath: string | undefined): EpisodeLocation[] {
+/** Opens the folder's index read-only (it must exist) for the id lookups. */
+export function openEpisodeIndex(root: string, dbPath: string | undefined): EpisodeIndexReader {
   const location = findIndexLocation(root, dbPath);
   if (!location) throw new NoIndexError(`no index for ${root}; run Credit Lens: Index Run Folder first`);
   const db = openDatabase(location.path, { readonly: true });
-  try {
-    return new EpisodeLookup(db).byExternalId(externalId);
-  } finally {
-    db.close();
-  }
+  const lookup = new EpisodeLookup(db);
+  return {
+    byExternalId: (id) => lookup.byExternalId(id),
+    byPrefix: (prefix) => lookup.byPrefix(prefix),
+    close: () => db.close(),
+  };
 }

@@ -12,10 +12,12 @@ import {
   GetOverviewRequest,
   OpenEpisodeCommand,
   OpenGroupCommand,
+  type DashboardFocus,
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
 import { isRecord } from '../../protocol/ipc';
-import { isNonNegativeInt, type ViewMethod } from '../../protocol/viewData';
+import { isNonNegativeInt, methodLabels, type ViewMethod } from '../../protocol/viewData';
+import type { StepSpan } from '../commands/openViewCommands';
 import type { CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
 import { currentEvaluatorChoice, showTrustWarning, type GatedEvaluator } from '../trust';
@@ -68,6 +70,10 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
   /** The last revision whose change was more than appended episodes (see DashboardRunsData). */
   private resetRevision = 0;
   private recomputing = false;
+  /** What the last show() asked for, in the folder it named; sent with every post until the next. */
+  private focus: { readonly folder: string; readonly focus: DashboardFocus } | undefined;
+  /** Focus ids start at the clock, so a webview's saved id never matches a later session's. */
+  private focusId = Date.now();
 
   constructor(private readonly deps: DashboardPanelDeps) {
     super(
@@ -79,8 +85,14 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     );
   }
 
-  /** Shows the dashboard of `folder`, on run `runId` when given. */
-  show(folder: vscode.Uri, runId?: number): void {
+  /**
+   * Shows the dashboard of `folder`, on run `runId` when given (over the run the webview had saved),
+   * with the episode table filtered to `steps` when given (a Problems quick fix on a flag's window).
+   */
+  show(folder: vscode.Uri, runId?: number, steps?: StepSpan): void {
+    const span = steps ? { from: steps[0], to: steps[1] } : null;
+    this.focus =
+      runId === undefined ? undefined : { folder: folder.fsPath, focus: { id: ++this.focusId, runId, steps: span } };
     this.open({ folder: folder.fsPath, runId: runId ?? null });
   }
 
@@ -164,6 +176,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       defaultMethod: config.defaultMethod,
       revision: this.revision,
       resetRevision: this.resetRevision,
+      ...(this.focus?.folder === root ? { focus: this.focus.focus } : {}),
     });
   }
 
@@ -190,7 +203,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       const outcome = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Credit Lens: ${method} credit of ${name}`,
+          title: `Credit Lens: ${methodLabels[method]} credit of ${name}`,
           cancellable: true,
         },
         async (progress, token) => {
@@ -216,13 +229,15 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
       if (outcome) this.reportRecompute(folder, method, name, outcome);
     } catch (error) {
       this.deps.log.error(`Run dashboard: recompute failed: ${errorText(error)}`);
-      void vscode.window.showErrorMessage(`Credit Lens could not compute ${method} credit: ${errorText(error)}`);
+      void vscode.window.showErrorMessage(
+        `Credit Lens could not compute ${methodLabels[method]} credit: ${errorText(error)}`,
+      );
     } finally {
       this.recomputing = false;
     }
   }
 
-  private reportRecompute(folder: string, method: string, name: string, outcome: PanelCreditOutcome): void {
+  private reportRecompute(folder: string, method: ViewMethod, name: string, outcome: PanelCreditOutcome): void {
     const replay = outcome.replay ? `; ${outcome.replay}` : '';
     this.deps.log.info(
       `Run dashboard: ${method} credit of ${name}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}${replay}`,
@@ -231,7 +246,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));
     else
       void vscode.window.showWarningMessage(
-        `Credit Lens computed no ${method} credit for ${name}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
+        `Credit Lens computed no ${methodLabels[method]} credit for ${name}${outcome.failures[0] ? `: ${outcome.failures[0]}` : ''}`,
       );
   }
 

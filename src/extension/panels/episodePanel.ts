@@ -37,6 +37,7 @@ import {
 } from './panelCredit';
 import { PanelHost, type PanelHostDeps } from './panelHost';
 import { errorText, type WebviewSession } from './webviewSession';
+import { count, plural } from '../indexReport';
 
 /** The panel's services; `runCredit`, `estimateReplay` and `secrets` (the API key) come from {@link PanelCreditDeps}. */
 export interface EpisodePanelDeps extends PanelCreditDeps, PanelHostDeps {
@@ -276,7 +277,7 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
       progress({ state: 'cancelled', done: 0, total: 1, message: `${why}; nothing was sent` });
       return;
     }
-    const note = `${String(outcome.evaluatorCalls)} evaluator call(s), ${String(outcome.cached)} from the cache`;
+    const note = `${plural(outcome.evaluatorCalls, 'evaluator call')}, ${count(outcome.cached)} from the cache`;
     if (cancelled) progress({ state: 'cancelled', done: outcome.computed, total: 1, message: outcome.replay ?? null });
     else if (outcome.failures.length > 0)
       progress({ state: 'failed', done: 0, total: 1, message: outcome.failures[0] ?? null });

@@ -68,7 +68,7 @@ function flagsOf(agent: string, to: number): FlagView[] {
       steps: [collapseStep, to],
       score: 0.94,
       summary: `credit share 0.31 → 0.00 over steps ${String(collapseStep)}–${String(to)} while team reward rose`,
-      evidence: {},
+      evidence: [],
     },
     {
       flagId: 2,
@@ -78,7 +78,7 @@ function flagsOf(agent: string, to: number): FlagView[] {
       steps: [collapseStep, to],
       score: 0.97,
       summary: `idle in 97% of episodes over steps ${String(collapseStep)}–${String(to)}`,
-      evidence: {},
+      evidence: [],
     },
   ];
 }

@@ -153,7 +153,11 @@ export function episodeData(count: number, overrides: Partial<EpisodeViewData> =
         steps: null,
         score: 0.02,
         summary: 'credit share 0.00 while speaking 33% of the tokens',
-        evidence: { share: 0.0012, tokens: 1200, note: 'spread' },
+        evidence: [
+          { label: 'share', value: '0.12%' },
+          { label: 'tokens', value: '1,200' },
+          { label: 'note', value: 'spread' },
+        ],
       },
     ],
     counterfactuals: [

@@ -222,6 +222,26 @@ test('DashboardPanel: posts the runs after ready; refresh() bumps the revision',
   owner.dispose();
 });
 
+test('DashboardPanel: show() on a run and steps posts a focus, kept by refreshes and renewed by the next show()', () => {
+  const owner = dashboardPanel();
+  owner.show(vscode.Uri.file(root));
+  const panel = lastPanel();
+  panel.webview.receive(DashboardReadyCommand.with({ stateVersion: 1, folder: null }));
+  const runId = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method)[0]!.runs[0]!.runId;
+  owner.show(vscode.Uri.file(root), runId, [2, 3]);
+  owner.refresh(vscode.Uri.file(root));
+  owner.show(vscode.Uri.file(root), runId);
+  owner.show(vscode.Uri.file(root));
+  const focus = posted<DashboardRunsData>(panel, DidChangeRunsNotification.method).map((r) => r.focus);
+  assert.equal(focus[0], undefined, 'opened without a run: nothing to focus');
+  assert.deepEqual(focus[1], { id: focus[1]?.id, runId, steps: { from: 2, to: 3 } });
+  assert.equal(focus[2]?.id, focus[1]?.id, 'a refresh re-sends the same focus');
+  assert.deepEqual([focus[3]?.steps, focus[3]!.id > focus[1].id], [null, true]);
+  assert.equal(focus.at(-1), undefined);
+  assert.equal(posted<DashboardRunsData>(panel, DidChangeRunsNotification.method).at(-1)?.selectedRunId, runId);
+  owner.dispose();
+});
+
 test('DashboardPanel: overview and table pages are answered; opening an episode goes to the Episode view', async () => {
   const opened: [string, number][] = [];
   const owner = dashboardPanel(opened);
@@ -276,6 +296,11 @@ test('DashboardPanel: Recompute computes the run under a progress notification a
   for (let i = 0; i < 100 && credited.length === 0; i++) await settle();
   assert.deepEqual(credited, [root]);
   assert.equal(fake.progress.length, 1);
+  assert.match(
+    String(fake.progress[0]?.options.title),
+    /^Credit Lens: Leave-one-out credit of /,
+    'the method by its name',
+  );
   const overview = await ask<{ status: string; meanCredit: { rows: string[]; values: (number | null)[] } }>(
     second,
     GetOverviewRequest.with({ folder: root, runId, method: 'loo' }, 9),

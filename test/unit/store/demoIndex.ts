@@ -21,6 +21,8 @@ export async function indexedDemo(): Promise<{ root: string; store: IndexStore; 
 export function revertTo11(db: Db): void {
   db.exec(`DROP TABLE audit_summary; DROP TRIGGER episode_flag_insert; DROP TRIGGER episode_flag_delete;
     DROP TABLE episode_flag; DROP INDEX flag_scope; DROP INDEX credit_agent_sort;
+    DROP TRIGGER flag_episode_insert; DROP TRIGGER flag_episode_delete; DROP TABLE flag_episode;
+    DROP INDEX episode_natural; ALTER TABLE episode DROP COLUMN external_key; ALTER TABLE episode DROP COLUMN group_key;
     DROP TABLE run_totals; DROP TABLE agent_totals; DROP TABLE credit_params;
     ALTER TABLE source DROP COLUMN episodes;
     DROP INDEX credit_key;

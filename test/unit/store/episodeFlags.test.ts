@@ -3,17 +3,35 @@ import { after, before, test } from 'node:test';
 import type { AuditFlag } from '../../../src/core/auditReport';
 import { AuditRepository } from '../../../src/store/auditRepository';
 import { DashboardRepository, type EpisodePageQuery } from '../../../src/store/dashboardRepository';
-import { viewFixture, type ViewFixture } from '../engine/views/viewFixture';
+import { BrowseRepository } from '../../../src/store/browseRepository';
+import { episodeFlagCounts } from '../../../src/store/flagBadges';
+import { teamEpisodes, viewFixture, type ViewFixture } from '../engine/views/viewFixture';
 
 let f: ViewFixture;
 let repo: DashboardRepository;
+let browse: BrowseRepository;
 
+const at = (episode: string): { uri: string; line: number; episode: string } => ({
+  uri: 'team/a.jsonl',
+  line: 1,
+  episode,
+});
+
+// A run-wide window, step windows, episode flags naming an episode, and one listing four (t1b twice;
+// t-later is indexed by a test after the audit).
 const flags: AuditFlag[] = [
+  { kind: 'decoupling', agent: 'solver', scope: 'run', steps: [1, 3], evidence: {} },
   { kind: 'idle', agent: 'verifier', scope: 'step', steps: [1, 1], evidence: {} },
   { kind: 'free-rider', agent: 'planner', scope: 'step', steps: [2, 3], evidence: {} },
-  { kind: 'idle', agent: 'planner', scope: 'step', steps: [3, 9], evidence: {} },
   { kind: 'silent', agent: 'verifier', scope: 'episode', episode: 't1b', evidence: {} },
-  { kind: 'silent', agent: 'planner', scope: 'episode', episode: 't1b', evidence: {} },
+  {
+    kind: 'silent',
+    agent: 'planner',
+    scope: 'episode',
+    episode: 't1b',
+    locations: [at('t1b'), at('t2a'), at('t-none'), at('t-later')],
+    evidence: {},
+  },
   { kind: 'idle', agent: 'solver', scope: 'episode', episode: 't-none', evidence: {} },
   { kind: 'dominant', agent: 'solver', scope: 'run', evidence: {} },
 ];
@@ -21,30 +39,26 @@ const flags: AuditFlag[] = [
 before(async () => {
   f = await viewFixture();
   repo = new DashboardRepository(f.store.db);
+  browse = new BrowseRepository(f.store.db);
   new AuditRepository(f.store.db).replaceFlags(f.teamRunId, flags);
 });
 
 after(() => f.store.close());
 
-// The count the page computed before the counts were stored: step-scope windows holding the
-// episode's step plus episode-scope flags naming it, per kind (:flag = null: every kind).
-const referenceSql = `
-  WITH step_flag AS (
-    SELECT kind, CAST(substr(scope_id, 1, instr(scope_id, '..') - 1) AS INTEGER) AS lo,
-      CAST(substr(scope_id, instr(scope_id, '..') + 2) AS INTEGER) AS hi
-    FROM flag WHERE run_id = :run AND scope_kind = 'step' AND instr(scope_id, '..') > 0)
-  SELECT e.episode_id,
-    (SELECT count(*) FROM step_flag s WHERE e.train_step BETWEEN s.lo AND s.hi AND (:flag IS NULL OR s.kind = :flag))
-    + (SELECT count(*) FROM flag x WHERE x.run_id = :run AND x.scope_kind = 'episode' AND x.scope_id = e.external_id
-       AND (:flag IS NULL OR x.kind = :flag)) AS n
-  FROM episode e WHERE e.run_id = :run`;
-const reference = (kind: string | null): Map<number, number> =>
-  new Map(
-    f.store.db
-      .prepare<{ episode_id: number; n: number }>(referenceSql)
-      .all({ run: f.teamRunId, flag: kind })
-      .map((r) => [r.episode_id, r.n]),
-  );
+/** The oracle, from the flags themselves: per episode id, the episode-scope flags naming or listing it (of one kind). */
+function reference(kind: string | null, of: readonly AuditFlag[] = flags): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const e of teamEpisodes) {
+    const about = of.filter(
+      (x) =>
+        x.scope === 'episode' &&
+        (kind === null || x.kind === kind) &&
+        (x.episode === e.id || (x.locations ?? []).some((l) => l.episode === e.id)),
+    );
+    counts.set(f.id(e.id), about.length);
+  }
+  return counts;
+}
 
 const query = (
   filter: EpisodePageQuery['filter'],
@@ -54,7 +68,7 @@ const query = (
   key: EpisodePageQuery['sort']['key'] = 'flags',
 ): EpisodePageQuery => ({ runId: f.teamRunId, filter, sort: { key, descending }, offset, limit });
 
-test('the stored counts equal the old per-episode count, per kind and over every kind', () => {
+test('the stored counts equal the flags about each episode (an oracle from the flags), per kind and over every kind', () => {
   const every = reference(null);
   assert.ok(
     [...every.values()].some((n) => n >= 2),
@@ -90,7 +104,7 @@ test('pages sorted by flags follow (flags, episode id) in both directions, at ev
   }
 });
 
-test('an episode indexed after the audit is counted by the flags already stored, and a deleted one loses its rows', () => {
+test('an episode indexed after the audit counts the flags about it, not the window on its step; a deleted one loses its rows', () => {
   const db = f.store.db;
   const columns = db
     .prepare<{ name: string }>('SELECT name FROM pragma_table_info(?)')
@@ -98,22 +112,60 @@ test('an episode indexed after the audit is counted by the flags already stored,
     .map((c) => c.name)
     .filter((c) => c !== 'episode_id' && c !== 'external_id');
   db.prepare(
-    `INSERT INTO episode (external_id, ${columns.join(', ')}) SELECT 't1b-copy', ${columns.join(', ')} FROM episode WHERE external_id = 't1b'`,
+    `INSERT INTO episode (external_id, ${columns.join(', ')}) SELECT 't-later', ${columns.join(', ')} FROM episode WHERE external_id = 't1b'`,
   ).run();
-  db.prepare(
-    `INSERT INTO episode (external_id, ${columns.join(', ')}) SELECT 't-none', ${columns.join(', ')} FROM episode WHERE run_id = ? LIMIT 1`,
-  ).run(f.soloRunId);
-  const copy = f.id('t1b-copy');
+  const later = f.id('t-later');
   const row = (): number | undefined =>
-    repo.episodePage(query({}, true)).rows.find((r) => r.episode_id === copy)?.flags;
-  assert.equal(row(), 1, 'the step-1 window covers the copy; the flags naming t1b do not');
-  assert.equal(reference(null).get(copy), 1);
+    repo.episodePage(query({}, true)).rows.find((r) => r.episode_id === later)?.flags;
+  assert.equal(row(), 1, "the planner's silent flag lists it; the step-1 window and the flag naming t1b do not count");
+  assert.equal(episodeFlagCounts(db, f.teamRunId, ['t-later']).get('t-later'), 1);
   const count = (): number =>
-    db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode_flag WHERE episode_id = ?').get(copy)?.n ?? -1;
+    db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode_flag WHERE episode_id = ?').get(later)?.n ?? -1;
   assert.equal(count(), 2, 'one row for its kind, one over every kind');
-  db.prepare('DELETE FROM episode WHERE episode_id = ?').run(copy);
+  db.prepare('DELETE FROM episode WHERE episode_id = ?').run(later);
   assert.equal(count(), 0);
-  db.prepare("DELETE FROM episode WHERE run_id = ? AND external_id = 't-none'").run(f.soloRunId);
+});
+
+test("the table's flag column, its flags sort and filter, and the tree's badges count the same flags", () => {
+  const page = repo.episodePage(query({}, true)).rows;
+  const badges = episodeFlagCounts(
+    f.store.db,
+    f.teamRunId,
+    page.map((r) => r.external_id),
+  );
+  assert.deepEqual(
+    page.map((r) => [r.external_id, r.flags]),
+    page.map((r) => [r.external_id, badges.get(r.external_id)]),
+  );
+  const tree = new Map(
+    [1, 2, 3, null].flatMap((step) =>
+      browse
+        .groups(f.teamRunId, step)
+        .flatMap((g) => browse.episodes(f.teamRunId, step, g.group, 50).map((e) => [e.externalId, e.flags] as const)),
+    ),
+  );
+  assert.deepEqual(new Map(page.map((r) => [r.external_id, r.flags])), tree);
+  // The run-wide window and the step windows mark no episode: only t1b, t2a and t-none are flagged.
+  assert.deepEqual(
+    page.filter((r) => r.flags > 0).map((r) => [r.external_id, r.flags]),
+    [
+      ['t-none', 2],
+      ['t1b', 2],
+      ['t2a', 1],
+    ],
+  );
+  const filtered = repo.episodePage(query({ flag: 'any' }, false, 0, 50, 'step')).rows;
+  assert.deepEqual(filtered.map((r) => r.external_id).sort(), ['t-none', 't1b', 't2a']);
+  assert.deepEqual(
+    browse.steps(f.teamRunId).map((s) => [s.step, s.flags]),
+    [
+      [null, 2],
+      [1, 4],
+      [2, 3],
+      [3, 2],
+    ],
+    'steps count their windows (the run-wide one too) and the flags about their episodes',
+  );
 });
 
 test('a new audit replaces the counts; a filtered total past the count-ahead window is a lower bound', () => {

@@ -47,8 +47,17 @@ test('restoreViewState keeps valid fields and resets invalid ones one by one', (
     sort: { key: 'reward', descending: true },
     topRow: 40,
   };
-  assert.deepEqual(restoreViewState(saved), { ...saved, hiddenColumns: [] }, 'a state saved before the agent columns');
-  const withColumns = { ...saved, sort: { key: 'credit:verifier', descending: false }, hiddenColumns: ['planner'] };
+  assert.deepEqual(
+    restoreViewState(saved),
+    { ...saved, hiddenColumns: [], focusId: null },
+    'a state saved before the agent columns and the focus',
+  );
+  const withColumns = {
+    ...saved,
+    sort: { key: 'credit:verifier', descending: false },
+    hiddenColumns: ['planner'],
+    focusId: 7,
+  };
   assert.deepEqual(restoreViewState(withColumns), withColumns);
   assert.deepEqual(restoreViewState({ ...withColumns, hiddenColumns: [3] }).hiddenColumns, []);
   const bad = {
@@ -73,15 +82,18 @@ test('pickRun prefers the saved run, then the host choice, then the first; pickM
   assert.equal(pickMethod('loo', data()), 'loo');
 });
 
+/** A state saved on run 1 of folder /f, filtered to agent a, scrolled down. */
+const savedOnRun1 = {
+  ...initialViewState,
+  folder: '/f',
+  runId: 1,
+  method: 'loo' as const,
+  filter: { agent: 'a' },
+  topRow: 30,
+};
+
 test('stateForRuns keeps the state of the same folder and its run', () => {
-  const state = {
-    ...initialViewState,
-    folder: '/f',
-    runId: 1,
-    method: 'loo' as const,
-    filter: { agent: 'a' },
-    topRow: 30,
-  };
+  const state = savedOnRun1;
   assert.deepEqual(stateForRuns(state, data()), { state, notes: [] });
 });
 
@@ -130,6 +142,32 @@ test('a restored step brush outside the run is dropped, one that overlaps it is 
   // A switch to a run without the brushed steps drops it too.
   const switched = stateForRun({ ...restored, runId: 2 }, twentySteps);
   assert.deepEqual(switched.notes, ['steps 24–40 dropped (this run has steps 0–19)']);
+});
+
+test("a new focus (a quick fix's steps) selects its run over the saved one and sets the step filter, once", () => {
+  const saved = savedOnRun1;
+  const focus = { id: 5, runId: 2, steps: { from: 3, to: 6 } };
+  const focused = stateForRuns(saved, data({ focus }), true);
+  assert.deepEqual(focused, {
+    state: { ...saved, runId: 2, filter: { stepFrom: 3, stepTo: 6 }, topRow: 0, focusId: 5 },
+    notes: [],
+  });
+  // The same focus posted again (a refresh) leaves what the user did since alone.
+  const moved = { ...focused.state, runId: 1, filter: { stepFrom: 1, stepTo: 2 } };
+  assert.deepEqual(stateForRuns(moved, data({ focus })).state, moved);
+  // Steps the run lacks are fitted like a restored brush: clamped (or dropped) and said.
+  const wide = stateForRuns(saved, data({ focus: { id: 6, runId: 2, steps: { from: 5, to: 40 } } }));
+  assert.deepEqual(
+    [wide.state.filter, wide.notes],
+    [{ stepFrom: 5, stepTo: 9 }, ['steps 5–40 clamped to 5–9 (this run has steps 0–9)']],
+  );
+  const outside = stateForRuns(saved, data({ focus: { id: 7, runId: 2, steps: { from: 24, to: 40 } } }));
+  assert.deepEqual(outside.state.filter, { stepFrom: null, stepTo: null });
+  assert.deepEqual(outside.notes, ['steps 24–40 dropped (this run has steps 0–9)']);
+  // A focus without steps switches the run, its filter fitted as on any switch; one naming no run of the folder does nothing.
+  const runOnly = stateForRuns(saved, data({ focus: { id: 8, runId: 2, steps: null } }));
+  assert.deepEqual([runOnly.state.runId, runOnly.state.filter, runOnly.state.focusId], [2, { agent: null }, 8]);
+  assert.deepEqual(stateForRuns(saved, data({ focus: { id: 9, runId: 99, steps: null } })).state, saved);
 });
 
 test('stateForRun drops a credit filter and a credit sort of an agent the new run lacks', () => {

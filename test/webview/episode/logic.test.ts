@@ -154,11 +154,18 @@ describe('creditNotices', () => {
     assert.equal(notice?.offerRecompute, false);
   });
 
-  test('provenance and the evaluator line', () => {
-    assert.equal(creditProvenance(credit({})), 'values logged · computed 2026-01-01 · n = 50');
-    assert.equal(
-      creditProvenance(credit({ valueStatus: 'approximate', source: 'logged+checked' })),
-      'approximate · values logged+checked · computed 2026-01-01 · n = 50',
+  test('provenance (the time read as people do, not ISO) and the evaluator line', () => {
+    const now = new Date('2026-01-01T03:00:00Z');
+    const at = (iso: string): string => creditProvenance(credit({ computedAt: iso }), now);
+    assert.match(
+      at('2026-01-01'),
+      /^values logged · computed 3 hours ago \(\w{3} \d+, \d{4}, \d+:\d\d\s[AP]M\) · n = 50$/u,
+    );
+    assert.match(at('2026-01-01T02:59:30Z'), /computed just now \(/);
+    assert.equal(at('not a time'), 'values logged · computed not a time · n = 50', 'unreadable: as stored');
+    assert.match(
+      creditProvenance(credit({ valueStatus: 'approximate', source: 'logged+checked' }), now),
+      /^approximate · values logged\+checked · computed 3 hours ago/,
     );
     assert.equal(creditProvenance(credit({ status: 'failed' })), '');
     assert.deepEqual(evaluatorLine(evaluator), {
@@ -168,6 +175,16 @@ describe('creditNotices', () => {
     assert.equal(
       evaluatorLine({ configured: true, description: 'command ./eval.sh', reason: null }).text,
       'Evaluator: command ./eval.sh',
+    );
+    // The host's reasons are sentences already: one full stop, never "evaluator..".
+    const sentence = 'Set creditLens.evaluator.command to use your own evaluator.';
+    assert.equal(
+      evaluatorLine({ ...evaluator, reason: sentence }).text,
+      `No evaluator configured: ${sentence} Recompute uses logged values only.`,
+    );
+    assert.equal(
+      evaluatorLine({ ...evaluator, reason: null }).text,
+      'No evaluator configured. Recompute uses logged values only.',
     );
   });
 

@@ -245,7 +245,7 @@ describe('summary parts', () => {
         steps: [2, 9] as const,
         score: 0.5,
         summary: all,
-        evidence: { [payloads[1]!]: payloads[2]!, nested: { a: [1, 2] } },
+        evidence: [{ label: payloads[1]!, value: payloads[2]!, children: [{ label: 'nested', value: payloads[0]! }] }],
       },
     ],
     counterfactuals: [
@@ -279,7 +279,12 @@ describe('summary parts', () => {
     root.append(...parts);
     assertNoMarkup(root);
     assert.equal(root.querySelector('h1')?.textContent, `Episode ${payloads[0]!}`);
-    for (const text of [all, payloads[2]!, `${payloads[1]!}${payloads[2]!}`, '{"a":[1,2]}', 'step 2–9 · score 0.500'])
+    for (const text of [
+      all,
+      payloads[2]!,
+      `${payloads[1]!}${payloads[2]!}nested${payloads[0]!}`,
+      'step 2–9 · score 0.500',
+    ])
       assert.ok(root.textContent?.includes(text), text);
     assert.match(
       parts[1]!.textContent ?? '',

@@ -1,5 +1,6 @@
 import type { AgentSummary, AgentSummaryRow } from '../../../src/protocol/dashboardPanel';
 import { formatCredit, formatInt, formatInterval, formatPercent } from '../kit/format';
+import { plural } from '../../../src/core/plural';
 
 // The text of each cell of the agent summary table. Pure: no DOM. Every absent value says why it
 // is absent ("no credit", "not audited yet", "text not read") instead of reading as 0.
@@ -53,7 +54,7 @@ export const agentColumns: readonly string[] = [
 export function coverageCaption(summary: AgentSummary, methodLabel: string): string {
   const { drawn, episodes } = summary.coverage;
   if (drawn === episodes) return '';
-  return `${methodLabel}: ${formatInt(drawn)} of ${formatInt(episodes)} episodes`;
+  return `${methodLabel}: ${formatInt(drawn)} of ${plural(episodes, 'episode')}`;
 }
 
 /** What the audit state says above the table. */

@@ -3,8 +3,9 @@ import { scaleLinear } from 'd3-scale';
 import type { AgentSummary } from '../../../src/protocol/dashboardPanel';
 import { agentPalette } from '../charts/palette';
 import { h, replaceChildren } from '../dom';
-import { formatCredit, formatInt } from '../kit/format';
+import { formatCredit } from '../kit/format';
 import { agentCells, agentColumns, auditCaption, coverageCaption } from './agentCells';
+import { plural } from '../../../src/core/plural';
 
 const svgNs = 'http://www.w3.org/2000/svg';
 const histogramWidth = 220;
@@ -99,7 +100,10 @@ function histograms(summary: AgentSummary, methodLabel: string): HTMLElement {
         counts,
         tallest,
         color(agent),
-        `${agent}: ${methodLabel} credit of ${formatInt(counts.reduce((s, n) => s + n, 0))} episodes from ${formatCredit(lo)} to ${formatCredit(hi)}`,
+        `${agent}: ${methodLabel} credit of ${plural(
+          counts.reduce((s, n) => s + n, 0),
+          'episode',
+        )} from ${formatCredit(lo)} to ${formatCredit(hi)}`,
       ),
     );
   });

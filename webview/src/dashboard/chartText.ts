@@ -5,6 +5,7 @@ import { formatInt } from '../kit/format';
 import { windowClass, type WindowMark } from '../charts/windowModel';
 import { h } from '../dom';
 import { button } from '../kit/controls';
+import { plural } from '../../../src/core/plural';
 
 const statusText: Readonly<Record<Exclude<CreditStatus, 'computed'>, (method: string) => string>> = {
   'not-computed': (m) => `No credit is stored for ${m} yet. Recompute to fill the credit charts.`,
@@ -45,7 +46,7 @@ export function coverageText(c: CreditCoverage, methodLabel: string): string[] {
   const lines: string[] = [];
   if (c.notIdentifiable === 0 && c.approximate === 0 && c.failed === 0) return lines;
   lines.push(
-    `Charts are drawn from ${formatInt(c.drawn)} of ${formatInt(c.episodes)} episodes with exact or estimated ${methodLabel} credit.`,
+    `Charts are drawn from ${formatInt(c.drawn)} of ${plural(c.episodes, 'episode')} with exact or estimated ${methodLabel} credit.`,
   );
   if (c.notIdentifiable > 0) {
     lines.push(`${formatInt(c.notIdentifiable)} not identifiable${c.reason ? `: ${c.reason}` : ''}.`);

@@ -5,6 +5,7 @@ import { formatInt } from '../kit/format';
 import { button, dropdown, field, setChoices, type ValueElement } from '../kit/controls';
 import { methodLabels } from '../methodLabels';
 import type { ChartMode } from './viewState';
+import { plural } from '../../../src/core/plural';
 
 export interface ToolbarActions {
   selectRun(runId: number): void;
@@ -102,5 +103,5 @@ function runFacts(run: DashboardRun): string {
       ? 'no steps'
       : `steps ${String(run.steps.min)}–${String(run.steps.max)} (${formatInt(run.steps.count)})`;
   const mechanism = run.mechanism ? ` · ${run.mechanism}` : '';
-  return `${formatInt(run.episodes)} episodes · ${String(run.agents.length)} agents · ${steps} · ${formatInt(run.flags)} flags${mechanism}`;
+  return `${plural(run.episodes, 'episode')} · ${plural(run.agents.length, 'agent')} · ${steps} · ${plural(run.flags, 'flag')}${mechanism}`;
 }

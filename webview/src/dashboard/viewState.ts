@@ -25,6 +25,7 @@ export const initialViewState: DashboardViewState = {
   sort: { key: 'step', descending: false },
   topRow: 0,
   hiddenColumns: [],
+  focusId: null,
 };
 
 function isSort(value: unknown): value is EpisodeSort {
@@ -43,6 +44,7 @@ const checks: FieldChecks<Omit<DashboardViewState, 'version'>> = {
   sort: isSort,
   topRow: isNonNegativeInt,
   hiddenColumns: (v: unknown): v is readonly string[] => Array.isArray(v) && v.every((a) => typeof a === 'string'),
+  focusId: orNull(isNonNegativeInt),
 };
 
 /** The saved state under the views' one restore policy (kit/state.ts); the run it names is fitted when the runs arrive. */
@@ -71,16 +73,38 @@ export function pickMethod(saved: ViewMethod | null, data: Pick<DashboardRunsDat
 /**
  * The state after the host's runs arrive: another folder drops the saved run, filter and scroll
  * position; a different run fits the filter to it and scrolls back to the top; `restoring` (the
- * first runs after a reload) fits the restored filter to the run even when it stays the same.
+ * first runs after a reload) fits the restored filter to the run even when it stays the same. A
+ * focus not applied yet (the dashboard opened on a run, or on a flag's steps) comes first: see
+ * {@link stateForFocus}.
  */
 export function stateForRuns(state: DashboardViewState, data: DashboardRunsData, restoring = false): RunState {
   const sameFolder = state.folder === data.folder;
   const base = sameFolder ? state : { ...state, folder: data.folder, runId: null, filter: {}, topRow: 0 };
+  const focused = stateForFocus(base, data);
+  if (focused) return focused;
   const run = pickRun(data, base.runId);
   const method = pickMethod(base.method, data);
   if (!run) return { state: { ...base, method, runId: null }, notes: [] };
   if (run.runId !== base.runId) return stateForRun({ ...base, method }, run);
   return restoring ? fitToRun({ ...base, method }, run) : { state: { ...base, method }, notes: [] };
+}
+
+/**
+ * The state for the host's focus when it is new (its id not applied yet) and names a run of the
+ * folder: that run, and with steps the filter set to just those steps, fitted to the run's steps
+ * like a restored filter (clamped or dropped, with a note). Undefined when there is nothing to apply.
+ */
+export function stateForFocus(state: DashboardViewState, data: DashboardRunsData): RunState | undefined {
+  const focus = data.focus;
+  if (!focus || focus.id === state.focusId) return undefined;
+  const run = data.runs.find((r) => r.runId === focus.runId);
+  if (!run) return undefined;
+  const method = pickMethod(state.method, data);
+  const applied = { ...state, method, focusId: focus.id };
+  if (!focus.steps) return stateForRun(applied, run);
+  const filter = { stepFrom: focus.steps.from, stepTo: focus.steps.to };
+  const fitted = fitToRun({ ...applied, filter, runId: run.runId }, run);
+  return { state: { ...fitted.state, topRow: 0 }, notes: fitted.notes };
 }
 
 /** The state when `run` becomes the shown run: its filter fitted to the run. */

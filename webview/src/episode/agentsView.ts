@@ -4,6 +4,7 @@ import type { AgentBar, AgentBarsModel } from './bars';
 import { formatCredit, formatInt, formatInterval, formatNumber } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 import { creditProvenance } from './status';
+import { plural } from '../../../src/core/plural';
 
 /** The agent summary: a bar per agent (credit, interval) against zero and the shared reward. */
 export function renderAgents(model: AgentBarsModel, credit: EpisodeCreditView | null): HTMLElement {
@@ -31,7 +32,7 @@ export function renderAgents(model: AgentBarsModel, credit: EpisodeCreditView | 
 
 function renderBar(bar: AgentBar, model: AgentBarsModel): HTMLElement {
   const c = bar.credit;
-  const meta = bar.messages === 0 ? 'silent' : `${formatInt(bar.messages)} messages`;
+  const meta = bar.messages === 0 ? 'silent' : plural(bar.messages, 'message');
   const value = h('span', 'agent-value', formatCredit(c?.value ?? null));
   // Exact values need no word; estimated and approximate ones say so beside the number.
   const status = c?.status && c.status !== 'exact' ? c.status : '';

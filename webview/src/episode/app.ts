@@ -44,6 +44,7 @@ import { TaskView } from './taskView';
 import { creditTint } from './tint';
 import { Toolbar } from './toolbar';
 import { VirtualList } from './virtualList';
+import { plural } from '../../../src/core/plural';
 
 /** Delay before a scroll position is persisted (scrolling fires every frame). */
 const saveDelayMs = 120;
@@ -152,7 +153,7 @@ export class EpisodeApp {
     this.toolbar?.offerRouting(data.routingLogged ?? true);
     this.loadCredit();
     this.save();
-    this.announce(`Episode ${data.externalId}: ${String(data.messageCount)} messages`);
+    this.announce(`Episode ${data.externalId}: ${plural(data.messageCount, 'message')}`);
   }
 
   private mount(data: EpisodeViewData, ui: EpisodeUi): void {

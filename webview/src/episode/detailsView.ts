@@ -1,5 +1,5 @@
 import type { CounterfactualView, EpisodeViewData, LabelView } from '../../../src/protocol/episodePanel';
-import type { FlagView } from '../../../src/protocol/viewData';
+import type { EvidenceRowView, FlagView } from '../../../src/protocol/viewData';
 import { h } from '../dom';
 import { linkButton } from './linkButton';
 import { formatInt, formatNumber } from '../kit/format';
@@ -56,9 +56,7 @@ function renderFlag(flag: FlagView): HTMLElement {
     flag.agent ? h('span', 'agent-name', flag.agent) : '',
     h('span', 'flag-meta', `${scope}${flag.score === null ? '' : ` · score ${formatNumber(flag.score)}`}`),
   );
-  const evidence = Object.entries(flag.evidence).map(([key, value]) =>
-    h('tr', undefined, h('th', undefined, key), h('td', undefined, evidenceText(value))),
-  );
+  const evidence = evidenceRows(flag.evidence, 0);
   const details = h(
     'details',
     'flag-evidence',
@@ -68,12 +66,13 @@ function renderFlag(flag: FlagView): HTMLElement {
   return h('li', 'flag', head, h('p', 'flag-summary', flag.summary), details);
 }
 
-/** An evidence value as text: numbers compactly, the rest as JSON (never as markup). */
-function evidenceText(value: unknown): string {
-  if (typeof value === 'number') return Number.isInteger(value) ? formatInt(value) : formatNumber(value);
-  if (typeof value === 'string') return value;
-  // JSON.stringify returns undefined for undefined and functions, which evidence never holds.
-  return value === undefined ? '' : JSON.stringify(value);
+/** The evidence rows in words as table rows, the rows under a row (a window's figures) indented below it. */
+function evidenceRows(rows: readonly EvidenceRowView[], depth: number): HTMLElement[] {
+  return rows.flatMap((row) => {
+    const tr = h('tr', depth > 0 ? `evidence-depth-${String(Math.min(depth, 3))}` : undefined);
+    tr.append(h('th', undefined, row.label), h('td', undefined, row.value));
+    return [tr, ...evidenceRows(row.children ?? [], depth + 1)];
+  });
 }
 
 export function renderOutcome(data: EpisodeViewData, goTo: (seq: number) => void): HTMLElement {

@@ -2,6 +2,7 @@ import type { MessageView } from '../../../src/protocol/episodePanel';
 import { findInSegment, plannedRows, scanPlan, type FindDirection } from './find';
 import { formatInt } from '../kit/format';
 import { windowSize } from './windows';
+import { plural } from '../../../src/core/plural';
 
 /** Windows one search may fetch from the host before it stops and asks to go on (bounded work). */
 export const maxFindWindows = 25;
@@ -73,6 +74,6 @@ export class Finder {
       return;
     }
     this.resume = { needle, direction, from: last.to };
-    host.status(`No match in ${formatInt(covered)} messages up to #${formatInt(last.to)}; Enter searches on`);
+    host.status(`No match in ${plural(covered, 'message')} up to #${formatInt(last.to)}; Enter searches on`);
   }
 }

@@ -10,6 +10,7 @@ import { button, dropdown, progressRing, setDisabled } from '../kit/controls';
 import { formatInt } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 import { evaluatorLine, evaluatorOptionLabel } from './status';
+import { plural } from '../../../src/core/plural';
 
 export interface RecomputeActions {
   recompute(): void;
@@ -120,7 +121,7 @@ export class RecomputeView {
       this.count.textContent = '';
       this.result.textContent = `Waiting for your confirmation in the dialog: ${progress.message ?? 'replay?'}`;
     } else if (progress.unit === 'calls') {
-      this.count.textContent = progress.message ?? `${formatInt(progress.done)} calls`;
+      this.count.textContent = progress.message ?? plural(progress.done, 'call');
       this.result.textContent = `Replaying ${label} on ${progress.replay ?? 'the model server'}…`;
     } else {
       this.count.textContent =

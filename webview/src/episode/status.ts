@@ -1,5 +1,6 @@
 import type { EpisodeCreditView, EvaluatorOptionView, EvaluatorView } from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
+import { formatTimestamp } from '../../../src/core/timestamp';
 import { formatInt } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 
@@ -74,15 +75,7 @@ export function creditNotices(state: CreditState, evaluator: EvaluatorView): Not
     case 'not-identifiable': {
       const remedy = credit.remedy ? ` What would answer it: ${credit.remedy}.` : '';
       const reason = credit.reason ?? `The data cannot answer ${label} for this episode.`;
-      notices.push(
-        notice(
-          'warning',
-          'not-identifiable',
-          'Not identifiable',
-          `${reason}${/[.!?]$/.test(reason) ? '' : '.'}${remedy}`,
-          false,
-        ),
-      );
+      notices.push(notice('warning', 'not-identifiable', 'Not identifiable', `${asSentence(reason)}${remedy}`, false));
       break;
     }
     case 'computed':
@@ -102,13 +95,13 @@ export function creditNotices(state: CreditState, evaluator: EvaluatorView): Not
   return notices;
 }
 
-/** "computed from logged values · 2025-01-02 10:00" style provenance of computed credit, or ''. */
-export function creditProvenance(credit: EpisodeCreditView | null): string {
+/** "computed from logged values · computed 3 minutes ago (Dec 1, 2026, 7:44 PM)" style provenance of computed credit, or ''. */
+export function creditProvenance(credit: EpisodeCreditView | null, now: Date = new Date()): string {
   if (!credit || credit.status !== 'computed') return '';
   const parts: string[] = [];
   if (credit.valueStatus) parts.push(credit.valueStatus);
   if (credit.source !== null) parts.push(`values ${credit.source}`);
-  if (credit.computedAt !== null) parts.push(`computed ${credit.computedAt}`);
+  if (credit.computedAt !== null) parts.push(`computed ${formatTimestamp(credit.computedAt, now)}`);
   const samples = credit.agents.map((a) => a.n).filter((n): n is number => n !== null);
   if (samples.length > 0) parts.push(`n = ${formatInt(Math.max(...samples))}`);
   return parts.join(' · ');
@@ -134,11 +127,16 @@ export function evaluatorLine(
     return { text: `Evaluator: ${description}${note}`, warning: false };
   }
   return {
-    text: `No evaluator configured${evaluator.reason ? `: ${evaluator.reason}` : ''}. Recompute uses logged values only.`,
+    text: `No evaluator configured${evaluator.reason ? `: ${asSentence(evaluator.reason)}` : '.'} Recompute uses logged values only.`,
     warning: true,
   };
 }
 
 function notice(level: Notice['level'], key: string, title: string, text: string, offerRecompute: boolean): Notice {
   return { level, key, title, text, offerRecompute };
+}
+
+/** `text` ending as a sentence: a full stop added unless it already ends with one (or ! or ?). */
+function asSentence(text: string): string {
+  return /[.!?]$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
 }

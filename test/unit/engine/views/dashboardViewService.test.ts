@@ -264,8 +264,9 @@ test('episodes() sorts by each key in both directions with the episode id as tie
   assert.deepEqual(ids(page({}, 'reward')), ['t-none', 't1b', 't3b', 't2b', 't1a', 't2a', 't-long']);
   assert.deepEqual(ids(page({}, 'reward', true)), ['t-long', 't2a', 't1a', 't2b', 't3b', 't1b', 't-none']);
   assert.deepEqual(ids(page({}, 'messages')), ['t1b', 't-none', 't3b', 't2a', 't2b', 't-long', 't1a']);
-  assert.deepEqual(ids(page({}, 'flags')), ['t-none', 't1a', 't2a', 't2b', 't-long', 't3b', 't1b']);
-  assert.deepEqual(ids(page({}, 'flags', true)), ['t1b', 't3b', 't-long', 't2b', 't2a', 't1a', 't-none']);
+  // Only t1b is flagged: the step windows and the run-wide flag are about no single episode.
+  assert.deepEqual(ids(page({}, 'flags')), ['t1a', 't2a', 't2b', 't-none', 't-long', 't3b', 't1b']);
+  assert.deepEqual(ids(page({}, 'flags', true)), ['t1b', 't3b', 't-long', 't-none', 't2b', 't2a', 't1a']);
   assert.deepEqual(ids(page({}, 'externalId')), ['t-long', 't-none', 't1a', 't1b', 't2a', 't2b', 't3b']);
   const row = page({}, 'step').rows[1];
   assert.deepEqual(row, {
@@ -277,7 +278,7 @@ test('episodes() sorts by each key in both directions with the episode id as tie
     reward: 1,
     agents: 3,
     messages: 4,
-    flags: 1,
+    flags: 0,
     credit: [null, null, null],
   });
 });
@@ -301,9 +302,10 @@ test('episodes() filters by step range, group, reward range, roster agent and fl
   assert.deepEqual(both({ rewardMax: 0 }), [2, ['t1b', 't3b']]);
   assert.deepEqual(both({ agent: 'verifier' }), [6, ['t-none', 't1a', 't1b', 't2a', 't2b', 't-long']]);
   assert.deepEqual(both({ agent: 'nobody' }), [0, []]);
-  assert.deepEqual(both({ flag: 'any' }), [6, ['t1a', 't1b', 't2a', 't2b', 't-long', 't3b']]);
+  // A flag filter keeps the episodes a flag is about: a step window is about none of them.
+  assert.deepEqual(both({ flag: 'any' }), [1, ['t1b']]);
   assert.deepEqual(both({ flag: 'silent' }), [1, ['t1b']]);
-  assert.deepEqual(both({ flag: 'free-rider', stepTo: 2 }), [2, ['t2a', 't2b']]);
+  assert.deepEqual(both({ flag: 'free-rider', stepTo: 2 }), [0, []]);
   assert.deepEqual(both({ flag: 'dominant' }), [0, []], 'a run-scope flag covers no episode');
   assert.deepEqual(both({ group: null, stepFrom: null, search: null }), [
     7,

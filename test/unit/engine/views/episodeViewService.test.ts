@@ -84,7 +84,7 @@ test('episode() lists the flags naming the episode and the step flags holding it
     idle?.summary,
     "verifier's marginal contribution is indistinguishable from zero (step 1): mean credit 0.001",
   );
-  assert.deepEqual(idle?.evidence, { meanCredit: 0.001 });
+  assert.deepEqual(idle?.evidence, [{ label: 'mean credit', value: '0.001' }], 'the evidence in words');
 });
 
 test('episode() lists counterfactuals from logged interventions, logged coalitions and cached evaluations, singletons first', () => {

@@ -24,7 +24,10 @@ test('flagView(flag) gives the panel fields and the one-line summary the diagnos
     steps: [28, 60],
     score: 2.5,
     summary: "the team reward rises while verifier's credit share falls (steps 28–60): share 31.2%",
-    evidence: { from: 28, share: 0.3123, windows: [1, 2] },
+    evidence: [
+      { label: 'share', value: '31.2%' },
+      { label: 'windows', value: '0 windows', children: [] },
+    ],
   });
   assert.equal(flagMessage(flag), `decoupling: ${flagSummary(flag)}`);
   assert.equal(

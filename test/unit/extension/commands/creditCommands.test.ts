@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import type { AuditResult } from '../../../../src/engine/audit/auditJob';
 import type { CreditJobHooks, CreditJobOptions, CreditJobResult } from '../../../../src/engine/credit/creditJob';
 import { exportCommand } from '../../../../src/extension/commands/exportCommand';
-import { openEpisodeCommand } from '../../../../src/extension/commands/openEpisodeCommand';
 import { creditHeadline, recomputeCreditCommand } from '../../../../src/extension/commands/recomputeCreditCommand';
 import { runAuditCommand } from '../../../../src/extension/commands/runAuditCommand';
 import { showLogCommand } from '../../../../src/extension/commands/showLogCommand';
@@ -293,52 +292,6 @@ test('export: dismissing the save dialog writes nothing', async () => {
   script(['CSV']);
   await exportCommand({ log: log(), formatters, version: '0.1.0', runCredit: exportRunCredit })(root);
   assert.equal(fake.writtenFiles.length, 0);
-});
-
-test('openEpisode: a found episode opens its trace file at its line', async () => {
-  const opened: unknown[][] = [];
-  vscode.commands.registerCommand('vscode.open', (...args: unknown[]) => opened.push(args));
-  fake.answerInputBox = (options) => {
-    assert.equal(options.validateInput?.(' '), 'Enter an episode id');
-    return ' e7 ';
-  };
-  let asked = '';
-  await openEpisodeCommand({
-    log: log(),
-    findEpisode: (_root, id) => ((asked = id), [{ episodeId: 3, run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }]),
-  })(root);
-  assert.equal(asked, 'e7');
-  assert.equal((opened[0]?.[0] as vscode.Uri).fsPath, '/runs/r/psv/rollouts.jsonl');
-  assert.equal((opened[0]?.[1] as { selection: vscode.Range }).selection.start.line, 11);
-});
-
-test('openEpisode: with an Episode view, a found episode opens there', async () => {
-  fake.answerInputBox = () => 'e7';
-  const shown: [string, number][] = [];
-  await openEpisodeCommand({
-    log: log(),
-    findEpisode: () => [{ episodeId: 42, run: 'psv', uri: 'psv/rollouts.jsonl', line: 12 }],
-    showEpisode: (folder, episodeId) => shown.push([folder.fsPath, episodeId]),
-  })(root);
-  assert.deepEqual(shown, [['/runs/r', 42]]);
-});
-
-test('openEpisode: an unknown id says so, naming the folder relative to the workspace (absolute outside it)', async () => {
-  fake.answerInputBox = () => 'nope';
-  await openEpisodeCommand({ log: log(), findEpisode: () => [] })(root);
-  fake.setWorkspaceFolders(['/runs']);
-  await openEpisodeCommand({ log: log(), findEpisode: () => [] })(root);
-  assert.deepEqual(
-    fake.messages.map((m) => m.text),
-    ['No episode with id "nope" in the index of /runs/r.', 'No episode with id "nope" in the index of r.'],
-  );
-});
-
-test('openEpisode: a folder without an index offers to index it', async () => {
-  fake.answerInputBox = () => 'e1';
-  await openEpisodeCommand({ log: log() })(vscode.Uri.file('/nonexistent/credit-lens-folder'));
-  assert.equal(fake.messages[0]?.level, 'error');
-  assert.deepEqual(fake.messages[0]?.items, ['Index Run Folder']);
 });
 
 test('showLog reveals the channel', async () => {

@@ -2,6 +2,7 @@ import '../../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import * as vscode from 'vscode';
+import { openDashboardCommand, stepsArgument } from '../../../../src/extension/commands/openViewCommands';
 import { DiagnosticsPublisher } from '../../../../src/extension/diagnostics/diagnosticsPublisher';
 import type { SeverityByKind } from '../../../../src/extension/diagnostics/flagDiagnostics';
 import type { BrowseFlag } from '../../../../src/store/browseRepository';
@@ -147,6 +148,28 @@ test('a flag of a run offers "Open in Dashboard (steps a–b)" as a quick fix on
   );
   const [argument] = fixes[0]?.command?.arguments ?? [];
   assert.deepEqual(argument, { folder, run: { runId: 4 }, steps: [25, 40] });
+  publisher.clear(folder);
+  publisher.dispose();
+});
+
+test('the quick fix opens the dashboard on its run and steps; a whole-run flag on its run alone', async () => {
+  const publisher = new DiagnosticsPublisher();
+  const window: BrowseFlag = { ...flag('free-rider', 'a/r.jsonl', 1), runId: 4, scope: 'step', steps: [25, 40] };
+  publisher.publish(folder, [window, { ...flag('dominant', 'a/r.jsonl', 5), runId: 4 }], []);
+  const shown: unknown[][] = [];
+  const open = openDashboardCommand(
+    (...args) => shown.push(args),
+    (argument) => Promise.resolve((argument as { folder: vscode.Uri }).folder),
+  );
+  for (const fix of quickFixes(vscode.Uri.joinPath(folder, 'a/r.jsonl'))) await open(fix.command?.arguments?.[0]);
+  assert.deepEqual(shown, [
+    [folder, 4, [25, 40]],
+    [folder, 4, undefined],
+  ]);
+  assert.equal(stepsArgument({ folder, steps: [40, 25] }), undefined, 'an empty range is no range');
+  assert.equal(stepsArgument({ folder, steps: [1.5, 3] }), undefined);
+  assert.equal(stepsArgument({ folder, steps: ['1', 3] }), undefined);
+  assert.deepEqual(stepsArgument({ folder, steps: [-3, -3] }), [-3, -3]);
   publisher.clear(folder);
   assert.deepEqual(quickFixes(vscode.Uri.joinPath(folder, 'a/r.jsonl')), []);
   publisher.dispose();
