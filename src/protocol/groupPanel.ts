@@ -1,5 +1,12 @@
 import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
-import { isBoundedString, isNonNegativeInt, isViewMethod, type CreditStatus, type ViewMethod } from './viewData';
+import {
+  isBoundedString,
+  isNonNegativeInt,
+  isViewMethod,
+  type CreditDomainView,
+  type CreditStatus,
+  type ViewMethod,
+} from './viewData';
 
 // The contract of the "Credit Lens: GRPO Group" webview (host: src/extension/panels/groupPanel.ts,
 // webview: webview/src/group/main.ts).
@@ -105,6 +112,8 @@ export interface GroupViewData {
   readonly credited: number;
   /** Honest states, each a sentence (a group of one, no reward, a method not computed: what would answer). */
   readonly notes: readonly string[];
+  /** The run's fixed credit colour domain, as in the Episode view and the dashboard (docs/architecture.md §4.4). */
+  readonly creditDomain: CreditDomainView;
 }
 
 /** What the host sends when the panel is pointed at a group (the webview then asks for its data). */

@@ -84,6 +84,8 @@ const group: GroupViewData = {
   creditStatus: 'computed',
   credited: 3,
   notes: ["loo credit covers 3 of 4 rollouts; 1 not identifiable from the data (see each rollout's remedy)."],
+  // Narrower than the largest credit (0.4), so one cell is marked beyond the run's fixed scale.
+  creditDomain: { bound: 0.3, reward: { min: 0, max: 0.3 } },
 };
 
 function host(data: GroupViewData) {
@@ -146,7 +148,15 @@ describeInBrowser('GRPO group webview', (browser) => {
         script,
       ]);
       // Credit with its provenance; "no credit" and "not identifiable" in words, never a number.
-      assert.equal(await rows.nth(0).locator('.credit-cell').first().textContent(), '+0.400 exact');
+      // On the run's fixed domain (±0.30, as in the Episode view), not the largest value shown: 0.4 is beyond it.
+      assert.equal(await rows.nth(0).locator('.credit-cell').first().textContent(), '+0.400▲ exact');
+      assert.match(
+        (await rows.nth(0).locator('.credit-cell').first().getAttribute('title')) ?? '',
+        /beyond the scale's \+0\.30/,
+      );
+      assert.deepEqual(await page.locator('.credit-ramp .ramp-end').allTextContents(), ['−0.30', '+0.30']);
+      const zeroWithin = await rows.nth(2).locator('.credit-cell').nth(1).getAttribute('title');
+      assert.equal(zeroWithin, null, 'a value inside the domain has no beyond-the-scale note');
       assert.equal(await rows.nth(1).locator('.empty-cell', { hasText: 'no credit' }).count(), 1);
       const unidentified = rows.nth(3).locator('.empty-cell', { hasText: 'not identifiable' });
       assert.equal(await unidentified.count(), 2);

@@ -1,10 +1,12 @@
 import type { Db } from '../../store/database';
+import { CreditColourRepository } from '../../store/creditColourRepository';
 import { GroupViewRepository, type GroupRolloutRow, type GroupRosterRow } from '../../store/groupViewRepository';
 import { RunProducerRepository } from '../../store/runProducerRepository';
 import type { AdvantageSignal, GroupRef, GroupRolloutView, GroupViewData } from '../../protocol/groupPanel';
 import { chooseAdvantageConvention, type AdvantageChoice } from '../credit/advantageConvention';
 import { creditMethods } from '../credit/creditMethod';
 import { groupStatus, noteCredit, rolloutCredits, storedAdvantage, type RolloutCredit } from './groupCredit';
+import { creditDomain } from './creditDomain';
 import {
   byReward,
   conventionView,
@@ -28,6 +30,7 @@ export type GroupKey = Omit<GroupRef, 'folder'>;
 export class GroupViewService {
   private readonly repo: GroupViewRepository;
   private readonly producers: RunProducerRepository;
+  private readonly colours: CreditColourRepository;
 
   /** `root`: absolute path of the indexed folder. */
   constructor(
@@ -36,6 +39,7 @@ export class GroupViewService {
   ) {
     this.repo = new GroupViewRepository(db);
     this.producers = new RunProducerRepository(db);
+    this.colours = new CreditColourRepository(db);
   }
 
   /** The group of an episode and its rollout count; undefined when the episode logs no group (or is unknown). */
@@ -92,6 +96,7 @@ export class GroupViewService {
       creditStatus: groupStatus(credits, credited),
       credited,
       notes,
+      creditDomain: creditDomain(this.colours.rewardSpan(key.runId)),
     };
   }
 

@@ -19,6 +19,7 @@ import { methodLabels } from '../methodLabels';
 import { renderGroupHeader, renderNotes } from './header';
 import { chooseMethod, restoreGroupState, sameGroup, type RestoredGroupState } from './state';
 import { renderRollouts, renderSignals } from './tables';
+import { creditLegend } from '../charts/legend';
 
 /**
  * The group webview: listens to the host for the group to show, asks for it under the chosen
@@ -108,6 +109,7 @@ export class GroupApp {
     if (data.rollouts.length > 0) {
       parts.push(
         h('h2', undefined, `Rollouts, best reward first (${formatInt(data.rollouts.length)})`),
+        creditLegend(data.creditDomain),
         renderRollouts(data, (rollout) => {
           this.open(rollout);
         }),

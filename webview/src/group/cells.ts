@@ -1,6 +1,6 @@
 import type { AdvantageSignal, GroupRolloutView, GroupViewData } from '../../../src/protocol/groupPanel';
 import type { CreditStatus } from '../../../src/protocol/viewData';
-import { creditColorScale, creditMagnitude } from '../charts/creditScale';
+import { beyondMark, creditPaint, domainBound } from '../charts/creditScale';
 import { h } from '../dom';
 import { formatCredit } from '../kit/format';
 import { methodLabels } from '../methodLabels';
@@ -29,18 +29,20 @@ export function emptyCell(text: string, title?: string | null): HTMLTableCellEle
   return cell;
 }
 
-/** The diverging scale of the shown credit values, shared by every credit cell of the view. */
-export function creditScale(data: GroupViewData): (value: number) => string {
-  const scale = creditColorScale(creditMagnitude(data.rollouts.flatMap((r) => r.credit.map((c) => c.value))));
-  return (value) => scale(value);
+/** A credit value's colour and its mark beyond the scale, on the run's fixed domain (docs/architecture.md §4.4). */
+export type CreditTint = (value: number) => { readonly color: string; readonly glyph: string; readonly text: string };
+
+/** The run's fixed colour domain, shared by every credit cell of the view (the same as the Episode view's). */
+export function creditScale(data: GroupViewData): CreditTint {
+  const bound = domainBound(data.creditDomain);
+  return (value) => {
+    const paint = creditPaint(value, bound);
+    return { color: paint.color ?? 'transparent', ...beyondMark(paint, bound) };
+  };
 }
 
 /** Agent `index`'s credit in `rollout` under the chosen method, tinted, with its provenance. */
-export function creditCell(
-  rollout: GroupRolloutView,
-  index: number,
-  tint: (value: number) => string,
-): HTMLTableCellElement {
+export function creditCell(rollout: GroupRolloutView, index: number, tint: CreditTint): HTMLTableCellElement {
   if (rollout.inRoster[index] === false)
     return emptyCell('not in roster', 'This agent is not in the rollout\u2019s roster');
   if (rollout.creditStatus !== 'computed') {
@@ -49,14 +51,16 @@ export function creditCell(
   }
   const credit = rollout.credit[index];
   if (!credit || credit.value === null) return emptyCell('no credit', 'The credit pass stored no value for this agent');
+  const paint = tint(credit.value);
   const cell = h(
     'td',
     'num credit-cell',
-    h('span', 'credit-value', formatCredit(credit.value)),
+    h('span', 'credit-value', `${formatCredit(credit.value)}${paint.glyph}`),
     ' ',
     h('span', 'credit-status', credit.status ?? ''),
   );
-  cell.style.setProperty('--tint', tint(credit.value));
+  if (paint.text) cell.title = `${formatCredit(credit.value)}: ${paint.text}`;
+  cell.style.setProperty('--tint', paint.color);
   return cell;
 }
 
