@@ -101,7 +101,7 @@ function whoAndWhenRun(workspace: string): RealRun {
     audit: false,
     // Every shared credit is 0: descending, the ties come last episode first (not the table's default order).
     sortBy: { agent: 'WebSurfer', descending: true, rows: 5 },
-    episode: { id: '1', prompt: first.question, truth: first.ground_truth },
+    episode: { id: 'Hand-Crafted/1', prompt: first.question, truth: first.ground_truth },
   };
 }
 
@@ -134,7 +134,7 @@ export async function indexFromExplorer(w: Workbench, name: string): Promise<str
   const item = page.locator('.monaco-menu .action-item', { hasText: /^Index Run Folder$/ }).first();
   await item.waitFor({ timeout: 10_000 });
   await item.click();
-  return toastText(page, /^Indexed \d|^Indexing cancelled/);
+  return toastText(page, /Indexed \d|Indexing cancelled/);
 }
 
 /** The placeholders of the prompts "Recompute Credit…" shows, in order (recomputeCreditCommand.ts). */
@@ -145,11 +145,19 @@ const prompts = {
   steps: 'empty for every step',
 } as const;
 
-/** Types `text` (when given) into the quick input showing `placeholder`, and accepts it. */
+/**
+ * Types `text` (when given) into the quick input showing `placeholder` and accepts it; in a pick,
+ * only once the filtered list's active row holds `text` (Enter before that takes the old row).
+ */
 async function answer(page: Page, placeholder: string, text?: string): Promise<void> {
   const input = page.locator(`.quick-input-widget input[placeholder="${placeholder}"]`);
   await input.waitFor({ state: 'visible', timeout: 15_000 });
-  if (text !== undefined) await input.fill(text);
+  if (text !== undefined) {
+    await input.fill(text);
+    const list = page.locator('.quick-input-widget .quick-input-list');
+    if (await list.isVisible())
+      await list.locator('.monaco-list-row.focused', { hasText: text }).first().waitFor({ timeout: 10_000 });
+  }
   await input.press('Enter');
 }
 
@@ -173,7 +181,8 @@ export async function recomputeFromPalette(w: Workbench, label: 'Shared' | 'LOO'
     await answer(page, prompts.budget);
   }
   await answer(page, prompts.steps);
-  return toastText(page, new RegExp(`^${label} credit`));
+  // Not the progress notification ("LOO credit of tau-bench"): the result reads "LOO credit: …".
+  return toastText(page, new RegExp(`${label} credit( \\(cancelled\\))?: `));
 }
 
 /**
@@ -191,7 +200,7 @@ export async function indexAndCredit(w: Workbench, run: RealRun): Promise<void> 
   assert.match(await recomputeFromPalette(w, 'Shared'), new RegExp(`^Shared credit: ${episodes}(;|$)`));
   if (!run.audit) return;
   await w.runCommand('Credit Lens: Run Audit');
-  await toast(w.page, /^Audit of 1 run/).waitFor({ timeout: 60_000 });
+  await toast(w.page, /Audit of 1 run/).waitFor({ timeout: 60_000 });
 }
 
 /**
