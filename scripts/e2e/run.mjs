@@ -13,7 +13,8 @@
 //      E2E_EPISODES (demo episodes per run, default 640: the smallest demo on which the verifier's
 //      free-rider flag is raised; the workspace also holds copies of the tau-bench and Who&When
 //      fixtures, which the tests index), KEEP_E2E_DIR=1 (keep the temporary folder with code-server's
-//      logs), E2E_TEST_TIMEOUT (ms per test, default 180000).
+//      logs), E2E_TEST_TIMEOUT (ms per test and for the whole suite file, which node's --test-timeout
+//      also bounds; default 600000: every test has its own, shorter timeout).
 import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -179,7 +180,7 @@ try {
       '--test',
       '--test-concurrency=1',
       '--test-force-exit',
-      `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`,
+      `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '600000'}`,
       ...testFiles,
     ],
     {
