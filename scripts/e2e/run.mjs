@@ -11,10 +11,13 @@
 // Env: CODE_SERVER (binary; default .cache/code-server/node_modules/.bin/code-server, or
 //      .cache/code-server-<v>/… with CODE_SERVER_VERSION=<v>), CHROMIUM (default /usr/bin/chromium),
 //      E2E_EPISODES (demo episodes per run, default 640: the smallest demo on which the verifier's
-//      free-rider flag is raised), KEEP_E2E_DIR=1 (keep the temporary folder with code-server's
-//      logs), E2E_TEST_TIMEOUT (ms per test, default 180000).
+//      free-rider flag is raised; the workspace also holds copies of the tau-bench and Who&When
+//      fixtures, which the tests index), KEEP_E2E_DIR=1 (keep the temporary folder with code-server's
+//      logs), E2E_TEST_TIMEOUT (ms per test and for the whole suite file, which node's --test-timeout
+//      also bounds; default 600000: every test has its own, shorter timeout).
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -40,6 +43,12 @@ const installDir = join(repo, '.cache', version === defaultVersion ? 'code-serve
 const codeServer = process.env.CODE_SERVER ?? join(installDir, 'node_modules/.bin/code-server');
 const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const episodes = process.env.E2E_EPISODES ?? '640';
+const fixtures = 'test/fixtures/importers';
+const realRuns = [
+  { from: `${fixtures}/tau-bench`, to: 'tau-bench' },
+  // One Who&When subset, with the dataset's licence and provenance note beside it (not its other subsets).
+  { from: `${fixtures}/who-and-when`, to: 'who-and-when', leaveOut: ['Algorithm-Generated', 'Synthetic'] },
+];
 const started = Date.now();
 const log = (text) => console.log(`[e2e +${((Date.now() - started) / 1000).toFixed(1)}s] ${text}`);
 
@@ -91,6 +100,8 @@ try {
   );
   if (demo.status !== 0) throw new Error(`credit-lens demo failed (${demo.status}):\n${demo.stdout}${demo.stderr}`);
   log(`demo runs written to ${workspace}/demo-run (${episodes} episodes per run)`);
+  copyRealRuns(workspace);
+  log(`real runs copied to ${workspace}: ${realRuns.map((r) => r.to).join(', ')} (indexed by the tests)`);
 
   // 3. The extension: from a packaged VSIX when E2E_VSIX names one (checks what users install),
   // else unpacked from the build into a fresh --extensions-dir.
@@ -168,7 +179,7 @@ try {
       '--test',
       '--test-concurrency=1',
       '--test-force-exit',
-      `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '180000'}`,
+      `--test-timeout=${process.env.E2E_TEST_TIMEOUT ?? '600000'}`,
       ...testFiles,
     ],
     {
@@ -210,6 +221,19 @@ try {
   else rmSync(root, { recursive: true, force: true });
 }
 process.exit(exitCode);
+
+/**
+ * Third-party runs the tests index from the Explorer (issue 16: views on real data): step-less
+ * tau-bench trajectories, and one Who&When subset (Hand-Crafted: 8 Magentic-One failures) with its
+ * licence. Each is its own run folder of the workspace, without an index.
+ */
+function copyRealRuns(into) {
+  for (const { from, to, leaveOut = [] } of realRuns) {
+    const source = join(repo, from);
+    const filter = (path) => !leaveOut.some((name) => path === join(source, name));
+    cpSync(source, join(into, to), { recursive: true, filter });
+  }
+}
 
 /**
  * How to run `bin` (a code-server install's node_modules/.bin/code-server): its entry script, the

@@ -83,6 +83,21 @@ async function openStepless(theme: HarnessTheme, summary?: (runs: DashboardRunsD
 const cellTexts = (h: { page: Page }, column: number): Promise<string[]> =>
   h.page.locator(`.agent-table tbody tr td:nth-child(${String(column)})`).allInnerTexts();
 
+/** Leave-one-out not identifiable on any episode (Who&When: every logged reward is 0), with markup in the reason and remedy. */
+function notIdentifiableSummary(runs: DashboardRunsData): AgentSummary {
+  const base = emptyAgentSummary(runs, { folder: runs.folder, runId: 1, method: 'loo' });
+  return {
+    ...base,
+    status: 'not-identifiable',
+    coverage: {
+      ...base.coverage,
+      notIdentifiable: 1280,
+      reason: `all 8 sampled episodes log reward 0 ${img}`,
+      remedy: `log counterfactuals ${script}`,
+    },
+  };
+}
+
 suite.describe('Run Dashboard agent summary', () => {
   test('a step-less run before any credit or audit: no charts, "no credit" and "not audited yet", never 0', async () => {
     const { h, host } = await openStepless('light');
@@ -135,4 +150,33 @@ suite.describe('Run Dashboard agent summary', () => {
       await h.close();
       assert.deepEqual(host.invalid, []);
     });
+  for (const theme of ['light', 'dark', 'high-contrast'] as const)
+    test(`a step-less run whose credit is not identifiable (${theme}): the reason and the remedy in words, never a number`, async () => {
+      const { h, host } = await openStepless(theme, notIdentifiableSummary);
+      const { page } = h;
+      const state = page.locator('.agent-credit-state.status-not-identifiable');
+      await state.waitFor();
+      assert.deepEqual(await state.locator('p').allInnerTexts(), [
+        'Leave-one-out credit is not identifiable for this run: no chart is drawn from it.',
+        `1,280 not identifiable: all 8 sampled episodes log reward 0 ${img}.`,
+        `What would answer it: log counterfactuals ${script}.`,
+      ]);
+      assert.deepEqual(await cellTexts(h, 3), ['not identifiable', 'not identifiable', 'not identifiable']);
+      assert.deepEqual(await cellTexts(h, 5), ['not identifiable', 'not identifiable', 'not identifiable']);
+      assert.match(await page.locator('.agent-summary').innerText(), /Leave-one-out: 0 of 1,280 episodes/);
+      assert.equal(await page.locator('.histogram-none').count(), 1);
+      assert.equal(await page.evaluate(() => (window as { __xss?: unknown }).__xss), undefined, 'no script ran');
+      assert.equal(await page.locator('#app img, #app script, #app [onerror]').count(), 0);
+      await h.screenshot(`dashboard-agents-not-identifiable-${theme}`);
+      await h.close();
+      assert.deepEqual(host.invalid, []);
+    });
+
+  test('a step-less run before any credit: the summary says none is stored yet', async () => {
+    const { h } = await openStepless('dark');
+    assert.deepEqual(await h.page.locator('.agent-credit-state.status-not-computed p').allInnerTexts(), [
+      'No credit is stored for Leave-one-out yet. Recompute to fill the credit charts.',
+    ]);
+    await h.close();
+  });
 });

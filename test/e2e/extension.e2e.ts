@@ -16,10 +16,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
 import { playDemoAgent } from '../../src/demo/demoAgents';
 import { startLocalChatServer } from '../../src/engine/evaluators/replay/localChatServer';
 import { agentSummaryStep } from './steps/dash';
+import { episodePrompt, indexAndCredit, indexOf, steplessDashboard, realRuns, type Workbench } from './steps/e2ereal';
+import { indexCreditOrder, sortByAgentCredit } from './steps/realDataChecks';
 import { episodeShowsTheTask } from './steps/episode';
 
 const env = (name: string): string => {
@@ -38,6 +40,8 @@ const executablePath = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
 const expectedDriver = process.env.E2E_EXPECT_SQLITE_DRIVER;
 const extensionId = 'credit-lens.credit-lens';
 const runDir = join(workspace, 'demo-run', 'planner-solver-verifier');
+/** The repository (dist/cli.js for the CLI's figures); the tests run from it (scripts/e2e/run.mjs). */
+const repo = process.cwd();
 
 let context: BrowserContext;
 let page: Page;
@@ -164,16 +168,65 @@ async function chooseEpisodeMethod(
   }
 }
 
-/** Opens episode `id` of the pipeline run by "Open Episode by Id…" and waits for its first row. */
-async function openPipelineEpisode(id: string): Promise<void> {
+/**
+ * Opens episode `id` of the current run folder by "Open Episode by Id…" (picking `run` when several
+ * runs have the id) and waits for its first row.
+ */
+async function openEpisodeById(id: string, run?: string): Promise<void> {
   await runCommand('Credit Lens: Open Episode by Id…');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 10_000 });
   await input.fill(id);
   await page.keyboard.press('Enter');
-  // Both demo runs number their episodes alike: pick the pipeline run.
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'planner-solver-verifier' }).first().click();
+  if (run !== undefined) await page.locator('.quick-input-list .monaco-list-row', { hasText: run }).first().click();
   await activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+}
+
+/** Opens episode `id` of the demo's pipeline run (both demo runs number their episodes alike). */
+function openPipelineEpisode(id: string): Promise<void> {
+  return openEpisodeById(id, 'planner-solver-verifier');
+}
+
+/** Opens the Run Dashboard of the current run folder alone and waits for its agent table on `title`. */
+async function openDashboard(title: string): Promise<FrameLocator> {
+  await runCommand('View: Close All Editors');
+  await runCommand('Credit Lens: Open Run Dashboard');
+  const webview = activeWebview();
+  await webview.locator('.dashboard-title', { hasText: title }).waitFor({ timeout: 60_000 });
+  await webview.locator('.agent-table tbody tr').first().waitFor({ timeout: 60_000 });
+  return webview;
+}
+
+/** The steps' view of this suite (steps/e2ereal.ts). */
+function workbench(): Workbench {
+  return {
+    page,
+    repo,
+    runCommand: (title) => runCommand(title),
+    step,
+    screenshot,
+    activeWebview,
+    openDashboard,
+    openEpisodeById: (id) => openEpisodeById(id),
+  };
+}
+
+const replaySetting = 'creditLens.evaluator.replay';
+
+/**
+ * Sets (or, with `undefined`, removes) a machine-scoped setting. The extension host of code-server
+ * is remote, so such a setting goes in the Remote settings of the user data (User/settings.json is
+ * not read for it there).
+ */
+function setMachineSetting(key: string, value: unknown): void {
+  const remoteSettings = join(userData, 'Machine', 'settings.json');
+  mkdirSync(join(userData, 'Machine'), { recursive: true });
+  const settings = existsSync(remoteSettings)
+    ? (JSON.parse(readFileSync(remoteSettings, 'utf8') || '{}') as Record<string, unknown>)
+    : {};
+  if (value === undefined) delete settings[key];
+  else settings[key] = value;
+  writeFileSync(remoteSettings, JSON.stringify(settings, null, 2));
 }
 
 function runsView() {
@@ -368,6 +421,18 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
         assert.equal(await webview.locator('.grid-message.error').count(), 0, 'no table error');
         await webview.locator('#clear-filters').click();
         await status.filter({ hasText: /^[\d,]+ episodes?$/ }).waitFor({ timeout: 10_000 });
+        // The question the tool exists for: the verifier's LOO, most negative first, as the index orders it.
+        const expected = indexCreditOrder(indexOf(join(workspace, 'demo-run')), {
+          run: 'planner-solver-verifier',
+          method: 'loo',
+          agent: 'verifier',
+          descending: false,
+          limit: 5,
+        });
+        assert.equal(expected.length, 5, "the demo stores the verifier's LOO credit");
+        await sortByAgentCredit(webview, { agent: 'verifier', descending: false, expected });
+        await screenshot('f-sorted-by-verifier');
+        await webview.locator('#sort-step').click();
       });
     },
   );
@@ -447,16 +512,8 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       });
       try {
         await step('k-replay', async () => {
-          // The user's setting (run.mjs disables Workspace Trust: the workspace is trusted). The
-          // extension host of code-server is remote, so this machine-scoped setting goes in the
-          // Remote settings of the user data (User/settings.json is not read for it there).
-          const remoteSettings = join(userData, 'Machine', 'settings.json');
-          mkdirSync(join(userData, 'Machine'), { recursive: true });
-          const settings = existsSync(remoteSettings)
-            ? (JSON.parse(readFileSync(remoteSettings, 'utf8') || '{}') as Record<string, unknown>)
-            : {};
-          settings['creditLens.evaluator.replay'] = { url: server.url };
-          writeFileSync(remoteSettings, JSON.stringify(settings, null, 2));
+          // The user's setting (run.mjs disables Workspace Trust: the workspace is trusted).
+          setMachineSetting(replaySetting, { url: server.url });
           const host = new URL(server.url).host;
           await runCommand('View: Close All Editors');
           await openPipelineEpisode('s18-g0-r0');
@@ -483,8 +540,33 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
           assert.equal(server.requests.length, 0, 'the model server was not called: every value was logged');
         });
       } finally {
+        // The tests after this one compute with the built-in evaluator, as a user without a replay.
+        setMachineSetting(replaySetting, undefined);
         await server.close();
       }
     },
   );
+  // Issue 16 on real third-party data (copied into the workspace by run.mjs): step-less runs
+  // indexed and credited through the extension's commands, then their dashboard and an episode.
+  const [tauBench, whoAndWhen] = realRuns(workspace);
+  for (const [[index, dashboard, episode], run] of [
+    [['l', 'm', 'n'], tauBench],
+    [['o', 'p', 'q'], whoAndWhen],
+  ] as const) {
+    test(
+      `${index}. ${run.name}: indexed from the Explorer, LOO not identifiable, Shared computed`,
+      { timeout: 150_000 },
+      async () => {
+        await step(`${index}-${run.name}-indexed`, () => indexAndCredit(workbench(), run));
+      },
+    );
+    test(
+      `${dashboard}. ${run.name}: the step-less dashboard's agent table, histograms and agent-credit sort`,
+      { timeout: 150_000 },
+      () => steplessDashboard(workbench(), run),
+    );
+    test(`${episode}. ${run.name}: the Episode view shows the prompt`, { timeout: 90_000 }, () =>
+      episodePrompt(workbench(), run),
+    );
+  }
 });

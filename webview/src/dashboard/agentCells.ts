@@ -3,7 +3,7 @@ import { formatCredit, formatInt, formatInterval, formatPercent } from '../kit/f
 import { plural } from '../../../src/core/plural';
 
 // The text of each cell of the agent summary table. Pure: no DOM. Every absent value says why it
-// is absent ("no credit", "not audited yet", "text not read") instead of reading as 0.
+// is absent ("no credit", "not identifiable", "not audited yet", "text not read") instead of reading as 0.
 
 /** A cell's text and its kind: `value`, or why there is none (styled apart from a zero). */
 export interface Cell {
@@ -18,14 +18,16 @@ const notAudited: Cell = { text: 'not audited yet', kind: 'not-audited' };
 /** The cells of one agent row, in the order of {@link agentColumns}. */
 export function agentCells(row: AgentSummaryRow, summary: AgentSummary): Cell[] {
   const audited = summary.audit !== null;
+  // No credit because the data cannot answer reads differently from none stored yet.
+  const noCredit = none(summary.status === 'not-identifiable' ? 'not identifiable' : 'no credit');
   const rate = (r: number | null): Cell =>
     !audited ? notAudited : r === null ? none('text not read') : value(formatPercent(r));
   return [
     value(row.agent),
     value(formatInt(row.episodes)),
-    row.meanCredit === null ? none('no credit') : value(formatCredit(row.meanCredit)),
+    row.meanCredit === null ? noCredit : value(formatCredit(row.meanCredit)),
     row.ci === null ? none('—') : value(formatInterval(row.ci[0], row.ci[1])),
-    row.creditShare === null ? none('no credit') : value(formatPercent(row.creditShare)),
+    row.creditShare === null ? noCredit : value(formatPercent(row.creditShare)),
     row.tokenShare === null ? none('no tokens logged') : value(formatPercent(row.tokenShare)),
     rate(row.emptyRate),
     rate(row.copyRate),

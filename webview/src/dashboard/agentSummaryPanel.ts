@@ -6,6 +6,7 @@ import { h, replaceChildren } from '../dom';
 import { formatCredit } from '../kit/format';
 import { agentCells, agentColumns, auditCaption, coverageCaption } from './agentCells';
 import { plural } from '../../../src/core/plural';
+import { leftOutText, statusSentence } from './chartText';
 
 const svgNs = 'http://www.w3.org/2000/svg';
 const histogramWidth = 220;
@@ -42,18 +43,30 @@ export class AgentSummaryPanel {
     this.element.hidden = false;
     this.heading.textContent = `Agents under ${methodLabel}`;
     const coverage = coverageCaption(summary, methodLabel);
-    const stepless =
-      summary.steplessEpisodes > 0 && summary.steplessEpisodes === summary.coverage.episodes
-        ? 'No episode of this run logs a training step: this summary is the whole run.'
-        : '';
+    const isStepless = summary.steplessEpisodes > 0 && summary.steplessEpisodes === summary.coverage.episodes;
+    const stepless = isStepless ? 'No episode of this run logs a training step: this summary is the whole run.' : '';
     replaceChildren(
       this.body,
       ...[coverage, stepless].filter((t) => t !== '').map((t) => h('p', 'agent-summary-note', t)),
+      // A step-less run has no charts panel: its credit notice (why no credit, what would answer it) is here.
+      ...(isStepless ? creditState(summary, methodLabel) : []),
       auditState(summary),
       agentTable(summary),
       histograms(summary, methodLabel),
     );
   }
+}
+
+/** Why the method's credit is missing or partial, in words ("not identifiable: …"); nothing when all is drawn. */
+function creditState(summary: AgentSummary, methodLabel: string): HTMLElement[] {
+  const lines = [
+    ...(summary.status === 'computed' ? [] : [statusSentence(summary.status, methodLabel)]),
+    ...leftOutText(summary.coverage),
+  ];
+  if (lines.length === 0) return [];
+  const state = h('div', `agent-credit-state status-${summary.status}`, ...lines.map((t) => h('p', undefined, t)));
+  state.setAttribute('role', 'status');
+  return [state];
 }
 
 function auditState(summary: AgentSummary): HTMLElement {

@@ -33,7 +33,7 @@ export function creditNotice(
   const notice = h(
     'div',
     `notice status-${status}`,
-    h('p', undefined, statusText[status](methodLabel)),
+    h('p', undefined, statusSentence(status, methodLabel)),
     ...left.map((t) => h('p', undefined, t)),
     action,
   );
@@ -41,13 +41,24 @@ export function creditNotice(
   return [notice];
 }
 
+/** Why the method's credit is not shown (no credit stored, not identifiable, ...), as one sentence. */
+export function statusSentence(status: Exclude<CreditStatus, 'computed'>, methodLabel: string): string {
+  return statusText[status](methodLabel);
+}
+
 /** What the charts are drawn from and what they leave out, as sentences (none when nothing is left out). */
 export function coverageText(c: CreditCoverage, methodLabel: string): string[] {
-  const lines: string[] = [];
-  if (c.notIdentifiable === 0 && c.approximate === 0 && c.failed === 0) return lines;
-  lines.push(
+  const left = leftOutText(c);
+  if (left.length === 0) return left;
+  return [
     `Charts are drawn from ${formatInt(c.drawn)} of ${plural(c.episodes, 'episode')} with exact or estimated ${methodLabel} credit.`,
-  );
+    ...left,
+  ];
+}
+
+/** The episodes no credit is drawn from, with the reason and what would answer it (none when every episode is drawn). */
+export function leftOutText(c: CreditCoverage): string[] {
+  const lines: string[] = [];
   if (c.notIdentifiable > 0) {
     lines.push(`${formatInt(c.notIdentifiable)} not identifiable${c.reason ? `: ${c.reason}` : ''}.`);
     if (c.remedy) lines.push(`What would answer it: ${c.remedy}.`);
