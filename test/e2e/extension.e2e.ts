@@ -23,6 +23,9 @@ import { agentSummaryStep } from './steps/dash';
 import { episodePrompt, indexAndCredit, indexOf, steplessDashboard, realRuns, type Workbench } from './steps/e2ereal';
 import { indexCreditOrder, sortByAgentCredit } from './steps/realDataChecks';
 import { episodeShowsTheTask } from './steps/episode';
+import { episodeColoursStep, heatmapColoursStep } from './steps/colour';
+import { dashboardSortsIdsNumerically, openEpisodeBySuggestion } from './steps/copy';
+import { groupViewStep } from './steps/groupview';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -383,6 +386,22 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       await webview.locator('body', { hasText: 'routed-experts' }).waitFor({ timeout: 30_000 });
     });
   });
+  test('e2. a GRPO group opens from the Runs view with the rollouts of the index', { timeout: 120_000 }, async () => {
+    await step('e2-group-view', () =>
+      groupViewStep({
+        page,
+        runsView,
+        webview: activeWebview,
+        runCommand,
+        screenshot,
+        indexPath: join(workspace, 'demo-run', '.credit-lens', 'index.sqlite'),
+        run: 'planner-solver-verifier',
+        step: 3,
+        group: 's3-g1',
+      }),
+    );
+  });
+
   test(
     'f. the Run Dashboard shows the verifier’s credit share collapsing over the flagged steps',
     { timeout: 240_000 },
@@ -405,6 +424,8 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
         // Step c audited the run: the agent summary above the charts shows its rates and flags.
         const agents = ['planner', 'solver', 'verifier'];
         await agentSummaryStep({ webview: activeWebview, screenshot, agents, audited: true, stepped: true });
+        // The heatmap on the run's fixed colour domain: one state per cell, the legend's numbers.
+        await heatmapColoursStep({ webview: activeWebview, screenshot });
         await webview.locator('.episode-table, [aria-label^="Episodes"]').first().waitFor({ timeout: 10_000 });
         // The episode table's first page, then its full-text search (both once failed on node:sqlite).
         const status = webview.locator('.table-status');
@@ -432,6 +453,8 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
         assert.equal(expected.length, 5, "the demo stores the verifier's LOO credit");
         await sortByAgentCredit(webview, { agent: 'verifier', descending: false, expected });
         await screenshot('f-sorted-by-verifier');
+        // Ids sort numerically (s2-g2 before s2-g10), from the index's natural order key.
+        await dashboardSortsIdsNumerically({ webview: activeWebview, screenshot });
         await webview.locator('#sort-step').click();
       });
     },
@@ -457,10 +480,26 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
           `verifier under shared: ${JSON.stringify(shared)}`,
         );
         await chooseEpisodeMethod('loo', (rows) => verifier(rows).every((c) => Math.abs(c) < 0.01));
+        await episodeColoursStep({ webview: activeWebview, screenshot });
         await episodeShowsTheTask({ webview: activeWebview(), episodeId: 's18-g0-r0', screenshot });
       });
     },
   );
+
+  test('g2. "Open Episode by Id…" suggests ids from the index as one types', { timeout: 90_000 }, async () => {
+    await step('g2-open-by-id', async () => {
+      await runCommand('View: Close All Editors');
+      await openEpisodeBySuggestion({
+        page,
+        webview: activeWebview,
+        runCommand,
+        screenshot,
+        prefix: 's1-g0-r',
+        pick: 's1-g0-r1',
+        run: 'planner-solver-verifier',
+      });
+    });
+  });
 
   test('h. after a reload the Episode panel comes back on the same episode', { timeout: 120_000 }, async () => {
     await step('h-restored', async () => {
@@ -472,7 +511,8 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
       const webview = activeWebview();
       await webview.locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
-      await webview.locator('body', { hasText: 's18-g0-r0' }).waitFor({ timeout: 10_000 });
+      // The episode g2 opened last.
+      await webview.locator('body', { hasText: 's1-g0-r1' }).waitFor({ timeout: 10_000 });
     });
   });
 

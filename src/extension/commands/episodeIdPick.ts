@@ -42,7 +42,7 @@ export interface EpisodeIdPickOptions {
  * each described by its run, step, group and reward. Each keystroke cancels the pending lookup and
  * restarts a short timer, so only the settled text is looked up (a lookup is one synchronous index
  * range read: none is ever in flight while the user types).
- * The typed text itself is always the first item, so an id that is not listed can still be opened
+ * The typed text itself is always one of the items (listed first; VS Code then orders the rows by how well their labels match), so an id that is not listed can still be opened
  * (the caller then says whether the index has it); so is text accepted before its suggestions
  * arrived. Resolves to undefined when dismissed.
  */

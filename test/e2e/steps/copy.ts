@@ -46,11 +46,19 @@ export async function openEpisodeBySuggestion(o: SuggestionStepOptions): Promise
   const input = o.page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 10_000 });
   await input.fill(o.prefix);
+  // The rows of the empty text's list stay (filtered by VS Code) until the debounced lookup of the
+  // typed text answers: its list is the one with the typed row.
+  await o.page
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'open this id' })
+    .first()
+    .waitFor({ timeout: 10_000 });
   const suggested = o.page.locator('.quick-input-list .monaco-list-row', { hasText: 'reward' });
   await suggested.first().waitFor({ timeout: 10_000 });
   const rows = await rowTexts(o.page);
-  assert.deepEqual(rows[0], { label: o.prefix, description: 'open this id' }, 'the typed text comes first');
-  const suggestions = rows.slice(1);
+  // VS Code orders the filtered rows by how well their labels match: the typed text is one of them, not always first.
+  const typed = rows.filter((r) => r.description === 'open this id');
+  assert.deepEqual(typed, [{ label: o.prefix, description: 'open this id' }], 'the typed text is offered');
+  const suggestions = rows.filter((r) => r.description !== 'open this id');
   // VS Code renders only the rows in view; the index answers at most 50.
   assert.ok(suggestions.length > 0 && suggestions.length <= 50, `${String(suggestions.length)} suggestions`);
   for (const s of suggestions) {
@@ -62,6 +70,12 @@ export async function openEpisodeBySuggestion(o: SuggestionStepOptions): Promise
     has: o.page.locator('.label-name', { hasText: new RegExp(`^${o.pick.replace(/[-]/g, '\\-')}$`) }),
   });
   await input.fill(o.pick);
+  // The lookup of the exact id has answered once the typed row is gone (an id the index has is not offered twice):
+  // a click before that would accept the typed text, which then asks for the run.
+  await o.page
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'open this id' })
+    .first()
+    .waitFor({ state: 'detached', timeout: 10_000 });
   await wanted.first().waitFor({ timeout: 10_000 });
   await wanted.first().click();
   await o.webview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
@@ -74,8 +88,23 @@ export interface IdSortStepOptions {
   readonly screenshot: (name: string) => Promise<void>;
 }
 
-/** The number runs of an id, for a numeric-aware comparison: `s2-g10-r3` → [2, 10, 3]. */
-const numbers = (id: string): number[] => (id.match(/\d+/g) ?? []).map(Number);
+/**
+ * Numeric-aware order, written apart from the product's key: the ids split into digit and other
+ * runs, digit runs compared by value, the others by code unit (`e2e-…` before `s1-…`, `s1-g2` before
+ * `s1-g10`). Negative when `a` sorts first.
+ */
+function naturalCompare(a: string, b: string): number {
+  const runs = (id: string): string[] => id.match(/\d+|\D+/g) ?? [];
+  const [x, y] = [runs(a), runs(b)];
+  for (let k = 0; k < Math.min(x.length, y.length); k++) {
+    const [p, q] = [x[k] ?? '', y[k] ?? ''];
+    if (p === q) continue;
+    const numeric = /^\d/.test(p) && /^\d/.test(q);
+    if (numeric) return BigInt(p) < BigInt(q) ? -1 : BigInt(p) > BigInt(q) ? 1 : p < q ? -1 : 1;
+    return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
 
 /**
  * Clicks the table's Episode header (sort by id), then asserts that the visible ids are in
@@ -90,11 +119,10 @@ export async function dashboardSortsIdsNumerically(o: IdSortStepOptions): Promis
   await cells.first().waitFor({ timeout: 30_000 });
   const ids = await cells.allInnerTexts();
   assert.ok(ids.length >= 10, `a page of ids (${String(ids.length)})`);
-  for (let i = 1; i < ids.length; i++) {
-    const [a, b] = [numbers(ids[i - 1] ?? ''), numbers(ids[i] ?? '')];
-    const order = a.findIndex((n, k) => n !== b[k]);
-    assert.ok(order === -1 || (a[order] ?? 0) < (b[order] ?? 0), `${ids[i - 1] ?? ''} before ${ids[i] ?? ''}`);
-  }
+  for (let i = 1; i < ids.length; i++)
+    assert.ok(naturalCompare(ids[i - 1] ?? '', ids[i] ?? '') < 0, `${ids[i - 1] ?? ''} before ${ids[i] ?? ''}`);
+  // The page holds a pair a string sort would invert (s1-g0-r2 … s1-g0-r10 or the like) only on long runs; the demo's
+  // ids differ from step 10 on: s9-… sorts before s10-… here, after it as strings.
   await o.screenshot('copy-dashboard-id-sort');
   await view.locator('#sort-step').click();
 }

@@ -125,7 +125,7 @@ export async function steplessCreditTable(
   o.roster.forEach((agent, i) => {
     const n = byAgent.get(agent)?.episodes ?? 0;
     assert.ok(
-      labels[i]?.startsWith(`${agent}: ${o.methodLabel} credit of ${formatInt(n)} episodes from `),
+      labels[i]?.startsWith(`${agent}: ${o.methodLabel} credit of ${formatInt(n)} episode${n === 1 ? '' : 's'} from `),
       `histogram of ${agent}: ${labels[i] ?? ''}`,
     );
   });
