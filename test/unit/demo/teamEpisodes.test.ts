@@ -4,6 +4,9 @@ import type { Episode } from '../../../src/core/episode';
 import { teamEpisodes, teamManifest } from '../../../src/demo/teamEpisodes';
 import { decodeEpisode } from '../../../src/ingest/canonical/decodeEpisode';
 import { decodeManifest } from '../../../src/ingest/canonical/decodeManifest';
+import { grpoAdvantages } from '../../../src/demo/grpoAdvantages';
+import { advantagesFor } from '../../../src/credit/signals/advantageConventions';
+import { mulberry32 } from '../../../src/core/mulberry32';
 
 const episodes = [...teamEpisodes()];
 const control = [...teamEpisodes({ freeRider: false })];
@@ -168,5 +171,21 @@ describe('teamEpisodes', () => {
       verbose.map((e) => e.messages.map((m) => m.turn)),
       verbose.map(() => [0, 1, 2, 3, 4, 5, 6, 7, 8]),
     );
+  });
+});
+
+describe("the demo's logged advantages", () => {
+  it("equal the credit engine's verl convention on the same rewards (groups of 1 to 8, ties included)", () => {
+    const uniform = mulberry32(16);
+    for (let trial = 0; trial < 200; trial++) {
+      const rewards = Array.from({ length: 1 + Math.floor(uniform() * 8) }, () => Math.round(uniform() * 4) / 4);
+      const engine = Array.from(advantagesFor('verl', rewards));
+      grpoAdvantages(rewards).forEach((a, i) => {
+        assert.ok(
+          Math.abs(a - (engine[i] ?? NaN)) < 1e-6,
+          `${JSON.stringify(rewards)}: ${String(a)} vs ${String(engine[i])}`,
+        );
+      });
+    }
   });
 });
