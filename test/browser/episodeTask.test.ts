@@ -104,6 +104,8 @@ describeInBrowser('Episode webview: the task on top', (browser) => {
       assert.equal(await metadata.locator('summary').textContent(), 'Metadata (3 keys)');
       assert.equal(await metadata.locator('.value-tree').count(), 0, 'built only when opened');
       await metadata.locator('summary').click();
+      // The tree is built on the details' toggle event, a task after the click: wait for it.
+      await metadata.locator(':scope > .value-tree').waitFor();
       assert.deepEqual(await metadata.locator(':scope > .value-tree > .value-key').allTextContents(), [
         img,
         'nested',
