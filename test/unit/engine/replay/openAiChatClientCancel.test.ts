@@ -131,7 +131,8 @@ test(
       await eventually(() => server.inFlight === 2);
       const started = performance.now();
       await client.close();
-      assert.ok(performance.now() - started < 200);
+      // At once, not after the hung server: 1 s leaves room for a loaded 2-core machine (the server never answers).
+      assert.ok(performance.now() - started < 1000);
       for (const outcome of await Promise.all(calls)) assertCancelled(outcome.error, 'the chat client was closed');
       assertCancelled((await settle(client.complete(solverRequest()))).error, 'the chat client was closed');
       await eventually(() => server.inFlight === 0);
