@@ -229,6 +229,30 @@ export interface MessageWindow {
   readonly messages: readonly MessageView[];
 }
 
+/** Bits of {@link TimelineView.flags}: what a message carries besides its text. */
+export const timelineFlags = {
+  /** The message logs its tokens (text, log-probabilities or attributions). */
+  tokenDetail: 1,
+  /** A `tool_call` message. */
+  toolCall: 2,
+  /** A `tool_result` message. */
+  toolResult: 4,
+} as const;
+
+/**
+ * Every message of the episode in one compact reply, for the swimlane timeline: parallel arrays
+ * indexed by seq (not one object per message, so a 100,000-message episode stays a few hundred KB).
+ * Credit is not repeated here: the timeline tints with the {@link EpisodeCreditView} the view has.
+ */
+export interface TimelineView {
+  /** Position in {@link EpisodeViewData.agents} of each message's author; -1 when not in the roster. */
+  readonly authors: readonly number[];
+  /** Tokens of each message as indexed; null where the trace logs none. */
+  readonly tokens: readonly (number | null)[];
+  /** {@link timelineFlags} bits of each message. */
+  readonly flags: readonly number[];
+}
+
 /** An agent's credit under one method. */
 export interface AgentCreditView {
   readonly agent: string;
@@ -372,6 +396,8 @@ export const GetMessagesRequest = new IpcRequest<GetMessagesParams, MessageWindo
 export const GetPromptRequest = new IpcRequest<EpisodeParams, PromptView>('episode/prompt/get', isEpisodeParams);
 /** Webview → host: the shown episode's own record in the trace, size-capped. */
 export const GetRawRecordRequest = new IpcRequest<EpisodeParams, RawRecordView>('episode/raw/get', isEpisodeParams);
+/** Webview → host: the per-message summary of the shown episode (authors, tokens, flags) for the swimlanes. */
+export const GetTimelineRequest = new IpcRequest<EpisodeParams, TimelineView>('episode/timeline/get', isEpisodeParams);
 /** Webview → host: the stored credit of the shown episode under one method. */
 export const GetCreditRequest = new IpcRequest<GetCreditParams, EpisodeCreditView>(
   'episode/credit/get',

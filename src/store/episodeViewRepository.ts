@@ -49,6 +49,19 @@ export interface EpisodeLabel {
   readonly reason: string | null;
 }
 
+/**
+ * The index data of every message of an episode, as parallel arrays by seq (from
+ * `episode.messages_json`: no message text is read).
+ */
+export interface StoredMessageIndex {
+  /** Roster ordinal of each message's author. */
+  readonly ordinals: number[];
+  readonly channels: (string | null)[];
+  readonly tokens: (number | null)[];
+  /** The message logs its tokens (text, log-probabilities or attributions). */
+  readonly hasTokens: boolean[];
+}
+
 /** A logged routing decision as stored: the selected expert's name and the probabilities as JSON text. */
 export interface StoredRouting {
   readonly selected: string;
@@ -357,8 +370,27 @@ export class EpisodeViewRepository {
 
   /** The roster ordinal of each message's author, in message order; undefined for an unknown episode. */
   messageAuthors(episodeId: number): number[] | undefined {
+    return this.messageIndex(episodeId)?.ordinals;
+  }
+
+  /**
+   * Author, channel, token count and token detail of every message (one packed column,
+   * parsed once); undefined for an unknown episode. Entries that are not arrays read as ordinal -1.
+   */
+  messageIndex(episodeId: number): StoredMessageIndex | undefined {
     const row = this.authorsStmt.get(episodeId);
-    return row ? (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]) : undefined;
+    if (!row) return undefined;
+    // Each entry: [roster ordinal, turn, role, channel, n_chars, n_tokens, has_tokens] (migration 0001).
+    const entries = JSON.parse(row.messages_json) as unknown[];
+    const index: StoredMessageIndex = { ordinals: [], channels: [], tokens: [], hasTokens: [] };
+    for (const entry of entries) {
+      const m = Array.isArray(entry) ? (entry as unknown[]) : [];
+      index.ordinals.push(typeof m[0] === 'number' ? m[0] : -1);
+      index.channels.push(typeof m[3] === 'string' ? m[3] : null);
+      index.tokens.push(typeof m[5] === 'number' ? m[5] : null);
+      index.hasTokens.push(m[6] === 1 || m[6] === true);
+    }
+    return index;
   }
 
   /** The episode's metadata as stored (JSON text); null when it has none or there is no such episode. */

@@ -14,6 +14,7 @@ import { metadataView, routingView } from './episodeExtras';
 import { flagView } from './flagView';
 import { cut, messageWindow, RecentEpisodes } from './messageWindow';
 import { readRawRecord } from './rawRecord';
+import { timelineView } from './timelineView';
 import {
   maxMessageChars,
   type EpisodeCreditView,
@@ -21,6 +22,7 @@ import {
   type EvaluatorView,
   type FlagView,
   type MessageWindow,
+  type TimelineView,
   type ViewMethod,
 } from './viewTypes';
 
@@ -158,6 +160,13 @@ export class EpisodeViewService {
       error: this.repo.latestError(episodeId, method),
       evidence: this.repo.evidence(episodeId),
     });
+  }
+
+  /** Every message's author, tokens and flags from the index (no trace read); rejects for an unknown episode. */
+  timeline(episodeId: number): TimelineView {
+    const index = this.repo.messageIndex(episodeId);
+    if (!index) throw new Error(`episode ${String(episodeId)} is not in the index; re-index the folder`);
+    return timelineView(index, this.repo.roster(episodeId));
   }
 
   /** The next or previous episode of the run by (step, group, sample, id), NULLs first; undefined at either end. */

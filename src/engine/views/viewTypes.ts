@@ -13,6 +13,7 @@ export type {
   LabelView,
   MessageView,
   MessageWindow,
+  TimelineView,
 } from '../../protocol/episodePanel';
 export type {
   AgentSummary,

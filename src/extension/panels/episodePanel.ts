@@ -11,6 +11,7 @@ import {
   GetMessagesRequest,
   GetPromptRequest,
   GetRawRecordRequest,
+  GetTimelineRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
   RecomputeCommand,
@@ -123,6 +124,7 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     session.onRequest(GetCreditRequest, ({ ref, method }) =>
       this.service(ref).credit(ref.episodeId, method, this.sent?.evaluator.configured ?? false),
     );
+    session.onRequest(GetTimelineRequest, ({ ref }) => this.service(ref).timeline(ref.episodeId));
     session.onCommand(RecomputeCommand, (params) => this.runRecompute(params));
     session.onCommand(CancelRecomputeCommand, () => {
       this.recompute?.abort();

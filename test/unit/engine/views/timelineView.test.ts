@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { EpisodeViewService } from '../../../../src/engine/views/episodeViewService';
+import { timelineFlagBits, timelineView } from '../../../../src/engine/views/timelineView';
+import { timelineFlags } from '../../../../src/protocol/episodePanel';
+import type { RosterAgent } from '../../../../src/store/episodeViewRepository';
+import { viewFixture, type ViewFixture } from './viewFixture';
+
+let f: ViewFixture;
+let service: EpisodeViewService;
+
+before(async () => {
+  f = await viewFixture();
+  service = new EpisodeViewService(f.store.db, f.root);
+});
+
+after(() => f.store.close());
+
+test("the engine's flag bits are the protocol's", () => {
+  assert.deepEqual(timelineFlagBits, timelineFlags);
+});
+
+test('timeline() gives every message its author, tokens and flags from the index, in parallel arrays', () => {
+  const timeline = service.timeline(f.id('t1a'));
+  assert.deepEqual(timeline.authors, [0, 0, 1, 2], 'planner, planner, solver, verifier by roster position');
+  assert.deepEqual(timeline.tokens, [4, 2, null, null], 'token counts as logged, null where none');
+  assert.deepEqual(timeline.flags, [0, timelineFlags.tokenDetail, timelineFlags.tokenDetail, 0]);
+});
+
+test('timeline() rejects an episode that is not in the index', () => {
+  assert.throws(() => service.timeline(999_999), /not in the index/);
+});
+
+const agent = (name: string, ordinal: number): RosterAgent => ({
+  agentId: 10 + ordinal,
+  name,
+  kind: 'llm',
+  ordinal,
+  declared: true,
+  messages: 0,
+  tokens: null,
+  reward: null,
+  advantage: null,
+});
+
+test('authors map roster ordinals to roster positions; an ordinal outside the roster is -1', () => {
+  const view = timelineView(
+    {
+      ordinals: [5, 2, 7, -1],
+      channels: ['tool_call', 'tool_result', null, 'speech'],
+      tokens: [1, null, 3, 0],
+      hasTokens: [true, false, false, false],
+    },
+    [agent('a', 2), agent('b', 5)],
+  );
+  assert.deepEqual(view.authors, [1, 0, -1, -1]);
+  assert.deepEqual(view.flags, [timelineFlags.toolCall | timelineFlags.tokenDetail, timelineFlags.toolResult, 0, 0]);
+  assert.deepEqual(view.tokens, [1, null, 3, 0]);
+});
