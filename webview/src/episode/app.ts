@@ -7,6 +7,7 @@ import {
   GetMessagesRequest,
   GetPromptRequest,
   GetRawRecordRequest,
+  GetTimelineRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
   RecomputeCommand,
@@ -40,6 +41,7 @@ import {
   type EpisodeUi,
   type RestoredEpisodeState,
 } from './state';
+import { Swimlanes } from './swimlanes/swimlanes';
 import { TaskView } from './taskView';
 import { creditTint } from './tint';
 import { Toolbar } from './toolbar';
@@ -64,6 +66,7 @@ export class EpisodeApp {
   private toolbar: Toolbar | null = null;
   private readonly recompute: RecomputeView;
   private readonly task: TaskView;
+  private readonly lanes: Swimlanes;
   private credit: EpisodeCreditView | null = null;
   private creditLoading = false;
   private creditError: string | null = null;
@@ -79,6 +82,10 @@ export class EpisodeApp {
     this.recompute = new RecomputeView({
       recompute: () => this.startRecompute(),
       cancel: () => ipc.send(CancelRecomputeCommand, {}),
+    });
+    this.lanes = new Swimlanes({
+      fetch: (ref) => ipc.request(GetTimelineRequest, { ref }),
+      open: (seq) => this.list?.focus(seq),
     });
     this.task = new TaskView({
       prompt: ({ ref }) => ipc.request(GetPromptRequest, { ref }),
@@ -150,6 +157,8 @@ export class EpisodeApp {
       if (data.openedMethod) this.setMethod(data.openedMethod, false);
     }
     this.list?.setLabels(labelsBySeq(data.labels));
+    this.lanes.setLabels(labelsBySeq(data.labels));
+    this.lanes.show(data, this.ui.focusedSeq);
     this.toolbar?.offerRouting(data.routingLogged ?? true);
     this.loadCredit();
     this.save();
@@ -162,7 +171,10 @@ export class EpisodeApp {
     this.toolbar ??= this.createToolbar(ui.method);
     this.toolbar.setMethod(ui.method);
     this.recompute.setMethod(ui.method);
-    this.list = new VirtualList(ui, messageCount(data), this.newSource(data), (kind) => this.save(kind === 'scroll'));
+    this.list = new VirtualList(ui, messageCount(data), this.newSource(data), (kind) => {
+      this.save(kind === 'scroll');
+      if (kind === 'ui') this.lanes.follow(ui.focusedSeq);
+    });
     this.renderStatic(data);
     if (this.app.firstChild !== this.shell.root) {
       fill(this.shell.toolbar, this.toolbar.element);
@@ -234,6 +246,8 @@ export class EpisodeApp {
           : null;
     const content = empty ?? this.list?.element ?? null;
     if (this.shell.timeline.firstChild !== content) fill(this.shell.timeline, content);
+    const lanes = empty ? null : this.lanes.element;
+    if (this.shell.lanes.firstChild !== lanes) fill(this.shell.lanes, lanes);
     this.renderCredit();
   }
 
@@ -288,6 +302,7 @@ export class EpisodeApp {
     const credit = this.credit;
     const tint = creditTint(credit, data.creditDomain);
     this.list?.setTint(tint);
+    this.lanes.setTint(tint);
     fill(this.shell.legend, renderLegend(tint));
     fill(this.shell.agents, renderAgents(agentBarsModel(data.agents, credit, data.reward), credit));
     fill(

@@ -10,6 +10,8 @@ export interface Shell {
   readonly recompute: HTMLElement;
   readonly notices: HTMLElement;
   readonly legend: HTMLElement;
+  /** The swimlanes (webview/src/episode/swimlanes/), between the legend and the message list. */
+  readonly lanes: HTMLElement;
   readonly timeline: HTMLElement;
   readonly agents: HTMLElement;
   readonly details: HTMLElement;
@@ -31,6 +33,7 @@ export function buildShell(): Shell {
     recompute: region('recompute-slot'),
     notices: region('notices'),
     legend: region('legend-slot'),
+    lanes: region('lanes-slot'),
     timeline: region('timeline-slot'),
     agents: region('agents-slot'),
     details: region('details-slot'),
@@ -47,7 +50,14 @@ export function buildShell(): Shell {
     shell.toolbar,
     h('div', 'credit-bar', shell.recompute, shell.notices),
   );
-  const timeline = h('section', 'timeline', h('h2', 'visually-hidden', 'Messages'), shell.legend, shell.timeline);
+  const timeline = h(
+    'section',
+    'timeline',
+    h('h2', 'visually-hidden', 'Messages'),
+    shell.legend,
+    shell.lanes,
+    shell.timeline,
+  );
   timeline.setAttribute('aria-label', 'Message timeline');
   const side = h('aside', 'sidebar', shell.agents, shell.details);
   side.setAttribute('aria-label', 'Episode summary');
