@@ -10,6 +10,7 @@ import { monteCarloConvergence } from './monteCarloConvergence';
 import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
+import { timelineBench } from './timeline';
 import { formatViewBench, viewBench } from './viewBench';
 import { formatScaleCurve, scaleCurve, viewsAt } from './scaleCurve';
 import { formatLiveTail, liveTail, liveTailOptions } from './liveTail';
@@ -77,6 +78,7 @@ const subcommands: Record<string, () => Promise<void> | void> = {
       formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`))),
     );
   },
+  timeline: async () => print(await timelineBench()),
   'live-tail': async () =>
     print(formatLiveTail(await liveTail(liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js'))))),
   'mc-coverage': async () => print(formatCoverage(await monteCarloCoverage())),

@@ -229,6 +229,11 @@ async function longEpisodeTiming(
       () => service.credit(episodeId, 'prefix', true),
       (c) => `${c.messageCreditKind}, ${String(c.messageCredit.length)} values`,
     ),
+    timed(
+      `${size}: timeline(), the swimlanes' reply`,
+      () => service.timeline(episodeId),
+      (t) => `${String(t.authors.length)} messages, ${(JSON.stringify(t).length / 1024).toFixed(0)} KB as JSON`,
+    ),
   ];
 }
 
@@ -287,14 +292,14 @@ function timed<T>(name: string, fn: () => T, describe: (value: T) => string, rep
 
 /** The timings as a Markdown table. */
 export function formatViewBench(result: ViewBenchResult): string {
-  const rows = [...result.dashboard, ...result.episodes].map(
-    (t) => `| ${t.name} | ${t.firstMs.toFixed(1)} | ${t.bestMs.toFixed(1)} | ${t.note} |`,
-  );
-  return [
+  return timingTable(
     `View data services (index setup ${(result.setupMs / 1000).toFixed(1)} s; first call after opening, best of 3):`,
-    '',
-    '| call | first ms | best ms | |',
-    '|---|---|---|---|',
-    ...rows,
-  ].join('\n');
+    [...result.dashboard, ...result.episodes],
+  );
+}
+
+/** `timings` as a Markdown table under `title`. */
+export function timingTable(title: string, timings: readonly ViewTiming[]): string {
+  const rows = timings.map((t) => `| ${t.name} | ${t.firstMs.toFixed(1)} | ${t.bestMs.toFixed(1)} | ${t.note} |`);
+  return [title, '', '| call | first ms | best ms | |', '|---|---|---|---|', ...rows].join('\n');
 }

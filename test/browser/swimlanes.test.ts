@@ -4,10 +4,16 @@
 // dark and high-contrast themes and markup payloads in agent names and labels. Run `node esbuild.mjs` first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { GetTimelineRequest, type EpisodeViewData, type TimelineView } from '../../src/protocol/episodePanel';
+import {
+  DidChangeEpisodeNotification,
+  EpisodeReadyCommand,
+  GetTimelineRequest,
+  type EpisodeViewData,
+  type TimelineView,
+} from '../../src/protocol/episodePanel';
 import type { IpcMessage } from '../../src/protocol/ipc';
 import { agents, episodeData, scriptedHost } from './episode/fixture';
-import { chooseMethod, focusedSeq, openEpisode, type EpisodeSession } from './episode/session';
+import { chooseMethod, entry, focusedSeq, openEpisode, type EpisodeSession } from './episode/session';
 import type { HarnessBrowser, WebviewHarness } from './harness/harness';
 import { noScriptRan } from './harness/noScript';
 import { describeInBrowser } from './harness/suite';
@@ -50,6 +56,46 @@ async function current(h: WebviewHarness): Promise<number> {
   assert.ok(id, 'the listbox names its current block');
   const seq = await h.page.locator(`#${id}`).getAttribute('data-seq');
   return Number(seq);
+}
+
+/**
+ * In-page milliseconds from the timeline reply's arrival to its blocks in the DOM, and from the
+ * episode's arrival to them (the scripted host answers at once).
+ */
+async function timedOpen(
+  browser: HarnessBrowser,
+  count: number,
+): Promise<{ h: WebviewHarness; replyMs: number; openMs: number }> {
+  const h = await browser.open({ entry, host: hostFor(count) });
+  await h.waitForPosted((m) => EpisodeReadyCommand.is(m));
+  await h.page.evaluate(() => {
+    type Observer = new (callback: () => void) => { observe(target: unknown, options: object): void };
+    const page = globalThis as unknown as Record<string, unknown> & {
+      addEventListener(type: string, f: (e: { data: { method?: string } }) => void, capture: boolean): void;
+      document: { querySelector(s: string): unknown };
+      MutationObserver: Observer;
+    };
+    // Capture: at the window, before the view's own listener handles the reply.
+    page.addEventListener(
+      'message',
+      (e) => {
+        if (e.data.method === 'episode/episode/didChange') page['__episodeAt'] ??= performance.now();
+        if (e.data.method === 'episode/timeline/get/response') page['__timelineAt'] ??= performance.now();
+      },
+      true,
+    );
+    new page.MutationObserver(() => {
+      if (page.document.querySelector('.lane-block')) page['__blocksAt'] ??= performance.now();
+    }).observe(page.document, { subtree: true, childList: true });
+  });
+  await h.notify(DidChangeEpisodeNotification, episodeData(count));
+  await h.page.locator('.lane-block').first().waitFor();
+  const [replyMs, openMs] = await h.page.evaluate(() => {
+    const at = globalThis as unknown as Record<string, number>;
+    const blocks = at['__blocksAt'] ?? NaN;
+    return [blocks - (at['__timelineAt'] ?? NaN), blocks - (at['__episodeAt'] ?? NaN)];
+  });
+  return { h, replyMs, openMs };
 }
 
 describeInBrowser('Episode webview: swimlanes', (browser) => {
@@ -197,6 +243,17 @@ describeInBrowser('Episode webview: swimlanes', (browser) => {
     assert.ok(Number.parseFloat(window) > 70, `the window mark at ${window}`);
     await s.close();
   });
+
+  for (const count of [10_000, 100_000])
+    test(`${String(count)} messages: the first blocks are drawn soon after the timeline reply`, async () => {
+      const { h, replyMs, openMs } = await timedOpen(browser, count);
+      console.log(
+        `swimlanes, ${String(count)} messages: blocks in the DOM ${replyMs.toFixed(0)} ms after the timeline reply arrived, ${openMs.toFixed(0)} ms after DidChangeEpisode`,
+      );
+      assert.ok(replyMs < 1000, `${String(replyMs)} ms from the reply to the first blocks`);
+      assert.ok((await h.page.locator('.lane-block').count()) < 400);
+      await h.close();
+    });
 
   test('agent names and labels with markup are text; no script runs', async () => {
     const base = episodeData(30);

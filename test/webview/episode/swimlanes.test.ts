@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { EpisodeAgentView, TimelineView } from '../../../src/protocol/episodePanel';
+import { timelineFlags, type EpisodeAgentView, type TimelineView } from '../../../src/protocol/episodePanel';
 import { blockText, sizingNote } from '../../../webview/src/episode/swimlanes/blockText';
 import { leftForFraction, minimapCells, windowFraction } from '../../../webview/src/episode/swimlanes/minimapModel';
 import {
@@ -199,13 +199,21 @@ describe('swimlane block text', () => {
     );
     const label = { kind: 'mistake', agent: 'solver', message: 1, value: 'step 1', reason: null };
     assert.equal(
-      blockText(model, 1, null, tint, [label]),
+      blockText(model, 1, { tokens: null, flags: 0 }, tint, [label]),
       '#1 solver · no token count (drawn as 1 token) · No credit for this message under Prefix (per message) · label mistake: step 1',
     );
     assert.match(
-      blockText(model, 4, 5, tint, []),
+      blockText(model, 4, { tokens: 5, flags: 0 }, tint, []),
       /^#4 verifier · 5 tokens · Credit \+2\.00.*beyond the scale's \+1\.00/,
     );
-    assert.equal(blockText(model, 0, 10, null, []), '#0 planner · 10 tokens · No credit shown');
+    assert.equal(blockText(model, 0, { tokens: 10, flags: 0 }, null, []), '#0 planner · 10 tokens · No credit shown');
+    assert.equal(
+      blockText(model, 2, { tokens: 3, flags: timelineFlags.toolCall | timelineFlags.tokenDetail }, null, []),
+      '#2 planner · tool call · 3 tokens · No credit shown',
+    );
+    assert.match(
+      blockText(model, 3, { tokens: 3, flags: timelineFlags.toolResult }, null, []),
+      /^#3 solver · tool result · /,
+    );
   });
 });

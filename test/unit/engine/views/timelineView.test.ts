@@ -57,3 +57,19 @@ test('authors map roster ordinals to roster positions; an ordinal outside the ro
   assert.deepEqual(view.flags, [timelineFlags.toolCall | timelineFlags.tokenDetail, timelineFlags.toolResult, 0, 0]);
   assert.deepEqual(view.tokens, [1, null, 3, 0]);
 });
+
+test('a malformed stored entry reads as an author outside the roster with no tokens (never throws)', () => {
+  const id = f.id('t1b');
+  const column = f.store.db.prepare<{ m: string }>('SELECT messages_json AS m FROM episode WHERE episode_id = ?');
+  const update = f.store.db.prepare('UPDATE episode SET messages_json = ? WHERE episode_id = ?');
+  const stored = column.get(id)?.m ?? '[]';
+  try {
+    update.run('[[1, null, "assistant", "tool_result", 3, 7, 0], "x", null, [0]]', id);
+    const timeline = service.timeline(id);
+    assert.deepEqual(timeline.authors, [1, -1, -1, 0]);
+    assert.deepEqual(timeline.tokens, [7, null, null, null]);
+    assert.deepEqual(timeline.flags, [timelineFlags.toolResult, 0, 0, 0]);
+  } finally {
+    update.run(stored, id);
+  }
+});

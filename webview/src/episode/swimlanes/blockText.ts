@@ -1,4 +1,4 @@
-import type { LabelView } from '../../../../src/protocol/episodePanel';
+import { timelineFlags, type LabelView } from '../../../../src/protocol/episodePanel';
 import { formatInt } from '../../kit/format';
 import { tintText, type CreditTint } from '../tint';
 import type { SwimlaneModel } from './model';
@@ -15,13 +15,16 @@ export function labelText(label: LabelView): string {
 export function blockText(
   model: SwimlaneModel,
   seq: number,
-  tokens: number | null,
+  message: { readonly tokens: number | null; readonly flags: number },
   tint: CreditTint | null,
   labels: readonly LabelView[],
 ): string {
   const lane = model.lanes[model.laneOf[seq] ?? 0];
+  const { tokens, flags } = message;
   const parts = [
     `#${formatInt(seq)} ${lane?.name ?? ''}`,
+    ...(flags & timelineFlags.toolCall ? ['tool call'] : []),
+    ...(flags & timelineFlags.toolResult ? ['tool result'] : []),
     tokens === null ? 'no token count (drawn as 1 token)' : `${formatInt(tokens)} tokens`,
     tint ? tintText(tint, seq) : 'No credit shown',
     ...labels.map((label) => `label ${labelText(label)}`),

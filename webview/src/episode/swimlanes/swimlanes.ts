@@ -1,4 +1,9 @@
-import type { EpisodeViewData, LabelView, TimelineView } from '../../../../src/protocol/episodePanel';
+import {
+  timelineFlags,
+  type EpisodeViewData,
+  type LabelView,
+  type TimelineView,
+} from '../../../../src/protocol/episodePanel';
 import type { EpisodeRef } from '../../../../src/protocol/viewData';
 import { h } from '../../dom';
 import { plural } from '../../../../src/core/plural';
@@ -57,7 +62,7 @@ export class Swimlanes {
   private readonly resizeObserver: ResizeObserver;
   private model: SwimlaneModel | null = null;
   private geometry: BlockGeometry | null = null;
-  private tokens: readonly (number | null)[] = [];
+  private timeline: TimelineView = { authors: [], tokens: [], flags: [] };
   private tint: CreditTint | null = null;
   private labels: ReadonlyMap<number, readonly LabelView[]> = new Map();
   private current = 0;
@@ -140,7 +145,7 @@ export class Swimlanes {
   private setTimeline(data: EpisodeViewData, timeline: TimelineView): void {
     const model = swimlaneModel(data.agents, timeline);
     this.model = model;
-    this.tokens = timeline.tokens;
+    this.timeline = timeline;
     this.current = Math.max(0, Math.min(model.count - 1, this.current));
     this.labelsColumn.replaceChildren(...model.lanes.map((lane) => laneLabel(lane.name, lane.silent)));
     this.track.style.height = `${String(model.lanes.length * laneHeightPx)}px`;
@@ -224,7 +229,10 @@ export class Swimlanes {
     const current = seq === this.current;
     el.classList.toggle('is-current', current);
     el.setAttribute('aria-selected', String(current));
-    const text = blockText(this.model, seq, this.tokens[seq] ?? null, this.tint, labels);
+    const flags = this.timeline.flags[seq] ?? 0;
+    el.classList.toggle('is-tool', (flags & (timelineFlags.toolCall | timelineFlags.toolResult)) !== 0);
+    const message = { tokens: this.timeline.tokens[seq] ?? null, flags };
+    const text = blockText(this.model, seq, message, this.tint, labels);
     el.title = text;
     el.setAttribute('aria-label', text);
     if (current) this.viewport.setAttribute('aria-activedescendant', el.id);
@@ -271,6 +279,7 @@ function place(el: HTMLElement, seq: number, model: SwimlaneModel, geometry: Blo
   const start = geometry.starts[seq] ?? 0;
   el.id = `lane-block-${String(seq)}`;
   el.dataset['seq'] = String(seq);
+  el.dataset['lane'] = String(model.laneOf[seq] ?? 0);
   el.style.left = `${String(start)}px`;
   el.style.width = `${String((geometry.starts[seq + 1] ?? start) - start)}px`;
   el.style.top = `${String((model.laneOf[seq] ?? 0) * laneHeightPx)}px`;
