@@ -83,14 +83,17 @@ export class Swimlanes {
         this.viewport.scrollLeft = left;
       },
     );
-    this.element = h(
-      'section',
+    // Collapsible: in a short panel the message list needs the height more than the lanes do.
+    const details = h(
+      'details',
       'swimlanes',
-      h('h2', 'swimlanes-title', 'Swimlanes'),
+      h('summary', 'swimlanes-title', 'Swimlanes'),
       h('div', 'lanes-body', this.labelsColumn, this.viewport),
       this.minimap.element,
       this.note,
     );
+    details.open = true;
+    this.element = details;
     this.element.setAttribute('aria-label', 'Swimlanes: one lane per agent');
     this.element.style.setProperty('--lane-height', `${String(laneHeightPx)}px`);
     this.viewport.addEventListener('scroll', () => this.schedule(), { passive: true });
