@@ -8,7 +8,7 @@ import type { TimelineView } from './viewTypes';
 export const timelineFlagBits = { tokenDetail: 1, toolCall: 2, toolResult: 4 } as const;
 
 /**
- * The swimlane timeline of an episode (docs/architecture.md, "Swimlanes"): each message's author as
+ * The swimlane timeline of an episode (docs/architecture.md §3.5): each message's author as
  * its position in the roster (the order the panel lists the agents in), its token count and its
  * flags, as parallel arrays by seq. An author outside the roster is -1.
  */

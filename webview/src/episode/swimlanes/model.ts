@@ -1,7 +1,7 @@
 import type { EpisodeAgentView, TimelineView } from '../../../../src/protocol/episodePanel';
 
 // The swimlane model: lanes, block sizes and positions, the visible range, hit testing and
-// keyboard moves. Pure: no DOM (docs/architecture.md, "Swimlanes").
+// keyboard moves. Pure: no DOM (docs/architecture.md §3.5).
 
 /** One lane: an agent of the roster (silent ones included), or the authors outside it. */
 export interface Lane {

@@ -45,7 +45,7 @@ export interface SwimlaneHost {
 }
 
 /**
- * The swimlane timeline of the Episode view (docs/architecture.md, "Swimlanes"): one lane per agent
+ * The swimlane timeline of the Episode view (docs/architecture.md §3.5): one lane per agent
  * of the roster, each message a block sized by its tokens and tinted by its credit, labelled
  * messages marked, and a minimap when the episode is wider than the view. Only the blocks in view
  * (plus overscan and the current block) are in the DOM. One tab stop: arrow keys move between
