@@ -135,8 +135,9 @@ export class Swimlanes {
 
   /** The list's current message changed: mark its block, in view. */
   follow(seq: number): void {
-    if (!this.model || seq === this.current) return;
-    this.setCurrent(seq);
+    if (seq === this.current) return;
+    if (this.model) this.setCurrent(seq);
+    else this.current = seq;
   }
 
   dispose(): void {
@@ -167,6 +168,7 @@ export class Swimlanes {
     this.model = null;
     this.geometry = null;
     this.blocks.clear();
+    this.viewport.removeAttribute('aria-activedescendant');
     this.labelsColumn.replaceChildren();
     this.track.replaceChildren();
     this.track.style.removeProperty('width');
