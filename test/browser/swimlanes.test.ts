@@ -255,6 +255,24 @@ describeInBrowser('Episode webview: swimlanes', (browser) => {
       await h.close();
     });
 
+  test('in a short panel the lanes keep a visible share of the height, and a click still opens the message', async () => {
+    const h = await browser.open({ entry, host: hostFor(300), viewport: { width: 1100, height: 560 } });
+    await h.waitForPosted((m) => EpisodeReadyCommand.is(m));
+    await h.notify(DidChangeEpisodeNotification, episodeData(300));
+    await h.page.locator('.lane-block').first().waitFor();
+    const [lanes, list] = await Promise.all(
+      ['.lanes-slot', '.timeline-slot'].map((s) =>
+        h.page.locator(s).evaluate((el) => (el as unknown as { clientHeight: number }).clientHeight),
+      ),
+    );
+    assert.ok((lanes ?? 0) >= 44, `the lanes keep ${String(lanes)} px`);
+    assert.ok((list ?? 0) >= (lanes ?? 0), `the list keeps ${String(list)} px`);
+    await h.page.locator('.lane-block[data-seq="2"]').click();
+    await h.page.locator('.msg.is-current[data-seq="2"]').waitFor();
+    await h.screenshot('swimlanes-short-panel');
+    await h.close();
+  });
+
   test('agent names and labels with markup are text; no script runs', async () => {
     const base = episodeData(30);
     const data = episodeData(30, {
