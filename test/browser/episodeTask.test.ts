@@ -15,6 +15,7 @@ import type { IpcMessage } from '../../src/protocol/ipc';
 import { episodeData, messageAt, scriptedHost } from './episode/fixture';
 import { openEpisode } from './episode/session';
 import type { WebviewHarness } from './harness/harness';
+import { noScriptRan } from './harness/noScriptRan';
 import { describeInBrowser } from './harness/suite';
 
 const img = '<img src=x onerror="window.__xss=1">';
@@ -62,20 +63,6 @@ function host(answers: { prompt?: () => unknown } = {}) {
     }
     return value;
   };
-}
-
-async function noScriptRan(h: WebviewHarness): Promise<void> {
-  const result = await h.page.evaluate(() => {
-    const page = globalThis as unknown as {
-      __xss?: unknown;
-      document: { querySelectorAll(s: string): { length: number } };
-    };
-    return {
-      xss: page.__xss,
-      injected: page.document.querySelectorAll('#app img, #app script, [onerror]').length,
-    };
-  });
-  assert.deepEqual(result, { xss: undefined, injected: 0 });
 }
 
 describeInBrowser('Episode webview: the task on top', (browser) => {

@@ -18,6 +18,7 @@ import { episodeData, scriptedHost } from './episode/fixture';
 import { openEpisode } from './episode/session';
 import type { HarnessBrowser, WebviewHarness } from './harness/harness';
 import type { HarnessTheme } from './harness/server';
+import { noScriptRan } from './harness/noScriptRan';
 import { describeInBrowser } from './harness/suite';
 
 const img = '<img src=x onerror=alert(1)>';
@@ -101,17 +102,6 @@ async function openGroup(browser: HarnessBrowser, data: GroupViewData, theme?: H
   await h.notify(DidChangeGroupNotification, { ref, defaultMethod: 'loo', openedMethod: null, revision: 1 });
   await h.page.locator('table.rollouts').or(h.page.locator('.notes')).first().waitFor();
   return h;
-}
-
-async function noScriptRan(h: WebviewHarness): Promise<void> {
-  const result = await h.page.evaluate(() => {
-    const page = globalThis as unknown as {
-      __xss?: unknown;
-      document: { querySelectorAll(s: string): { length: number } };
-    };
-    return { xss: page.__xss, injected: page.document.querySelectorAll('#app img, #app script, [onerror]').length };
-  });
-  assert.deepEqual(result, { xss: undefined, injected: 0 });
 }
 
 describeInBrowser('GRPO group webview', (browser) => {
