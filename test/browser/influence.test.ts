@@ -11,6 +11,8 @@ import { openEpisode } from './episode/session';
 import type { WebviewHarness } from './harness/harness';
 import { noScriptRan } from './harness/noScriptRan';
 import { describeInBrowser } from './harness/suite';
+import { brushColumns } from './dashboard/dashboardHost';
+import { closeDashboard, openDashboard } from './dashboard/openDashboard';
 
 const img = '<img src=x onerror="window.__xss=1">';
 const script = '</script><script>window.__xss=1</script>';
@@ -214,4 +216,33 @@ describeInBrowser('Episode webview: the influence graph', (browser) => {
     await noScriptRan(failed.h);
     await failed.close();
   });
+
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    test(`the dashboard shows the mean graph over the brushed steps, with the episodes behind each edge (${theme})`, async () => {
+      const o = await openDashboard(browser, { theme });
+      const asked: { stepFrom: number | null; stepTo: number | null }[] = [];
+      o.host.influence = (params) => {
+        asked.push({ stepFrom: params.stepFrom, stepTo: params.stepTo });
+        return { ...graph, episodes: 120, edges: graph.edges.map((e) => ({ ...e, episodes: 120 })) };
+      };
+      const page = o.h.page;
+      await brushColumns(page, 30, 40, 60);
+      const section = page.locator('section.influence');
+      await section.locator('.influence-intro', { hasText: 'steps 30–40' }).waitFor();
+      assert.deepEqual(asked.at(-1), { stepFrom: 30, stepTo: 40 });
+      assert.equal(await section.locator('.influence-table tbody tr').count(), 5);
+      assert.deepEqual(await section.locator('.influence-table tbody td:nth-child(6)').allTextContents(), [
+        '120',
+        '120',
+        '120',
+        '120',
+        '120',
+      ]);
+      assert.equal(await section.locator('.influence-node.influence-none').count(), 1);
+      await noScriptRan(o.h);
+      await section.scrollIntoViewIfNeeded();
+      await o.h.screenshot(`dashboard-influence-${theme}`);
+      await closeDashboard(o);
+    });
+  }
 });

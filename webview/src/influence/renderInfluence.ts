@@ -5,6 +5,9 @@ import { formatCredit, formatInt } from '../kit/format';
 import { influenceModel, outcomeName, type InfluenceArc, type InfluenceNode } from './influenceModel';
 
 const svgNs = 'http://www.w3.org/2000/svg';
+const graphKey =
+  'Arcs above the agents: logged attribution weights; below: the effect of removing an agent (on the outcome, or its interaction with a later agent). ' +
+  'Width: |influence| within each kind (their units differ). Blue: positive, red: negative, dashed: approximate.';
 
 /**
  * The influence graph and its table (credit-methods.md §3.17): an arc diagram (agents as nodes,
@@ -29,7 +32,7 @@ export function renderInfluence(graph: InfluenceGraphView, scope: string): HTMLE
     return section;
   }
   const table = edgeTable(graph.edges);
-  section.append(h('div', 'influence-figure', drawGraph(graph, table)), table);
+  section.append(h('div', 'influence-figure', drawGraph(graph, table)), h('p', 'influence-key', graphKey), table);
   if (graph.missing !== null) section.append(h('p', 'influence-missing placeholder', graph.missing));
   return section;
 }
