@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
 import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
-import { creditCommand, type CreditCommandOptions } from './commands/creditCommand';
+import { creditCommand, parseSteps, type CreditCommandOptions } from './commands/creditCommand';
 import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
 import { parseSplitChoice, type SplitChoice } from '../core/split';
 import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
@@ -9,6 +9,7 @@ import { demoCommand } from './commands/demoCommand';
 import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
+import { influenceCommand } from './commands/influenceCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
@@ -67,6 +68,10 @@ Usage:
   credit-lens summary [<run-dir>…] [--db PATH]… [--method NAME] [--run NAME] [--json]
       Print the stored per-agent credit (default loo) and audit flags of one or more indexes read
       together (SQLite ATTACH); nothing is computed. A shard that cannot be read is named and left out.
+  credit-lens influence <run-dir> [--episode ID] [--run NAME] [--step A..B] [--json] [--db PATH]
+      Print the influence graph (logged attribution weights, counterfactual effects of removing an
+      agent, pairwise interactions) of one episode, or its mean over each run's steps. Influence is
+      not credit: it does not add up to the reward. Every edge says where it comes from.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -92,6 +97,7 @@ const optionSpec = {
   parquet: { type: 'string' },
   out: { type: 'string' },
   episodes: { type: 'string' },
+  episode: { type: 'string' },
   seed: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   method: { type: 'string' },
@@ -144,6 +150,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
       case 'info':
         return infoCommand({ root: requireDir(rest), json: values.json, ...oneDb(values.db) }, io);
+      case 'influence':
+        return await influenceCommand(
+          {
+            root: requireDir(rest),
+            json: values.json,
+            ...oneDb(values.db),
+            ...(values.episode !== undefined ? { episode: values.episode } : {}),
+            ...(values.run !== undefined ? { run: values.run } : {}),
+            ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
+          },
+          io,
+        );
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':

@@ -49,6 +49,13 @@ export interface Message {
   readonly logprobs?: readonly number[];
   /** Per-token attribution scores logged by the trainer. */
   readonly attribution?: readonly number[];
+  /**
+   * Logged attribution between messages (AgentChord/GBC-style): the indices of earlier messages this
+   * one drew on, aligned with `weights` (docs/trace-format.md §2.2). Influence, not credit.
+   */
+  readonly connections?: readonly number[];
+  /** The logged weight of each of `connections`, in the producer's units. */
+  readonly weights?: readonly number[];
 }
 
 /** How an agent was taken out of the episode in a counterfactual (credit-methods.md §2). */

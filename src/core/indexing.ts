@@ -73,7 +73,7 @@ export interface CompactEpisode {
   readonly extras: Pick<
     Episode,
     'agentRewards' | 'advantages' | 'routing' | 'counterfactuals' | 'coalitions' | 'labels'
-  >;
+  > & { readonly connections?: readonly MessageConnection[] };
   /**
    * Set by importers that drop repeated rows (FormatMapper.dedupeRepeats): a hash of what the
    * episode says (not where or when it was logged). An episode whose id the run already has with the
@@ -165,4 +165,15 @@ export interface IndexSink {
   removeSourcesExcept(uris: ReadonlySet<string>): number;
   pendingSearch(limit: number): PendingSearchEpisode[];
   writeSearch(episodeIds: readonly number[], rows: readonly SearchRow[]): void;
+}
+
+/** One logged connection between two messages (docs/trace-format.md §2.2), with both authors. */
+export interface MessageConnection {
+  /** Index of the upstream message and its author. */
+  readonly fromSeq: number;
+  readonly fromAgent: string;
+  /** Index of the message that logged the connection and its author. */
+  readonly toSeq: number;
+  readonly toAgent: string;
+  readonly weight: number;
 }

@@ -44,20 +44,39 @@ export function teamMessages(
   for (let round = 1; round <= rounds; round++) {
     const solution = slipped === undefined || fixed ? correctSolution(problem) : slipped;
     const mode = verifierMode(solution === slipped, outcome);
+    const plan = messages.length;
     messages.push(
-      assistantMessage('planner', messages.length, plannerText(problem, round, flagged, verbose)),
-      assistantMessage(
-        'solver',
-        messages.length + 1,
-        solverText(problem, solution, solverOpening(round, flagged), verbose),
+      connected(
+        assistantMessage('planner', plan, plannerText(problem, round, flagged, verbose)),
+        // A revised plan draws on the verifier's correction; otherwise the planner reads only the task.
+        flagged !== undefined ? [[plan - 1, correctionWeight]] : [],
       ),
-      assistantMessage('verifier', messages.length + 2, verifierText(problem, solution, mode, verbose, rng)),
+      connected(
+        assistantMessage('solver', plan + 1, solverText(problem, solution, solverOpening(round, flagged), verbose)),
+        [[plan, planWeight]],
+      ),
+      connected(assistantMessage('verifier', plan + 2, verifierText(problem, solution, mode, verbose, rng)), [
+        [plan + 1, mode === 'echo' ? echoWeight : checkWeight],
+      ]),
     );
     answer = verifierAnswer(problem, solution, mode);
     flagged = mode === 'correct' ? solution.slipStep : undefined;
     fixed ||= mode === 'correct';
   }
   return { messages, answer };
+}
+
+// The demo's logged attribution weights (AgentChord-style, docs/trace-format.md §2.2): how much a
+// message draws on the one it answers. The verifier's messages are drawn on only when it corrects.
+const planWeight = 0.8;
+const checkWeight = 0.9;
+const echoWeight = 0.2;
+const correctionWeight = 1;
+
+/** `message` with its logged connections to earlier messages (`[index, weight]` pairs); unchanged when there are none. */
+function connected(message: Message, links: readonly (readonly [number, number])[]): Message {
+  if (links.length === 0) return message;
+  return { ...message, connections: links.map(([seq]) => seq), weights: links.map(([, weight]) => weight) };
 }
 
 /** What the verifier does with a solution that is `wrong` or not: corrects it when it catches a wrong one, else echoes unless engaged. */

@@ -1,5 +1,5 @@
 import type { AgentDecl, Episode } from '../core/episode';
-import type { CompactEpisode } from '../core/indexing';
+import type { CompactEpisode, MessageConnection } from '../core/indexing';
 
 /** Where an episode's line sits in its file. */
 export interface LineLocation {
@@ -119,5 +119,21 @@ function extrasOf(e: Episode): CompactEpisode['extras'] {
   if (e.counterfactuals) extras.counterfactuals = e.counterfactuals;
   if (e.coalitions) extras.coalitions = e.coalitions;
   if (e.labels) extras.labels = e.labels;
+  const connections = connectionsOf(e);
+  if (connections.length > 0) extras.connections = connections;
   return extras;
+}
+
+/** The messages' logged `connections` as edges between authored messages (the decoder checked them). */
+function connectionsOf(e: Episode): MessageConnection[] {
+  const edges: MessageConnection[] = [];
+  e.messages.forEach((m, toSeq) => {
+    m.connections?.forEach((fromSeq, k) => {
+      const from = e.messages[fromSeq];
+      const weight = m.weights?.[k];
+      if (from === undefined || weight === undefined) return;
+      edges.push({ fromSeq, fromAgent: from.agent, toSeq, toAgent: m.agent, weight });
+    });
+  });
+  return edges;
 }

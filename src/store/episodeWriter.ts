@@ -17,6 +17,7 @@ export class EpisodeWriter {
   private readonly counterfactualStmt: Statement;
   private readonly coalitionStmt: Statement;
   private readonly labelStmt: Statement;
+  private readonly influenceRows: MultiInsert;
 
   constructor(
     db: Db,
@@ -52,6 +53,7 @@ export class EpisodeWriter {
     this.labelStmt = db.prepare(
       'INSERT INTO label (episode_id, agent_id, message_seq, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    this.influenceRows = new MultiInsert(db, 'influence_edge', influenceColumns);
   }
 
   /**
@@ -102,6 +104,7 @@ export class EpisodeWriter {
     this.insertRouting(episodeId, e, roster);
     this.insertInterventions(episodeId, e, roster);
     this.insertLabels(episodeId, e, roster);
+    this.insertConnections(episodeId, e, roster);
     return episodeId;
   }
 
@@ -190,7 +193,31 @@ export class EpisodeWriter {
       );
     }
   }
+
+  /** The messages' logged connections (AgentChord/GBC-style weights) as `logged` influence edges. */
+  private insertConnections(episodeId: number, e: CompactEpisode, roster: Roster): void {
+    const values: BindValue[] = [];
+    for (const c of e.extras.connections ?? []) {
+      const from = roster.get(c.fromAgent);
+      const to = roster.get(c.toAgent);
+      if (from === undefined || to === undefined) continue;
+      const provenance = `messages[${String(c.toSeq)}].weights`;
+      values.push(episodeId, from, to, c.fromSeq, c.toSeq, 'logged', c.weight, provenance);
+    }
+    if (values.length > 0) this.influenceRows.run(values, values.length / influenceColumns.length);
+  }
 }
+
+const influenceColumns = [
+  'episode_id',
+  'src_agent_id',
+  'dst_agent_id',
+  'src_seq',
+  'dst_seq',
+  'kind',
+  'weight',
+  'provenance',
+];
 
 /** Agent ids of an episode's roster by name. */
 type Roster = ReadonlyMap<string, number>;

@@ -15,6 +15,7 @@ import { episodeFlags0013 } from './migrations/0013_episode_flags';
 import { auditSummary0014 } from './migrations/0014_audit_summary';
 import { agentCreditSort0015 } from './migrations/0015_agent_credit_sort';
 import { naturalOrder0016 } from './migrations/0016_natural_order';
+import { influence0017 } from './migrations/0017_influence';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -37,6 +38,7 @@ export const migrations: readonly Migration[] = [
   auditSummary0014,
   agentCreditSort0015,
   naturalOrder0016,
+  influence0017,
 ];
 
 /** The schema version this build writes. */

@@ -15,7 +15,7 @@ import type { IpcMessage } from '../../src/protocol/ipc';
 import { episodeData, messageAt, scriptedHost } from './episode/fixture';
 import { openEpisode } from './episode/session';
 import type { WebviewHarness } from './harness/harness';
-import { noScriptRan } from './harness/noScript';
+import { noScriptRan } from './harness/noScriptRan';
 import { describeInBrowser } from './harness/suite';
 
 const img = '<img src=x onerror="window.__xss=1">';

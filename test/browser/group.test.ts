@@ -18,7 +18,7 @@ import { episodeData, scriptedHost } from './episode/fixture';
 import { openEpisode } from './episode/session';
 import type { HarnessBrowser, WebviewHarness } from './harness/harness';
 import type { HarnessTheme } from './harness/server';
-import { noScriptRan } from './harness/noScript';
+import { noScriptRan } from './harness/noScriptRan';
 import { describeInBrowser } from './harness/suite';
 
 const img = '<img src=x onerror=alert(1)>';

@@ -15,7 +15,7 @@ import type { IpcMessage } from '../../src/protocol/ipc';
 import { agents, episodeData, scriptedHost } from './episode/fixture';
 import { chooseMethod, entry, focusedSeq, openEpisode, type EpisodeSession } from './episode/session';
 import type { HarnessBrowser, WebviewHarness } from './harness/harness';
-import { noScriptRan } from './harness/noScript';
+import { noScriptRan } from './harness/noScriptRan';
 import { describeInBrowser } from './harness/suite';
 
 const img = '<img src=x onerror="window.__xss=1">';

@@ -222,7 +222,8 @@ export function parseEvaluator(
   return { kind: 'builtin', name, options: settings };
 }
 
-function parseSteps(text: string): readonly [number, number] {
+/** `--step A..B` as an inclusive range; a UsageError naming the flag when it is not one. */
+export function parseSteps(text: string): readonly [number, number] {
   const range = parseStepRange(text);
   if (!range.ok) throw new UsageError(`--step ${range.error}`);
   return range.value;

@@ -26,6 +26,8 @@ import { abortOnCancel } from '../replay/replayPass';
 import { methodNeedsEvaluator, recomputeForPanel, type PanelCreditDeps, type PanelCreditOutcome } from './panelCredit';
 import { PanelHost, type PanelHostDeps } from './panelHost';
 import { errorText, type WebviewSession } from './webviewSession';
+import { GetRunInfluenceRequest } from '../../protocol/influence';
+import { InfluenceService } from '../../engine/influence/influenceService';
 
 /** The panel's services; `runCredit`, `estimateReplay` and `secrets` (the API key) come from {@link PanelCreditDeps}. */
 export interface DashboardPanelDeps extends PanelCreditDeps, PanelHostDeps {
@@ -127,6 +129,12 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     session.onRequest(GetAgentSummaryRequest, ({ folder, runId, method }) =>
       this.service(folder).agentSummary(runId, method),
     );
+    session.onRequest(GetRunInfluenceRequest, ({ folder, runId, stepFrom, stepTo }) => {
+      this.service(folder);
+      const index = this.shown?.index;
+      if (!index) throw new Error('that folder is no longer shown in this dashboard');
+      return new InfluenceService(index.db).run(runId, stepFrom, stepTo);
+    });
     session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
     session.onCommand(OpenEpisodeCommand, ({ folder, episodeId, method }) => {
       this.service(folder);

@@ -23,6 +23,8 @@ import {
   type RecomputeProgress,
 } from '../../protocol/episodePanel';
 import { isRecord } from '../../protocol/ipc';
+import { GetEpisodeInfluenceRequest } from '../../protocol/influence';
+import { InfluenceService } from '../../engine/influence/influenceService';
 import { isEpisodeRef, type EpisodeRef, type ViewMethod } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
@@ -125,6 +127,13 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
       this.service(ref).credit(ref.episodeId, method, this.sent?.evaluator.configured ?? false),
     );
     session.onRequest(GetTimelineRequest, ({ ref }) => this.service(ref).timeline(ref.episodeId));
+    session.onRequest(GetEpisodeInfluenceRequest, async ({ ref }) => {
+      this.service(ref);
+      const shown = this.shown;
+      const graph = shown && (await new InfluenceService(shown.index.db).episode(ref.episodeId));
+      if (!graph) throw new Error('the episode is no longer in the index; re-index the folder');
+      return graph;
+    });
     session.onCommand(RecomputeCommand, (params) => this.runRecompute(params));
     session.onCommand(CancelRecomputeCommand, () => {
       this.recompute?.abort();

@@ -72,7 +72,7 @@ function decodeEpisodeObject(obj: JsonObject, defaultRoster: readonly AgentDecl[
     if (!version.ok) throw new DecodeError('version', version.error);
   }
   const messages = requireArray(obj, 'messages', '');
-  for (let i = 0; i < messages.length; i++) decodeMessage(messages[i], `messages[${i}]`);
+  for (let i = 0; i < messages.length; i++) decodeMessage(messages[i], `messages[${i}]`, i);
   const declared = optionalArray(obj, 'agents', '')?.map((a, i) => decodeAgent(a, `agents[${i}]`));
   keep(obj, 'id', requireId(obj, 'id', ''));
   keep(obj, 'step', optionalInteger(obj, 'step', ''));
@@ -131,7 +131,7 @@ export function decodeAgent(value: unknown, path: string): AgentDecl {
   return obj as unknown as AgentDecl;
 }
 
-function decodeMessage(value: unknown, path: string): void {
+function decodeMessage(value: unknown, path: string, index: number): void {
   const obj = requireObject(value, path);
   keep(obj, 'agent', requireId(obj, 'agent', path));
   keep(obj, 'turn', optionalInteger(obj, 'turn', path));
@@ -143,6 +143,28 @@ function decodeMessage(value: unknown, path: string): void {
   keep(obj, 'logprobs', optionalNumberArray(obj, 'logprobs', path));
   keep(obj, 'attribution', optionalNumberArray(obj, 'attribution', path));
   checkTokenAlignment(obj as unknown as Message, path);
+  decodeConnections(obj, path, index);
+}
+
+/** `connections` name earlier messages (influence flows forward in time) and come with one weight each. */
+function decodeConnections(obj: JsonObject, path: string, index: number): void {
+  const connections = optionalNumberArray(obj, 'connections', path);
+  const weights = optionalNumberArray(obj, 'weights', path);
+  keep(obj, 'connections', connections);
+  keep(obj, 'weights', weights);
+  if (connections === undefined && weights === undefined) return;
+  if (connections?.length !== weights?.length)
+    throw new DecodeError(
+      path,
+      `connections and weights must have the same length, got ${String(connections?.length ?? 0)} / ${String(weights?.length ?? 0)}`,
+    );
+  connections?.forEach((upstream, k) => {
+    if (!Number.isInteger(upstream) || upstream < 0 || upstream >= index)
+      throw new DecodeError(
+        `${path}.connections[${String(k)}]`,
+        `must be the index of an earlier message (0..${String(index - 1)}), got ${String(upstream)}`,
+      );
+  });
 }
 
 function checkTokenAlignment(message: Message, path: string): void {

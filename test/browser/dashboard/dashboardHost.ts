@@ -16,6 +16,11 @@ import {
   type GetEpisodesParams,
 } from '../../../src/protocol/dashboardPanel';
 import type { IpcMessage } from '../../../src/protocol/ipc';
+import {
+  GetRunInfluenceRequest,
+  type GetRunInfluenceParams,
+  type InfluenceGraphView,
+} from '../../../src/protocol/influence';
 import type { ScriptedHost, WebviewHarness } from '../harness/harness';
 import { episodePage, type ScriptedRun } from './scriptedRun';
 
@@ -29,6 +34,8 @@ export interface DashboardHost {
   delta?: OverviewDelta;
   /** The answer to GetAgentSummaryRequest; by default every agent of the run with no credit, not audited. */
   agentSummary?: (params: GetOverviewParams) => AgentSummary;
+  /** The answer to GetRunInfluenceRequest; by default the run's agents without edges. */
+  influence?: (params: GetRunInfluenceParams) => InfluenceGraphView;
   /** Messages whose method is the dashboard's but whose params failed the protocol guard. */
   readonly invalid: IpcMessage[];
 }
@@ -44,6 +51,7 @@ const known = [
   GetEpisodesRequest,
   OpenEpisodeCommand,
   DashboardRecomputeCommand,
+  GetRunInfluenceRequest,
 ];
 
 /** An agent summary of run `runId` of `runs` without credit or audit. */
@@ -98,6 +106,8 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
       }
       if (GetAgentSummaryRequest.is(message))
         return (state.agentSummary ?? ((p) => emptyAgentSummary(state.runs, p)))(message.params);
+      if (GetRunInfluenceRequest.is(message))
+        return (state.influence ?? ((p) => noInfluenceEdges(state.runs, p)))(message.params);
       if (GetOverviewDeltaRequest.is(message)) {
         if (!state.delta) throw new Error('no delta scripted');
         return state.delta;
@@ -110,6 +120,18 @@ export function dashboardHost(run: ScriptedRun): DashboardHost {
     },
   };
   return state;
+}
+
+/** The influence graph of a run whose trace logs nothing that gives influence. */
+function noInfluenceEdges(runs: DashboardRunsData, { runId }: GetRunInfluenceParams): InfluenceGraphView {
+  const agents = runs.runs.find((r) => r.runId === runId)?.agents ?? [];
+  return {
+    agents: agents.map((name) => ({ name, noInfluence: null })),
+    edges: [],
+    episodes: 1,
+    skipped: 0,
+    missing: 'This data has no logged attribution weights.',
+  };
 }
 
 /** Waits for a message posted after this call that `match` accepts. */

@@ -23,6 +23,8 @@ import type { Host } from '../host';
 import type { HostIpc } from '../ipc';
 import { AgentSummaryPanel } from './agentSummaryPanel';
 import { ChartsPanel } from './chartsPanel';
+import { loadRunInfluence } from '../influence/runInfluence';
+import { InfluenceView } from '../influence/influenceView';
 import { EpisodeTable } from './episodeTable';
 import { FilterBar } from './filterBar';
 import { cleanFilter, describeFilter, nextSort, patchFilter } from './filterModel';
@@ -51,6 +53,8 @@ export class DashboardApp {
   private readonly agentSummary = new AgentSummaryPanel();
   private agentSummaryKey = '';
   private agentSummarySeq = 0;
+  private readonly influence = new InfluenceView();
+  private influenceKey = '';
   private readonly filters: FilterBar;
   private readonly table: EpisodeTable;
   private readonly chooser: ColumnChooser;
@@ -101,7 +105,13 @@ export class DashboardApp {
     );
     this.episodes.setAttribute('aria-label', 'Episodes');
     this.episodes.hidden = true;
-    root.replaceChildren(this.toolbar.element, this.agentSummary.element, this.charts.element, this.episodes);
+    root.replaceChildren(
+      this.toolbar.element,
+      this.agentSummary.element,
+      this.charts.element,
+      this.influence.element,
+      this.episodes,
+    );
     bindKeys(document, this.filters.search, this.table);
   }
 
@@ -268,6 +278,15 @@ export class DashboardApp {
     const agents = rowOrder(run.agents, overview.creditShare, overview.meanCredit, overview.idleRate);
     const methodLabel = methodLabels[overview.method];
     this.charts.update({ overview, agents, mode: this.state.chart, filter: this.state.filter, methodLabel });
+    if (this.runs)
+      this.influenceKey = loadRunInfluence(
+        this.influence,
+        this.ipc,
+        this.influenceKey,
+        this.runs,
+        run,
+        this.state.filter,
+      );
   }
 
   private loadTable({ keepStale, topRow }: { keepStale: boolean; topRow: number }): void {

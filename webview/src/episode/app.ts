@@ -19,6 +19,8 @@ import {
   type LabelView,
 } from '../../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../../src/protocol/viewData';
+import { GetEpisodeInfluenceRequest } from '../../../src/protocol/influence';
+import { InfluenceView } from '../influence/influenceView';
 import { h } from '../dom';
 import type { Host } from '../host';
 import type { HostIpc } from '../ipc';
@@ -73,6 +75,7 @@ export class EpisodeApp {
   private creditToken = 0;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private noticesText = '';
+  private readonly influence = new InfluenceView();
 
   constructor(
     private readonly app: HTMLElement,
@@ -161,6 +164,7 @@ export class EpisodeApp {
     this.lanes.show(data, this.ui.focusedSeq);
     this.toolbar?.offerRouting(data.routingLogged ?? true);
     this.loadCredit();
+    this.influence.show(() => this.ipc.request(GetEpisodeInfluenceRequest, { ref: data.ref }), 'in this episode');
     this.save();
     this.announce(`Episode ${data.externalId}: ${plural(data.messageCount, 'message')}`);
   }
@@ -236,6 +240,7 @@ export class EpisodeApp {
       renderCounterfactuals(data.counterfactuals),
       renderFlags(data.flags),
       renderOutcome(data, (seq) => this.list?.focus(seq)),
+      this.influence.element,
     );
     this.recompute.setEvaluator(data.evaluator);
     const empty =

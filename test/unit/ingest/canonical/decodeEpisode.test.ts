@@ -184,6 +184,44 @@ describe('decodeEpisode: tokens', () => {
   });
 });
 
+describe('decodeEpisode: connections', () => {
+  const three = (last: Record<string, unknown>) => [
+    { agent: 'a', content: 'x' },
+    { agent: 'b', content: 'y' },
+    { agent: 'c', content: 'z', ...last },
+  ];
+
+  test('decodeEpisode(line) reads connections to earlier messages with one weight each', () => {
+    const messages = decoded(line({ messages: three({ connections: [0, 1], weights: [0.5, -1] }) })).messages;
+    assert.deepEqual(messages[2]?.connections, [0, 1]);
+    assert.deepEqual(messages[2]?.weights, [0.5, -1]);
+    assert.equal(
+      decoded(line({ messages: three({ connections: null, weights: null }) })).messages[2]?.connections,
+      undefined,
+    );
+  });
+
+  test('decodeEpisode(line) rejects connections without their weights, to later messages, or not indices', () => {
+    assert.equal(
+      errorOf(line({ messages: three({ connections: [0, 1], weights: [1] }) })),
+      'messages[2]: connections and weights must have the same length, got 2 / 1',
+    );
+    assert.equal(
+      errorOf(line({ messages: three({ weights: [1] }) })),
+      'messages[2]: connections and weights must have the same length, got 0 / 1',
+    );
+    assert.equal(
+      errorOf(line({ messages: three({ connections: [2], weights: [1] }) })),
+      'messages[2].connections[0]: must be the index of an earlier message (0..1), got 2',
+    );
+    assert.equal(
+      errorOf(line({ messages: three({ connections: [0.5], weights: [1] }) })),
+      'messages[2].connections[0]: must be the index of an earlier message (0..1), got 0.5',
+    );
+    assert.match(errorOf(line({ messages: three({ connections: ['0'], weights: [1] }) })), /expected a finite number/);
+  });
+});
+
 describe('decodeEpisode: routing', () => {
   const probs = { math: 0.5, code: 0.3, chat: 0.2 };
 

@@ -1,7 +1,8 @@
+// The XSS check of every browser suite that renders trace text.
 import assert from 'node:assert/strict';
 import type { WebviewHarness } from './harness';
 
-/** Asserts that no markup payload ran (`window.__xss` unset) or became an element in the app. */
+/** Asserts that no markup payload ran (`window.__xss` unset) or became an element inside the app. */
 export async function noScriptRan(h: WebviewHarness): Promise<void> {
   const result = await h.page.evaluate(() => {
     const page = globalThis as unknown as {

@@ -1,0 +1,46 @@
+import type { InfluenceEdgeView } from '../../protocol/influence';
+
+/**
+ * Mean influence per (from, to, kind) over episodes (credit-methods.md §3.17): each edge's value is
+ * averaged over the episodes that have that edge, and says how many they are. An edge is exact only
+ * when it is exact in every one of them. Message connections are summed.
+ */
+export class InfluenceAggregate {
+  private readonly sums = new Map<
+    string,
+    { edge: InfluenceEdgeView; sum: number; n: number; exact: boolean; connections: number }
+  >();
+
+  /** Adds the edges of one episode. */
+  add(edges: readonly InfluenceEdgeView[]): void {
+    for (const e of edges) {
+      if (!Number.isFinite(e.value)) continue;
+      const key = `${e.kind}\u0000${e.from}\u0000${e.to ?? ''}`;
+      const acc = this.sums.get(key);
+      if (acc) {
+        acc.sum += e.value;
+        acc.n++;
+        acc.exact &&= e.exact;
+        acc.connections += e.connections;
+      } else this.sums.set(key, { edge: e, sum: e.value, n: 1, exact: e.exact, connections: e.connections });
+    }
+  }
+
+  /** The mean edges, in order of first appearance. */
+  edges(): InfluenceEdgeView[] {
+    return [...this.sums.values()].map(({ edge, sum, n, exact, connections }) => ({
+      from: edge.from,
+      to: edge.to,
+      kind: edge.kind,
+      value: sum / n,
+      exact,
+      provenance: `mean over ${String(n)} episode${n === 1 ? '' : 's'} of ${meanOf(edge)}`,
+      connections,
+      episodes: n,
+    }));
+  }
+}
+
+function meanOf(edge: InfluenceEdgeView): string {
+  return edge.kind === 'logged' ? 'the summed logged weights' : edge.provenance;
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Episode } from '../../../../src/core/episode';
+import { readInfluence } from '../../../../src/engine/influence/influenceJob';
+import { runIndexJob } from '../../../../src/engine/indexJob';
+import type { InfluenceEdgeView, InfluenceGraphView } from '../../../../src/protocol/influence';
+import { episode, jsonl, tempFolder } from '../../../builders/episodeBuilder';
+
+const agents = ['a', 'b', 'c'].map((name) => ({ name, kind: 'llm' as const }));
+const say = (agent: string, extra: object = {}) => ({ agent, content: `${agent} speaks`, ...extra });
+
+async function indexed(episodes: readonly Episode[]): Promise<string> {
+  const root = tempFolder();
+  writeFileSync(join(root, 'a.jsonl'), jsonl(...episodes));
+  writeFileSync(
+    join(root, 'run.json'),
+    JSON.stringify({ format: 'credit-lens', version: '1.0', mechanism: 'pipeline' }),
+  );
+  await runIndexJob({ root, search: false });
+  return root;
+}
+
+async function graphOf(root: string, options: { episode?: string; steps?: [number, number] } = {}) {
+  const [first] = await readInfluence({ root, ...options });
+  assert.ok(first);
+  return first.graph;
+}
+
+function edge(graph: InfluenceGraphView, from: string, to: string | null, kind: string): InfluenceEdgeView {
+  const found = graph.edges.find((e) => e.from === from && e.to === to && e.kind === kind);
+  assert.ok(found, `no ${kind} edge ${from} → ${to ?? 'outcome'} in ${JSON.stringify(graph.edges)}`);
+  return found;
+}
+
+/** The AND game of a and b (E3) with an idle c: v(S) = 1 when a and b are both in S. */
+const andGame = [0, 1, 2, 3, 4, 5, 6, 7].map((mask) => ({
+  agents: agents.filter((_, i) => (mask & (1 << i)) !== 0).map((a) => a.name),
+  value: (mask & 3) === 3 ? 1 : 0,
+}));
+
+test('influence from logged coalitions: v(N) − v(N∖{i}) to the outcome and the pair interaction, exact', async () => {
+  const root = await indexed([
+    episode('and', { agents, messages: [say('a'), say('b'), say('c')], coalitions: andGame, reward: 1 }),
+  ]);
+  const graph = await graphOf(root, { episode: 'and' });
+  assert.equal(edge(graph, 'a', null, 'counterfactual').value, 1);
+  assert.equal(edge(graph, 'b', null, 'counterfactual').value, 1);
+  assert.equal(edge(graph, 'c', null, 'counterfactual').value, 0);
+  // v(N) − v(N∖{a}) − v(N∖{b}) + v(N∖{a,b}) = 1 − 0 − 0 + 0, drawn from the earlier speaker.
+  const ab = edge(graph, 'a', 'b', 'counterfactual');
+  assert.equal(ab.value, 1);
+  assert.equal(ab.exact, true);
+  assert.equal(edge(graph, 'a', 'c', 'counterfactual').value, 0);
+  assert.deepEqual(
+    graph.agents.map((a) => [a.name, a.noInfluence]),
+    [
+      ['a', false],
+      ['b', false],
+      ['c', true],
+    ],
+  );
+  assert.match(graph.missing ?? '', /no logged attribution weights/);
+});
+
+test('logged connections become agent edges with summed weights, self-edges kept, signs kept', async () => {
+  const messages = [
+    say('a'),
+    say('b', { connections: [0], weights: [0.5] }),
+    say('a', { connections: [0, 1], weights: [0.25, -0.5] }),
+  ];
+  const root = await indexed([episode('w', { agents, messages, reward: 1 })]);
+  const graph = await graphOf(root, { episode: 'w' });
+  const ab = edge(graph, 'a', 'b', 'logged');
+  assert.equal(ab.value, 0.5);
+  assert.equal(ab.connections, 1);
+  assert.match(ab.provenance, /#1→#2/);
+  assert.equal(edge(graph, 'a', 'a', 'logged').value, 0.25);
+  assert.equal(edge(graph, 'b', 'a', 'logged').value, -0.5);
+  // Without a logged removal nobody's effect on the outcome is known: never "no influence".
+  assert.ok(graph.agents.every((a) => a.noInfluence !== true));
+  assert.equal(graph.agents.find((a) => a.name === 'c')?.noInfluence, null);
+  assert.match(graph.missing ?? '', /no logged removal of an agent/);
+});
+
+test('a removal logged without replay, with later speakers, gives an approximate edge', async () => {
+  const counterfactuals = [{ intervention: 'remove' as const, agents: ['a'], reward: 0.25, replayed: false }];
+  const root = await indexed([
+    episode('approx', { agents, messages: [say('a'), say('b')], counterfactuals, reward: 1 }),
+  ]);
+  const graph = await graphOf(root, { episode: 'approx' });
+  const a = edge(graph, 'a', null, 'counterfactual');
+  assert.equal(a.value, 0.75);
+  assert.equal(a.exact, false);
+});
+
+test('the run aggregate is the mean per edge over the episodes of the step range, with their count', async () => {
+  const cf = (reward: number) => [{ intervention: 'remove' as const, agents: ['a'], reward, replayed: true }];
+  const root = await indexed([
+    episode('s1', { step: 1, agents, messages: [say('a')], counterfactuals: cf(0), reward: 1 }),
+    episode('s2', { step: 2, agents, messages: [say('a')], counterfactuals: cf(0.5), reward: 1 }),
+    episode('s3', { step: 3, agents, messages: [say('a')], counterfactuals: cf(1), reward: 1 }),
+  ]);
+  const graph = await graphOf(root, { steps: [1, 2] });
+  assert.equal(graph.episodes, 2);
+  const a = edge(graph, 'a', null, 'counterfactual');
+  assert.equal(a.value, 0.75);
+  assert.equal(a.episodes, 2);
+  assert.match(a.provenance, /mean over 2 episodes/);
+  const late = await graphOf(root, { steps: [3, 3] });
+  assert.equal(edge(late, 'a', null, 'counterfactual').value, 0);
+  assert.equal(late.agents.find((x) => x.name === 'a')?.noInfluence, true);
+});
+
+test('an episode with bad connections is reported at its line and the others are indexed', async () => {
+  const bad = episode('bad', { agents, messages: [say('a', { connections: [1], weights: [1] }), say('b')] });
+  const root = await indexed([bad, episode('good', { agents, messages: [say('a')] })]);
+  await assert.rejects(readInfluence({ root, episode: 'bad' }), /no episode "bad"/);
+  const good = await graphOf(root, { episode: 'good' });
+  assert.equal(good.edges.length, 0);
+  assert.match(good.missing ?? '', /no logged attribution weights/);
+});
