@@ -57,7 +57,7 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
       return single(method, await monteCarloRows(input));
     case 'prefix':
     case 'owen': {
-      const result = await messageCredit(input.messageValues(), method);
+      const result = await messageCredit(input.messageValues(), method, input.monteCarlo);
       return { rows: new Map([[method, result.rows]]), messages: result };
     }
   }
