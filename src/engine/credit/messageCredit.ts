@@ -6,8 +6,13 @@ import { prefixValueCredit } from '../../credit/game/prefixValueCredit';
 import type { CoalitionValues } from './coalitionValues';
 import { maxOwenMessages } from './creditMethod';
 import { isConserved } from '../../credit/game/conservation';
-import { joinSources } from '../../core/provenance';
-import { defaultMonteCarlo, owenMonteCarloCredit, type MonteCarloSettings } from './monteCarloCredit';
+import {
+  defaultMonteCarlo,
+  estimateInterval,
+  estimateProvenance,
+  owenMonteCarloCredit,
+  type MonteCarloSettings,
+} from './monteCarloCredit';
 import { provenanceOf, type RowProvenance } from './creditRows';
 
 /** Per-message credit of one episode, with the first error of a failed episode (prefix only). */
@@ -62,7 +67,8 @@ async function prefixCredit(values: CoalitionValues): Promise<MessageCreditResul
 
 /**
  * Monte-Carlo Owen rows: each message's estimate with its standard error, 95% interval and the
- * permutations walked, `estimated` (or `approximate` when a value used is), source `+estimated`.
+ * permutations walked, `estimated` (or `approximate` when a value used is, `exact` when a one-agent
+ * episode was enumerated), source `+estimated`.
  */
 async function sampledOwenCredit(
   values: CoalitionValues,
@@ -71,15 +77,7 @@ async function sampledOwenCredit(
 ): Promise<MessageCreditResult> {
   const r = await owenMonteCarloCredit(values, unions, settings);
   checkConservation(r.values, values, 'owen');
-  const status = values.allExact() ? 'estimated' : 'approximate';
-  const source = joinSources([...values.sourcesUsed(), 'estimated']);
-  const rows = rowsOf(values, r.values, { source, status }, (seq) => ({
-    stderr: r.stderr[seq] ?? null,
-    ciLow: r.ciLow[seq] ?? null,
-    ciHigh: r.ciHigh[seq] ?? null,
-    n: r.permutations,
-  }));
-  return { rows };
+  return { rows: rowsOf(values, r.values, estimateProvenance(values, r), (seq) => estimateInterval(r, seq)) };
 }
 
 /**

@@ -1,4 +1,7 @@
+import type { CreditRow } from '../../core/creditInput';
 import { mulberry32 } from '../../core/mulberry32';
+import { joinSources, type ValueSource } from '../../core/provenance';
+import type { RowProvenance } from './creditRows';
 import { OwenOrders, owenPlan } from '../../credit/game/owenMonteCarlo';
 import { drawUnit, unitSize } from '../../credit/game/permutationDesign';
 import { prefixMasks } from '../../credit/game/permutationMarginals';
@@ -138,5 +141,29 @@ function estimate(
     evaluations,
     converged: shouldStop(sampler, plan),
     ...seeds,
+  };
+}
+
+/**
+ * Row provenance of a Monte-Carlo estimate (credit-methods.md §3.8, §3.12): `exact` when every
+ * coalition was seen (SE 0), `approximate` when a value used is, else `estimated`, with the source
+ * `estimated` added unless exact.
+ */
+export function estimateProvenance(
+  values: { allExact(): boolean; sourcesUsed(): Set<ValueSource> },
+  estimate: MonteCarloEpisodeEstimate,
+): RowProvenance {
+  const exact = estimate.converged && estimate.stderr.every((se) => se === 0);
+  const status = !values.allExact() ? 'approximate' : exact ? 'exact' : 'estimated';
+  return { source: joinSources([...values.sourcesUsed(), ...(exact ? [] : (['estimated'] as const))]), status };
+}
+
+/** The interval fields of player `i`'s row: standard error, 95% interval and the permutations walked. */
+export function estimateInterval(estimate: MonteCarloEpisodeEstimate, i: number): Partial<CreditRow> {
+  return {
+    stderr: estimate.stderr[i] ?? null,
+    ciLow: estimate.ciLow[i] ?? null,
+    ciHigh: estimate.ciHigh[i] ?? null,
+    n: estimate.permutations,
   };
 }
