@@ -10,8 +10,8 @@ import { monteCarloConvergence } from './monteCarloConvergence';
 import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
 import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
-import { timelineBench } from './timeline';
 import { formatViewBench, viewBench } from './viewBench';
+import { longEpisodes } from './longEpisodes';
 import { formatScaleCurve, scaleCurve, viewsAt } from './scaleCurve';
 import { formatLiveTail, liveTail, liveTailOptions } from './liveTail';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
@@ -78,9 +78,9 @@ const subcommands: Record<string, () => Promise<void> | void> = {
       formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`))),
     );
   },
-  timeline: async () => print(await timelineBench()),
   'live-tail': async () =>
     print(formatLiveTail(await liveTail(liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js'))))),
+  'long-episodes': async () => print(await longEpisodes(process.argv)),
   'mc-coverage': async () => print(formatCoverage(await monteCarloCoverage())),
   'replay-server': () => serveSimulatedModel(),
   'first-table': () => print(runFirstTable(process.argv.includes('--small') ? small : large, flag('--repeat', 3))),

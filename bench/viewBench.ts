@@ -170,6 +170,49 @@ async function longEpisodeTiming(
   episodeId: number,
   messages: number,
 ): Promise<ViewTiming[]> {
+  writeLongCredit(store, episodeId, messages);
+  const size = `${(messages / 1000).toFixed(0)}k messages`;
+  let service = new EpisodeViewService(store.db, root);
+  const cold = await timedAsync(
+    `${size}: episode()+messages(0,200)+credit(loo), cold`,
+    async () => {
+      service = new EpisodeViewService(store.db, root);
+      return [
+        service.episode(episodeId, context),
+        await service.messages(episodeId, 0, 200),
+        service.credit(episodeId, 'loo', true),
+      ] as const;
+    },
+    ([e, w]) => `${String(e?.messageCount)} messages, window ${String(w.messages.length)}`,
+  );
+  return [
+    cold,
+    await timedAsync(
+      `${size}: messages(mid, 200), decoded`,
+      () => service.messages(episodeId, Math.floor(messages / 2), 200),
+      (w) => `window ${String(w.messages.length)}`,
+    ),
+    timed(
+      `${size}: credit(prefix), per-message rows`,
+      () => service.credit(episodeId, 'prefix', true),
+      (c) => `${c.messageCreditKind}, ${String(c.messageCredit.length)} values`,
+    ),
+    timed(
+      `${size}: credit(owen), estimated per-message rows with intervals`,
+      () => service.credit(episodeId, 'owen', true),
+      (c) =>
+        `${c.messageCreditKind}, ${String(c.messageCredit.length)} values, ${String(c.messageMargin?.length ?? 0)} margins`,
+    ),
+    timed(
+      `${size}: timeline(), the swimlanes' reply`,
+      () => service.timeline(episodeId),
+      (t) => `${String(t.authors.length)} messages, ${(JSON.stringify(t).length / 1024).toFixed(0)} KB as JSON`,
+    ),
+  ];
+}
+
+/** Stored credit of the long episode: LOO per agent, exact prefix rows and estimated Owen rows per message. */
+function writeLongCredit(store: IndexStore, episodeId: number, messages: number): void {
   const roster = store.db
     .prepare<{ agent_id: number; run_id: number }>(
       'SELECT ea.agent_id, e.run_id FROM episode_agent ea JOIN episode e USING (episode_id) WHERE episode_id = ? ORDER BY ordinal',
@@ -203,38 +246,21 @@ async function longEpisodeTiming(
     Array.from({ length: messages }, (_, seq) => row(roster[seq % roster.length]?.agent_id ?? 0, seq, 1 / messages)),
     [],
   );
-  const size = `${(messages / 1000).toFixed(0)}k messages`;
-  let service = new EpisodeViewService(store.db, root);
-  const cold = await timedAsync(
-    `${size}: episode()+messages(0,200)+credit(loo), cold`,
-    async () => {
-      service = new EpisodeViewService(store.db, root);
-      return [
-        service.episode(episodeId, context),
-        await service.messages(episodeId, 0, 200),
-        service.credit(episodeId, 'loo', true),
-      ] as const;
-    },
-    ([e, w]) => `${String(e?.messageCount)} messages, window ${String(w.messages.length)}`,
+  // Monte-Carlo Owen rows (issue 17): every message estimated, with its 95% interval.
+  credit.writeCredit(
+    runId,
+    { method: 'owen', params: {}, hash: 'bench' },
+    Array.from({ length: messages }, (_, seq) => {
+      const value = Math.sin(seq) / messages;
+      const half = (1 + (seq % 5)) / messages;
+      const estimated = {
+        ...row(roster[seq % roster.length]?.agent_id ?? 0, seq, value),
+        status: 'estimated' as const,
+      };
+      return { ...estimated, stderr: half / 1.96, ciLow: value - half, ciHigh: value + half, n: 200 };
+    }),
+    [],
   );
-  return [
-    cold,
-    await timedAsync(
-      `${size}: messages(mid, 200), decoded`,
-      () => service.messages(episodeId, Math.floor(messages / 2), 200),
-      (w) => `window ${String(w.messages.length)}`,
-    ),
-    timed(
-      `${size}: credit(prefix), per-message rows`,
-      () => service.credit(episodeId, 'prefix', true),
-      (c) => `${c.messageCreditKind}, ${String(c.messageCredit.length)} values`,
-    ),
-    timed(
-      `${size}: timeline(), the swimlanes' reply`,
-      () => service.timeline(episodeId),
-      (t) => `${String(t.authors.length)} messages, ${(JSON.stringify(t).length / 1024).toFixed(0)} KB as JSON`,
-    ),
-  ];
 }
 
 function longEpisode(n: number): Episode {
@@ -292,14 +318,18 @@ function timed<T>(name: string, fn: () => T, describe: (value: T) => string, rep
 
 /** The timings as a Markdown table. */
 export function formatViewBench(result: ViewBenchResult): string {
-  return timingTable(
+  return [
     `View data services (index setup ${(result.setupMs / 1000).toFixed(1)} s; first call after opening, best of 3):`,
-    [...result.dashboard, ...result.episodes],
-  );
+    '',
+    ...timingTable([...result.dashboard, ...result.episodes]),
+  ].join('\n');
 }
 
-/** `timings` as a Markdown table under `title`. */
-export function timingTable(title: string, timings: readonly ViewTiming[]): string {
-  const rows = timings.map((t) => `| ${t.name} | ${t.firstMs.toFixed(1)} | ${t.bestMs.toFixed(1)} | ${t.note} |`);
-  return [title, '', '| call | first ms | best ms | |', '|---|---|---|---|', ...rows].join('\n');
+/** The Markdown table of view timings: call, first ms, best ms, note. */
+export function timingTable(timings: readonly ViewTiming[]): string[] {
+  return [
+    '| call | first ms | best ms | |',
+    '|---|---|---|---|',
+    ...timings.map((t) => `| ${t.name} | ${t.firstMs.toFixed(1)} | ${t.bestMs.toFixed(1)} | ${t.note} |`),
+  ];
 }

@@ -41,7 +41,8 @@ Usage:
       --budget N (loo): spend at most N evaluator calls (a replay's: calls to the model server),
       estimate the rest with a control variate.
       --no-logged: ignore logged counterfactuals and evaluate every coalition.
-      --seed N (shapley-mc, --budget): the seed of the random draws (default 1; printed with a Monte-Carlo result).
+      --seed N (shapley-mc, owen above 14 messages, --budget): the seed of the random draws (default 1;
+      printed with a Monte-Carlo result).
       --calibration X: agreement with the logged rewards an evaluator needs before its
       counterfactual values are used (default 0.95; 0 accepts any evaluator).
       Every value says where it came from (logged, replayed, checked, cached, estimated) and

@@ -297,6 +297,12 @@ export interface EpisodeCreditView {
    */
   readonly messageCredit: readonly (number | null)[];
   readonly messageCreditKind: 'per-message' | 'spread';
+  /**
+   * The half-width of each estimated message credit's 95% interval (Monte-Carlo Owen values, whose t
+   * intervals are `value ± half-width`; index = seq; null = none); absent when no message has one,
+   * so a long exact episode sends nothing more, and a long estimated one a single number a message.
+   */
+  readonly messageMargin?: readonly (number | null)[];
 }
 
 export interface RecomputeParams {

@@ -1,4 +1,5 @@
 import { maxTablePlayers, popcount } from './coalitionGame';
+import { memoised } from './memoised';
 import { checkPlayerCount } from './playerCount';
 import { shapleyWeights } from './shapleyWeights';
 
@@ -31,13 +32,8 @@ export function owenValues(
   value: (mask: number) => number,
 ): Float64Array {
   checkPlayerCount(nPlayers, maxTablePlayers, 'owenValues');
-  const groups = checkPartition(unions, nPlayers);
-  const cache = new Map<number, number>();
-  const cached = (mask: number): number => {
-    let result = cache.get(mask);
-    if (result === undefined) cache.set(mask, (result = value(mask)));
-    return result;
-  };
+  const groups = checkPartition(unions, nPlayers, 'owenValues');
+  const cached = memoised(value).value;
   const owen = new Float64Array(nPlayers);
   const quotient = subsetMasks(groups.map(maskOf));
   const outerWeights = shapleyWeights(groups.length);
@@ -95,18 +91,27 @@ function maskOf(members: readonly number[]): number {
   return members.reduce((mask, player) => mask | (1 << player), 0);
 }
 
-/** The non-empty unions, after checking that together they cover each player exactly once. */
-function checkPartition(unions: readonly (readonly number[])[], nPlayers: number): (readonly number[])[] {
+/**
+ * The non-empty unions, after checking that together they cover each player `0 .. nPlayers−1`
+ * exactly once (the a-priori unions of credit-methods.md §3.12 option 2).
+ *
+ * @throws RangeError naming `caller` when `unions` is not such a partition (programmer error).
+ */
+export function checkPartition(
+  unions: readonly (readonly number[])[],
+  nPlayers: number,
+  caller: string,
+): (readonly number[])[] {
   const seen = new Uint8Array(nPlayers);
   for (const union of unions) {
     for (const player of union) {
       if (!Number.isInteger(player) || player < 0 || player >= nPlayers || seen[player] === 1) {
-        throw new RangeError(`owenValues: message ${player} is out of 0..${nPlayers - 1} or in two unions`);
+        throw new RangeError(`${caller}: message ${player} is out of 0..${nPlayers - 1} or in two unions`);
       }
       seen[player] = 1;
     }
   }
   const missing = seen.indexOf(0);
-  if (missing >= 0) throw new RangeError(`owenValues: message ${missing} belongs to no union`);
+  if (missing >= 0) throw new RangeError(`${caller}: message ${missing} belongs to no union`);
   return unions.filter((union) => union.length > 0);
 }

@@ -1,4 +1,5 @@
 import { coalitionTable, maxTablePlayers } from './coalitionGame';
+import { memoised } from './memoised';
 import { mulberry32 } from '../../core/mulberry32';
 import { drawUnit, unitSize, type PermutationDesign } from './permutationDesign';
 import { checkPlayerCount } from './playerCount';
@@ -86,12 +87,7 @@ export function shapleyMonteCarlo(
   checkPlayerCount(n, Number.MAX_SAFE_INTEGER, 'shapleyMonteCarlo');
   const plan = monteCarloPlan(n, options);
   const units = unitSource(n, plan.design, options);
-  const cache = new Map<bigint, number>();
-  const cached = (mask: bigint): number => {
-    let result = cache.get(mask);
-    if (result === undefined) cache.set(mask, (result = value(mask)));
-    return result;
-  };
+  const { value: cached, cache } = memoised(value);
   const sampler = new ShapleySampler(n, plan.design);
   let exact = n === 0;
   while (!exact && sampler.units < plan.maxUnits) {

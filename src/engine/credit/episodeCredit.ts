@@ -7,7 +7,7 @@ import type { CoalitionValues, ValueInfo } from './coalitionValues';
 import { agentRows, provenanceOf } from './creditRows';
 import { maxExactAgents, type CreditMethodName } from './creditMethod';
 import { messageCredit, type MessageCreditResult } from './messageCredit';
-import { monteCarloCredit, type MonteCarloSettings } from './monteCarloCredit';
+import { estimateInterval, estimateProvenance, monteCarloCredit, type MonteCarloSettings } from './monteCarloCredit';
 
 /** Credit rows of one episode, by method name (a routing pass also yields `wta` and `routing-ipw`). */
 export type EpisodeCreditRows = Map<string, CreditRow[]>;
@@ -57,7 +57,7 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
       return single(method, await monteCarloRows(input));
     case 'prefix':
     case 'owen': {
-      const result = await messageCredit(input.messageValues(), method);
+      const result = await messageCredit(input.messageValues(), method, input.monteCarlo);
       return { rows: new Map([[method, result.rows]]), messages: result };
     }
   }
@@ -70,19 +70,11 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
 async function monteCarloRows(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const values = input.values();
   const r = await monteCarloCredit(values, input.monteCarlo);
-  const exact = r.converged && r.stderr.every((se) => se === 0);
-  const status = !values.allExact() ? 'approximate' : exact ? 'exact' : 'estimated';
-  const source = joinSources([...values.sourcesUsed(), ...(exact ? [] : (['estimated'] as const))]);
   return agentRows(
     input.episode,
     r.values,
-    { source, status },
-    Array.from(r.values, (_, i) => ({
-      stderr: r.stderr[i] ?? null,
-      ciLow: r.ciLow[i] ?? null,
-      ciHigh: r.ciHigh[i] ?? null,
-      n: r.permutations,
-    })),
+    estimateProvenance(values, r),
+    Array.from(r.values, (_, i) => estimateInterval(r, i)),
   );
 }
 

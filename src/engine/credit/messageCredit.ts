@@ -6,6 +6,13 @@ import { prefixValueCredit } from '../../credit/game/prefixValueCredit';
 import type { CoalitionValues } from './coalitionValues';
 import { maxOwenMessages } from './creditMethod';
 import { isConserved } from '../../credit/game/conservation';
+import {
+  defaultMonteCarlo,
+  estimateInterval,
+  estimateProvenance,
+  owenMonteCarloCredit,
+  type MonteCarloSettings,
+} from './monteCarloCredit';
 import { provenanceOf, type RowProvenance } from './creditRows';
 
 /** Per-message credit of one episode, with the first error of a failed episode (prefix only). */
@@ -21,39 +28,56 @@ const firstErrorDelta = 0.25;
  * Per-message credit that conserves the episode's credit (credit-methods.md §3.12): `prefix`
  * gives message t the change in value its addition makes, V(h_t) − V(h_{t−1}) (m + 1 values, any
  * length; summing to V(h_T) − V(h_0)); `owen` gives Owen values with messages grouped by author, so
- * each agent's messages sum to its Shapley value (exact up to {@link maxOwenMessages} messages).
- * Agent rows are the sums of their messages. The full transcript's value is the logged reward when
- * there is one (and a message subset that keeps whole agents takes the logged coalition value), so
- * the credit conserves the logged reward; the sum is checked, and an episode whose credit does not
- * add up fails with the reason rather than being stored.
+ * each agent's messages sum to its Shapley value: exact up to {@link maxOwenMessages} messages, by
+ * Monte Carlo beyond (`monteCarlo`: two-level permutations, estimates with 95% intervals, rows
+ * `estimated`). Agent rows are the sums of their messages. The full transcript's value is the
+ * logged reward when there is one (and a message subset that keeps whole agents takes the logged
+ * coalition value), so the credit conserves the logged reward; the sum is checked, and an episode
+ * whose credit does not add up fails with the reason rather than being stored.
  */
-export async function messageCredit(values: CoalitionValues, method: 'prefix' | 'owen'): Promise<MessageCreditResult> {
-  const episode = values.episode;
+export async function messageCredit(
+  values: CoalitionValues,
+  method: 'prefix' | 'owen',
+  monteCarlo: MonteCarloSettings = defaultMonteCarlo,
+): Promise<MessageCreditResult> {
   const authors = values.episode.messageAuthors;
   const t = authors.length;
-  if (method === 'owen' && t > maxOwenMessages) {
-    throw new Error(
-      `exact Owen values need 2^${t} message subsets and are limited to ${maxOwenMessages} messages; this episode has ${t} (use prefix credit, or owen on shorter episodes)`,
-    );
-  }
-  let credit: Float64Array;
-  let error: FirstErrorResult | undefined;
-  let used: bigint[];
-  if (method === 'prefix') {
-    used = Array.from({ length: t + 1 }, (_, k) => (1n << BigInt(k)) - 1n);
-    await values.require(used);
-    const v = used.map((mask) => values.value(mask));
-    credit = prefixValueCredit(v);
-    if ((episode.reward ?? 0) <= 0) error = firstErrorOf(v, used, values);
-  } else {
-    const unions = episode.agents.map((_, agent) => authors.flatMap((author, seq) => (author === agent ? [seq] : [])));
-    used = Array.from({ length: 2 ** t }, (_, mask) => BigInt(mask));
-    await values.require(used);
-    credit = owenValues(unions, t, (mask) => values.value(BigInt(mask)));
-  }
-  checkConservation(credit, values.value(values.full) - values.value(0n), method);
-  const provenance = provenanceOf(used.map((m) => values.info(m)));
-  return { rows: rowsOf(values, authors, credit, provenance), ...(error ? { firstError: error } : {}) };
+  if (method === 'prefix') return prefixCredit(values);
+  const unions = values.episode.agents.map(() => [] as number[]);
+  authors.forEach((author, seq) => unions[author]?.push(seq));
+  if (t > maxOwenMessages) return sampledOwenCredit(values, unions, monteCarlo);
+  const used = Array.from({ length: 2 ** t }, (_, mask) => BigInt(mask));
+  await values.require(used);
+  const credit = owenValues(unions, t, (mask) => values.value(BigInt(mask)));
+  checkConservation(credit, values, method);
+  return { rows: rowsOf(values, credit, provenanceOf(used.map((m) => values.info(m)))) };
+}
+
+/** Prefix credit from the `t + 1` prefix masks (resolved once each), with the first error of a failed episode. */
+async function prefixCredit(values: CoalitionValues): Promise<MessageCreditResult> {
+  const t = values.episode.messageAuthors.length;
+  const used = Array.from({ length: t + 1 }, (_, k) => (1n << BigInt(k)) - 1n);
+  await values.require(used);
+  const v = used.map((mask) => values.value(mask));
+  const credit = prefixValueCredit(v);
+  checkConservation(credit, values, 'prefix');
+  const rows = rowsOf(values, credit, provenanceOf(used.map((m) => values.info(m))));
+  return (values.episode.reward ?? 0) <= 0 ? { rows, firstError: firstErrorOf(v, used, values) } : { rows };
+}
+
+/**
+ * Monte-Carlo Owen rows: each message's estimate with its standard error, 95% interval and the
+ * permutations walked, `estimated` (or `approximate` when a value used is, `exact` when a one-agent
+ * episode was enumerated), source `+estimated`.
+ */
+async function sampledOwenCredit(
+  values: CoalitionValues,
+  unions: readonly (readonly number[])[],
+  settings: MonteCarloSettings,
+): Promise<MessageCreditResult> {
+  const r = await owenMonteCarloCredit(values, unions, settings);
+  checkConservation(r.values, values, 'owen');
+  return { rows: rowsOf(values, r.values, estimateProvenance(values, r), (seq) => estimateInterval(r, seq)) };
 }
 
 /**
@@ -66,7 +90,8 @@ function firstErrorOf(v: readonly number[], prefixes: readonly bigint[], values:
   return replayed ? firstErrorFromPrefixValues(v) : firstError(v, firstErrorDelta);
 }
 
-function checkConservation(credit: Float64Array, total: number, method: string): void {
+function checkConservation(credit: Float64Array, values: CoalitionValues, method: string): void {
+  const total = values.value(values.full) - values.value(0n);
   if (!isConserved(credit, total, 1e-6)) {
     const sum = credit.reduce((s, c) => s + c, 0);
     throw new Error(
@@ -78,11 +103,12 @@ function checkConservation(credit: Float64Array, total: number, method: string):
 /** Message and agent rows: one per message, then each agent's sum. */
 function rowsOf(
   values: CoalitionValues,
-  authors: readonly number[],
   credit: Float64Array,
   provenance: RowProvenance,
+  interval: (seq: number) => Partial<CreditRow> = () => ({}),
 ): CreditRow[] {
   const episode = values.episode;
+  const authors = episode.messageAuthors;
   const base = {
     stderr: null,
     ciLow: null,
@@ -101,6 +127,7 @@ function rowsOf(
       agentId: episode.agents[author]?.agentId ?? -1,
       messageSeq: seq,
       value: credit[seq] ?? Number.NaN,
+      ...interval(seq),
     };
   });
   episode.agents.forEach((agent, i) =>

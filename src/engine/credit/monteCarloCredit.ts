@@ -1,4 +1,8 @@
+import type { CreditRow } from '../../core/creditInput';
 import { mulberry32 } from '../../core/mulberry32';
+import { joinSources, type ValueSource } from '../../core/provenance';
+import type { RowProvenance } from './creditRows';
+import { OwenOrders, owenPlan } from '../../credit/game/owenMonteCarlo';
 import { drawUnit, unitSize } from '../../credit/game/permutationDesign';
 import { prefixMasks } from '../../credit/game/permutationMarginals';
 import {
@@ -67,18 +71,50 @@ export async function monteCarloCredit(
   settings: MonteCarloSettings,
 ): Promise<MonteCarloEpisodeEstimate> {
   const n = values.episode.agents.length;
-  const episodeSeed = (settings.seed ^ values.episode.episodeId) >>> 0;
   const plan = monteCarloPlan(n, { maxPermutations: settings.maxPermutations, targetStderr: settings.targetStderr });
+  const base = Int32Array.from({ length: n }, (_, i) => i);
+  return sampleCredit(values, settings, n, plan, (random) => drawUnit(plan.design, base, random));
+}
+
+/**
+ * Monte-Carlo Owen values of an episode's messages, grouped by author (credit-methods.md §3.12
+ * option 2, Monte Carlo): the same chunked driver, seeds, stopping rule and intervals as
+ * {@link monteCarloCredit}, over two-level orders ({@link OwenOrders}: agents, then their messages),
+ * in antithetic pairs. Arrays are indexed by message.
+ *
+ * @param unions - `unions[agent]` lists the agent's message indices (a partition of the messages).
+ */
+export async function owenMonteCarloCredit(
+  values: MaskValues,
+  unions: readonly (readonly number[])[],
+  settings: MonteCarloSettings,
+): Promise<MonteCarloEpisodeEstimate> {
+  const t = unions.reduce((count, union) => count + union.length, 0);
+  const orders = new OwenOrders(unions, t);
+  const plan = owenPlan(t, { maxPermutations: settings.maxPermutations, targetStderr: settings.targetStderr });
+  return sampleCredit(values, settings, t, plan, (random) => orders.drawUnit(plan.design, random));
+}
+
+/**
+ * Draws units of `n`-player orders in chunks, resolving each chunk's masks in one request. Only a
+ * game whose `2^n` coalitions all appear is exact: Owen orders of two or more unions never show a
+ * mask that splits two unions, so only a one-union (Shapley) game can be enumerated.
+ */
+async function sampleCredit(
+  values: MaskValues,
+  settings: MonteCarloSettings,
+  n: number,
+  plan: MonteCarloPlan,
+  draw: (random: () => number) => Int32Array[],
+): Promise<MonteCarloEpisodeEstimate> {
+  const episodeSeed = (settings.seed ^ values.episode.episodeId) >>> 0;
   const sampler = new ShapleySampler(n, plan.design);
   const required = new Set<bigint>();
   const random = mulberry32(episodeSeed);
-  const base = Int32Array.from({ length: n }, (_, i) => i);
   const perChunk = Math.max(1, Math.floor(settings.chunk / unitSize(plan.design, n)));
   let exact = n === 0;
   while (!exact && sampler.units < plan.maxUnits && !shouldStop(sampler, plan)) {
-    const units = Array.from({ length: Math.min(perChunk, plan.maxUnits - sampler.units) }, () =>
-      drawUnit(plan.design, base, random),
-    );
+    const units = Array.from({ length: Math.min(perChunk, plan.maxUnits - sampler.units) }, () => draw(random));
     const masks = units.flat().flatMap(prefixMasks);
     await values.require(masks);
     for (const mask of masks) required.add(mask);
@@ -105,5 +141,29 @@ function estimate(
     evaluations,
     converged: shouldStop(sampler, plan),
     ...seeds,
+  };
+}
+
+/**
+ * Row provenance of a Monte-Carlo estimate (credit-methods.md §3.8, §3.12): `exact` when every
+ * coalition was seen (SE 0), `approximate` when a value used is, else `estimated`, with the source
+ * `estimated` added unless exact.
+ */
+export function estimateProvenance(
+  values: { allExact(): boolean; sourcesUsed(): Set<ValueSource> },
+  estimate: MonteCarloEpisodeEstimate,
+): RowProvenance {
+  const exact = estimate.converged && estimate.stderr.every((se) => se === 0);
+  const status = !values.allExact() ? 'approximate' : exact ? 'exact' : 'estimated';
+  return { source: joinSources([...values.sourcesUsed(), ...(exact ? [] : (['estimated'] as const))]), status };
+}
+
+/** The interval fields of player `i`'s row: standard error, 95% interval and the permutations walked. */
+export function estimateInterval(estimate: MonteCarloEpisodeEstimate, i: number): Partial<CreditRow> {
+  return {
+    stderr: estimate.stderr[i] ?? null,
+    ciLow: estimate.ciLow[i] ?? null,
+    ciHigh: estimate.ciHigh[i] ?? null,
+    n: estimate.permutations,
   };
 }

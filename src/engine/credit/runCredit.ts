@@ -51,7 +51,8 @@ export async function creditForRun(
     // intervention in the index; evaluators are asked for removals (⊥), or a replay for default actions.
     ...(needsEvaluator ? { intervention: evaluator ? (evaluator.intervention ?? 'remove') : 'logged' } : {}),
     ...(options.useLogged === false ? { useLogged: false } : {}),
-    ...(options.method === 'shapley-mc' ? { monteCarlo } : {}),
+    // owen samples its long episodes (credit-methods.md §3.12), so its results depend on the settings too.
+    ...(options.method === 'shapley-mc' || options.method === 'owen' ? { monteCarlo } : {}),
   });
   const [from, to] = options.steps ?? [-Infinity, Infinity];
   const split = options.split ?? defaultSplit;

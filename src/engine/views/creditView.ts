@@ -83,6 +83,7 @@ function storedView(input: CreditViewInput, computedAt: string | null): EpisodeC
     agents,
     messageCredit: perMessage ? messageValues(input) : spread(input, values),
     messageCreditKind: perMessage ? 'per-message' : 'spread',
+    ...messageMargins(input),
   };
 }
 
@@ -146,6 +147,18 @@ function messageValues(input: CreditViewInput): (number | null)[] {
   for (const r of input.rows)
     if (r.messageSeq !== null && r.messageSeq >= 0 && r.messageSeq < credit.length) credit[r.messageSeq] = r.value;
   return credit;
+}
+
+/** The interval half-widths of estimated message rows (Monte-Carlo Owen), when at least one message has one. */
+function messageMargins(input: CreditViewInput): Pick<EpisodeCreditView, 'messageMargin'> {
+  let margins: (number | null)[] | undefined;
+  for (const r of input.rows) {
+    if (r.messageSeq === null || r.messageSeq < 0 || r.messageSeq >= input.authors.length) continue;
+    if (r.ciLow === null || r.ciHigh === null || r.value === null) continue;
+    margins ??= input.authors.map(() => null);
+    margins[r.messageSeq] = (r.ciHigh - r.ciLow) / 2;
+  }
+  return margins ? { messageMargin: margins } : {};
 }
 
 /** Each agent's value (by agent id) divided evenly over its messages. */

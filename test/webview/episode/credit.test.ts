@@ -7,6 +7,7 @@ import { formatCredit, formatInterval, formatNumber, formatPosition } from '../.
 import {
   creditText,
   creditTint,
+  kindMark,
   kindSentence,
   tintText,
   tokenHeat,
@@ -118,6 +119,31 @@ describe('creditTint', () => {
       creditText(0.5, 'prefix', 'per-message', true),
       'Credit +0.500 under Prefix (per message) (per-message credit, replayed)',
     );
+  });
+
+  test('an estimated message credit carries its interval in the text and as ±half-width on the row', () => {
+    const tint = tintOf({
+      method: 'owen',
+      messageCreditKind: 'per-message',
+      messageCredit: [0.012, 0, null],
+      messageMargin: [0.022, null, 0.5],
+    });
+    assert.deepEqual(tint.interval(0), [0.012 - 0.022, 0.012 + 0.022]);
+    assert.equal(tint.interval(2), null, 'no value, no interval');
+    assert.equal(
+      tintText(tint, 0),
+      'Credit +0.012 under Owen (per message) (per-message credit, estimated; 95% interval [−0.010, 0.034])',
+    );
+    assert.deepEqual(kindMark(tint, 0), { text: '±0.022', kind: 'interval' });
+    assert.equal(kindMark(tint, 1), null, 'an exact per-message value needs no mark');
+    assert.equal(kindMark(tint, 2), null);
+  });
+
+  test("a message showing its agent's spread says so on the row", () => {
+    const tint = tintOf();
+    assert.deepEqual(kindMark(tint, 0), { text: 'spread', kind: 'spread' });
+    assert.equal(kindMark(tint, 2), null, 'no credit, no mark');
+    assert.equal(tint.interval(0), null);
   });
 
   test('the legend sentence says what a colour stands for', () => {

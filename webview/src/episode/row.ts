@@ -3,7 +3,7 @@ import { h } from '../dom';
 import { splitMatches } from './find';
 import { formatCredit, formatInt } from '../kit/format';
 import { beyondMark } from '../charts/creditScale';
-import { tintText, tokenHeat, type CreditTint } from './tint';
+import { kindMark, tintText, tokenHeat, type CreditTint } from './tint';
 import { renderValue } from './valueTree';
 
 // One row of the message timeline. Trace text only ever becomes text nodes (h() / textContent);
@@ -96,9 +96,12 @@ export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null
     state === 'unidentified'
       ? '?'
       : `${formatCredit(value)}${paint && tint ? beyondMark(paint, tint.bound).glyph : ''}`;
+  // The row itself says when its number is an estimate or an agent's even spread (the text says how).
+  const mark = tint ? kindMark(tint, seq) : null;
   chip.replaceChildren(
     ariaHidden(h('span', 'msg-swatch', state === 'unidentified' ? '?' : '')),
     ariaHidden(h('span', 'msg-credit-value', shown)),
+    ...(mark ? [ariaHidden(h('span', `msg-credit-mark is-${mark.kind}`, mark.text))] : []),
     h('span', 'visually-hidden', text),
   );
 }

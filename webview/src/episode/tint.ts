@@ -8,12 +8,13 @@ import {
   domainBound,
   type CreditPaint,
 } from '../charts/creditScale';
-import { formatCredit } from '../kit/format';
+import { formatCredit, formatInterval, formatNumber } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 
 // The tint model: which colour a message (and a token) gets for its credit. Pure: no DOM.
 
 export type CreditKind = EpisodeCreditView['messageCreditKind'];
+export type MessageInterval = readonly [number, number];
 
 /** Message credit of one method, on the run's fixed colour domain (the same for every method). */
 export interface CreditTint {
@@ -27,6 +28,8 @@ export interface CreditTint {
   /** Why the data cannot answer this episode under the method; null when it can. */
   readonly unidentified: string | null;
   value(seq: number): number | null;
+  /** The 95% interval of an estimated message credit (Monte-Carlo Owen); null when it has none. */
+  interval(seq: number): MessageInterval | null;
   /** How the message's credit is painted (no credit and not identifiable included). */
   paint(seq: number): CreditPaint;
 }
@@ -53,6 +56,13 @@ export function creditTint(credit: EpisodeCreditView | null, domain?: CreditDoma
     replayed: (credit.source ?? '').split('+').includes('replayed'),
     unidentified,
     value,
+    interval: (seq) => {
+      const v = value(seq);
+      const margin = credit.messageMargin?.[seq];
+      return v === null || margin === undefined || margin === null || !Number.isFinite(margin)
+        ? null
+        : [v - margin, v + margin];
+    },
     paint: (seq) => creditPaint(value(seq), bound, unidentified !== null),
   };
 }
@@ -72,10 +82,28 @@ export function kindSentence(method: ViewMethod, kind: CreditKind, replayed = fa
   return `${what.charAt(0).toUpperCase()}${what.slice(1)}${replayed ? ' (replayed on your model server)' : ''}.`;
 }
 
-/** The hover / screen-reader text of one message's credit. */
-export function creditText(value: number | null, method: ViewMethod, kind: CreditKind, replayed = false): string {
+/** The hover / screen-reader text of one message's credit, with its interval when it was estimated. */
+export function creditText(
+  value: number | null,
+  method: ViewMethod,
+  kind: CreditKind,
+  replayed = false,
+  interval: MessageInterval | null = null,
+): string {
   if (value === null) return `No credit for this message under ${methodLabels[method]}`;
-  return `Credit ${formatCredit(value)} under ${methodLabels[method]} (${kindDescription(kind, replayed)})`;
+  const estimated = interval ? `, estimated; 95% interval ${formatInterval(interval[0], interval[1])}` : '';
+  return `Credit ${formatCredit(value)} under ${methodLabels[method]} (${kindDescription(kind, replayed)}${estimated})`;
+}
+
+/**
+ * The short mark a message row shows beside its number: `±half-width` for an estimated credit,
+ * `spread` for an agent's credit divided evenly over its messages; null otherwise.
+ */
+export function kindMark(tint: CreditTint, seq: number): { text: string; kind: 'interval' | 'spread' } | null {
+  if (tint.value(seq) === null) return null;
+  const interval = tint.interval(seq);
+  if (interval) return { text: `±${formatNumber((interval[1] - interval[0]) / 2)}`, kind: 'interval' };
+  return tint.kind === 'spread' ? { text: 'spread', kind: 'spread' } : null;
 }
 
 /** The hover / screen-reader text of message `seq` under `tint`: its value, or why it has none, and a clamp. */
@@ -83,7 +111,7 @@ export function tintText(tint: CreditTint, seq: number): string {
   const paint = tint.paint(seq);
   if (paint.state === 'unidentified')
     return `Not identifiable under ${methodLabels[tint.method]}: ${tint.unidentified ?? 'the data cannot answer'}`;
-  const text = creditText(tint.value(seq), tint.method, tint.kind, tint.replayed);
+  const text = creditText(tint.value(seq), tint.method, tint.kind, tint.replayed, tint.interval(seq));
   const beyond = beyondMark(paint, tint.bound).text;
   return beyond ? `${text}; ${beyond}` : text;
 }

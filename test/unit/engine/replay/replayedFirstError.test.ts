@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CreditEpisode } from '../../../../src/core/creditInput';
-import { CoalitionValues } from '../../../../src/engine/credit/coalitionValues';
+import type { CoalitionValues } from '../../../../src/engine/credit/coalitionValues';
 import { messageCredit } from '../../../../src/engine/credit/messageCredit';
 import type { Evaluator } from '../../../../src/engine/evaluators/evaluator';
+import { evaluatedMessageValues } from '../messageValues';
 
 /** A failed three-message episode of agents A, B, A (nothing logged but its reward 0). */
 const episode: CreditEpisode = {
@@ -51,15 +52,7 @@ function prefixEvaluator(replayed: boolean): Evaluator {
 }
 
 function values(evaluator: Evaluator): CoalitionValues {
-  return new CoalitionValues(episode, 'messages', {
-    loadCache: () => new Map(),
-    evaluator,
-    counters: { logged: 0, cached: 0, evaluated: 0 },
-    fresh: [],
-    useLogged: true,
-    sequential: true,
-    trust: () => Promise.resolve(undefined),
-  });
+  return evaluatedMessageValues(episode, evaluator);
 }
 
 test('replayed prefix values locate the point of no return; checked ones keep the first drop of δ', async () => {
