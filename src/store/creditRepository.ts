@@ -3,6 +3,7 @@ import type { CreditParams, CreditRow } from '../core/creditInput';
 import type { BindValue, Db, Statement } from './database';
 import { MultiInsert } from './multiInsert';
 import { splitCondition, splitParam } from './splitFilter';
+import { sqlBoolean } from './sqlValues';
 import type { SplitChoice } from '../core/split';
 
 /** A stored credit value with its episode and agent, as the CLI and exports print it (snake_case on purpose: the column names users read). */
@@ -334,7 +335,7 @@ export class CreditRepository {
     return new Map(
       this.cachedStmt
         .all(episodeId, evaluator)
-        .map((r) => [r.intervention, { value: r.value, replayed: r.replayed === 1 }]),
+        .map((r) => [r.intervention, { value: r.value, replayed: sqlBoolean(r.replayed) }]),
     );
   }
 
