@@ -1,3 +1,11 @@
+import type {
+  AgentCreditFilter,
+  AgentCreditSortKey,
+  DashboardRun,
+  EpisodeFilter,
+  EpisodeSortKey,
+  EpisodeTableRow,
+} from '../core/dashboardRows';
 import type { CreditCoverage } from '../core/provenance';
 import { isGroupRef, type GroupRef } from './groupPanel';
 import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
@@ -14,7 +22,15 @@ import {
   type ViewMethod,
 } from './viewData';
 
-export type { CreditCoverage };
+export type {
+  AgentCreditFilter,
+  AgentCreditSortKey,
+  CreditCoverage,
+  DashboardRun,
+  EpisodeFilter,
+  EpisodeSortKey,
+  EpisodeTableRow,
+};
 
 // The contract of the "Credit Lens: Run Dashboard" webview (host: src/extension/panels/dashboardPanel.ts,
 // webview: webview/src/dashboard/main.ts).
@@ -30,20 +46,6 @@ export type { CreditCoverage };
 export const dashboardStateVersion = 1;
 /** Largest page of the episode table. */
 export const maxEpisodePage = 500;
-
-/** A run of the indexed folder. */
-export interface DashboardRun {
-  readonly runId: number;
-  readonly name: string;
-  readonly mechanism: string | null;
-  readonly episodes: number;
-  /** Agents in roster order. */
-  readonly agents: readonly string[];
-  readonly steps: { readonly min: number | null; readonly max: number | null; readonly count: number };
-  readonly flags: number;
-  /** True when some episode of the run logs a routing decision (the Routing method is offered only then). */
-  readonly routingLogged?: boolean;
-}
 
 export interface DashboardRunsData {
   /** Absolute path of the indexed folder. */
@@ -166,15 +168,10 @@ export interface OverviewDelta {
   readonly columns: OverviewColumns;
 }
 
-/** The table's own sort keys, and one agent's credit under the dashboard's method. */
-export type EpisodeSortKey = 'step' | 'reward' | 'messages' | 'flags' | 'externalId' | AgentCreditSortKey;
 export const episodeSortKeys: readonly EpisodeSortKey[] = ['step', 'reward', 'messages', 'flags', 'externalId'];
 
 // The per-agent credit columns of the episode table (issue 16): one column per agent of the run,
 // valued by the agent-level credit of the dashboard's method (its parameter set computed last).
-
-/** Sorts by one agent's credit: `credit:` and the agent's name (episodes without a value last). */
-export type AgentCreditSortKey = `credit:${string}`;
 
 const maxAgentChars = 1024;
 
@@ -187,13 +184,6 @@ export function agentCreditSortKey(agent: string): AgentCreditSortKey {
 export function isEpisodeSortKey(value: unknown): value is EpisodeSortKey {
   if (episodeSortKeys.includes(value as EpisodeSortKey)) return true;
   return typeof value === 'string' && value.startsWith('credit:') && isBoundedString(value, maxAgentChars + 7);
-}
-
-/** Episodes whose agent's credit lies in [min, max] (a null bound is open). */
-export interface AgentCreditFilter {
-  readonly agent: string;
-  readonly min?: number | null;
-  readonly max?: number | null;
 }
 
 function isAgentCreditFilter(value: unknown): value is AgentCreditFilter {
@@ -223,23 +213,6 @@ export interface EpisodeCreditColumns {
   readonly creditAgents?: readonly string[];
 }
 
-/** Filters of the episode table; absent or null = no filter. */
-export interface EpisodeFilter {
-  readonly stepFrom?: number | null;
-  readonly stepTo?: number | null;
-  readonly group?: string | null;
-  readonly rewardMin?: number | null;
-  readonly rewardMax?: number | null;
-  /** 'any' = covered by at least one flag; otherwise a flag kind. */
-  readonly flag?: string | null;
-  /** Episodes whose roster has this agent. */
-  readonly agent?: string | null;
-  /** Full-text query over message text (FTS5 syntax, words are ANDed). */
-  readonly search?: string | null;
-  /** A range of one agent's credit under the request's method. */
-  readonly agentCredit?: AgentCreditFilter | null;
-}
-
 export interface GetEpisodesParams extends EpisodeCreditColumnsParams {
   readonly folder: string;
   readonly runId: number;
@@ -249,17 +222,8 @@ export interface GetEpisodesParams extends EpisodeCreditColumnsParams {
   readonly limit: number;
 }
 
-export interface EpisodeRow extends EpisodeCreditCells {
-  readonly episodeId: number;
-  readonly externalId: string;
-  readonly step: number | null;
-  readonly group: string | null;
-  readonly sample: number | null;
-  readonly reward: number | null;
-  readonly agents: number;
-  readonly messages: number;
-  readonly flags: number;
-}
+/** One row of the episode table with its credit cells. */
+export type EpisodeRow = EpisodeTableRow & EpisodeCreditCells;
 
 /** Whether an episode page's `total` is exact or a lower bound (a filtered count stops early). */
 export interface EpisodeTotalBound {

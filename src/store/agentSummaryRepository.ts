@@ -38,15 +38,15 @@ export interface AuditSummaryRecord {
 
 // Agent-level credit drawn by the views (exact or estimated), as the dashboard's per-step credit reads it.
 const creditValuesSql = `
-  SELECT c.agent_id, e.train_step AS step, c.value FROM episode e CROSS JOIN credit c
+  SELECT c.agent_id AS agentId, e.train_step AS step, c.value FROM episode e CROSS JOIN credit c
   WHERE e.run_id = :run AND ${inSplit('e')} AND c.method = :method AND c.params_hash = :hash AND c.episode_id = e.episode_id
     AND c.message_seq IS NULL AND c.value IS NOT NULL AND c.status IN ('exact', 'estimated')`;
 // The "shared" signal: every roster agent gets the logged team reward.
 const sharedValuesSql = `
-  SELECT ea.agent_id, e.train_step AS step, e.outcome AS value FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id
+  SELECT ea.agent_id AS agentId, e.train_step AS step, e.outcome AS value FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id
   WHERE e.run_id = :run AND ${inSplit('e')} AND e.outcome IS NOT NULL`;
 const activitySql = `
-  SELECT ea.agent_id, count(*) AS episodes, sum(ea.n_messages) AS messages, sum(ea.n_tokens) AS tokens
+  SELECT ea.agent_id AS agentId, count(*) AS episodes, sum(ea.n_messages) AS messages, sum(ea.n_tokens) AS tokens
   FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id
   WHERE e.run_id = :run AND ${inSplit('e')} GROUP BY ea.agent_id`;
 
@@ -61,27 +61,16 @@ export interface EpisodeCounts {
   readonly rewarded: number;
 }
 
-interface ValueRow {
-  agent_id: number;
-  step: number | null;
-  value: number;
-}
-
 /** The per-agent inputs of the dashboard's agent summary, and the stored audit summary of a run. */
 export class AgentSummaryRepository {
-  private readonly creditStmt: Statement<ValueRow>;
-  private readonly sharedStmt: Statement<ValueRow>;
-  private readonly activityStmt: Statement<{
-    agent_id: number;
-    episodes: number;
-    messages: number;
-    tokens: number | null;
-  }>;
+  private readonly creditStmt: Statement<AgentCreditValue>;
+  private readonly sharedStmt: Statement<AgentCreditValue>;
+  private readonly activityStmt: Statement<AgentActivity>;
   private readonly auditStmt: Statement<{
     method: string;
-    audited_at: string;
-    agents_json: string;
-    unreachable_json: string;
+    auditedAt: string;
+    agentsJson: string;
+    unreachableJson: string;
   }>;
   private readonly saveStmt: Statement;
   private readonly countsStmt: Statement<EpisodeCounts>;
@@ -92,7 +81,8 @@ export class AgentSummaryRepository {
     this.activityStmt = db.prepare(activitySql);
     this.countsStmt = db.prepare(countsSql);
     this.auditStmt = db.prepare(
-      'SELECT method, audited_at, agents_json, unreachable_json FROM audit_summary WHERE run_id = ?',
+      `SELECT method, audited_at AS auditedAt, agents_json AS agentsJson, unreachable_json AS unreachableJson
+       FROM audit_summary WHERE run_id = ?`,
     );
     this.saveStmt = db.prepare(`
       INSERT INTO audit_summary (run_id, method, audited_at, agents_json, unreachable_json) VALUES (?, ?, ?, ?, ?)
@@ -107,22 +97,17 @@ export class AgentSummaryRepository {
     paramsHash: string,
     split: SplitChoice = defaultSplit,
   ): AgentCreditValue[] {
-    return this.creditStmt.all({ run: runId, method, hash: paramsHash, split: splitParam(split) }).map(toValue);
+    return this.creditStmt.all({ run: runId, method, hash: paramsHash, split: splitParam(split) });
   }
 
   /** The `shared` signal of every roster agent over the episodes in `split` that log a team reward. */
   sharedValues(runId: number, split: SplitChoice = defaultSplit): AgentCreditValue[] {
-    return this.sharedStmt.all({ run: runId, split: splitParam(split) }).map(toValue);
+    return this.sharedStmt.all({ run: runId, split: splitParam(split) });
   }
 
   /** Episodes, messages and tokens of each roster agent over the episodes in `split`. */
   activity(runId: number, split: SplitChoice = defaultSplit): AgentActivity[] {
-    return this.activityStmt.all({ run: runId, split: splitParam(split) }).map((r) => ({
-      agentId: r.agent_id,
-      episodes: r.episodes,
-      messages: r.messages,
-      tokens: r.tokens,
-    }));
+    return this.activityStmt.all({ run: runId, split: splitParam(split) });
   }
 
   /** How many of the run's episodes in `split` there are, log no step, log a team reward. */
@@ -135,10 +120,10 @@ export class AgentSummaryRepository {
     const row = this.auditStmt.get(runId);
     if (!row) return undefined;
     try {
-      const agents = JSON.parse(row.agents_json) as AuditedAgent[];
-      const unreachable = JSON.parse(row.unreachable_json) as string[];
+      const agents = JSON.parse(row.agentsJson) as AuditedAgent[];
+      const unreachable = JSON.parse(row.unreachableJson) as string[];
       if (!Array.isArray(agents) || !Array.isArray(unreachable)) return undefined;
-      return { method: row.method, auditedAt: row.audited_at, agents, unreachable };
+      return { method: row.method, auditedAt: row.auditedAt, agents, unreachable };
     } catch {
       return undefined;
     }
@@ -154,8 +139,4 @@ export class AgentSummaryRepository {
       JSON.stringify(audit.unreachable),
     );
   }
-}
-
-function toValue(r: ValueRow): AgentCreditValue {
-  return { agentId: r.agent_id, step: r.step, value: r.value };
 }

@@ -2,6 +2,7 @@ import type { SplitChoice } from '../core/split';
 import type { Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 import { splitCondition, splitParam } from './splitFilter';
+import { sqlBoolean, sqlNullableBoolean } from './sqlValues';
 
 /** What the audit needs of one episode: outcome, location, roster activity. */
 export interface AuditEpisode {
@@ -49,37 +50,17 @@ export interface EpisodeWithCredit {
   readonly credit: ReadonlyMap<number, StoredCredit>;
 }
 
-interface EpisodeRow {
-  episode_id: number;
-  external_id: string;
-  train_step: number | null;
-  outcome: number | null;
-  final_answer: string | null;
-  uri: string;
-  format: string;
-  line: number;
-  byte_offset: number;
-  byte_length: number;
-}
+/** A page row: the episode without its roster. */
+type EpisodeRow = Omit<AuditEpisode, 'agents'>;
 
-interface RosterRow {
-  episode_id: number;
-  agent_id: number;
-  name: string;
-  kind: string;
-  trainable: number | null;
-  declared: number;
-  n_messages: number;
-  n_tokens: number | null;
-  n_chars: number;
-}
+/** A roster row: the agent with its episode, and its 0/1 columns as stored. */
+type RosterRow = Omit<AuditEpisode['agents'][number], 'declared' | 'trainable'> & {
+  readonly episodeId: number;
+  readonly declared: number;
+  readonly trainable: number | null;
+};
 
-interface CreditRow {
-  readonly episode_id: number;
-  readonly agent_id: number;
-  readonly value: number;
-  readonly status: string;
-}
+type CreditRow = StoredCredit & { readonly episodeId: number; readonly agentId: number };
 
 /** Episodes read a page at a time, with their rosters and credit (three range queries a page). */
 const pageSize = 2000;
@@ -100,17 +81,19 @@ export class AuditInputRepository {
     // `+e.run_id`: walk the episodes in id order from the last page's end; an index on run_id would
     // make every page scan and sort the whole run (quadratic in the run's size).
     this.pageStmt = db.prepare(`
-      SELECT e.episode_id, e.external_id, e.train_step, e.outcome, e.final_answer, s.uri, s.format, e.line, e.byte_offset, e.byte_length
+      SELECT e.episode_id AS episodeId, e.external_id AS externalId, coalesce(e.train_step, 0) AS step, e.outcome AS reward,
+        e.final_answer AS finalAnswer, s.uri, s.format, e.line, e.byte_offset AS offset, e.byte_length AS length
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE +e.run_id = ? AND e.episode_id > ? AND ${splitCondition('e')} ORDER BY e.episode_id LIMIT ?`);
     this.rosterStmt = db.prepare(`
-      SELECT ea.episode_id, ea.agent_id, a.name, a.kind, a.trainable, ea.declared, ea.n_messages, ea.n_tokens, ea.n_chars
+      SELECT ea.episode_id AS episodeId, ea.agent_id AS agentId, a.name, ea.declared, ea.n_messages AS messages,
+        ea.n_tokens AS tokens, ea.n_chars AS chars, a.kind, a.trainable
       FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id BETWEEN ? AND ? ORDER BY ea.episode_id, ea.ordinal`);
     this.stepCountStmt = db.prepare(`
       SELECT coalesce(e.train_step, 0) AS step, count(*) AS episodes FROM episode e
       WHERE e.run_id = ? AND ${splitCondition('e')} GROUP BY 1 ORDER BY 1`);
     this.creditStmt = db.prepare(`
-      SELECT episode_id, agent_id, value, status FROM credit
+      SELECT episode_id AS episodeId, agent_id AS agentId, value, status FROM credit
       WHERE episode_id BETWEEN ? AND ? AND method = ? AND params_hash = ? AND message_seq IS NULL AND value IS NOT NULL
       ORDER BY episode_id, credit_id`);
     this.failureStmt = db.prepare(`
@@ -139,15 +122,15 @@ export class AuditInputRepository {
   *episodes(runId: number, key: StoredCreditKey | undefined, split: SplitChoice = 'all'): Generator<EpisodeWithCredit> {
     for (let after = 0; ;) {
       const page = this.pageStmt.all(runId, after, splitParam(split), pageSize);
-      const first = page[0]?.episode_id;
-      const last = page[page.length - 1]?.episode_id;
+      const first = page[0]?.episodeId;
+      const last = page[page.length - 1]?.episodeId;
       if (first === undefined || last === undefined) return;
       const rosters = groupByEpisode(this.rosterStmt.all(first, last));
       const credit = key ? this.creditOf(first, last, key) : new Map<number, Map<number, StoredCredit>>();
       for (const row of page)
         yield {
-          episode: toEpisode(row, rosters.get(row.episode_id) ?? []),
-          credit: credit.get(row.episode_id) ?? new Map(),
+          episode: { ...row, agents: (rosters.get(row.episodeId) ?? []).map(toAgent) },
+          credit: credit.get(row.episodeId) ?? new Map(),
         };
       after = last;
     }
@@ -157,35 +140,15 @@ export class AuditInputRepository {
   private creditOf(first: number, last: number, key: StoredCreditKey): Map<number, Map<number, StoredCredit>> {
     const byEpisode = new Map<number, Map<number, StoredCredit>>();
     for (const row of this.creditStmt.iterate(first, last, key.method, key.paramsHash)) {
-      const credit = byEpisode.get(row.episode_id) ?? new Map<number, StoredCredit>();
-      credit.set(row.agent_id, { value: row.value, status: row.status });
-      byEpisode.set(row.episode_id, credit);
+      const credit = byEpisode.get(row.episodeId) ?? new Map<number, StoredCredit>();
+      credit.set(row.agentId, { value: row.value, status: row.status });
+      byEpisode.set(row.episodeId, credit);
     }
     return byEpisode;
   }
 }
 
-function toEpisode(row: EpisodeRow, roster: readonly RosterRow[]): AuditEpisode {
-  return {
-    episodeId: row.episode_id,
-    externalId: row.external_id,
-    step: row.train_step ?? 0,
-    reward: row.outcome,
-    finalAnswer: row.final_answer,
-    uri: row.uri,
-    format: row.format,
-    line: row.line,
-    offset: row.byte_offset,
-    length: row.byte_length,
-    agents: roster.map((r) => ({
-      agentId: r.agent_id,
-      name: r.name,
-      declared: r.declared === 1,
-      messages: r.n_messages,
-      tokens: r.n_tokens,
-      chars: r.n_chars,
-      kind: r.kind,
-      trainable: r.trainable === null ? null : r.trainable === 1,
-    })),
-  };
+/** A roster row as the audit reads it: without its episode id, the 0/1 columns as booleans. */
+function toAgent({ episodeId: _episode, declared, trainable, ...agent }: RosterRow): AuditEpisode['agents'][number] {
+  return { ...agent, declared: sqlBoolean(declared), trainable: sqlNullableBoolean(trainable) };
 }

@@ -86,28 +86,10 @@ export interface BrowseParseError {
   readonly reason: string;
 }
 
-/** A row of stepRangesSql: a range's bounds and totals. */
-type RangeRow = Omit<StepRow, 'step' | 'groups'> & { lo: number; hi: number; steps: number };
-
-/** A row of a step listing. */
-interface StepRow {
-  step: number | null;
-  episodes: number;
-  groups: number;
-  mean_reward: number | null;
-  flags: number;
-}
-
-interface FlagRow {
-  flag_id: number;
-  run_id: number;
-  kind: string;
-  agent: string | null;
-  scope_kind: string;
-  scope_id: string;
-  score: number | null;
-  evidence_json: string | null;
-}
+/** A flags row: the flag's own columns, its evidence as stored (parsed by {@link toFlag}). */
+type FlagRow = Required<Pick<BrowseFlag, 'flagId' | 'runId' | 'kind' | 'agent' | 'scope' | 'scopeId' | 'score'>> & {
+  readonly evidenceJson: string | null;
+};
 
 // Every flag of run :run that covers training steps, as an inclusive step range (lo, hi): windows of
 // steps (stored as "a..b" by auditRepository.ts, at step or run scope) and the step of each episode
@@ -125,7 +107,7 @@ const flagSpans = `
 // Episodes and mean reward in one pass over the covering index episode_step; the step count is a
 // skip scan (stepCountSql), since a count(DISTINCT) over every episode dominated a live refresh.
 const runsSql = `
-  SELECT r.run_id, r.name, r.root, r.mechanism, coalesce(t.episodes, 0) AS episodes, t.mean_reward,
+  SELECT r.run_id AS runId, r.name, r.root, r.mechanism, coalesce(t.episodes, 0) AS episodes, t.mean_reward AS meanReward,
     (SELECT count(*) FROM flag f WHERE f.run_id = r.run_id) AS flags
   FROM run r LEFT JOIN (
     SELECT run_id, count(*) AS episodes, avg(outcome) AS mean_reward FROM episode INDEXED BY episode_step GROUP BY run_id
@@ -143,7 +125,7 @@ const stepCountSql = `
 // The step listing over the steps a condition on `train_step` selects: all, a range, or the null step.
 const stepsWhere = (condition: string): string => `
   WITH ${flagSpans}
-  SELECT s.step, s.episodes, s.groups, s.mean_reward,
+  SELECT s.step, s.episodes, s.groups, s.mean_reward AS meanReward,
     (SELECT count(DISTINCT flag_id) FROM flag_span WHERE s.step BETWEEN lo AND hi OR (s.step IS NULL AND lo IS NULL)) AS flags
   FROM (SELECT train_step AS step, count(*) AS episodes, count(DISTINCT group_id) AS groups, avg(outcome) AS mean_reward
         FROM episode INDEXED BY episode_step WHERE run_id = :run ${condition} GROUP BY train_step) s
@@ -163,8 +145,8 @@ const stepRangesSql = `
   ranged AS (
     SELECT w.width * CASE WHEN step >= 0 THEN step / w.width ELSE (step + 1) / w.width - 1 END AS lo, w.width, per_step.*
     FROM per_step CROSS JOIN (SELECT CAST(:width AS INTEGER) AS width) w)
-  SELECT lo, lo + width - 1 AS hi, count(*) AS steps, sum(episodes) AS episodes,
-    sum(total) / nullif(sum(rewarded), 0) AS mean_reward,
+  SELECT lo AS "from", lo + width - 1 AS "to", count(*) AS steps, sum(episodes) AS episodes,
+    sum(total) / nullif(sum(rewarded), 0) AS meanReward,
     (SELECT count(DISTINCT flag_id) FROM flag_span f WHERE f.lo <= ranged.lo + width - 1 AND f.hi >= ranged.lo) AS flags
   FROM ranged GROUP BY lo ORDER BY lo`;
 
@@ -174,7 +156,7 @@ const stepSpanSql = `
 
 // Groups in numeric-aware order of their ids (group_key, migration 0016: `g:2` before `g:10`).
 const groupsSql = `
-  SELECT g.group_id, g.episodes, g.mean_reward,
+  SELECT g.group_id AS "group", g.episodes, g.mean_reward AS meanReward,
     (SELECT count(DISTINCT fe.flag_id) FROM flag_episode fe JOIN episode e ON e.run_id = fe.run_id AND e.external_id = fe.external_id
      WHERE fe.run_id = :run AND e.train_step IS :step AND e.group_id IS g.group_id) AS flags
   FROM (SELECT group_id, min(group_key) AS group_key, count(*) AS episodes, avg(outcome) AS mean_reward
@@ -183,7 +165,7 @@ const groupsSql = `
 
 // Within a group by sample index, then in numeric-aware order of the ids (external_key, migration 0016).
 const episodesSql = `
-  SELECT e.episode_id, e.external_id, e.sample_idx, e.outcome, s.uri, e.line,
+  SELECT e.episode_id AS episodeId, e.external_id AS externalId, e.sample_idx AS sample, e.outcome AS reward, s.uri, e.line,
     (SELECT count(*) FROM episode_agent ea WHERE ea.episode_id = e.episode_id) AS agents,
     ${episodeFlagCountSql('e')} AS flags
   FROM episode e INDEXED BY episode_step JOIN source s ON s.source_id = e.source_id
@@ -201,7 +183,8 @@ export const browseQueries = {
 } as const;
 
 const flagsSql = `
-  SELECT f.flag_id, f.run_id, f.kind, a.name AS agent, f.scope_kind, f.scope_id, f.score, f.evidence_json
+  SELECT f.flag_id AS flagId, f.run_id AS runId, f.kind, a.name AS agent, f.scope_kind AS scope, f.scope_id AS scopeId, f.score,
+    f.evidence_json AS evidenceJson
   FROM flag f LEFT JOIN agent a ON a.agent_id = f.agent_id WHERE f.run_id = ? ORDER BY f.kind, f.flag_id`;
 
 const parseErrorsSql = `
@@ -213,37 +196,15 @@ const parseErrorsSql = `
  * prepared once; the step, group and episode listings read through the `episode_step` index.
  */
 export class BrowseRepository {
-  private readonly runsStmt: Statement<{
-    run_id: number;
-    name: string;
-    root: string;
-    mechanism: string | null;
-    episodes: number;
-    mean_reward: number | null;
-    flags: number;
-  }>;
+  private readonly runsStmt: Statement<Omit<BrowseRun, 'steps'>>;
   private readonly stepCountStmt: Statement<{ steps: number }>;
-  private readonly stepsStmt: Statement<StepRow>;
-  private readonly stepsInRangeStmt: Statement<StepRow>;
-  private readonly noStepStmt: Statement<StepRow>;
-  private readonly stepRangesStmt: Statement<RangeRow>;
+  private readonly stepsStmt: Statement<BrowseStep>;
+  private readonly stepsInRangeStmt: Statement<BrowseStep>;
+  private readonly noStepStmt: Statement<BrowseStep>;
+  private readonly stepRangesStmt: Statement<BrowseStepRange>;
   private readonly stepSpanStmt: Statement<{ lo: number | null; hi: number | null }>;
-  private readonly groupsStmt: Statement<{
-    group_id: string | null;
-    episodes: number;
-    mean_reward: number | null;
-    flags: number;
-  }>;
-  private readonly episodesStmt: Statement<{
-    episode_id: number;
-    external_id: string;
-    sample_idx: number | null;
-    outcome: number | null;
-    uri: string;
-    line: number;
-    agents: number;
-    flags: number;
-  }>;
+  private readonly groupsStmt: Statement<BrowseGroup>;
+  private readonly episodesStmt: Statement<BrowseEpisode>;
   private readonly flagsStmt: Statement<FlagRow>;
   private readonly parseErrorsStmt: Statement<BrowseParseError>;
 
@@ -263,31 +224,22 @@ export class BrowseRepository {
 
   /** Runs that still have a source file, by root. */
   runs(): BrowseRun[] {
-    return this.runsStmt.all().map((r) => ({
-      runId: r.run_id,
-      name: r.name,
-      root: r.root,
-      mechanism: r.mechanism,
-      episodes: r.episodes,
-      steps: this.stepCountStmt.get({ run: r.run_id })?.steps ?? 0,
-      meanReward: r.mean_reward,
-      flags: r.flags,
-    }));
+    return this.runsStmt.all().map((r) => ({ ...r, steps: this.stepCountStmt.get({ run: r.runId })?.steps ?? 0 }));
   }
 
   /** The run's training steps in ascending order (the null step first). Empty for an unknown run. */
   steps(runId: number): BrowseStep[] {
-    return this.stepsStmt.all({ run: runId }).map(toStep);
+    return this.stepsStmt.all({ run: runId });
   }
 
   /** The run's steps `from..to` (inclusive), ascending. */
   stepsInRange(runId: number, from: number, to: number): BrowseStep[] {
-    return this.stepsInRangeStmt.all({ run: runId, from, to }).map(toStep);
+    return this.stepsInRangeStmt.all({ run: runId, from, to });
   }
 
   /** The episodes of the run that log no step, as a step; undefined when every episode logs one. */
   noStep(runId: number): BrowseStep | undefined {
-    return this.noStepStmt.all({ run: runId }).map(toStep)[0];
+    return this.noStepStmt.all({ run: runId })[0];
   }
 
   /** Smallest and largest logged step of the run (index seeks); undefined when no episode logs one. */
@@ -301,35 +253,17 @@ export class BrowseRepository {
    * 100–199, …), ascending; ranges without an episode are left out.
    */
   stepRanges(runId: number, width: number, from: number, to: number): BrowseStepRange[] {
-    return this.stepRangesStmt.all({ run: runId, width, from, to }).map((r) => ({
-      from: r.lo,
-      to: r.hi,
-      steps: r.steps,
-      episodes: r.episodes,
-      meanReward: r.mean_reward,
-      flags: r.flags,
-    }));
+    return this.stepRangesStmt.all({ run: runId, width, from, to });
   }
 
   /** The groups of one step (`step` null = episodes without a step), by group id (numeric-aware: `g:2` before `g:10`). */
   groups(runId: number, step: number | null): BrowseGroup[] {
-    return this.groupsStmt
-      .all({ run: runId, step })
-      .map((r) => ({ group: r.group_id, episodes: r.episodes, meanReward: r.mean_reward, flags: r.flags }));
+    return this.groupsStmt.all({ run: runId, step });
   }
 
   /** At most `limit` episodes of one group of one step from position `offset`, by sample index then id (numeric-aware). */
   episodes(runId: number, step: number | null, group: string | null, limit: number, offset = 0): BrowseEpisode[] {
-    return this.episodesStmt.all({ run: runId, step, group, limit, offset }).map((r) => ({
-      episodeId: r.episode_id,
-      externalId: r.external_id,
-      sample: r.sample_idx,
-      reward: r.outcome,
-      agents: r.agents,
-      uri: r.uri,
-      line: r.line,
-      flags: r.flags,
-    }));
+    return this.episodesStmt.all({ run: runId, step, group, limit, offset });
   }
 
   /** The run's flags by kind, then in the order the audit raised them. */
@@ -343,23 +277,14 @@ export class BrowseRepository {
   }
 }
 
-function toStep(r: StepRow): BrowseStep {
-  return { step: r.step, episodes: r.episodes, groups: r.groups, meanReward: r.mean_reward, flags: r.flags };
-}
-
-function toFlag(row: FlagRow): BrowseFlag {
-  const { location, locations, ...evidence } = parseEvidence(row.evidence_json);
-  const range = /^(-?\d+)\.\.(-?\d+)$/.exec(row.scope_id);
+/** A stored flag with its step range and its evidence parsed (location and listed locations apart). */
+function toFlag({ evidenceJson, ...flag }: FlagRow): BrowseFlag {
+  const { location, locations, ...evidence } = parseEvidence(evidenceJson);
+  const range = /^(-?\d+)\.\.(-?\d+)$/.exec(flag.scopeId);
   return {
-    flagId: row.flag_id,
-    runId: row.run_id,
-    kind: row.kind,
-    agent: row.agent,
-    scope: row.scope_kind,
-    scopeId: row.scope_id,
+    ...flag,
     // A window over every step is stored at run scope with its range (auditRepository.ts).
-    steps: row.scope_kind !== 'episode' && range ? [Number(range[1]), Number(range[2])] : null,
-    score: row.score,
+    steps: flag.scope !== 'episode' && range ? [Number(range[1]), Number(range[2])] : null,
     evidence,
     location: toLocation(location),
     locations: Array.isArray(locations) ? locations.flatMap((l) => withEpisode(l) ?? []) : [],

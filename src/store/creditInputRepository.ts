@@ -1,29 +1,34 @@
-import type { CreditAgent, CreditEpisode, LoggedCounterfactual } from '../core/creditInput';
+import type { CreditAgent, CreditEpisode, CreditLabel, LoggedCounterfactual } from '../core/creditInput';
 import type { Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 import { splitCondition, splitParam } from './splitFilter';
+import { sqlNullableBoolean } from './sqlValues';
 import type { SplitChoice } from '../core/split';
 
-interface EpisodeRow {
-  episode_id: number;
-  external_id: string;
-  run_id: number;
-  train_step: number | null;
-  group_id: string | null;
-  outcome: number | null;
-  ground_truth: string | null;
-  uri: string;
-  format: string;
-  byte_offset: number;
-  byte_length: number;
-  line: number;
-  messages_json: string;
-}
+/** A page row: the episode's own columns, and its messages as stored (the authors are read from them). */
+type EpisodeRow = Pick<
+  CreditEpisode,
+  | 'episodeId'
+  | 'externalId'
+  | 'runId'
+  | 'step'
+  | 'group'
+  | 'reward'
+  | 'groundTruth'
+  | 'uri'
+  | 'offset'
+  | 'length'
+  | 'line'
+> & { readonly format: string; readonly messagesJson: string };
 
-interface RosterRow {
-  episode_id: number;
-  agent_id: number;
-  name: string;
+type RosterRow = CreditAgent & { readonly episodeId: number };
+
+/** A logged routing decision as stored: the selected agent's id, the probabilities by agent name as JSON text. */
+interface RoutingDecision {
+  readonly episodeId: number;
+  readonly selectedAgentId: number;
+  readonly probsJson: string;
+  readonly behaviourProbsJson: string | null;
 }
 
 /** The run a credit pass works on. */
@@ -35,77 +40,62 @@ export interface CreditRun {
   readonly evaluatorJson: string | null;
 }
 
+const pageColumns = `e.episode_id AS episodeId, e.external_id AS externalId, e.run_id AS runId, e.train_step AS step,
+  e.group_id AS "group", e.outcome AS reward, e.ground_truth AS groundTruth, s.uri, s.format, e.byte_offset AS offset,
+  e.byte_length AS length, e.line, e.messages_json AS messagesJson`;
+
 /** Reads what the credit engine needs from the index, a page of episodes at a time. */
 export class CreditInputRepository {
-  private readonly runsStmt: Statement<{
-    run_id: number;
-    name: string;
-    root: string;
-    mechanism: string | null;
-    evaluator_json: string | null;
-  }>;
+  private readonly runsStmt: Statement<CreditRun>;
   private readonly pageStmt: Statement<EpisodeRow>;
   private readonly rosterStmt: Statement<RosterRow>;
-  private readonly coalitionStmt: Statement<{ episode_id: number; values_json: string }>;
+  private readonly coalitionStmt: Statement<{ episodeId: number; valuesJson: string }>;
   private readonly counterfactualStmt: Statement<{
-    episode_id: number;
+    episodeId: number;
     agents: string;
     intervention: string;
     replayed: number | null;
     value: number;
   }>;
-  private readonly routingStmt: Statement<{
-    episode_id: number;
-    selected_agent_id: number;
-    probs_json: string;
-    behaviour_probs_json: string | null;
-  }>;
-  private readonly labelStmt: Statement<{
-    episode_id: number;
-    kind: string;
-    agent: string | null;
-    message_seq: number | null;
-    value: string | null;
-    reason: string | null;
-  }>;
+  private readonly routingStmt: Statement<RoutingDecision>;
+  private readonly labelStmt: Statement<CreditLabel & { episodeId: number }>;
   private readonly countStmt: Statement<{ n: number }>;
   private readonly pageInStmt: Statement<EpisodeRow>;
   private readonly countInStmt: Statement<{ n: number }>;
 
   constructor(db: Db) {
     this.runsStmt = db.prepare(`
-      SELECT run_id, name, root, mechanism, evaluator_json FROM run r
+      SELECT run_id AS runId, name, root, mechanism, evaluator_json AS evaluatorJson FROM run r
       WHERE EXISTS (SELECT 1 FROM episode e WHERE e.run_id = r.run_id) ORDER BY root`);
     // `+e.run_id`: walk the episodes in id order from the last page's end; an index on run_id would
     // make every page scan and sort the whole run (quadratic in the run's size).
     this.pageStmt = db.prepare(`
-      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
-        e.messages_json
+      SELECT ${pageColumns}
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE +e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
       ORDER BY e.episode_id LIMIT ?`);
     const range = 'episode_id BETWEEN ? AND ?';
     this.rosterStmt = db.prepare(`
-      SELECT ea.episode_id, ea.agent_id, a.name FROM episode_agent ea JOIN agent a USING (agent_id)
+      SELECT ea.episode_id AS episodeId, ea.agent_id AS agentId, a.name FROM episode_agent ea JOIN agent a USING (agent_id)
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
     this.coalitionStmt = db.prepare(
-      `SELECT episode_id, values_json FROM coalition_value WHERE ${range} AND source = 'logged'`,
+      `SELECT episode_id AS episodeId, values_json AS valuesJson FROM coalition_value WHERE ${range} AND source = 'logged'`,
     );
     this.counterfactualStmt = db.prepare(`
-      SELECT episode_id, agents, intervention, replayed, value FROM counterfactual WHERE ${range} AND source = 'logged' ORDER BY cf_id`);
+      SELECT episode_id AS episodeId, agents, intervention, replayed, value FROM counterfactual WHERE ${range} AND source = 'logged' ORDER BY cf_id`);
     this.routingStmt = db.prepare(
-      `SELECT episode_id, selected_agent_id, probs_json, behaviour_probs_json FROM routing WHERE ${range}`,
+      `SELECT episode_id AS episodeId, selected_agent_id AS selectedAgentId, probs_json AS probsJson,
+        behaviour_probs_json AS behaviourProbsJson FROM routing WHERE ${range}`,
     );
     this.labelStmt = db.prepare(`
-      SELECT l.episode_id, l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
+      SELECT l.episode_id AS episodeId, l.kind, a.name AS agent, l.message_seq AS messageSeq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.${range} ORDER BY l.label_id`);
     this.countStmt = db.prepare(
       `SELECT count(*) AS n FROM episode e WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}`,
     );
     // The same two over a set of episode ids (a JSON array), for recomputing chosen episodes.
     this.pageInStmt = db.prepare(`
-      SELECT e.episode_id, e.external_id, e.run_id, e.train_step, e.group_id, e.outcome, e.ground_truth, s.uri, s.format, e.byte_offset, e.byte_length, e.line,
-        e.messages_json
+      SELECT ${pageColumns}
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.episode_id IN (SELECT value FROM json_each(?)) AND e.run_id = ? AND e.episode_id > ? AND coalesce(e.train_step, 0) BETWEEN ? AND ?
         AND ${splitCondition('e')}
@@ -133,13 +123,7 @@ export class CreditInputRepository {
   }
 
   runs(): CreditRun[] {
-    return this.runsStmt.all().map((r) => ({
-      runId: r.run_id,
-      name: r.name,
-      root: r.root,
-      mechanism: r.mechanism,
-      evaluatorJson: r.evaluator_json,
-    }));
+    return this.runsStmt.all();
   }
 
   /**
@@ -167,62 +151,45 @@ export class CreditInputRepository {
           : this.pageInStmt.all(idsJson, runId, after, ...steps, 1);
       if (page.length === 0) return;
       yield* this.assemble(page);
-      after = page[page.length - 1]?.episode_id ?? after;
+      after = page[page.length - 1]?.episodeId ?? after;
     }
   }
 
   private assemble(page: readonly EpisodeRow[]): CreditEpisode[] {
-    const first = page[0]?.episode_id ?? 0;
-    const last = page[page.length - 1]?.episode_id ?? 0;
+    const first = page[0]?.episodeId ?? 0;
+    const last = page[page.length - 1]?.episodeId ?? 0;
     const rosters = groupByEpisode(this.rosterStmt.all(first, last));
-    const coalitions = new Map(this.coalitionStmt.all(first, last).map((r) => [r.episode_id, r.values_json]));
+    const coalitions = new Map(this.coalitionStmt.all(first, last).map((r) => [r.episodeId, r.valuesJson]));
     const removals = groupByEpisode(this.counterfactualStmt.all(first, last));
-    const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episode_id, r]));
+    const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episodeId, r]));
     const labels = groupByEpisode(this.labelStmt.all(first, last));
     const teams = new TeamMasks();
-    return page.map((row) => {
-      const team = teams.of(rosters.get(row.episode_id) ?? []);
+    return page.map(({ messagesJson, ...row }) => {
+      const team = teams.of(rosters.get(row.episodeId) ?? []);
       const { agents, full } = team;
-      const logged = coalitionMasks(coalitions.get(row.episode_id), team);
+      const logged = coalitionMasks(coalitions.get(row.episodeId), team);
       const counterfactuals: LoggedCounterfactual[] = [];
-      for (const cf of removals.get(row.episode_id) ?? []) {
+      for (const cf of removals.get(row.episodeId) ?? []) {
         const removed = team.mask(cf.agents);
         if (removed === undefined) continue;
         counterfactuals.push({
           removed,
           intervention: cf.intervention,
-          replayed: cf.replayed === null ? null : cf.replayed === 1,
+          replayed: sqlNullableBoolean(cf.replayed),
           value: cf.value,
         });
         // Only removal (⊥) is the coalition game's default; other interventions are other games.
         if (cf.intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
       }
-      if (row.outcome !== null && agents.length > 0 && !logged.has(full)) logged.set(full, row.outcome);
-      const decision = routing.get(row.episode_id);
+      if (row.reward !== null && agents.length > 0 && !logged.has(full)) logged.set(full, row.reward);
+      const decision = routing.get(row.episodeId);
       return {
-        episodeId: row.episode_id,
-        externalId: row.external_id,
-        runId: row.run_id,
-        step: row.train_step,
-        group: row.group_id,
-        reward: row.outcome,
-        groundTruth: row.ground_truth,
+        ...row,
         agents,
-        uri: row.uri,
-        format: row.format,
-        offset: row.byte_offset,
-        length: row.byte_length,
-        line: row.line,
         loggedCoalitions: logged,
         loggedCounterfactuals: counterfactuals,
-        messageAuthors: (JSON.parse(row.messages_json) as [number][]).map((m) => m[0]),
-        labels: (labels.get(row.episode_id) ?? []).map((l) => ({
-          kind: l.kind,
-          agent: l.agent,
-          messageSeq: l.message_seq,
-          value: l.value,
-          reason: l.reason,
-        })),
+        messageAuthors: (JSON.parse(messagesJson) as [number][]).map((m) => m[0]),
+        labels: (labels.get(row.episodeId) ?? []).map(({ episodeId: _episode, ...label }) => label),
         ...(decision ? { routing: routingIndices(decision, agents) } : {}),
       };
     });
@@ -261,10 +228,10 @@ class TeamMasks {
   private readonly teams = new Map<string, Team>();
 
   of(roster: readonly RosterRow[]): Team {
-    const key = roster.map((r) => r.agent_id).join(',');
+    const key = roster.map((r) => r.agentId).join(',');
     let team = this.teams.get(key);
     if (!team) {
-      team = new Team(roster.map((r) => ({ agentId: r.agent_id, name: r.name })));
+      team = new Team(roster.map((r) => ({ agentId: r.agentId, name: r.name })));
       this.teams.set(key, team);
     }
     return team;
@@ -293,17 +260,17 @@ function coalitionMasks(json: string | undefined, team: Team): Map<bigint, numbe
 }
 
 function routingIndices(
-  decision: { selected_agent_id: number; probs_json: string; behaviour_probs_json: string | null },
+  decision: RoutingDecision,
   agents: readonly CreditAgent[],
 ): NonNullable<CreditEpisode['routing']> {
   const byName = (json: string): number[] => {
     const probs = JSON.parse(json) as Record<string, number>;
     return agents.map((a) => probs[a.name] ?? 0);
   };
-  const selected = agents.findIndex((a) => a.agentId === decision.selected_agent_id);
+  const selected = agents.findIndex((a) => a.agentId === decision.selectedAgentId);
   return {
-    probs: byName(decision.probs_json),
+    probs: byName(decision.probsJson),
     selected,
-    ...(decision.behaviour_probs_json ? { behaviourProbs: byName(decision.behaviour_probs_json) } : {}),
+    ...(decision.behaviourProbsJson ? { behaviourProbs: byName(decision.behaviourProbsJson) } : {}),
   };
 }

@@ -3,9 +3,10 @@ import type { CreditParams, CreditRow } from '../core/creditInput';
 import type { BindValue, Db, Statement } from './database';
 import { MultiInsert } from './multiInsert';
 import { splitCondition, splitParam } from './splitFilter';
+import { sqlBoolean } from './sqlValues';
 import type { SplitChoice } from '../core/split';
 
-/** A stored credit value with its episode and agent, as the CLI and exports print it. */
+/** A stored credit value with its episode and agent, as the CLI and exports print it (snake_case on purpose: the column names users read). */
 export interface CreditOutputRow {
   readonly episode_id: number;
   readonly external_id: string;
@@ -27,17 +28,6 @@ export interface CreditOutputRow {
   readonly intervention: string | null;
 }
 
-interface UsageRow {
-  readonly calls: number;
-  readonly failed_calls: number;
-  readonly retries: number;
-  readonly prompt_tokens: number;
-  readonly completion_tokens: number;
-  readonly elapsed_ms: number;
-  readonly failed_episodes: number;
-  readonly estimate_json: string | null;
-}
-
 /** A failed episode of a credit pass. */
 export interface CreditFailure {
   readonly episodeId: number;
@@ -47,7 +37,7 @@ export interface CreditFailure {
   readonly remedy?: string;
 }
 
-/** An episode a parameter set could not compute, with its file and line, as reports print it. */
+/** An episode a parameter set could not compute, as reports print it (snake_case like {@link CreditOutputRow}). */
 export interface CreditProblemRow {
   readonly episode_id: number;
   readonly external_id: string;
@@ -161,7 +151,7 @@ export class CreditRepository {
   private readonly advantageStmts = new Map<number, Statement>();
   private readonly outputStmt: Statement<CreditOutputRow>;
   private readonly storeUsageStmt: Statement;
-  private readonly usageStmt: Statement<UsageRow>;
+  private readonly usageStmt: Statement<Omit<EvaluatorUsage, 'estimate'> & { estimateJson: string | null }>;
 
   constructor(private readonly db: Db) {
     this.cachedStmt = db.prepare(
@@ -222,7 +212,10 @@ export class CreditRepository {
         retries = excluded.retries, prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens,
         elapsed_ms = excluded.elapsed_ms, failed_episodes = excluded.failed_episodes, estimate_json = excluded.estimate_json,
         computed_at = excluded.computed_at`);
-    this.usageStmt = db.prepare('SELECT * FROM evaluator_usage WHERE run_id = ? AND method = ? AND params_hash = ?');
+    this.usageStmt = db.prepare(`
+      SELECT calls, failed_calls AS failedCalls, retries, prompt_tokens AS promptTokens, completion_tokens AS completionTokens,
+        elapsed_ms AS elapsedMs, failed_episodes AS failedEpisodes, estimate_json AS estimateJson
+      FROM evaluator_usage WHERE run_id = ? AND method = ? AND params_hash = ?`);
   }
 
   /** Stores what the latest pass of one parameter set of a run spent on its evaluator (replacing the previous pass's). */
@@ -248,16 +241,8 @@ export class CreditRepository {
   usage(runId: number, params: CreditParams): EvaluatorUsage | undefined {
     const row = this.usageStmt.get(runId, params.method, params.hash);
     if (!row) return undefined;
-    return {
-      calls: row.calls,
-      failedCalls: row.failed_calls,
-      retries: row.retries,
-      promptTokens: row.prompt_tokens,
-      completionTokens: row.completion_tokens,
-      elapsedMs: row.elapsed_ms,
-      failedEpisodes: row.failed_episodes,
-      ...(row.estimate_json ? { estimate: JSON.parse(row.estimate_json) as EvaluatorUsage['estimate'] } : {}),
-    };
+    const { estimateJson, ...usage } = row;
+    return { ...usage, ...(estimateJson ? { estimate: JSON.parse(estimateJson) as EvaluatorUsage['estimate'] } : {}) };
   }
 
   /** Stored rows of one parameter set of a run (all its methods) in a step range and split (default all), in episode order. */
@@ -350,7 +335,7 @@ export class CreditRepository {
     return new Map(
       this.cachedStmt
         .all(episodeId, evaluator)
-        .map((r) => [r.intervention, { value: r.value, replayed: r.replayed === 1 }]),
+        .map((r) => [r.intervention, { value: r.value, replayed: sqlBoolean(r.replayed) }]),
     );
   }
 

@@ -1,11 +1,11 @@
+import type { AgentCreditFilter } from '../core/dashboardRows';
 import type { BindValue } from './database';
 
 // The episode table's per-agent credit columns: the agent-level credit (message_seq IS NULL) of one
 // parameter set (:method, :hash), per agent of the run. Agents are named by the table; their ids
 // are found in the run's agent table (agent ids are per run).
 
-/** The sort key of the column of one agent's credit: `credit:` and the agent's name. */
-export type AgentCreditSortKey = `credit:${string}`;
+export type { AgentCreditSortKey } from '../core/dashboardRows';
 
 /** The agent an agent-credit sort key names, or undefined for another key. */
 export function sortedAgent(key: string): string | undefined {
@@ -16,13 +16,6 @@ export function sortedAgent(key: string): string | undefined {
 export interface EpisodeCreditQuery {
   readonly method: string;
   readonly paramsHash: string;
-}
-
-/** Episodes whose agent's credit lies in [min, max] (either bound null: open). */
-export interface AgentCreditRange {
-  readonly agent: string;
-  readonly min?: number | null;
-  readonly max?: number | null;
 }
 
 const agentIdOf = (param: string): string => `(SELECT agent_id FROM agent WHERE run_id = :run AND name = ${param})`;
@@ -36,7 +29,7 @@ export const creditRangeCondition = (e: string): string => `
 /** The filter's credit parameters (method and hash bind even without a range: every page statement names them). */
 export function creditParams(
   credit: EpisodeCreditQuery | null | undefined,
-  range: AgentCreditRange | null | undefined,
+  range: AgentCreditFilter | null | undefined,
 ): Record<string, BindValue> {
   // Without stored credit a range keeps no episode: an agent name no run has.
   const agent = range ? (credit ? range.agent : '\u0000') : null;
@@ -96,5 +89,5 @@ export function uncreditedSql(filter: string, columns: readonly string[]): strin
 
 /** The agent-level credit of the episodes in the JSON array :ids, one seek each in credit_agent_value. */
 export const pageCreditSql = `
-  SELECT c.episode_id, c.agent_id, c.value FROM json_each(:ids) j CROSS JOIN credit c
+  SELECT c.episode_id AS episodeId, c.agent_id AS agentId, c.value FROM json_each(:ids) j CROSS JOIN credit c
   WHERE c.method = :method AND c.params_hash = :hash AND c.episode_id = j.value AND c.message_seq IS NULL`;

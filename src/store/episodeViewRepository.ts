@@ -1,5 +1,7 @@
+import type { CreditLabel } from '../core/creditInput';
 import { valuesFor } from './checkedBinding';
 import type { BindValue, Db, Statement } from './database';
+import { sqlBoolean } from './sqlValues';
 
 /** One episode's index row with its run, trace file and final agent (no message data). */
 export interface EpisodeHeader {
@@ -41,13 +43,7 @@ export interface RosterAgent {
 }
 
 /** A logged label; `messageSeq` is the 0-based message it points at. */
-export interface EpisodeLabel {
-  readonly kind: string;
-  readonly agent: string | null;
-  readonly messageSeq: number | null;
-  readonly value: string | null;
-  readonly reason: string | null;
-}
+export type EpisodeLabel = CreditLabel;
 
 /**
  * The index data of every message of an episode, as parallel arrays by seq (from
@@ -125,15 +121,18 @@ export interface StoredEvaluation {
 }
 
 const headerSql = `
-  SELECT e.episode_id, e.run_id, r.name AS run_name, r.mechanism, e.external_id, e.train_step, e.group_id, e.sample_idx, e.task_id,
-    e.outcome, e.ground_truth, e.final_answer, fa.name AS final_agent, e.n_messages, e.n_tokens, s.uri, s.format, e.line, e.byte_offset, e.byte_length
+  SELECT e.episode_id AS episodeId, e.run_id AS runId, r.name AS runName, r.mechanism, e.external_id AS externalId,
+    e.train_step AS step, e.group_id AS "group", e.sample_idx AS sample, e.task_id AS task, e.outcome AS reward,
+    e.ground_truth AS groundTruth, e.final_answer AS finalAnswer, fa.name AS finalAgent, e.n_messages AS messages,
+    e.n_tokens AS tokens, s.uri, e.line, e.byte_offset AS offset, e.byte_length AS length, s.format
   FROM episode e JOIN run r ON r.run_id = e.run_id JOIN source s ON s.source_id = e.source_id
   LEFT JOIN agent fa ON fa.agent_id = e.final_agent_id
   WHERE e.episode_id = ?`;
 
 // Credit of the parameter set computed last for this episode and method (ties: the row written last).
 const creditSql = `
-  SELECT agent_id, message_seq, value, ci_low, ci_high, n, advantage, approximate, source, status, computed_at
+  SELECT agent_id AS agentId, message_seq AS messageSeq, value, ci_low AS ciLow, ci_high AS ciHigh, n, advantage, approximate,
+    source, status, computed_at AS computedAt
   FROM credit WHERE episode_id = :episode AND method = :method AND params_hash = (
     SELECT params_hash FROM credit WHERE episode_id = :episode AND method = :method ORDER BY computed_at DESC, credit_id DESC LIMIT 1)
   ORDER BY message_seq IS NOT NULL, message_seq, agent_id`;
@@ -141,8 +140,8 @@ const creditSql = `
 const evidenceSql = `
   SELECT EXISTS (SELECT 1 FROM coalition_value WHERE episode_id = :episode) AS coalitions,
     EXISTS (SELECT 1 FROM counterfactual WHERE episode_id = :episode) AS counterfactuals,
-    EXISTS (SELECT 1 FROM evaluation WHERE episode_id = :episode AND intervention LIKE 'agents:%') AS agent_evaluations,
-    EXISTS (SELECT 1 FROM evaluation WHERE episode_id = :episode AND intervention LIKE 'messages:%') AS message_evaluations,
+    EXISTS (SELECT 1 FROM evaluation WHERE episode_id = :episode AND intervention LIKE 'agents:%') AS agentEvaluations,
+    EXISTS (SELECT 1 FROM evaluation WHERE episode_id = :episode AND intervention LIKE 'messages:%') AS messageEvaluations,
     EXISTS (SELECT 1 FROM routing WHERE episode_id = :episode) AS routing`;
 
 // Navigation in (train_step, group_id, sample_idx, episode_id) order, NULLs first, in two index
@@ -180,88 +179,26 @@ type AdjacentKey = Record<'run_id' | 'train_step' | 'group_id' | 'sample_idx' | 
   train_step: number | null;
 };
 
-interface HeaderRow {
-  episode_id: number;
-  run_id: number;
-  run_name: string;
-  mechanism: string | null;
-  external_id: string;
-  train_step: number | null;
-  group_id: string | null;
-  sample_idx: number | null;
-  task_id: string | null;
-  outcome: number | null;
-  ground_truth: string | null;
-  final_answer: string | null;
-  final_agent: string | null;
-  n_messages: number;
-  n_tokens: number | null;
-  uri: string;
-  format: string;
-  line: number;
-  byte_offset: number;
-  byte_length: number;
-}
-
-interface RosterRow {
-  agent_id: number;
-  name: string;
-  kind: string;
-  ordinal: number;
-  declared: number;
-  n_messages: number;
-  n_tokens: number | null;
-  reward: number | null;
-  advantage: number | null;
-}
-
-interface CreditRowData {
-  agent_id: number;
-  message_seq: number | null;
-  value: number | null;
-  ci_low: number | null;
-  ci_high: number | null;
-  n: number | null;
-  advantage: number | null;
-  approximate: number;
-  source: string | null;
-  status: string;
-  computed_at: string;
-}
+/** A 0/1 column as stored, before sqlBoolean. */
+type Stored<T, K extends keyof T> = Omit<T, K> & Record<K, number>;
 
 /**
  * Everything the Episode panel shows about one episode, read by episode id (every statement is a
  * primary-key or `episode_id` index lookup, except the navigation to the adjacent episode).
  */
 export class EpisodeViewRepository {
-  private readonly headerStmt: Statement<HeaderRow>;
-  private readonly rosterStmt: Statement<RosterRow>;
-  private readonly runAgentsStmt: Statement<{ agent_id: number; name: string }>;
-  private readonly labelsStmt: Statement<{
-    kind: string;
-    agent: string | null;
-    message_seq: number | null;
-    value: string | null;
-    reason: string | null;
-  }>;
-  private readonly authorsStmt: Statement<{ messages_json: string }>;
-  private readonly metadataStmt: Statement<{ metadata_json: string | null }>;
-  private readonly routingStmt: Statement<{
-    selected: string;
-    probs_json: string;
-    behaviour_probs_json: string | null;
-  }>;
-  private readonly creditStmt: Statement<CreditRowData>;
-  private readonly errorStmt: Statement<{ reason: string; computed_at: string; status: string; remedy: string | null }>;
-  private readonly evidenceStmt: Statement<{
-    coalitions: number;
-    counterfactuals: number;
-    agent_evaluations: number;
-    message_evaluations: number;
-    routing: number;
-  }>;
+  private readonly headerStmt: Statement<EpisodeHeader>;
+  private readonly rosterStmt: Statement<Stored<RosterAgent, 'declared'>>;
+  private readonly runAgentsStmt: Statement<{ agentId: number; name: string }>;
+  private readonly labelsStmt: Statement<EpisodeLabel>;
+  private readonly authorsStmt: Statement<{ messagesJson: string }>;
+  private readonly metadataStmt: Statement<{ metadataJson: string | null }>;
+  private readonly routingStmt: Statement<StoredRouting>;
+  private readonly creditStmt: Statement<Stored<EpisodeCreditRow, 'approximate'>>;
+  private readonly errorStmt: Statement<{ reason: string; computedAt: string; status: string; remedy: string | null }>;
+  private readonly evidenceStmt: Statement<Stored<CoalitionEvidence, keyof CoalitionEvidence>>;
   private readonly counterfactualsStmt: Statement<StoredCounterfactual>;
-  private readonly coalitionsStmt: Statement<{ source: string; values_json: string; counts_json: string | null }>;
+  private readonly coalitionsStmt: Statement<StoredCoalitions>;
   private readonly evaluationsStmt: Statement<StoredEvaluation>;
   private readonly keyStmt: Statement<AdjacentKey>;
   private readonly adjacentLookups: Readonly<
@@ -271,27 +208,28 @@ export class EpisodeViewRepository {
   constructor(db: Db) {
     this.headerStmt = db.prepare(headerSql);
     this.rosterStmt = db.prepare(`
-      SELECT ea.agent_id, a.name, a.kind, ea.ordinal, ea.declared, ea.n_messages, ea.n_tokens, ea.reward, ea.advantage
+      SELECT ea.agent_id AS agentId, a.name, a.kind, ea.ordinal, ea.declared, ea.n_messages AS messages, ea.n_tokens AS tokens,
+        ea.reward, ea.advantage
       FROM episode_agent ea JOIN agent a USING (agent_id) WHERE ea.episode_id = ? ORDER BY ea.ordinal`);
-    this.runAgentsStmt = db.prepare('SELECT agent_id, name FROM agent WHERE run_id = ?');
+    this.runAgentsStmt = db.prepare('SELECT agent_id AS agentId, name FROM agent WHERE run_id = ?');
     this.labelsStmt = db.prepare(`
-      SELECT l.kind, a.name AS agent, l.message_seq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
+      SELECT l.kind, a.name AS agent, l.message_seq AS messageSeq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.episode_id = ? ORDER BY l.message_seq IS NULL, l.message_seq, l.label_id`);
-    this.authorsStmt = db.prepare('SELECT messages_json FROM episode WHERE episode_id = ?');
-    this.metadataStmt = db.prepare('SELECT metadata_json FROM episode WHERE episode_id = ?');
+    this.authorsStmt = db.prepare('SELECT messages_json AS messagesJson FROM episode WHERE episode_id = ?');
+    this.metadataStmt = db.prepare('SELECT metadata_json AS metadataJson FROM episode WHERE episode_id = ?');
     this.routingStmt = db.prepare(`
-      SELECT a.name AS selected, r.probs_json, r.behaviour_probs_json
+      SELECT a.name AS selected, r.probs_json AS probsJson, r.behaviour_probs_json AS behaviourProbsJson
       FROM routing r JOIN agent a ON a.agent_id = r.selected_agent_id WHERE r.episode_id = ?`);
     this.creditStmt = db.prepare(creditSql);
     this.errorStmt = db.prepare(
-      'SELECT reason, computed_at, status, remedy FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1',
+      'SELECT reason, computed_at AS computedAt, status, remedy FROM credit_error WHERE episode_id = ? AND method = ? ORDER BY computed_at DESC LIMIT 1',
     );
     this.evidenceStmt = db.prepare(evidenceSql);
     this.counterfactualsStmt = db.prepare(
       'SELECT agents, intervention, value, evaluator, n, source FROM counterfactual WHERE episode_id = ? ORDER BY cf_id',
     );
     this.coalitionsStmt = db.prepare(
-      'SELECT source, values_json, counts_json FROM coalition_value WHERE episode_id = ? ORDER BY source',
+      'SELECT source, values_json AS valuesJson, counts_json AS countsJson FROM coalition_value WHERE episode_id = ? ORDER BY source',
     );
     this.evaluationsStmt = db.prepare(
       "SELECT evaluator, intervention, value FROM evaluation WHERE episode_id = ? AND intervention LIKE 'agents:%' ORDER BY evaluator, intervention",
@@ -315,57 +253,22 @@ export class EpisodeViewRepository {
 
   /** The episode's index row; undefined when there is no such episode. */
   header(episodeId: number): EpisodeHeader | undefined {
-    const r = this.headerStmt.get(episodeId);
-    if (!r) return undefined;
-    return {
-      episodeId: r.episode_id,
-      runId: r.run_id,
-      runName: r.run_name,
-      mechanism: r.mechanism,
-      externalId: r.external_id,
-      step: r.train_step,
-      group: r.group_id,
-      sample: r.sample_idx,
-      task: r.task_id,
-      reward: r.outcome,
-      groundTruth: r.ground_truth,
-      finalAnswer: r.final_answer,
-      finalAgent: r.final_agent,
-      messages: r.n_messages,
-      tokens: r.n_tokens,
-      uri: r.uri,
-      line: r.line,
-      offset: r.byte_offset,
-      length: r.byte_length,
-      format: r.format,
-    };
+    return this.headerStmt.get(episodeId);
   }
 
   /** The roster in ordinal order: declared agents, then other speakers. */
   roster(episodeId: number): RosterAgent[] {
-    return this.rosterStmt.all(episodeId).map((r) => ({
-      agentId: r.agent_id,
-      name: r.name,
-      kind: r.kind,
-      ordinal: r.ordinal,
-      declared: r.declared === 1,
-      messages: r.n_messages,
-      tokens: r.n_tokens,
-      reward: r.reward,
-      advantage: r.advantage,
-    }));
+    return this.rosterStmt.all(episodeId).map((r) => ({ ...r, declared: sqlBoolean(r.declared) }));
   }
 
   /** Agent names of a run by agent id (coalition keys may name agents outside an episode's roster). */
   agentNames(runId: number): Map<number, string> {
-    return new Map(this.runAgentsStmt.all(runId).map((r) => [r.agent_id, r.name]));
+    return new Map(this.runAgentsStmt.all(runId).map((r) => [r.agentId, r.name]));
   }
 
   /** Labels by message (labels without a message last), then in trace order. */
   labels(episodeId: number): EpisodeLabel[] {
-    return this.labelsStmt
-      .all(episodeId)
-      .map((r) => ({ kind: r.kind, agent: r.agent, messageSeq: r.message_seq, value: r.value, reason: r.reason }));
+    return this.labelsStmt.all(episodeId);
   }
 
   /** The roster ordinal of each message's author, in message order; undefined for an unknown episode. */
@@ -381,7 +284,7 @@ export class EpisodeViewRepository {
     const row = this.authorsStmt.get(episodeId);
     if (!row) return undefined;
     // Each entry: [roster ordinal, turn, role, channel, n_chars, n_tokens, has_tokens] (migration 0001).
-    const entries = JSON.parse(row.messages_json) as unknown[];
+    const entries = JSON.parse(row.messagesJson) as unknown[];
     const index: StoredMessageIndex = { ordinals: [], channels: [], tokens: [], hasTokens: [] };
     for (const entry of entries) {
       const m = Array.isArray(entry) ? (entry as unknown[]) : [];
@@ -395,32 +298,19 @@ export class EpisodeViewRepository {
 
   /** The episode's metadata as stored (JSON text); null when it has none or there is no such episode. */
   metadataJson(episodeId: number): string | null {
-    return this.metadataStmt.get(episodeId)?.metadata_json ?? null;
+    return this.metadataStmt.get(episodeId)?.metadataJson ?? null;
   }
 
   /** The episode's logged routing decision; undefined when it logs none. */
   routing(episodeId: number): StoredRouting | undefined {
-    const r = this.routingStmt.get(episodeId);
-    return r
-      ? { selected: r.selected, probsJson: r.probs_json, behaviourProbsJson: r.behaviour_probs_json }
-      : undefined;
+    return this.routingStmt.get(episodeId);
   }
 
   /** Rows of the parameter set computed last for this episode and method: agent rows first, then messages by seq. */
   credit(episodeId: number, method: string): EpisodeCreditRow[] {
-    return this.creditStmt.all({ episode: episodeId, method }).map((r) => ({
-      agentId: r.agent_id,
-      messageSeq: r.message_seq,
-      value: r.value,
-      ciLow: r.ci_low,
-      ciHigh: r.ci_high,
-      n: r.n,
-      advantage: r.advantage,
-      approximate: r.approximate !== 0,
-      source: r.source,
-      status: r.status,
-      computedAt: r.computed_at,
-    }));
+    return this.creditStmt
+      .all({ episode: episodeId, method })
+      .map((r) => ({ ...r, approximate: sqlBoolean(r.approximate) }));
   }
 
   /** The most recent failure of this method on the episode, if any (of any parameter set). */
@@ -428,10 +318,7 @@ export class EpisodeViewRepository {
     episodeId: number,
     method: string,
   ): { reason: string; computedAt: string; status: string; remedy: string | null } | undefined {
-    const row = this.errorStmt.get(episodeId, method);
-    return row
-      ? { reason: row.reason, computedAt: row.computed_at, status: row.status, remedy: row.remedy }
-      : undefined;
+    return this.errorStmt.get(episodeId, method);
   }
 
   evidence(episodeId: number): CoalitionEvidence {
@@ -439,8 +326,8 @@ export class EpisodeViewRepository {
     return {
       coalitions: r?.coalitions === 1,
       counterfactuals: r?.counterfactuals === 1,
-      agentEvaluations: r?.agent_evaluations === 1,
-      messageEvaluations: r?.message_evaluations === 1,
+      agentEvaluations: r?.agentEvaluations === 1,
+      messageEvaluations: r?.messageEvaluations === 1,
       routing: r?.routing === 1,
     };
   }
@@ -450,9 +337,7 @@ export class EpisodeViewRepository {
   }
 
   coalitions(episodeId: number): StoredCoalitions[] {
-    return this.coalitionsStmt
-      .all(episodeId)
-      .map((r) => ({ source: r.source, valuesJson: r.values_json, countsJson: r.counts_json }));
+    return this.coalitionsStmt.all(episodeId);
   }
 
   /** Cached evaluator results over agent subsets. */

@@ -1,6 +1,8 @@
 import type { CreditOutputRow } from './creditRepository';
 import type { ShardSet } from './shardSet';
 
+// The export rows stay snake_case on purpose: their names are the Parquet / CSV columns users read.
+
 /** One episode as exported: its identity, outcome and where its record is in its trace file. */
 export interface ExportEpisodeRow {
   readonly shard: number;

@@ -11,11 +11,11 @@ export interface RunProducer {
 
 /** Reads {@link RunProducer} of a run (for the choice of its advantage convention). */
 export class RunProducerRepository {
-  private readonly runStmt: Statement<{ config_json: string | null; framework: string | null }>;
+  private readonly runStmt: Statement<Omit<RunProducer, 'formats'>>;
   private readonly formatsStmt: Statement<{ format: string }>;
 
   constructor(db: Db) {
-    this.runStmt = db.prepare('SELECT config_json, framework FROM run WHERE run_id = ?');
+    this.runStmt = db.prepare('SELECT config_json AS configJson, framework FROM run WHERE run_id = ?');
     this.formatsStmt = db.prepare(
       'SELECT format FROM source WHERE run_id = ? GROUP BY format ORDER BY count(*) DESC, format',
     );
@@ -24,7 +24,7 @@ export class RunProducerRepository {
   producer(runId: number): RunProducer {
     const run = this.runStmt.get(runId);
     return {
-      configJson: run?.config_json ?? null,
+      configJson: run?.configJson ?? null,
       framework: run?.framework ?? null,
       formats: this.formatsStmt.all(runId).map((r) => r.format),
     };

@@ -11,37 +11,26 @@ import type { RunTotals } from './runTotals';
 /** The importer's identity, stored with every source so a later build can tell what wrote a row. */
 export const importerVersion = 'credit-lens-ingest/1';
 
-interface SourceRow {
-  source_id: number;
-  run_id: number;
-  format: string;
-  size: number;
-  mtime_ms: number;
-  indexed_offset: number;
-  lines: number;
-  head_hash: string;
-}
-
 /** Runs, sources (trace files and their read state) and parse errors. */
 export class SourceRepository {
-  private readonly upsertRunStmt: Statement<{ run_id: number }>;
-  private readonly stateStmt: Statement<SourceRow>;
+  private readonly upsertRunStmt: Statement<{ runId: number }>;
+  private readonly stateStmt: Statement<StoredFileState>;
   private readonly insertSourceStmt: Statement;
   private readonly updateStateStmt: Statement;
   private readonly deleteSearchStmt: Statement;
   private readonly deleteEpisodesStmt: Statement;
   private readonly deleteErrorsStmt: Statement;
   private readonly insertErrorStmt: Statement;
-  private readonly urisStmt: Statement<{ source_id: number; uri: string }>;
+  private readonly urisStmt: Statement<{ sourceId: number; uri: string }>;
   private readonly deleteSourceStmt: Statement;
   private readonly addRepeatStmt: Statement;
   private readonly addRepeatsStmt: Statement;
   private readonly clearRepeatsStmt: Statement;
   private readonly rereadRepeatersStmt: Statement;
   private readonly deleteRepeatsStmt: Statement;
-  private readonly rowHashesStmt: Statement<{ row_hashes_json: string | null }>;
+  private readonly rowHashesStmt: Statement<{ rowHashesJson: string | null }>;
   private readonly setRowHashesStmt: Statement;
-  private readonly previousSourcesStmt: Statement<{ source_id: number; row_hashes_json: string | null }>;
+  private readonly previousSourcesStmt: Statement<{ sourceId: number; rowHashesJson: string | null }>;
 
   constructor(
     private readonly db: Db,
@@ -53,9 +42,10 @@ export class SourceRepository {
       ON CONFLICT (root) DO UPDATE SET name = excluded.name, mechanism = excluded.mechanism, layout = excluded.layout, layout_note = excluded.layout_note,
         framework = excluded.framework, algorithm = excluded.algorithm, format_version = excluded.format_version,
         evaluator_json = excluded.evaluator_json, config_json = excluded.config_json
-      RETURNING run_id`);
+      RETURNING run_id AS runId`);
     this.stateStmt = db.prepare(
-      'SELECT source_id, run_id, format, size, mtime_ms, indexed_offset, lines, head_hash FROM source WHERE uri = ?',
+      `SELECT source_id AS sourceId, run_id AS runId, format, size, mtime_ms AS mtimeMs, indexed_offset AS indexedOffset, lines,
+        head_hash AS headHash FROM source WHERE uri = ?`,
     );
     this.insertSourceStmt = db.prepare(`
       INSERT INTO source (run_id, uri, format, size, mtime_ms, indexed_offset, lines, head_hash, imported_at, importer_version)
@@ -70,10 +60,10 @@ export class SourceRepository {
     this.rereadRepeatersStmt = db.prepare(`
       UPDATE source SET mtime_ms = -1 WHERE source_id IN (SELECT source_id FROM source_repeat WHERE first_source_id = ?) AND source_id != ?`);
     this.deleteRepeatsStmt = db.prepare('DELETE FROM source_repeat WHERE source_id = ? OR first_source_id = ?');
-    this.rowHashesStmt = db.prepare('SELECT row_hashes_json FROM source WHERE source_id = ?');
+    this.rowHashesStmt = db.prepare('SELECT row_hashes_json AS rowHashesJson FROM source WHERE source_id = ?');
     this.setRowHashesStmt = db.prepare('UPDATE source SET row_hashes_json = ? WHERE source_id = ?');
     this.previousSourcesStmt = db.prepare(`
-      SELECT source_id, row_hashes_json FROM source
+      SELECT source_id AS sourceId, row_hashes_json AS rowHashesJson FROM source
       WHERE run_id = @run AND format = @format AND uri < @uri AND substr(uri, 1, length(@folder)) = @folder AND instr(substr(uri, length(@folder) + 1), '/') = 0
       ORDER BY uri DESC LIMIT 1`);
     this.deleteSearchStmt = db.prepare(`
@@ -85,7 +75,7 @@ export class SourceRepository {
     this.insertErrorStmt = db.prepare(
       'INSERT INTO parse_error (source_id, line, byte_offset, reason, excerpt) VALUES (?, ?, ?, ?, ?)',
     );
-    this.urisStmt = db.prepare('SELECT source_id, uri FROM source');
+    this.urisStmt = db.prepare('SELECT source_id AS sourceId, uri FROM source');
     this.deleteSourceStmt = db.prepare('DELETE FROM source WHERE source_id = ?');
   }
 
@@ -104,22 +94,11 @@ export class SourceRepository {
       layout_note: run.layoutNote ?? null,
     });
     if (!row) throw new Error(`could not register run "${run.root}"`);
-    return row.run_id;
+    return row.runId;
   }
 
   fileState(uri: string): StoredFileState | undefined {
-    const row = this.stateStmt.get(uri);
-    if (!row) return undefined;
-    return {
-      sourceId: row.source_id,
-      runId: row.run_id,
-      format: row.format,
-      size: row.size,
-      mtimeMs: row.mtime_ms,
-      indexedOffset: row.indexed_offset,
-      lines: row.lines,
-      headHash: row.head_hash,
-    };
+    return this.stateStmt.get(uri);
   }
 
   /** Creates the source, or deletes everything read from it, in one transaction. */
@@ -143,9 +122,9 @@ export class SourceRepository {
           ).lastInsertRowid,
         );
       }
-      this.clearSource(existing.source_id);
-      this.updateState(existing.source_id, runId, format, state);
-      return existing.source_id;
+      this.clearSource(existing.sourceId);
+      this.updateState(existing.sourceId, runId, format, state);
+      return existing.sourceId;
     })();
   }
 
@@ -166,7 +145,7 @@ export class SourceRepository {
 
   /** The content hashes of the rows read so far from a source (rolling-buffer importers); [] when none. */
   rowHashes(sourceId: number): string[] {
-    return parseHashes(this.rowHashesStmt.get(sourceId)?.row_hashes_json ?? null);
+    return parseHashes(this.rowHashesStmt.get(sourceId)?.rowHashesJson ?? null);
   }
 
   /** Must run inside the caller's transaction. */
@@ -181,7 +160,7 @@ export class SourceRepository {
   previousInFolder(runId: number, format: string, uri: string): { sourceId: number; hashes: string[] } | undefined {
     const row = this.previousSourcesStmt.get({ run: runId, format, uri, folder: folderOf(uri) });
     if (!row) return undefined;
-    return { sourceId: row.source_id, hashes: parseHashes(row.row_hashes_json) };
+    return { sourceId: row.sourceId, hashes: parseHashes(row.rowHashesJson) };
   }
 
   /** Must run inside the caller's transaction. */
@@ -198,8 +177,8 @@ export class SourceRepository {
     const gone = this.urisStmt.all().filter((row) => !uris.has(row.uri));
     this.db.transaction(() => {
       for (const row of gone) {
-        this.clearSource(row.source_id);
-        this.deleteSourceStmt.run(row.source_id);
+        this.clearSource(row.sourceId);
+        this.deleteSourceStmt.run(row.sourceId);
       }
     })();
     return gone.length;

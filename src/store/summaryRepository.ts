@@ -7,35 +7,21 @@ import {
 } from '../core/indexSummary';
 import type { Db, Statement } from './database';
 
-interface RunRow {
-  run_id: number;
-  name: string;
-  root: string;
-  mechanism: string | null;
-  episodes: number;
-  messages: number | null;
-  step_count: number;
-  step_min: number | null;
-  step_max: number | null;
-  mean_reward: number | null;
-  layout: string | null;
-  layout_note: string | null;
-}
+/** A run row: the summary's own columns (agents and steps apart), with the run id its agents are read by. */
+type RunRow = Required<Omit<RunSummary, 'agents' | 'steps'>> & {
+  readonly runId: number;
+  readonly stepCount: number;
+  readonly stepMin: number | null;
+  readonly stepMax: number | null;
+};
 
 /** source.format of what is not a trace file: manifests, mapping files, side files. */
 const notTraces = `('credit_lens_manifest', 'credit_lens_mapping', 'other_file')`;
 
-interface AgentRow {
-  name: string;
-  kind: string;
-  episodes: number;
-  messages: number | null;
-}
-
 /** Read-only aggregates of the whole index (`credit-lens info`). */
 export class SummaryRepository {
   private readonly runsStmt: Statement<RunRow>;
-  private readonly agentsStmt: Statement<AgentRow>;
+  private readonly agentsStmt: Statement<RunSummary['agents'][number]>;
   private readonly countsStmt: Statement<{
     files: number;
     agents: number;
@@ -50,16 +36,16 @@ export class SummaryRepository {
   constructor(db: Db) {
     // Totals kept as episodes are written and removed (runTotals.ts): O(runs + steps + agents) rows.
     this.runsStmt = db.prepare(`
-      SELECT r.run_id, r.name, r.root, r.mechanism, coalesce(t.episodes, 0) AS episodes, t.messages,
-        (SELECT count(DISTINCT train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS step_count,
-        (SELECT min(train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS step_min,
-        (SELECT max(train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS step_max,
-        t.outcome_sum / nullif(t.outcomes, 0) AS mean_reward, r.layout, r.layout_note
+      SELECT r.run_id AS runId, r.name, r.root, r.mechanism, coalesce(t.episodes, 0) AS episodes, coalesce(t.messages, 0) AS messages,
+        (SELECT count(DISTINCT train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS stepCount,
+        (SELECT min(train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS stepMin,
+        (SELECT max(train_step) FROM step_total s WHERE s.run_id = r.run_id AND s.episodes > 0) AS stepMax,
+        t.outcome_sum / nullif(t.outcomes, 0) AS meanReward, r.layout, r.layout_note AS layoutNote
       FROM run r LEFT JOIN run_totals t ON t.run_id = r.run_id
       WHERE EXISTS (SELECT 1 FROM source s WHERE s.run_id = r.run_id AND s.format != 'other_file')
       ORDER BY r.root`);
     this.agentsStmt = db.prepare(`
-      SELECT a.name, a.kind, coalesce(t.episodes, 0) AS episodes, t.messages
+      SELECT a.name, a.kind, coalesce(t.episodes, 0) AS episodes, coalesce(t.messages, 0) AS messages
       FROM agent a LEFT JOIN agent_totals t ON t.agent_id = a.agent_id
       WHERE a.run_id = ? ORDER BY a.agent_id`);
     // Searchable: all episodes but the few not yet indexed for search (the partial index episode_unsearched).
@@ -106,20 +92,18 @@ export class SummaryRepository {
     };
   }
 
-  private runSummary(row: RunRow): RunSummary {
-    return {
-      name: row.name,
-      root: row.root,
-      mechanism: row.mechanism,
-      episodes: row.episodes,
-      messages: row.messages ?? 0,
-      agents: this.agentsStmt
-        .all(row.run_id)
-        .map((a) => ({ name: a.name, kind: a.kind, episodes: a.episodes, messages: a.messages ?? 0 })),
-      steps: { count: row.step_count, min: row.step_min, max: row.step_max },
-      meanReward: row.mean_reward,
-      layout: row.layout,
-      layoutNote: row.layout_note,
-    };
+  /** The run with its agents and its steps as one object (the keys in the order `info --json` prints them). */
+  private runSummary({
+    runId,
+    stepCount,
+    stepMin,
+    stepMax,
+    meanReward,
+    layout,
+    layoutNote,
+    ...run
+  }: RunRow): RunSummary {
+    const steps = { count: stepCount, min: stepMin, max: stepMax };
+    return { ...run, agents: this.agentsStmt.all(runId), steps, meanReward, layout, layoutNote };
   }
 }

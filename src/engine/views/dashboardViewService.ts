@@ -227,18 +227,7 @@ export class DashboardViewService {
       offset: query.offset,
       searchError: null,
       creditAgents: page.agents,
-      rows: page.rows.map((r) => ({
-        episodeId: r.episode_id,
-        externalId: r.external_id,
-        step: r.train_step,
-        group: r.group_id,
-        sample: r.sample_idx,
-        reward: r.outcome,
-        agents: r.agents,
-        messages: r.n_messages,
-        flags: r.flags,
-        credit: r.credit,
-      })),
+      rows: page.rows,
     };
   }
 }

@@ -34,7 +34,7 @@ const page = (over: Partial<EpisodePageQuery> & { filter?: EpisodePageQuery['fil
     credit,
     ...over,
   });
-const ids = (p: ReturnType<typeof page>): string[] => p.rows.map((r) => r.external_id);
+const ids = (p: ReturnType<typeof page>): string[] => p.rows.map((r) => r.externalId);
 
 test("a page sorted by an agent's credit lists it most negative first, ties by episode, the uncredited last", () => {
   assert.deepEqual(ids(page({})), ['t1b', 't-long', 't2a', 't1a', 't2b', 't-none', 't3b']);
@@ -59,8 +59,8 @@ test('pages of a credit sort continue across the end of the credited part', () =
 test("every row carries its agents' agent-level credit, in the run's agent order (message-level rows left out)", () => {
   const p = page({});
   assert.deepEqual(p.agents, ['planner', 'solver', 'verifier']);
-  assert.deepEqual(p.rows.find((r) => r.external_id === 't1a')?.credit, [0.1, 0.2, 0.3]);
-  assert.deepEqual(p.rows.find((r) => r.external_id === 't3b')?.credit, [null, null, null]);
+  assert.deepEqual(p.rows.find((r) => r.externalId === 't1a')?.credit, [0.1, 0.2, 0.3]);
+  assert.deepEqual(p.rows.find((r) => r.externalId === 't3b')?.credit, [null, null, null]);
   assert.deepEqual(page({ credit: null, sort: { key: 'externalId', descending: false } }).rows[0]?.credit, [
     null,
     null,

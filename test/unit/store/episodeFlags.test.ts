@@ -75,12 +75,12 @@ test('the stored counts equal the flags about each episode (an oracle from the f
     'the fixture has an episode under several flags',
   );
   const page = repo.episodePage(query({}, true));
-  assert.deepEqual(new Map(page.rows.map((r) => [r.episode_id, r.flags])), every);
+  assert.deepEqual(new Map(page.rows.map((r) => [r.episodeId, r.flags])), every);
   for (const kind of ['idle', 'free-rider', 'silent', 'dominant']) {
     const covered = [...reference(kind)].filter(([, n]) => n > 0).map(([id]) => id);
     const filtered = repo.episodePage(query({ flag: kind }, false, 0, 50, 'step'));
     assert.deepEqual(
-      [filtered.total, filtered.rows.map((r) => r.episode_id).sort((a, b) => a - b)],
+      [filtered.total, filtered.rows.map((r) => r.episodeId).sort((a, b) => a - b)],
       [covered.length, covered.sort((a, b) => a - b)],
       kind,
     );
@@ -94,7 +94,7 @@ test('pages sorted by flags follow (flags, episode id) in both directions, at ev
     for (const descending of [false, true]) {
       const whole = repo.episodePage(query(filter, descending)).rows;
       const sign = descending ? -1 : 1;
-      const sorted = [...whole].sort((a, b) => sign * (a.flags - b.flags || a.episode_id - b.episode_id));
+      const sorted = [...whole].sort((a, b) => sign * (a.flags - b.flags || a.episodeId - b.episodeId));
       assert.deepEqual(whole, sorted, JSON.stringify(filter));
       for (let offset = 0; offset <= whole.length; offset++) {
         const page = repo.episodePage(query(filter, descending, offset, 2)).rows;
@@ -116,7 +116,7 @@ test('an episode indexed after the audit counts the flags about it, not the wind
   ).run();
   const later = f.id('t-later');
   const row = (): number | undefined =>
-    repo.episodePage(query({}, true)).rows.find((r) => r.episode_id === later)?.flags;
+    repo.episodePage(query({}, true)).rows.find((r) => r.episodeId === later)?.flags;
   assert.equal(row(), 1, "the planner's silent flag lists it; the step-1 window and the flag naming t1b do not count");
   assert.equal(episodeFlagCounts(db, f.teamRunId, ['t-later']).get('t-later'), 1);
   const count = (): number =>
@@ -131,11 +131,11 @@ test("the table's flag column, its flags sort and filter, and the tree's badges 
   const badges = episodeFlagCounts(
     f.store.db,
     f.teamRunId,
-    page.map((r) => r.external_id),
+    page.map((r) => r.externalId),
   );
   assert.deepEqual(
-    page.map((r) => [r.external_id, r.flags]),
-    page.map((r) => [r.external_id, badges.get(r.external_id)]),
+    page.map((r) => [r.externalId, r.flags]),
+    page.map((r) => [r.externalId, badges.get(r.externalId)]),
   );
   const tree = new Map(
     [1, 2, 3, null].flatMap((step) =>
@@ -144,10 +144,10 @@ test("the table's flag column, its flags sort and filter, and the tree's badges 
         .flatMap((g) => browse.episodes(f.teamRunId, step, g.group, 50).map((e) => [e.externalId, e.flags] as const)),
     ),
   );
-  assert.deepEqual(new Map(page.map((r) => [r.external_id, r.flags])), tree);
+  assert.deepEqual(new Map(page.map((r) => [r.externalId, r.flags])), tree);
   // The run-wide window and the step windows mark no episode: only t1b, t2a and t-none are flagged.
   assert.deepEqual(
-    page.filter((r) => r.flags > 0).map((r) => [r.external_id, r.flags]),
+    page.filter((r) => r.flags > 0).map((r) => [r.externalId, r.flags]),
     [
       ['t-none', 2],
       ['t1b', 2],
@@ -155,7 +155,7 @@ test("the table's flag column, its flags sort and filter, and the tree's badges 
     ],
   );
   const filtered = repo.episodePage(query({ flag: 'any' }, false, 0, 50, 'step')).rows;
-  assert.deepEqual(filtered.map((r) => r.external_id).sort(), ['t-none', 't1b', 't2a']);
+  assert.deepEqual(filtered.map((r) => r.externalId).sort(), ['t-none', 't1b', 't2a']);
   assert.deepEqual(
     browse.steps(f.teamRunId).map((s) => [s.step, s.flags]),
     [
@@ -175,7 +175,7 @@ test('a new audit replaces the counts; a filtered total past the count-ahead win
   ]);
   const flagged = repo.episodePage(query({}, true)).rows.filter((r) => r.flags > 0);
   assert.deepEqual(
-    flagged.map((r) => [r.external_id, r.flags]),
+    flagged.map((r) => [r.externalId, r.flags]),
     [['t2a', 1]],
   );
   const shortSight = new DashboardRepository(f.store.db, 1);

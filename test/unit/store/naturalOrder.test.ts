@@ -129,7 +129,7 @@ test("the dashboard's id sort is numeric-aware in both directions, read from epi
   const page = (descending: boolean, offset: number, limit: number): string[] =>
     repo
       .episodePage({ runId, filter: {}, sort: { key: 'externalId', descending }, offset, limit })
-      .rows.map((r) => r.external_id);
+      .rows.map((r) => r.externalId);
   const expected = sqlOrder(groups.flatMap(ids));
   assert.equal(expected[0], 'g:1-r0');
   assert.equal(expected[12], 'g:2-r0');
