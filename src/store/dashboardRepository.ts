@@ -17,6 +17,7 @@ import {
 } from './episodeCreditColumns';
 import { everyKind } from './episodeFlags';
 import { CreditAggregates } from './viewAggregates';
+import { SearchRepository } from './searchRepository';
 
 // Every per-step aggregate, coverage count and episode page is of the episodes in the split bound
 // to :split (splitParam: the training split by default, as credit and audit).
@@ -316,6 +317,17 @@ const uncreditedPageSql = withRowDetails(uncreditedSql(pageFilterOf('set'), page
 const creditedCountSql = creditSortedCountSql(pageFilterOf('set'));
 const creditRangeCount = creditRangeCountSql(pageFilterOf('set', false));
 
+/** The search's matching episodes in index (id) order, read from the full-text index as far as a statement goes. */
+const searchMatches = `(SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search) m
+  CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`;
+
+/** A page of a search too big to sort: its episodes in index order, from the first match to the page's end. */
+const searchIndexOrderSql = withRowDetails(
+  `SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')} FROM ${searchMatches} ORDER BY m.id LIMIT :limit OFFSET :offset`,
+  'episode_id',
+  flagsOf('p'),
+);
+
 // Counts stop after :countLimit + 1 matches (-1: never): past :countLimit the total is a lower bound.
 const capped = (select: string): string =>
   `SELECT count(*) AS n FROM (${select} LIMIT CASE WHEN :countLimit < 0 THEN -1 ELSE :countLimit + 1 END)`;
@@ -325,9 +337,7 @@ function countSql(driver: CountDriver, search: SearchTest): string {
   if (driver === 'flagged')
     return capped(`SELECT 1 FROM episode_flag ef CROSS JOIN episode e
       WHERE ef.run_id = :run AND ef.kind = :flag AND e.episode_id = ef.episode_id AND ${pageFilterOf(search)}`);
-  if (driver === 'matches')
-    return capped(`SELECT 1 FROM (SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search) m
-      CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`);
+  if (driver === 'matches') return capped(`SELECT 1 FROM ${searchMatches}`);
   return capped(`SELECT 1 FROM episode e WHERE ${pageFilterOf(search)}`);
 }
 
@@ -341,6 +351,11 @@ const unfiltered = (f: EpisodePageQuery['filter']): boolean =>
 
 /** Matches a filtered count reads past the page's end before it stops and calls the total a lower bound. */
 export const defaultCountAhead = 10_000;
+/**
+ * Matching messages a search may have and still be sorted as asked: a sorted page reads every match
+ * (about 0.1-0.4 µs each), a bigger search is listed in index order ({@link EpisodePageResult.inIndexOrder}).
+ */
+export const defaultSortableMatches = 200_000;
 const searchModes: readonly SearchTest[] = ['set'];
 const countKey = (driver: CountDriver, search: SearchTest): string => `count:${driver}:${search}`;
 const flagsPartKey = (part: FlagsPart, descending: boolean, search: SearchTest): string =>
@@ -359,6 +374,7 @@ export const episodePageQueries: ReadonlyMap<string, string> = new Map([
     [countKey('flagged', search), countSql('flagged', search)] as const,
   ]),
   [countKey('matches', 'none'), countSql('matches', 'none')],
+  ['search:index', searchIndexOrderSql],
   ['credit:asc', creditPageSql(false)],
   ['credit:desc', creditPageSql(true)],
   ['uncredited', uncreditedPageSql],
@@ -448,12 +464,16 @@ export class DashboardRepository {
   private readonly sharedAggregateOnlyStmt: Statement<StepAgentRow>;
   private readonly coverageAggregateStmt: Statement<CoverageRow & { rows: number }>;
 
-  /** `countAhead`: see {@link defaultCountAhead} (a test makes it small). */
+  private readonly searchIndex: SearchRepository;
+
+  /** `countAhead`, `sortableMatches`: see {@link defaultCountAhead}, {@link defaultSortableMatches} (a test makes them small). */
   constructor(
     db: Db,
     private readonly countAhead = defaultCountAhead,
+    private readonly sortableMatches = defaultSortableMatches,
   ) {
     this.aggregates = new CreditAggregates(db);
+    this.searchIndex = new SearchRepository(db);
     this.creditAggregateStmt = db.prepare(creditAggregateSqlOf(false));
     this.creditAggregateOnlyStmt = db.prepare(creditAggregateSqlOf(true));
     this.sharedAggregateStmt = db.prepare(sharedAggregateSqlOf(false));
@@ -610,33 +630,48 @@ export class DashboardRepository {
   /**
    * One page of the run's episodes and the number of episodes matching the filter: exact without
    * filters, else counted up to `countAhead` matches past the page's end (`totalIsLowerBound`
-   * then says there are more). Throws the SQLite error when the full-text query is malformed.
+   * then says there are more). A search matching more than `sortableMatches` messages is listed
+   * in index order (`inIndexOrder`), read from the full-text index only as far as the page goes.
+   * Throws the SQLite error when the full-text query is malformed.
    */
   episodePage(query: EpisodePageQuery): EpisodePageResult {
     const params = filterParams(query);
     const search: SearchTest = 'set';
-    const [total, totalIsLowerBound] = this.pageTotal(query, params, search);
+    const inIndexOrder =
+      typeof params['search'] === 'string' && !this.searchIndex.matchesAtMost(params['search'], this.sortableMatches);
+    const [total, totalIsLowerBound] = this.pageTotal(query, params, search, inIndexOrder);
     const agents = this.agents(query.runId);
     const names = agents.map((a) => a.name);
-    if (total <= query.offset) return { total, totalIsLowerBound, agents: names, rows: [] };
+    if (total <= query.offset) return { total, totalIsLowerBound, inIndexOrder, agents: names, rows: [] };
     const window = { offset: query.offset, limit: query.limit };
-    const sortAgent = sortedAgent(query.sort.key);
-    const rows =
-      sortAgent !== undefined
-        ? this.creditPage({ ...params, sortAgent }, query.sort.descending, window)
-        : query.sort.key === 'flags'
-          ? this.flagsPage(params, query.sort.descending, search, window)
-          : this.rows(pageKey(query.sort.key as FixedSortKey, query.sort.descending, search), params, window);
-    return { total, totalIsLowerBound, agents: names, rows: this.withCredit(query, rows, agents) };
+    const rows = inIndexOrder ? this.rows('search:index', params, window) : this.sortedRows(query, params, window);
+    return { total, totalIsLowerBound, inIndexOrder, agents: names, rows: this.withCredit(query, rows, agents) };
   }
 
-  /** Episodes matching the filter: from step_total without one, exact from the credit range with one, else capped. */
-  private pageTotal(query: EpisodePageQuery, params: Record<string, BindValue>, search: SearchTest): [number, boolean] {
+  /** The page's rows in the order the query asks for. */
+  private sortedRows(query: EpisodePageQuery, params: Record<string, BindValue>, window: PageWindow): EpisodePageRow[] {
+    const search: SearchTest = 'set';
+    const sortAgent = sortedAgent(query.sort.key);
+    if (sortAgent !== undefined) return this.creditPage({ ...params, sortAgent }, query.sort.descending, window);
+    if (query.sort.key === 'flags') return this.flagsPage(params, query.sort.descending, search, window);
+    return this.rows(pageKey(query.sort.key as FixedSortKey, query.sort.descending, search), params, window);
+  }
+
+  /**
+   * Episodes matching the filter: from step_total without one, exact from the credit range with one,
+   * else capped (from the search's matches in index order when it is too big to sort).
+   */
+  private pageTotal(
+    query: EpisodePageQuery,
+    params: Record<string, BindValue>,
+    search: SearchTest,
+    inIndexOrder: boolean,
+  ): [number, boolean] {
     if (unfiltered(query.filter))
       return [this.splitCountStmt.get({ run: query.runId, split: params['split'] ?? null })?.n ?? 0, false];
     if (query.filter.agentCredit && query.credit)
       return [this.countStmts.get('creditRangeCount')?.get(params)?.n ?? 0, false];
-    return this.cappedTotal(params, search, query.offset + query.limit + this.countAhead);
+    return this.cappedTotal(params, search, query.offset + query.limit + this.countAhead, inIndexOrder);
   }
 
   /** A page sorted by an agent's credit: the episodes with a value, then (once they run out) those without. */
@@ -674,10 +709,19 @@ export class DashboardRepository {
     }));
   }
 
-  /** The filtered count up to `limit`, walking the smallest driver the filter allows; true when there are more. */
-  private cappedTotal(params: Record<string, BindValue>, search: SearchTest, limit: number): [number, boolean] {
-    const key =
-      params['flag'] !== null
+  /**
+   * The filtered count up to `limit`, walking the smallest driver the filter allows (the search's
+   * matches, in index order, for a search too big to sort); true when there are more.
+   */
+  private cappedTotal(
+    params: Record<string, BindValue>,
+    search: SearchTest,
+    limit: number,
+    inIndexOrder: boolean,
+  ): [number, boolean] {
+    const key = inIndexOrder
+      ? countKey('matches', 'none')
+      : params['flag'] !== null
         ? countKey('flagged', search)
         : params['search'] !== null
           ? countKey('matches', 'none')
@@ -738,6 +782,8 @@ interface PageWindow {
 export interface EpisodePageResult {
   readonly total: number;
   readonly totalIsLowerBound: boolean;
+  /** True when a search matched too many messages to sort: the rows come in index (episode id) order. */
+  readonly inIndexOrder: boolean;
   /** The run's agents, in the order of each row's `credit`. */
   readonly agents: string[];
   readonly rows: EpisodePageCreditRow[];
