@@ -5,9 +5,10 @@ import { after, before, test } from 'node:test';
 import type { Episode } from '../../../src/core/episode';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { DashboardViewService } from '../../../src/engine/views/dashboardViewService';
-import { DashboardRepository, type EpisodePageQuery } from '../../../src/store/dashboardRepository';
+import { DashboardRepository, episodePageQueries, type EpisodePageQuery } from '../../../src/store/dashboardRepository';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { planParams, queryPlan } from './queryPlan';
 
 // The episode page's full-text search on a seeded run, against an oracle computed from the
 // episodes themselves: a search small enough to sort gives the asked order, a bigger one the index
@@ -202,4 +203,23 @@ test('a malformed full-text query throws a clear SQLite error from the page and 
     assert.match(page.searchError ?? '', new RegExp(`^cannot search for "${bad.replace(/[()]/g, '\\$&')}"`));
   }
   assert.equal(service.episodes({ ...pageOf('alpha', 0, 5), filter: { search: 'alpha' } }).searchError, null);
+});
+
+test('the index-order page reads the full-text matches in rowid order and sorts only the page', () => {
+  for (const [name, sql] of [
+    ['page', episodePageQueries.get('search:index')],
+    ['count', episodePageQueries.get('count:matches:none')],
+  ] as const) {
+    const plan = queryPlan(store.db, sql ?? '', { ...planParams, run: runId, search: 'alpha' });
+    const fts = plan.findIndex((d) => d.startsWith('SCAN message_fts VIRTUAL TABLE'));
+    const episodes = plan.findIndex((d) => d.startsWith('SEARCH e USING INTEGER PRIMARY KEY'));
+    assert.ok(fts >= 0 && episodes > fts, `${name}: the matches drive the join: ${plan.join(' | ')}`);
+    // The page's one ORDER BY sort is the outer one, over the page's rows (after "SCAN p").
+    const sorts = plan.filter((d) => d === 'USE TEMP B-TREE FOR ORDER BY').length;
+    const outer = plan.indexOf('SCAN p');
+    assert.ok(
+      sorts <= 1 && (sorts === 0 || plan.lastIndexOf('USE TEMP B-TREE FOR ORDER BY') > outer),
+      plan.join(' | '),
+    );
+  }
 });
