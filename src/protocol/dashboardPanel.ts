@@ -238,6 +238,11 @@ export interface EpisodePage extends EpisodeCreditColumns, EpisodeTotalBound {
   readonly rows: readonly EpisodeRow[];
   /** Set when the search query could not be run (e.g. FTS syntax error); the page is then empty. */
   readonly searchError: string | null;
+  /**
+   * True when the search matched too many messages to sort: the rows come in index (episode id)
+   * order instead of the asked one, read only as far as the page goes. Absent: sorted as asked.
+   */
+  readonly inIndexOrder?: boolean;
 }
 
 export interface DashboardRecomputeParams {

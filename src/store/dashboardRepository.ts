@@ -4,7 +4,7 @@ import type { Db, Statement } from './database';
 import { CoverageReader, coverageQueries } from './dashboardCoverage';
 import { kindInSplit, onlySteps } from './dashboardSplit';
 import { StepAgentSeries, stepSeriesQueries } from './dashboardStepSeries';
-import { EpisodePages, defaultCountAhead } from './episodePages';
+import { EpisodePages, defaultCountAhead, defaultSortableMatches } from './episodePages';
 import { splitParam } from './splitFilter';
 import { sqlBoolean } from './sqlValues';
 import { CreditAggregates } from './viewAggregates';
@@ -14,6 +14,7 @@ export type { EpisodePageQuery, EpisodePageSortKey } from './episodePageSql';
 export { episodePageQueries } from './episodePageSql';
 export {
   defaultCountAhead,
+  defaultSortableMatches,
   type EpisodePageCreditRow,
   type EpisodePageResult,
   type EpisodePageRow,
@@ -119,12 +120,12 @@ export class DashboardRepository {
   /** One filtered, sorted page of the run's episodes and the filter's match count (episodePages.ts). */
   readonly episodePage: EpisodePages['episodePage'];
 
-  /** `countAhead`: see {@link defaultCountAhead} (a test makes it small). */
-  constructor(db: Db, countAhead = defaultCountAhead) {
+  /** `countAhead`, `sortableMatches`: see {@link defaultCountAhead}, {@link defaultSortableMatches} (a test makes them small). */
+  constructor(db: Db, countAhead = defaultCountAhead, sortableMatches = defaultSortableMatches) {
     const aggregates = new CreditAggregates(db);
     const series = new StepAgentSeries(db, aggregates);
     const coverage = new CoverageReader(db, aggregates);
-    const pages = new EpisodePages(db, (runId) => this.agents(runId), countAhead);
+    const pages = new EpisodePages(db, (runId) => this.agents(runId), countAhead, sortableMatches);
     this.creditByStep = series.creditByStep.bind(series);
     this.sharedByStep = series.sharedByStep.bind(series);
     this.coverage = coverage.coverage.bind(coverage);

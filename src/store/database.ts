@@ -51,7 +51,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   }
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -32768');
-  db.pragma('temp_store = MEMORY');
+  // Sorts and temporary b-trees spill to temporary files past the cache instead of growing the
+  // process: the credit pass's rebuild of the aggregates at 10 GB (a GROUP BY over 3.9 M credit
+  // rows) peaked at 509 MB held in memory, 174 MB spilling (and ran no slower).
+  db.pragma('temp_store = FILE');
   if (!options.readonly) migrate(db);
   return db;
 }

@@ -138,6 +138,21 @@ const uncreditedPageSql = withRowDetails(uncreditedSql(pageFilterOf('set'), page
 const creditedCountSql = creditSortedCountSql(pageFilterOf('set'));
 const creditRangeCount = creditRangeCountSql(pageFilterOf('set', false));
 
+/**
+ * The search's matching episodes in index (id) order: FTS5 reads its matches in rowid order (the
+ * ORDER BY costs no sort) and the join keeps the order of this outer loop. No ORDER BY on the join:
+ * SQLite would sort every match first (test/unit/store/searchPage.test.ts checks the plan).
+ */
+const searchMatches = `(SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search ORDER BY rowid) m
+  CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`;
+
+/** A page of a search too big to sort: its episodes in index order, from the first match to the page's end. */
+const searchIndexOrderSql = withRowDetails(
+  `SELECT ${pageColumns.map((c) => `e.${c}`).join(', ')} FROM ${searchMatches} LIMIT :limit OFFSET :offset`,
+  'episode_id',
+  flagsOf('p'),
+);
+
 // Counts stop after :countLimit + 1 matches (-1: never): past :countLimit the total is a lower bound.
 const capped = (select: string): string =>
   `SELECT count(*) AS n FROM (${select} LIMIT CASE WHEN :countLimit < 0 THEN -1 ELSE :countLimit + 1 END)`;
@@ -147,9 +162,7 @@ function countSql(driver: CountDriver, search: SearchTest): string {
   if (driver === 'flagged')
     return capped(`SELECT 1 FROM episode_flag ef CROSS JOIN episode e
       WHERE ef.run_id = :run AND ef.kind = :flag AND e.episode_id = ef.episode_id AND ${pageFilterOf(search)}`);
-  if (driver === 'matches')
-    return capped(`SELECT 1 FROM (SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search) m
-      CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`);
+  if (driver === 'matches') return capped(`SELECT 1 FROM ${searchMatches}`);
   return capped(`SELECT 1 FROM episode e WHERE ${pageFilterOf(search)}`);
 }
 
@@ -179,6 +192,7 @@ export const episodePageQueries: ReadonlyMap<string, string> = new Map([
     [countKey('flagged', search), countSql('flagged', search)] as const,
   ]),
   [countKey('matches', 'none'), countSql('matches', 'none')],
+  ['search:index', searchIndexOrderSql],
   ['credit:asc', creditPageSql(false)],
   ['credit:desc', creditPageSql(true)],
   ['uncredited', uncreditedPageSql],

@@ -2,6 +2,7 @@ import type { EpisodeTableRow } from '../core/dashboardRows';
 import type { BindValue, Db, Statement } from './database';
 import { pageCreditSql, sortedAgent } from './episodeCreditColumns';
 import { everyKind } from './episodeFlags';
+import { SearchRepository } from './searchRepository';
 import {
   countKey,
   creditCountKeys,
@@ -19,6 +20,12 @@ import {
 
 /** Matches a filtered count reads past the page's end before it stops and calls the total a lower bound. */
 export const defaultCountAhead = 10_000;
+/**
+ * Matching messages a search may have and still be sorted as asked: a sorted page reads every match
+ * (0.1-1 µs each, by the machine's load), a bigger search is listed in index order
+ * ({@link EpisodePageResult.inIndexOrder}); telling the two apart reads up to this many.
+ */
+export const defaultSortableMatches = 500_000;
 
 /** One row of an episode page. */
 export type EpisodePageRow = EpisodeTableRow;
@@ -35,13 +42,16 @@ export class EpisodePages {
   private readonly countStmts = new Map<string, Statement<{ n: number }>>();
   private readonly pageCreditStmt: Statement<{ episodeId: number; agentId: number; value: number | null }>;
   private readonly splitCountStmt: Statement<{ n: number }>;
+  private readonly searchIndex: SearchRepository;
 
-  /** `countAhead`: see {@link defaultCountAhead} (a test makes it small). */
+  /** `countAhead`, `sortableMatches`: see {@link defaultCountAhead}, {@link defaultSortableMatches} (a test makes them small). */
   constructor(
     db: Db,
     private readonly agents: RunAgents,
     private readonly countAhead = defaultCountAhead,
+    private readonly sortableMatches = defaultSortableMatches,
   ) {
+    this.searchIndex = new SearchRepository(db);
     for (const [key, sql] of episodePageQueries)
       if (key.startsWith('count:') || creditCountKeys.has(key)) this.countStmts.set(key, db.prepare(sql));
       else this.pageStmts.set(key, db.prepare(sql));
@@ -52,33 +62,48 @@ export class EpisodePages {
   /**
    * One page of the run's episodes and the number of episodes matching the filter: exact without
    * filters, else counted up to `countAhead` matches past the page's end (`totalIsLowerBound`
-   * then says there are more). Throws the SQLite error when the full-text query is malformed.
+   * then says there are more). A search matching more than `sortableMatches` messages is listed
+   * in index order (`inIndexOrder`), read from the full-text index only as far as the page goes.
+   * Throws the SQLite error when the full-text query is malformed.
    */
   episodePage(query: EpisodePageQuery): EpisodePageResult {
     const params = filterParams(query);
     const search: SearchTest = 'set';
-    const [total, totalIsLowerBound] = this.pageTotal(query, params, search);
+    const inIndexOrder =
+      typeof params['search'] === 'string' && !this.searchIndex.matchesAtMost(params['search'], this.sortableMatches);
+    const [total, totalIsLowerBound] = this.pageTotal(query, params, search, inIndexOrder);
     const agents = this.agents(query.runId);
     const names = agents.map((a) => a.name);
-    if (total <= query.offset) return { total, totalIsLowerBound, agents: names, rows: [] };
+    if (total <= query.offset) return { total, totalIsLowerBound, inIndexOrder, agents: names, rows: [] };
     const window = { offset: query.offset, limit: query.limit };
-    const sortAgent = sortedAgent(query.sort.key);
-    const rows =
-      sortAgent !== undefined
-        ? this.creditPage({ ...params, sortAgent }, query.sort.descending, window)
-        : query.sort.key === 'flags'
-          ? this.flagsPage(params, query.sort.descending, search, window)
-          : this.rows(pageKey(query.sort.key as FixedSortKey, query.sort.descending, search), params, window);
-    return { total, totalIsLowerBound, agents: names, rows: this.withCredit(query, rows, agents) };
+    const rows = inIndexOrder ? this.rows('search:index', params, window) : this.sortedRows(query, params, window);
+    return { total, totalIsLowerBound, inIndexOrder, agents: names, rows: this.withCredit(query, rows, agents) };
   }
 
-  /** Episodes matching the filter: from step_total without one, exact from the credit range with one, else capped. */
-  private pageTotal(query: EpisodePageQuery, params: Record<string, BindValue>, search: SearchTest): [number, boolean] {
+  /** The page's rows in the order the query asks for. */
+  private sortedRows(query: EpisodePageQuery, params: Record<string, BindValue>, window: PageWindow): EpisodePageRow[] {
+    const search: SearchTest = 'set';
+    const sortAgent = sortedAgent(query.sort.key);
+    if (sortAgent !== undefined) return this.creditPage({ ...params, sortAgent }, query.sort.descending, window);
+    if (query.sort.key === 'flags') return this.flagsPage(params, query.sort.descending, search, window);
+    return this.rows(pageKey(query.sort.key as FixedSortKey, query.sort.descending, search), params, window);
+  }
+
+  /**
+   * Episodes matching the filter: from step_total without one, exact from the credit range with one,
+   * else capped (from the search's matches in index order when it is too big to sort).
+   */
+  private pageTotal(
+    query: EpisodePageQuery,
+    params: Record<string, BindValue>,
+    search: SearchTest,
+    inIndexOrder: boolean,
+  ): [number, boolean] {
     if (unfiltered(query.filter))
       return [this.splitCountStmt.get({ run: query.runId, split: params['split'] ?? null })?.n ?? 0, false];
     if (query.filter.agentCredit && query.credit)
       return [this.countStmts.get('creditRangeCount')?.get(params)?.n ?? 0, false];
-    return this.cappedTotal(params, search, query.offset + query.limit + this.countAhead);
+    return this.cappedTotal(params, search, query.offset + query.limit + this.countAhead, inIndexOrder);
   }
 
   /** A page sorted by an agent's credit: the episodes with a value, then (once they run out) those without. */
@@ -116,10 +141,19 @@ export class EpisodePages {
     }));
   }
 
-  /** The filtered count up to `limit`, walking the smallest driver the filter allows; true when there are more. */
-  private cappedTotal(params: Record<string, BindValue>, search: SearchTest, limit: number): [number, boolean] {
-    const key =
-      params['flag'] !== null
+  /**
+   * The filtered count up to `limit`, walking the smallest driver the filter allows (the search's
+   * matches, in index order, for a search too big to sort); true when there are more.
+   */
+  private cappedTotal(
+    params: Record<string, BindValue>,
+    search: SearchTest,
+    limit: number,
+    inIndexOrder: boolean,
+  ): [number, boolean] {
+    const key = inIndexOrder
+      ? countKey('matches', 'none')
+      : params['flag'] !== null
         ? countKey('flagged', search)
         : params['search'] !== null
           ? countKey('matches', 'none')
@@ -180,6 +214,8 @@ interface PageWindow {
 export interface EpisodePageResult {
   readonly total: number;
   readonly totalIsLowerBound: boolean;
+  /** True when a search matched too many messages to sort: the rows come in index (episode id) order. */
+  readonly inIndexOrder: boolean;
   /** The run's agents, in the order of each row's `credit`. */
   readonly agents: string[];
   readonly rows: EpisodePageCreditRow[];

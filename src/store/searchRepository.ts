@@ -28,6 +28,7 @@ export class SearchRepository {
   private readonly markStmt: Statement;
   private readonly searchStmt: Statement<{ rowid: number }>;
   private readonly anyRowStmt: Statement;
+  private readonly countUpToStmt: Statement<{ n: number }>;
 
   constructor(private readonly db: Db) {
     this.pendingStmt = db.prepare(`
@@ -39,6 +40,9 @@ export class SearchRepository {
     this.searchStmt = db.prepare('SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid LIMIT ?');
     // contentless_delete=1 keeps one docsize row per indexed message.
     this.anyRowStmt = db.prepare('SELECT 1 FROM message_fts_docsize LIMIT 1');
+    this.countUpToStmt = db.prepare(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM message_fts WHERE message_fts MATCH ? LIMIT ?)',
+    );
   }
 
   /** True when the full-text index holds no message (a cold pass may then build it apart, sideSearchIndex.ts). */
@@ -90,5 +94,13 @@ export class SearchRepository {
       episodeId: Math.floor(rowid / maxMessagesPerEpisode),
       seq: rowid % maxMessagesPerEpisode,
     }));
+  }
+
+  /**
+   * True when `query` matches at most `limit` messages, reading at most `limit + 1` of them (so the
+   * answer costs the same for a term in every message). Throws on a malformed query.
+   */
+  matchesAtMost(query: string, limit: number): boolean {
+    return (this.countUpToStmt.get(query, limit + 1)?.n ?? 0) <= limit;
   }
 }

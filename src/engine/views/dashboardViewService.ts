@@ -226,6 +226,7 @@ export class DashboardViewService {
       totalIsLowerBound: page.totalIsLowerBound,
       offset: query.offset,
       searchError: null,
+      ...(page.inIndexOrder ? { inIndexOrder: true } : {}),
       creditAgents: page.agents,
       rows: page.rows,
     };

@@ -151,3 +151,28 @@ test('the count text says "N+" while the host counted only part of the matches',
     assert.equal(data.countText(), text);
   }
 });
+
+test('the count text says when a search too big to sort lists its matches in index order', async () => {
+  const data = new TableData(() => undefined);
+  const answer = (key: string, inIndexOrder?: boolean) => ({
+    key,
+    fetch: () =>
+      Promise.resolve({
+        total: 10_500,
+        totalIsLowerBound: true,
+        offset: 0,
+        rows: [],
+        searchError: null,
+        ...(inIndexOrder === undefined ? {} : { inIndexOrder }),
+      }),
+  });
+  for (const [key, inIndexOrder, text] of [
+    ['big', true, '10,500+ episodes in index order (too many matches to sort)'],
+    ['sorted', undefined, '10,500+ episodes'],
+  ] as const) {
+    data.setQuery(answer(key, inIndexOrder));
+    data.ensure(0, 10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(data.countText(), text);
+  }
+});

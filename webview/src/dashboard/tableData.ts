@@ -28,6 +28,8 @@ export class TableData {
   /** The host counted only so far: more than `total` rows match (it grows as deeper pages load). */
   totalIsLowerBound = false;
   searchError: string | null = null;
+  /** The search matched too many messages to sort: the rows are in index order. */
+  inIndexOrder = false;
   error: string | null = null;
 
   constructor(private readonly onChange: () => void) {}
@@ -77,6 +79,7 @@ export class TableData {
       this.total = result.total;
       this.totalIsLowerBound = result.totalIsLowerBound;
       this.searchError = result.searchError;
+      this.inIndexOrder = result.inIndexOrder ?? false;
       this.error = null;
     } catch (error) {
       if (query !== this.query) return;
@@ -88,11 +91,15 @@ export class TableData {
     this.onChange();
   }
 
-  /** The row count as the table's status says it: "1,234 episodes", or "10,500+ episodes" for a lower bound. */
+  /**
+   * The row count as the table's status says it: "1,234 episodes", or "10,500+ episodes" for a
+   * lower bound, and when a search is too big to sort, that its rows are in index order.
+   */
   countText(): string {
     const total = this.total;
     if (total === undefined) return 'Loading…';
-    return `${formatInt(total)}${this.totalIsLowerBound ? '+' : ''} episode${total === 1 && !this.totalIsLowerBound ? '' : 's'}`;
+    const count = `${formatInt(total)}${this.totalIsLowerBound ? '+' : ''} episode${total === 1 && !this.totalIsLowerBound ? '' : 's'}`;
+    return this.inIndexOrder ? `${count} in index order (too many matches to sort)` : count;
   }
 
   /** Drops the oldest pages beyond the cap, never the one just loaded. */
