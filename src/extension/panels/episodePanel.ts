@@ -21,7 +21,7 @@ import {
   type RecomputeParams,
   type RecomputeProgress,
 } from '../../protocol/episodePanel';
-import { isRecord } from '../../protocol/ipc';
+import { checkedField, pickFields } from '../../protocol/ipc';
 import { isEpisodeRef, type EpisodeRef, type ViewMethod } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
@@ -107,8 +107,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
   }
 
   protected placeOf(saved: unknown): EpisodePlace | undefined {
-    const ref = isRecord(saved) ? saved['ref'] : undefined;
-    return isEpisodeRef(ref) ? { ref: { folder: ref.folder, episodeId: ref.episodeId } } : undefined;
+    const ref = checkedField(saved, 'ref', isEpisodeRef);
+    return ref && { ref: pickFields(ref, ['folder', 'episodeId']) };
   }
 
   protected wire(session: WebviewSession): void {
