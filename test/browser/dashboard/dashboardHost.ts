@@ -9,6 +9,7 @@ import {
   GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
+  OpenGroupCommand,
   type AgentSummary,
   type DashboardRunsData,
   type GetOverviewParams,
@@ -43,6 +44,7 @@ const known = [
   GetAgentSummaryRequest,
   GetEpisodesRequest,
   OpenEpisodeCommand,
+  OpenGroupCommand,
   DashboardRecomputeCommand,
 ];
 
