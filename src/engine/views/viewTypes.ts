@@ -13,6 +13,7 @@ export type {
   LabelView,
   MessageView,
   MessageWindow,
+  RunWindowsView,
 } from '../../protocol/episodePanel';
 export type {
   AgentSummary,

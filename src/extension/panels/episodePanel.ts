@@ -13,6 +13,7 @@ import {
   GetRawRecordRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
+  OpenRunWindowsCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
   type EpisodeReadyParams,
@@ -23,6 +24,7 @@ import {
 } from '../../protocol/episodePanel';
 import { checkedField, pickFields } from '../../protocol/ipc';
 import { isEpisodeRef, type EpisodeRef, type ViewMethod } from '../../protocol/viewData';
+import type { ShowDashboard } from '../commands/openViewCommands';
 import type { CreditLensConfig } from '../config';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
@@ -50,6 +52,8 @@ export interface EpisodePanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly onCredited?: (folder: vscode.Uri) => void;
   /** Opens a GRPO group in the group view, under the Episode view's method. */
   readonly openGroup?: (folder: vscode.Uri, runId: number, group: string, method: ViewMethod) => void;
+  /** Opens the Run Dashboard on a run filtered to steps `[from, to]` (the run's flag windows). */
+  readonly openDashboard?: ShowDashboard;
 }
 
 /** What an Episode panel shows: one episode, named as its webview's saved state names it. */
@@ -134,6 +138,14 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     });
     session.onCommand(RevealTraceLineCommand, () => this.revealTraceLine());
     session.onCommand(OpenGroupCommand, ({ ref, method }) => this.openGroup(ref, method));
+    session.onCommand(OpenRunWindowsCommand, ({ ref }) => this.openRunWindows(ref));
+  }
+
+  /** Opens the dashboard on the run's windows over the shown episode's step, as the host last sent them. */
+  private openRunWindows(ref: EpisodeRef): void {
+    this.service(ref);
+    const windows = this.sent?.runWindows;
+    if (windows) this.deps.openDashboard?.(vscode.Uri.file(ref.folder), windows.runId, windows.steps);
   }
 
   /** Opens the shown episode's GRPO group (only the shown episode's: the webview asks for nothing else). */

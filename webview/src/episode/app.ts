@@ -9,6 +9,7 @@ import {
   GetRawRecordRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
+  OpenRunWindowsCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
   episodeStateVersion,
@@ -222,7 +223,9 @@ export class EpisodeApp {
     fill(
       this.shell.details,
       renderCounterfactuals(data.counterfactuals),
-      renderFlags(data.flags),
+      renderFlags(data.flags, data.runWindows, () => {
+        this.ipc.send(OpenRunWindowsCommand, { ref: data.ref });
+      }),
       renderOutcome(data, (seq) => this.list?.focus(seq)),
     );
     this.recompute.setEvaluator(data.evaluator);
