@@ -35,6 +35,9 @@ export function activate(context: vscode.ExtensionContext): void {
       openGroup: (folder, runId, group, method) => {
         groupPanel.show(folder, runId, group, method);
       },
+      openDashboard: (folder, runId, steps) => {
+        dashboardPanel.show(folder, runId, steps);
+      },
       ...storage,
     }),
   );

@@ -160,6 +160,22 @@ export interface EpisodeViewData {
   readonly groupRollouts?: number | null;
   /** The run's fixed credit colour domain, the same for every method (docs/architecture.md §4.4). */
   readonly creditDomain: CreditDomainView;
+  /**
+   * The run's step windows (step-scope flags) that cover the episode's step: verdicts about the run
+   * and its steps, named in one line that opens the dashboard, never listed in `flags`. Absent or null: none.
+   */
+  readonly runWindows?: RunWindowsView | null;
+}
+
+/** The run's flag windows covering one episode's step. */
+export interface RunWindowsView {
+  readonly runId: number;
+  /** How many windows cover `step`. */
+  readonly count: number;
+  /** The episode's step. */
+  readonly step: number;
+  /** The span of those windows (the dashboard's step filter when opened from here). */
+  readonly steps: readonly [number, number];
 }
 
 /** One message of a window. */
@@ -424,3 +440,5 @@ export const DidChangeEpisodeNotification = new IpcNotification<EpisodeViewData>
 export const DidChangeRecomputeNotification = new IpcNotification<RecomputeProgress>('episode/recompute/didChange');
 /** Webview → host: open the shown episode's GRPO group in the group view, under the webview's method. */
 export const OpenGroupCommand = new IpcCommand<GetCreditParams>('episode/group/open', isMethodParams);
+/** Webview → host: open the dashboard on the run's flag windows that cover the shown episode's step. */
+export const OpenRunWindowsCommand = new IpcCommand<EpisodeParams>('episode/runWindows/open', isEpisodeParams);

@@ -17,13 +17,12 @@ export type ParamsGuard<P> = (value: unknown) => value is P;
 export type IpcResponse<R> = { readonly ok: true; readonly value: R } | { readonly ok: false; readonly error: string };
 
 /**
- * Whether `value` has the envelope of an {@link IpcMessage} (a string `method`, an optional numeric
- * `id`). Says nothing about `params`; the descriptors' `is` checks those.
+ * Whether `value` has the envelope of an {@link IpcMessage} (a string `method`, an optional integer
+ * `id`). Says nothing about `params`; the descriptors' `is` checks those. Extra fields are ignored.
  */
 export function isIpcMessage(value: unknown): value is IpcMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const message = value as Partial<Record<keyof IpcMessage, unknown>>;
-  return typeof message.method === 'string' && (message.id === undefined || typeof message.id === 'number');
+  if (!isRecord(value)) return false;
+  return typeof value['method'] === 'string' && (value['id'] === undefined || Number.isSafeInteger(value['id']));
 }
 
 /** A message kind that knows its method name and the type of its params. */
@@ -78,9 +77,33 @@ export class IpcRequest<P, R> extends IpcCall<P> {
     super(method);
     this.response = new IpcNotification<IpcResponse<R>>(`${method}/response`);
   }
+
+  /** Also requires the id the response is paired by: a request without one could never be answered. */
+  override is(message: IpcMessage): message is IpcMessage<P> & { readonly id: number } {
+    return message.id !== undefined && super.is(message);
+  }
 }
 
 /** True for a plain object (not null, not an array). For the hand-written params guards. */
 export function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Field `key` of `value` (a webview's saved state, a remembered place) when `value` is a plain
+ * object and the field passes `guard`; undefined for anything else, never a throw.
+ */
+export function checkedField<T>(value: unknown, key: string, guard: ParamsGuard<T>): T | undefined {
+  const field = isRecord(value) ? value[key] : undefined;
+  return guard(field) ? field : undefined;
+}
+
+/**
+ * A copy of `value` with only `keys`: a guard accepts objects with extra fields, and a place kept
+ * from the other side (saved again, compared by its fields) must not carry them on.
+ */
+export function pickFields<T extends object, K extends keyof T>(value: T, keys: readonly K[]): Pick<T, K> {
+  const picked = {} as Pick<T, K>;
+  for (const key of keys) picked[key] = value[key];
+  return picked;
 }

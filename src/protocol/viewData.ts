@@ -34,7 +34,12 @@ export interface EpisodeRef {
 }
 
 export function isEpisodeRef(value: unknown): value is EpisodeRef {
-  return isRecord(value) && isBoundedString(value['folder'], 4096) && isNonNegativeInt(value['episodeId']);
+  return isRecord(value) && isFolderPath(value['folder']) && isNonNegativeInt(value['episodeId']);
+}
+
+/** A folder path as a webview names it back: a non-empty string of at most 4096 characters (PATH_MAX). */
+export function isFolderPath(value: unknown): value is string {
+  return isBoundedString(value, 4096);
 }
 
 /** A stored audit flag as views show it. */

@@ -5,7 +5,10 @@ import { describeInBrowser } from './harness/suite';
 
 describeInBrowser('Run Summary webview', (browser) => {
   test('the Run Summary webview shows trace-derived names as text under the production CSP', async () => {
-    const h = await browser.open({ entry: { script: 'main', styles: ['summary.css'] }, host: () => undefined });
+    const h = await browser.open({
+      entry: { script: 'main', styles: ['webview.css', 'summary.css'] },
+      host: () => undefined,
+    });
     await h.waitForPosted((m) => ReadyCommand.is(m));
     await h.notify(DidChangeSummaryNotification, {
       folderName: '<img src=x onerror=alert(1)>',

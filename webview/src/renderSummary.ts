@@ -120,7 +120,7 @@ function renderProblems({ summary }: RunSummaryData, actions: SummaryActions): H
 }
 
 function renderIssue(issue: IssueSummary, actions: SummaryActions): HTMLLIElement {
-  const location = h('button', 'issue-location', `${issue.file}:${String(issue.line)}`);
+  const location = h('button', 'link-button issue-location', `${issue.file}:${String(issue.line)}`);
   location.type = 'button';
   location.title = 'Open the file at this line';
   location.addEventListener('click', () => {

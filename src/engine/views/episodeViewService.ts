@@ -11,7 +11,7 @@ import { counterfactualViews } from './counterfactualViews';
 import { creditDomain } from './creditDomain';
 import { episodeCreditView } from './creditView';
 import { metadataView, routingView } from './episodeExtras';
-import { flagView } from './flagView';
+import { episodeFlags } from './flagView';
 import { cut, messageWindow, RecentEpisodes } from './messageWindow';
 import { readRawRecord } from './rawRecord';
 import { timelineView } from './timelineView';
@@ -20,7 +20,6 @@ import {
   type EpisodeCreditView,
   type EpisodeViewData,
   type EvaluatorView,
-  type FlagView,
   type MessageWindow,
   type TimelineView,
   type ViewMethod,
@@ -85,7 +84,7 @@ export class EpisodeViewService {
       labels: this.repo
         .labels(episodeId)
         .map((l) => ({ kind: l.kind, agent: l.agent, message: l.messageSeq, value: l.value, reason: l.reason })),
-      flags: this.flags(header),
+      ...episodeFlags(this.browse.flags(header.runId), header),
       counterfactuals: counterfactualViews({
         roster,
         names: this.repo.agentNames(header.runId),
@@ -172,19 +171,6 @@ export class EpisodeViewService {
   /** The next or previous episode of the run by (step, group, sample, id), NULLs first; undefined at either end. */
   adjacent(episodeId: number, direction: 'next' | 'previous'): number | undefined {
     return this.repo.adjacent(episodeId, direction);
-  }
-
-  /** Episode-scope flags naming the episode and step-scope flags whose range holds its step. */
-  private flags(header: EpisodeHeader): FlagView[] {
-    const step = header.step;
-    return this.browse
-      .flags(header.runId)
-      .filter(
-        (f) =>
-          (f.scope === 'episode' && f.scopeId === header.externalId) ||
-          (f.scope === 'step' && f.steps !== null && step !== null && f.steps[0] <= step && step <= f.steps[1]),
-      )
-      .map(flagView);
   }
 
   /** Why the trace line cannot be read back, judged from the file's presence and size only (the line itself may be large). */

@@ -7,7 +7,7 @@ import {
   flagSentence,
   type FlagFacts,
 } from '../report/flagEvidence';
-import type { FlagView } from './viewTypes';
+import type { FlagView, RunWindowsView } from './viewTypes';
 
 /** A number with at most 3 decimals (`0.8333…` → `0.833`, `2` → `2`); NaN and ±Infinity as is. */
 export function formatNumber(value: number): string {
@@ -58,4 +58,39 @@ export function flagView(flag: BrowseFlag): FlagView {
     summary: flagSummary(flag),
     evidence: flagEvidenceRows(flag.evidence),
   };
+}
+
+/** The episode an Episode view shows, as its flags are matched to it. */
+export interface FlaggedEpisode {
+  readonly runId: number;
+  readonly externalId: string;
+  readonly step: number | null;
+}
+
+/**
+ * The flags of one Episode view: those about the episode (episode scope, naming it) as its own list,
+ * and the run's step windows covering its step as one count. A window is a verdict about the run's
+ * steps, not about each episode in them, so it never reads as the episode's flag (issue 16, item 6).
+ */
+export function episodeFlags(
+  flags: readonly BrowseFlag[],
+  episode: FlaggedEpisode,
+): { readonly flags: FlagView[]; readonly runWindows: RunWindowsView | null } {
+  const own = flags.filter((f) => f.scope === 'episode' && f.scopeId === episode.externalId);
+  const { step } = episode;
+  const windows = flags.flatMap((f) =>
+    f.scope === 'step' && f.steps !== null && step !== null && f.steps[0] <= step && step <= f.steps[1]
+      ? [f.steps]
+      : [],
+  );
+  const runWindows: RunWindowsView | null =
+    windows.length === 0 || step === null
+      ? null
+      : {
+          runId: episode.runId,
+          count: windows.length,
+          step,
+          steps: [Math.min(...windows.map((w) => w[0])), Math.max(...windows.map((w) => w[1]))],
+        };
+  return { flags: own.map(flagView), runWindows };
 }

@@ -48,9 +48,10 @@ export class GroupViewService {
     return row?.group == null ? undefined : { runId: row.runId, group: row.group, rollouts: row.rollouts };
   }
 
-  /** Whether `episodeId` is a rollout of the group. */
+  /** Whether `episodeId` is a rollout of the group (one episode's row, not the group's rollouts). */
   hasRollout(key: GroupKey, episodeId: number): boolean {
-    return this.repo.rollouts(key.runId, key.group).some((r) => r.episodeId === episodeId);
+    const group = this.groupOfEpisode(episodeId);
+    return group?.runId === key.runId && group.group === key.group;
   }
 
   /** The group under `method`; throws when the run is not in the index. */

@@ -13,6 +13,7 @@ export type {
   LabelView,
   MessageView,
   MessageWindow,
+  RunWindowsView,
   TimelineView,
 } from '../../protocol/episodePanel';
 export type {

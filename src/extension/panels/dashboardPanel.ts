@@ -15,8 +15,8 @@ import {
   type DashboardFocus,
   type DashboardRecomputeParams,
 } from '../../protocol/dashboardPanel';
-import { isRecord } from '../../protocol/ipc';
-import { isNonNegativeInt, methodLabels, type ViewMethod } from '../../protocol/viewData';
+import { checkedField } from '../../protocol/ipc';
+import { isFolderPath, isNonNegativeInt, methodLabels, type ViewMethod } from '../../protocol/viewData';
 import type { StepSpan } from '../commands/openViewCommands';
 import type { CreditLensConfig } from '../config';
 import { count, plural } from '../indexReport';
@@ -109,10 +109,8 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
   }
 
   protected placeOf(saved: unknown): DashboardPlace | undefined {
-    if (!isRecord(saved)) return undefined;
-    const { folder, runId } = saved;
-    if (typeof folder !== 'string' || folder.length === 0) return undefined;
-    return { folder, runId: isNonNegativeInt(runId) ? runId : null };
+    const folder = checkedField(saved, 'folder', isFolderPath);
+    return folder === undefined ? undefined : { folder, runId: checkedField(saved, 'runId', isNonNegativeInt) ?? null };
   }
 
   protected wire(session: WebviewSession): void {

@@ -14,6 +14,7 @@ import {
   GetTimelineRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
+  OpenRunWindowsCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
   type EpisodeReadyParams,
@@ -22,10 +23,11 @@ import {
   type RecomputeParams,
   type RecomputeProgress,
 } from '../../protocol/episodePanel';
-import { isRecord } from '../../protocol/ipc';
+import { checkedField, pickFields } from '../../protocol/ipc';
 import { GetEpisodeInfluenceRequest } from '../../protocol/influence';
 import { InfluenceService } from '../../engine/influence/influenceService';
 import { isEpisodeRef, type EpisodeRef, type ViewMethod } from '../../protocol/viewData';
+import type { ShowDashboard } from '../commands/openViewCommands';
 import type { CreditLensConfig } from '../config';
 import { currentEvaluatorChoice, type GatedEvaluator } from '../trust';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
@@ -53,6 +55,8 @@ export interface EpisodePanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly onCredited?: (folder: vscode.Uri) => void;
   /** Opens a GRPO group in the group view, under the Episode view's method. */
   readonly openGroup?: (folder: vscode.Uri, runId: number, group: string, method: ViewMethod) => void;
+  /** Opens the Run Dashboard on a run filtered to steps `[from, to]` (the run's flag windows). */
+  readonly openDashboard?: ShowDashboard;
 }
 
 /** What an Episode panel shows: one episode, named as its webview's saved state names it. */
@@ -110,8 +114,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
   }
 
   protected placeOf(saved: unknown): EpisodePlace | undefined {
-    const ref = isRecord(saved) ? saved['ref'] : undefined;
-    return isEpisodeRef(ref) ? { ref: { folder: ref.folder, episodeId: ref.episodeId } } : undefined;
+    const ref = checkedField(saved, 'ref', isEpisodeRef);
+    return ref && { ref: pickFields(ref, ['folder', 'episodeId']) };
   }
 
   protected wire(session: WebviewSession): void {
@@ -145,6 +149,14 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     });
     session.onCommand(RevealTraceLineCommand, () => this.revealTraceLine());
     session.onCommand(OpenGroupCommand, ({ ref, method }) => this.openGroup(ref, method));
+    session.onCommand(OpenRunWindowsCommand, ({ ref }) => this.openRunWindows(ref));
+  }
+
+  /** Opens the dashboard on the run's windows over the shown episode's step, as the host last sent them. */
+  private openRunWindows(ref: EpisodeRef): void {
+    this.service(ref);
+    const windows = this.sent?.runWindows;
+    if (windows) this.deps.openDashboard?.(vscode.Uri.file(ref.folder), windows.runId, windows.steps);
   }
 
   /** Opens the shown episode's GRPO group (only the shown episode's: the webview asks for nothing else). */

@@ -9,7 +9,7 @@ import {
   type GroupRef,
   type GroupViewState,
 } from '../../protocol/groupPanel';
-import { isRecord } from '../../protocol/ipc';
+import { checkedField, pickFields } from '../../protocol/ipc';
 import type { ViewMethod } from '../../protocol/viewData';
 import type { CreditLensConfig } from '../config';
 import { openPanelIndex, type PanelIndex } from './panelIndex';
@@ -68,8 +68,8 @@ export class GroupPanel extends PanelHost<GroupPlace> {
   }
 
   protected placeOf(saved: unknown): GroupPlace | undefined {
-    const ref = isRecord(saved) ? saved['ref'] : undefined;
-    return isGroupRef(ref) ? { ref: { folder: ref.folder, runId: ref.runId, group: ref.group } } : undefined;
+    const ref = checkedField(saved, 'ref', isGroupRef);
+    return ref && { ref: pickFields(ref, ['folder', 'runId', 'group']) };
   }
 
   protected point({ ref }: GroupPlace): boolean {

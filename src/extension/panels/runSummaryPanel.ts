@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { IndexSummary } from '../../core/indexSummary';
 import { readIndexSummary } from '../../engine/indexJob';
 import type { IndexLocation } from '../../engine/indexLocation';
-import { isRecord } from '../../protocol/ipc';
+import { checkedField } from '../../protocol/ipc';
+import { isFolderPath } from '../../protocol/viewData';
 import {
   DidChangeSummaryNotification,
   OpenIssueCommand,
@@ -72,8 +73,8 @@ export class RunSummaryPanel extends PanelHost<SummaryPlace> {
   }
 
   protected placeOf(saved: unknown): SummaryPlace | undefined {
-    const folder = isRecord(saved) ? saved['folder'] : undefined;
-    return typeof folder === 'string' && folder.length > 0 ? { folder } : undefined;
+    const folder = checkedField(saved, 'folder', isFolderPath);
+    return folder === undefined ? undefined : { folder };
   }
 
   /** The folder shown already (`show` set it), else its index read again (a restored panel). */

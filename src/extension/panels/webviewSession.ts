@@ -96,7 +96,7 @@ export class WebviewSession implements DisposableLike {
 
   onRequest<P, R>(request: IpcRequest<P, R>, handler: (params: P) => R | Promise<R>): void {
     this.handlers.set(request.method, (message) => {
-      if (!request.is(message) || message.id === undefined) return this.reject(message);
+      if (!request.is(message)) return this.reject(message);
       const id = message.id;
       void Promise.resolve()
         .then(() => handler(message.params))

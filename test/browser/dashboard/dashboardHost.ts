@@ -9,6 +9,7 @@ import {
   GetOverviewDeltaRequest,
   GetOverviewRequest,
   OpenEpisodeCommand,
+  OpenGroupCommand,
   type AgentSummary,
   type DashboardRunsData,
   type GetOverviewParams,
@@ -50,6 +51,7 @@ const known = [
   GetAgentSummaryRequest,
   GetEpisodesRequest,
   OpenEpisodeCommand,
+  OpenGroupCommand,
   DashboardRecomputeCommand,
   GetRunInfluenceRequest,
 ];

@@ -4,11 +4,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { isIpcMessage, type IpcMessage, type IpcNotification } from '../../../src/protocol/ipc';
+import { chromiumArgs, chromiumPath } from '../../chromium';
 import { startHarnessServer, type HarnessEntry, type HarnessServer, type HarnessTheme } from './server';
 
 /** Where screenshots go: test-results/webview/<name>.png. */
 export const artifactsDir = resolve(import.meta.dirname, '..', '..', '..', 'test-results', 'webview');
-export const chromiumPath = process.env.E2E_CHROMIUM ?? '/usr/bin/chromium';
+/** The Chromium the harness starts (test/chromium.ts). */
+export { chromiumPath };
 
 /**
  * The scripted host: called with every message the webview posts. For a request (a message with an
@@ -55,18 +57,6 @@ export function hasChromium(): boolean {
 /** How long Chromium may take to start before the suite fails with the reason (it starts in ~1 s). */
 export const launchTimeoutMs = 20_000;
 
-// The flags the machine's closed network needs: without the background-networking ones Chromium keeps
-// retrying refused connections at every start.
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /**
  * Starts the harness server and Chromium. A browser that does not start within `launchTimeoutMs`
  * rejects with the reason, and the server it started is closed, so nothing keeps the process alive.
@@ -78,7 +68,7 @@ export async function launchHarnessBrowser(): Promise<HarnessBrowser> {
     browser = await chromium.launch({
       executablePath: chromiumPath,
       headless: true,
-      args: chromiumArgs,
+      args: [...chromiumArgs],
       timeout: launchTimeoutMs,
     });
   } catch (error) {

@@ -4,6 +4,7 @@
 // sentence about spread credit attached to what it qualifies (no orphan "· …" line).
 import assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
+import type { CodeServer } from './workbench';
 
 export interface ColourStepOptions {
   /** The active webview frame (extension.e2e.ts: `activeWebview()`). */
@@ -82,4 +83,22 @@ export async function episodeColoursStep(o: ColourStepOptions): Promise<void> {
       'var(--credit-zero)',
     );
   await o.screenshot('colour-episode');
+}
+
+/** i. The Episode view and the dashboard in the Light Modern theme (screenshots), then back to Dark Modern. */
+export async function bothViewsInLight(cs: CodeServer): Promise<void> {
+  await cs.setTheme('Light Modern');
+  await cs.step('i-episode-light', async () => {
+    await cs.runCommand('View: Close All Editors');
+    await cs.openPipelineEpisode('s18-g0-r0');
+  });
+  await cs.step('i-dashboard-light', async () => {
+    await cs.runCommand('View: Close All Editors');
+    await cs.runCommand('Credit Lens: Open Run Dashboard');
+    await cs
+      .activeWebview()
+      .locator('figcaption.chart-caption', { hasText: 'Credit share, start' })
+      .waitFor({ timeout: 60_000 });
+  });
+  await cs.setTheme('Dark Modern');
 }

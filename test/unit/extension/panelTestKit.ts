@@ -19,6 +19,15 @@ export const config: CreditLensConfig = (() => {
 
 export const log = (): vscode.LogOutputChannel => vscode.window.createOutputChannel('test', { log: true });
 
+/** What every panel is built with in a test: an extension folder, a log and the default settings. */
+export function panelHost(): {
+  extensionUri: vscode.Uri;
+  log: vscode.LogOutputChannel;
+  config: () => CreditLensConfig;
+} {
+  return { extensionUri: vscode.Uri.file('/ext'), log: log(), config: () => config };
+}
+
 /** Lets the panel's async command and request handlers run. */
 export const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 

@@ -272,7 +272,7 @@ describe('summary parts', () => {
       m[1].renderHeader(data),
       m[1].renderBlame(data.labels, credit, tint, (seq) => jumps.push(seq))!,
       m[2].renderCounterfactuals(data.counterfactuals),
-      m[2].renderFlags(data.flags),
+      m[2].renderFlags(data.flags, null, () => jumps.push(-1)),
       m[2].renderOutcome(data, (seq) => jumps.push(seq)),
     ];
     const root = document.createElement('div');
@@ -292,6 +292,29 @@ describe('summary parts', () => {
     );
     for (const button of root.querySelectorAll<HTMLButtonElement>('button.link-button')) button.click();
     assert.deepEqual(jumps, [7, 7]);
+  });
+
+  test("flags: the episode's own listed; the run's windows over its step in one line that opens the dashboard", () => {
+    let opened = 0;
+    const open = (): void => {
+      opened++;
+    };
+    const windows = { runId: 1, count: 2, step: 12, steps: [10, 40] as const };
+    const section = m[2].renderFlags(data.flags, windows, open);
+    assert.equal(section.querySelector('h2')?.textContent, 'Flags (1)', 'the windows are not counted as its flags');
+    assert.equal(section.querySelectorAll('.flag').length, 1);
+    const line = section.querySelector('.run-windows');
+    assert.equal(line?.textContent, '2 run-level windows cover step 12 — open in the dashboard');
+    const link = line?.querySelector<HTMLButtonElement>('button.link-button');
+    assert.equal(link?.title, 'Open the Run Dashboard on steps 10–40');
+    link?.click();
+    assert.equal(opened, 1);
+    const alone = m[2].renderFlags([], { ...windows, count: 1 }, open);
+    assert.deepEqual(
+      [...alone.querySelectorAll('p')].map((p) => p.textContent),
+      ['No flags on this episode.', '1 run-level window covers step 12 — open in the dashboard'],
+    );
+    assert.equal(m[2].renderFlags([], null, open).querySelector('.run-windows'), null, 'no windows: no line');
   });
 
   test('agent bars place the value, interval and shared reward; the legend names the scale', () => {

@@ -202,7 +202,11 @@ export class EpisodeTable {
     return element;
   }
 
-  /** A cell's text, or a link to what it opens (the grid keeps the keyboard: the link is not a tab stop). */
+  /**
+   * A cell's text, or a link to what it opens. The link is out of the page's tab order (the grid keeps
+   * the arrows, and the sort buttons come first in the DOM): Tab on the grid moves to the focused
+   * row's link ({@link focusLink}), where Enter opens it.
+   */
   private cellContent(column: Column, row: EpisodeRow): string | HTMLElement {
     const text = column.text(row);
     const title = column.link?.(row) ?? null;
@@ -265,6 +269,18 @@ export class EpisodeTable {
     if (index >= 0) this.viewport.scrollTop = scrollToShow(index, this.viewport.scrollTop, this.viewport.clientHeight);
     this.grid.focus({ preventScroll: true });
     this.render();
+  }
+
+  /** Focuses the focused row's link (its Group cell); false when that row has none on screen. */
+  focusLink(): boolean {
+    const link = this.rendered.get(this.focusIndex)?.element.querySelector<HTMLElement>('.cell-link');
+    link?.focus();
+    return link !== undefined && link !== null;
+  }
+
+  /** Whether `element` is the link of a row. */
+  isLink(element: Element | null): boolean {
+    return element !== null && this.viewport.contains(element) && element.classList.contains('cell-link');
   }
 
   /** Opens the focused row, if it has loaded. */

@@ -13,12 +13,17 @@ function isField(element: Element | null): boolean {
 
 /**
  * The dashboard's keyboard: `/` focuses `search`; `j`/`k` (and, on the table, arrows, Page Up/Down,
- * Home/End) move the row focus; Enter on the table opens the focused episode; Escape or Enter in
- * the search goes back to the table.
+ * Home/End) move the row focus; Enter on the table opens the focused episode; Tab on the table moves
+ * to the focused row's Group link (Enter opens the group) and Shift+Tab back; Escape or Enter in the
+ * search goes back to the table.
  */
 export function bindKeys(doc: Document, search: HTMLElement, table: EpisodeTable): void {
   doc.addEventListener('keydown', (event) => {
     const active = doc.activeElement;
+    if (event.key === 'Tab' && tabInTable(event.shiftKey, active, table)) {
+      event.preventDefault();
+      return;
+    }
     const action = keyAction({
       key: event.key,
       ctrlKey: event.ctrlKey,
@@ -32,6 +37,14 @@ export function bindKeys(doc: Document, search: HTMLElement, table: EpisodeTable
     event.preventDefault();
     run(action, search, table);
   });
+}
+
+/** Tab from the grid to the focused row's link, Shift+Tab from a row's link to the grid; false: the page's own Tab. */
+function tabInTable(shift: boolean, active: Element | null, table: EpisodeTable): boolean {
+  if (!shift) return active === table.grid && table.focusLink();
+  if (!table.isLink(active)) return false;
+  table.grid.focus();
+  return true;
 }
 
 function run(action: KeyAction, search: HTMLElement, table: EpisodeTable): void {

@@ -10,6 +10,7 @@ import {
   GetTimelineRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
+  OpenRunWindowsCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
   episodeStateVersion,
@@ -238,7 +239,9 @@ export class EpisodeApp {
     fill(
       this.shell.details,
       renderCounterfactuals(data.counterfactuals),
-      renderFlags(data.flags),
+      renderFlags(data.flags, data.runWindows, () => {
+        this.ipc.send(OpenRunWindowsCommand, { ref: data.ref });
+      }),
       renderOutcome(data, (seq) => this.list?.focus(seq)),
       this.influence.element,
     );

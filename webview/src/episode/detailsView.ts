@@ -1,4 +1,9 @@
-import type { CounterfactualView, EpisodeViewData, LabelView } from '../../../src/protocol/episodePanel';
+import type {
+  CounterfactualView,
+  EpisodeViewData,
+  LabelView,
+  RunWindowsView,
+} from '../../../src/protocol/episodePanel';
 import type { EvidenceRowView, FlagView } from '../../../src/protocol/viewData';
 import { h } from '../dom';
 import { linkButton } from './linkButton';
@@ -37,14 +42,32 @@ export function renderCounterfactuals(rows: readonly CounterfactualView[]): HTML
   return section;
 }
 
-export function renderFlags(flags: readonly FlagView[]): HTMLElement {
+/**
+ * The episode's own flags, then one line for the run's windows over its step (verdicts about the
+ * run's steps, not this episode: counted and linked to the dashboard, never listed as its flags).
+ */
+export function renderFlags(
+  flags: readonly FlagView[],
+  runWindows: RunWindowsView | null | undefined,
+  openWindows: () => void,
+): HTMLElement {
   const section = h('section', 'flags', h('h2', undefined, `Flags (${formatInt(flags.length)})`));
-  if (flags.length === 0) {
-    section.append(h('p', 'placeholder', 'No flags on this episode.'));
-    return section;
-  }
-  section.append(h('ul', 'flag-list', ...flags.map(renderFlag)));
+  if (flags.length === 0) section.append(h('p', 'placeholder', 'No flags on this episode.'));
+  else section.append(h('ul', 'flag-list', ...flags.map(renderFlag)));
+  if (runWindows) section.append(runWindowsLine(runWindows, openWindows));
   return section;
+}
+
+/** "2 run-level windows cover step 12 — open in the dashboard". */
+function runWindowsLine({ count, step, steps }: RunWindowsView, open: () => void): HTMLElement {
+  const covers = count === 1 ? 'window covers' : 'windows cover';
+  const title = `Open the Run Dashboard on steps ${formatInt(steps[0])}–${formatInt(steps[1])}`;
+  return h(
+    'p',
+    'run-windows',
+    `${formatInt(count)} run-level ${covers} step ${formatInt(step)} — `,
+    linkButton('open in the dashboard', open, title),
+  );
 }
 
 function renderFlag(flag: FlagView): HTMLElement {

@@ -126,7 +126,7 @@ function renderHead(message: MessageView, labels: readonly LabelView[], expanded
     head.append(badge);
   }
   if (message.tokens) head.append(h('span', 'msg-tag', 'token heat'));
-  const toggle = h('button', 'msg-toggle', expanded ? 'Collapse' : 'Expand');
+  const toggle = h('button', 'link-button msg-toggle', expanded ? 'Collapse' : 'Expand');
   toggle.type = 'button';
   toggle.tabIndex = -1;
   toggle.setAttribute('aria-expanded', String(expanded));

@@ -66,25 +66,31 @@ test('episode() puts the label on the exact message', () => {
   ]);
 });
 
-test('episode() lists the flags naming the episode and the step flags holding its step, with a summary', () => {
+test("episode() lists only the flags naming the episode; the run's step windows over its step are one count", () => {
   new AuditRepository(f.store.db).replaceFlags(f.teamRunId, [
     { kind: 'silent', agent: 'verifier', scope: 'episode', episode: 't1b', evidence: { silentEpisodes: 1 } },
     { kind: 'idle', agent: 'verifier', scope: 'step', steps: [1, 1], evidence: { meanCredit: 0.001 } },
     { kind: 'free-rider', agent: 'planner', scope: 'step', steps: [2, 3], evidence: {} },
+    { kind: 'decoupling', agent: 'solver', scope: 'step', steps: [0, 2], evidence: {} },
     { kind: 'dominant', agent: 'solver', scope: 'run', evidence: {} },
   ]);
-  const kinds = (id: string): string[] => service.episode(f.id(id), context)?.flags.map((x) => x.kind) ?? [];
-  assert.deepEqual(kinds('t1a'), ['idle']);
-  assert.deepEqual(kinds('t1b'), ['idle', 'silent']);
-  assert.deepEqual(kinds('t2a'), ['free-rider']);
-  assert.deepEqual(kinds('t-none'), []);
-  const idle = service.episode(f.id('t1a'), context)?.flags[0];
-  assert.deepEqual(idle?.steps, [1, 1]);
-  assert.equal(
-    idle?.summary,
-    "verifier's marginal contribution is indistinguishable from zero (step 1): mean credit 0.001",
+  const flags = (id: string): [string[], unknown] => {
+    const data = service.episode(f.id(id), context);
+    return [data?.flags.map((x) => x.kind) ?? [], data?.runWindows];
+  };
+  const team = f.teamRunId;
+  assert.deepEqual(
+    flags('t1a'),
+    [[], { runId: team, count: 2, step: 1, steps: [0, 2] }],
+    'step 1: idle and decoupling',
   );
-  assert.deepEqual(idle?.evidence, [{ label: 'mean credit', value: '0.001' }], 'the evidence in words');
+  assert.deepEqual(flags('t1b'), [['silent'], { runId: team, count: 2, step: 1, steps: [0, 2] }]);
+  assert.deepEqual(flags('t2a'), [[], { runId: team, count: 2, step: 2, steps: [0, 3] }], 'the span of both windows');
+  assert.deepEqual(flags('t-none'), [[], null], 'an episode without a step is under no window');
+  const silent = service.episode(f.id('t1b'), context)?.flags[0];
+  assert.equal(silent?.scope, 'episode');
+  assert.equal(silent?.summary, 'verifier is declared in the roster but never acts (episode t1b): silent in 1 episode');
+  assert.deepEqual(silent?.evidence, [{ label: 'silent in', value: '1 episode' }], 'the evidence in words');
 });
 
 test('episode() lists counterfactuals from logged interventions, logged coalitions and cached evaluations, singletons first', () => {

@@ -186,6 +186,17 @@ test('a run without groups, an unknown group and an unknown run say so; groupOfE
   assert.throws(() => service.group({ runId: 999, group: 'G' }, 'loo'), /run 999 is not in the index/);
   assert.deepEqual(service.groupOfEpisode(id('e3')), { runId: runId('team'), group: 'G', rollouts: 4 });
   assert.equal(service.groupOfEpisode(id('f1')), undefined);
-  assert.equal(service.hasRollout({ runId: runId('team'), group: 'G' }, id('e5')), false);
-  assert.equal(service.hasRollout({ runId: runId('team'), group: 'G' }, id('e4')), true);
+});
+
+test('hasRollout(group, episode) refuses a foreign episode: another group, another run, no group, unknown', () => {
+  const group = { runId: runId('team'), group: 'G' };
+  assert.equal(service.hasRollout(group, id('e4')), true);
+  assert.equal(service.hasRollout(group, id('e5')), false, 'a rollout of group "one"');
+  assert.equal(service.hasRollout(group, id('f1')), false, 'an episode of another run, without a group');
+  assert.equal(
+    service.hasRollout({ runId: runId('flat'), group: 'G' }, id('e4')),
+    false,
+    'the same group id in another run',
+  );
+  assert.equal(service.hasRollout(group, 999_999), false, 'an episode id the index does not have');
 });

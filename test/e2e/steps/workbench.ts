@@ -1,0 +1,245 @@
+// The code-server workbench the e2e suite drives (test/e2e/extension.e2e.ts, docs/e2e.md): the
+// E2E_* variables scripts/e2e/run.mjs passes, the Chromium page, and the helpers every step uses
+// (palette commands, screenshots, the active webview, opening a dashboard or an episode).
+import assert from 'node:assert/strict';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumPath } from '../../chromium';
+import type { Workbench } from './e2ereal';
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '')
+    throw new Error(`${name} is not set: run the suite with \`npm run test:e2e\` (scripts/e2e/run.mjs)`);
+  return value;
+}
+
+const extensionId = 'credit-lens.credit-lens';
+
+/** Agent and stored credit of one loaded message row of the Episode view. */
+export interface MessageCredit {
+  readonly agent: string;
+  readonly credit: number;
+}
+
+/**
+ * One code-server session in headless Chromium. Its helpers are arrow properties, so a step can be
+ * handed one alone (`runCommand: cs.runCommand`). `page` is set by {@link launch}.
+ */
+export class CodeServer implements Workbench {
+  readonly url = env('E2E_URL');
+  readonly workspace = env('E2E_WORKSPACE');
+  readonly userData = env('E2E_USER_DATA');
+  readonly results = env('E2E_RESULTS');
+  /** The SQLite driver the extension must open (run.mjs: better-sqlite3 where its addon matches the runtime, else node:sqlite). */
+  readonly expectedDriver = process.env.E2E_EXPECT_SQLITE_DRIVER;
+  /** The demo's pipeline run folder. */
+  readonly runDir = join(this.workspace, 'demo-run', 'planner-solver-verifier');
+  /** The repository (dist/cli.js for the CLI's figures); the tests run from it (scripts/e2e/run.mjs). */
+  readonly repo = process.cwd();
+  page!: Page;
+  private context: BrowserContext | undefined;
+  private profile: string | undefined;
+
+  /** Starts Chromium on a fresh profile. */
+  async launch(): Promise<void> {
+    this.profile = mkdtempSync(join(tmpdir(), 'credit-lens-chromium-'));
+    this.context = await chromium.launchPersistentContext(this.profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      viewport: { width: 1400, height: 900 },
+      timeout: 30_000,
+      args: [...chromiumArgs],
+    });
+    this.page = this.context.pages()[0] ?? (await this.context.newPage());
+  }
+
+  /** Closes Chromium; never throws over a failed launch's reason. */
+  async close(): Promise<void> {
+    await this.context?.close().catch(() => undefined);
+    if (this.profile) rmSync(this.profile, { recursive: true, force: true });
+  }
+
+  readonly screenshot = async (name: string): Promise<void> => {
+    mkdirSync(this.results, { recursive: true });
+    await this.page.screenshot({ path: join(this.results, `${name}.png`) }).catch(() => undefined);
+  };
+
+  /** Runs `body`, then saves `<name>.png` (also `<name>.failed.png` when it throws). */
+  readonly step = async (name: string, body: () => Promise<void>): Promise<void> => {
+    try {
+      await body();
+      await this.page.waitForTimeout(300);
+      await this.screenshot(name);
+    } catch (error) {
+      await this.screenshot(`${name}.failed`);
+      throw error;
+    }
+  };
+
+  /**
+   * Runs a command from the palette. Extension commands appear only once the extension host has
+   * scanned extensions, so wait for the exact row instead of pressing Enter on a fuzzy match.
+   */
+  readonly runCommand = async (title: string, timeoutMs = 60_000): Promise<void> => {
+    const page = this.page;
+    const deadline = Date.now() + timeoutMs;
+    // A key press can land in a webview that has focus and never open the palette: then try the
+    // other key binding, and retry until the deadline.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await page.keyboard.press(attempt % 2 === 0 ? 'F1' : 'Control+Shift+P');
+        const input = page.locator('.quick-input-widget input');
+        await input.waitFor({ state: 'visible', timeout: 5000 });
+        await input.fill(`>${title}`, { timeout: 5000 });
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+        await row.waitFor({ timeout: 3000 });
+        await row.click();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(500);
+      }
+    }
+  };
+
+  /** The text of every `exthost*\/remoteexthost.log` under the user-data dir, plus our own log channel. */
+  readonly exthostLogs = (): { host: string; channel: string } => {
+    let host = '';
+    let channel = '';
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name === 'remoteexthost.log') host += readFileSync(path, 'utf8');
+        else if (path.includes(extensionId) && name.endsWith('.log')) channel += readFileSync(path, 'utf8');
+      }
+    };
+    walk(join(this.userData, 'logs'));
+    return { host, channel };
+  };
+
+  /** The episode count of the status-bar item `Credit Lens: 1,920 episodes`. */
+  readonly statusBarEpisodes = async (): Promise<number> => {
+    const item = this.page.locator('.statusbar-item', { hasText: /Credit Lens: [\d,]+ episodes/ }).first();
+    await item.waitFor({ timeout: 30_000 });
+    const text = (await item.textContent()) ?? '';
+    const match = /Credit Lens: ([\d,]+) episodes/.exec(text);
+    assert.ok(match?.[1], `status bar text: ${text}`);
+    return Number(match[1].replace(/,/g, ''));
+  };
+
+  /** The webview of the active editor (close other editors first: each open webview has its own frame). */
+  readonly activeWebview = (): FrameLocator =>
+    this.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+
+  /** The Runs view's pane. */
+  readonly runsView = (): Locator =>
+    this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: /^Runs/ }) }).first();
+
+  /** Switches the colour theme through the palette (`Preferences: Color Theme`), e.g. `Light Modern`. */
+  readonly setTheme = async (name: string): Promise<void> => {
+    await this.runCommand('Preferences: Color Theme');
+    await this.page.locator('.quick-input-widget input').fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+    await this.page
+      .locator(`.monaco-workbench.${name.startsWith('Light') ? 'vs' : 'vs-dark'}`)
+      .waitFor({ timeout: 15_000 });
+  };
+
+  /** Agent and stored credit of every loaded message row of the Episode view. */
+  readonly messageCredits = async (): Promise<MessageCredit[]> => {
+    const rows = this.activeWebview().locator('.msg.is-loaded');
+    const all = await rows.evaluateAll((elements) =>
+      elements.map((e) => ({
+        agent: e.querySelector('.msg-agent')?.textContent ?? '',
+        credit: (e as unknown as { dataset: Record<string, string | undefined> }).dataset['credit'] ?? '',
+      })),
+    );
+    return all.filter((r) => r.credit !== '').map((r) => ({ agent: r.agent, credit: Number(r.credit) }));
+  };
+
+  /** Chooses a credit method in the Episode view's switcher and waits until the rows carry its values. */
+  readonly chooseEpisodeMethod = async (
+    method: string,
+    accept: (rows: MessageCredit[]) => boolean,
+  ): Promise<MessageCredit[]> => {
+    const webview = this.activeWebview();
+    await webview.locator('vscode-dropdown.method-switch').click();
+    await webview.locator(`vscode-option[value="${method}"]`).click();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const rows = await this.messageCredits();
+      if (rows.length > 0 && accept(rows)) return rows;
+      if (Date.now() > deadline)
+        throw new Error(`the ${method} credit never reached the rows: ${JSON.stringify(rows)}`);
+      await this.page.waitForTimeout(250);
+    }
+  };
+
+  /**
+   * Opens episode `id` of the current run folder by "Open Episode by Id…" (picking `run` when several
+   * runs have the id) and waits for its first row.
+   */
+  readonly openEpisodeById = async (id: string, run?: string): Promise<void> => {
+    await this.runCommand('Credit Lens: Open Episode by Id…');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(id);
+    await this.page.keyboard.press('Enter');
+    if (run !== undefined)
+      await this.page.locator('.quick-input-list .monaco-list-row', { hasText: run }).first().click();
+    await this.activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+  };
+
+  /** Opens episode `id` of the demo's pipeline run (both demo runs number their episodes alike). */
+  readonly openPipelineEpisode = (id: string): Promise<void> => this.openEpisodeById(id, 'planner-solver-verifier');
+
+  /** Opens the Run Dashboard of the current run folder alone and waits for its agent table on `title`. */
+  readonly openDashboard = async (title: string): Promise<FrameLocator> => {
+    await this.runCommand('View: Close All Editors');
+    await this.runCommand('Credit Lens: Open Run Dashboard');
+    const webview = this.activeWebview();
+    await webview.locator('.dashboard-title', { hasText: title }).waitFor({ timeout: 60_000 });
+    await webview.locator('.agent-table tbody tr').first().waitFor({ timeout: 60_000 });
+    return webview;
+  };
+
+  /**
+   * Sets (or, with `undefined`, removes) a machine-scoped setting. The extension host of code-server
+   * is remote, so such a setting goes in the Remote settings of the user data (User/settings.json is
+   * not read for it there).
+   */
+  readonly setMachineSetting = (key: string, value: unknown): void => {
+    const machine = join(this.userData, 'Machine');
+    const remoteSettings = join(machine, 'settings.json');
+    mkdirSync(machine, { recursive: true });
+    const settings = existsSync(remoteSettings)
+      ? (JSON.parse(readFileSync(remoteSettings, 'utf8') || '{}') as Record<string, unknown>)
+      : {};
+    if (value === undefined) delete settings[key];
+    else settings[key] = value;
+    writeFileSync(remoteSettings, JSON.stringify(settings, null, 2));
+  };
+}
+
+/** Polls `predicate` every 250 ms until it holds; throws naming `what` after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
