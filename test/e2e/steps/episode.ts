@@ -7,6 +7,9 @@ import { playDemoAgent } from '../../../src/demo/demoAgents';
 import { startLocalChatServer } from '../../../src/engine/evaluators/replay/localChatServer';
 import { episodeColoursStep } from './colour';
 import type { CodeServer, MessageCredit } from './workbench';
+import { influenceGraphStep } from './influence';
+import { messageCreditMarksStep } from './msgcredit';
+import { swimlanesStep } from './swimlanes';
 
 export interface EpisodeTaskStep {
   /** The Episode view's frame (extension.e2e.ts's `activeWebview()`). */
@@ -68,6 +71,11 @@ export async function flaggedEpisodeTinted(cs: CodeServer): Promise<void> {
   await cs.chooseEpisodeMethod('loo', (rows) => verifier(rows).every((c) => Math.abs(c) < 0.01));
   await episodeColoursStep({ webview: cs.activeWebview, screenshot: cs.screenshot });
   await episodeShowsTheTask({ webview: cs.activeWebview(), episodeId: 's18-g0-r0', screenshot: cs.screenshot });
+  // Issue 17: under loo each message shows its agent's even spread, said on the row; the swimlanes;
+  // the influence graph of a late step, where the verifier no longer influences anything.
+  await messageCreditMarksStep({ webview: cs.activeWebview, screenshot: cs.screenshot, kind: 'spread' });
+  await swimlanesStep({ webview: cs.activeWebview, screenshot: cs.screenshot });
+  await influenceGraphStep({ webview: cs.activeWebview(), screenshot: cs.screenshot });
 }
 
 /** h. After a reload the Episode panel comes back on the episode opened last (`s1-g0-r1`, by g2). */

@@ -18,7 +18,9 @@ const forbidden: [RegExp, string][] = [
 
 test('the Episode view sets text and styles only through the DOM and the CSSOM', () => {
   // Subfolders too (the swimlanes live in swimlanes/).
-  const files = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
+  const files = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.ts'));
   assert.ok(files.length > 10);
   for (const file of files) {
     const source = readFileSync(join(dir, file), 'utf8');
