@@ -32,7 +32,9 @@ export function renderInfluence(graph: InfluenceGraphView, scope: string): HTMLE
     return section;
   }
   const table = edgeTable(graph.edges);
-  section.append(h('div', 'influence-figure', drawGraph(graph, table)), h('p', 'influence-key', graphKey), table);
+  // The table keeps readable columns in the Episode view's narrow side column: it scrolls sideways.
+  const scroller = h('div', 'influence-table-scroll', table);
+  section.append(h('div', 'influence-figure', drawGraph(graph, table)), h('p', 'influence-key', graphKey), scroller);
   if (graph.missing !== null) section.append(h('p', 'influence-missing placeholder', graph.missing));
   return section;
 }
