@@ -25,7 +25,7 @@ export const defaultCountAhead = 10_000;
  * (0.1-1 µs each, by the machine's load), a bigger search is listed in index order
  * ({@link EpisodePageResult.inIndexOrder}); telling the two apart reads up to this many.
  */
-export const defaultSortableMatches = 500_000;
+export const defaultSortableMatches = 100_000;
 
 /** One row of an episode page. */
 export type EpisodePageRow = EpisodeTableRow;
