@@ -19,6 +19,7 @@ import {
   episodesJson,
   formatCreditReport,
 } from '../../engine/report/formatCredit';
+import { CreditJsonReport } from '../creditJsonReport';
 import { firstErrorReport, formatFirstErrors, type FirstErrorReport } from '../formatFirstErrors';
 import { ProgressBar } from '../progressBar';
 import { cancelledExitCode, ctrlC, estimateLine, evaluatorSettings, progressHooks, replayChoice } from '../replayCli';
@@ -59,7 +60,7 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
   const method = parseMethod(options.method);
   const evaluator = parseEvaluator(options);
   const steps = options.steps === undefined ? undefined : parseSteps(options.steps);
-  const runsJson: unknown[] = [];
+  const report = options.output === 'json' ? new CreditJsonReport(io, { root: options.root, method }) : undefined;
   const firstErrors: FirstErrorReport[] = [];
   if (options.output === 'csv') io.out(csvHeader);
   const onEpisode = (report: EpisodeCreditReport): void => {
@@ -78,9 +79,9 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
     if (options.output === 'csv') {
       for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
       for (const f of run.failures) io.out(csvProblemLine(run.run.name, run.params.method, f));
-    } else if (options.output === 'json') {
-      const episodes = [...episodesJson(rows)].map((e) => (options.messages ? e : { ...e, messages: undefined }));
-      runsJson.push({ ...runJson(run), episodes });
+    } else if (report) {
+      const episodes = episodesJson(rows);
+      report.run(runJson(run), options.messages ? episodes : withoutMessages(episodes));
     }
   };
   const cancel = ctrlC(io);
@@ -112,16 +113,10 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
   ).finally(() => cancel.dispose());
   bar?.clear();
   if (options.dryRun) return dryRunReport(options, method, result, io);
-  if (options.output === 'json') {
+  if (report) {
     const lookups = result.values.cached + result.values.evaluated;
     const values = { ...result.values, hitRate: lookups > 0 ? result.values.cached / lookups : null };
-    io.out(
-      JSON.stringify(
-        { root: options.root, method, runs: runsJson, values, elapsedMs: result.elapsedMs, firstErrors },
-        jsonReplacer,
-        2,
-      ),
-    );
+    report.end({ values, elapsedMs: result.elapsedMs, firstErrors });
   } else if (options.output === 'text') {
     for (const line of formatCreditReport(options.root, method, result)) io.out(line);
     if (firstErrors.length > 0) io.out(formatFirstErrors(firstErrors));
@@ -229,9 +224,7 @@ export function parseSteps(text: string): readonly [number, number] {
   return range.value;
 }
 
-/** Typed arrays and non-finite numbers as plain JSON. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Float64Array) return Array.from(value);
-  if (typeof value === 'number' && !Number.isFinite(value)) return null;
-  return value;
+/** The episodes without their per-message rows (`--messages` keeps them). */
+function* withoutMessages<T extends object>(episodes: Iterable<T>): Generator<T> {
+  for (const e of episodes) yield { ...e, messages: undefined };
 }
