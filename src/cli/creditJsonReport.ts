@@ -50,5 +50,7 @@ export class CreditJsonReport {
 }
 
 function indented(value: unknown): string {
-  return (JSON.stringify(value, jsonReplacer, 2) ?? 'null').replace(/\n/g, '\n  ');
+  // JSON.stringify gives undefined for undefined (its type says string).
+  const text = JSON.stringify(value, jsonReplacer, 2) as string | undefined;
+  return (text ?? 'null').replace(/\n/g, '\n  ');
 }
