@@ -11,6 +11,7 @@ import { isGroupRef, type GroupRef } from './groupPanel';
 import { IpcCommand, IpcNotification, IpcRequest, isRecord } from './ipc';
 import {
   isBoundedString,
+  isFolderPath,
   isEpisodeRef,
   isNonNegativeInt,
   isNullableFinite,
@@ -274,23 +275,20 @@ export interface DashboardReadyParams {
   readonly folder: string | null;
 }
 
-const maxFolderChars = 4096;
-
-function isFolder(value: unknown): value is string {
-  return isBoundedString(value, maxFolderChars);
-}
-
 function isDashboardReadyParams(value: unknown): value is DashboardReadyParams {
   return (
     isRecord(value) &&
     isNonNegativeInt(value['stateVersion']) &&
-    (value['folder'] === null || isFolder(value['folder']))
+    (value['folder'] === null || isFolderPath(value['folder']))
   );
 }
 
 function isRunMethodParams(value: unknown): value is GetOverviewParams {
   return (
-    isRecord(value) && isFolder(value['folder']) && isNonNegativeInt(value['runId']) && isViewMethod(value['method'])
+    isRecord(value) &&
+    isFolderPath(value['folder']) &&
+    isNonNegativeInt(value['runId']) &&
+    isViewMethod(value['method'])
   );
 }
 
@@ -326,7 +324,7 @@ export function isEpisodeFilter(value: unknown): value is EpisodeFilter {
 function isGetEpisodesParams(value: unknown): value is GetEpisodesParams {
   if (
     !isRecord(value) ||
-    !isFolder(value['folder']) ||
+    !isFolderPath(value['folder']) ||
     !isNonNegativeInt(value['runId']) ||
     !isEpisodeFilter(value['filter'])
   )

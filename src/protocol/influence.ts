@@ -24,6 +24,8 @@ export interface InfluenceEdgeView {
   readonly connections: number;
   /** Episodes the value rests on (1 in the Episode view). */
   readonly episodes: number;
+  /** On a mean over episodes: the largest |value| among them (a mean of +1 and −1 is 0); absent for one episode. */
+  readonly largest?: number;
 }
 
 /** One agent of the graph and whether it influences anything. */

@@ -162,8 +162,7 @@ export class RunState {
       counters: this.ctx.counters,
       fresh: this.fresh,
       useLogged: this.ctx.options.useLogged ?? true,
-      // Agents of a pipeline or a debate read earlier messages; an unknown mechanism is assumed to.
-      sequential: this.run.mechanism !== 'vote' && this.run.mechanism !== 'routed',
+      sequential: readsEarlierMessages(this.run.mechanism),
       trust: () => this.trust(),
     };
   }
@@ -243,4 +242,13 @@ export async function forEachConcurrently<T>(
     for (let next = items.next(); !next.done; next = items.next()) await fn(next.value);
   };
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
+}
+
+/**
+ * Whether a run's agents read earlier agents' messages (which decides when a removal without replay
+ * is exact, credit-methods.md §3.1): agents of a pipeline or a debate do, voters and routed experts
+ * do not; an unknown mechanism is assumed to.
+ */
+export function readsEarlierMessages(mechanism: string | null): boolean {
+  return mechanism !== 'vote' && mechanism !== 'routed';
 }

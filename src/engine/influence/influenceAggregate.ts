@@ -1,3 +1,4 @@
+import { plural } from '../../core/plural';
 import type { InfluenceEdgeView } from '../../protocol/influence';
 
 /**
@@ -8,7 +9,7 @@ import type { InfluenceEdgeView } from '../../protocol/influence';
 export class InfluenceAggregate {
   private readonly sums = new Map<
     string,
-    { edge: InfluenceEdgeView; sum: number; n: number; exact: boolean; connections: number }
+    { edge: InfluenceEdgeView; sum: number; n: number; exact: boolean; connections: number; largest: number }
   >();
 
   /** Adds the edges of one episode. */
@@ -22,25 +23,40 @@ export class InfluenceAggregate {
         acc.n++;
         acc.exact &&= e.exact;
         acc.connections += e.connections;
-      } else this.sums.set(key, { edge: e, sum: e.value, n: 1, exact: e.exact, connections: e.connections });
+        acc.largest = Math.max(acc.largest, largestOf(e));
+      } else
+        this.sums.set(key, {
+          edge: e,
+          sum: e.value,
+          n: 1,
+          exact: e.exact,
+          connections: e.connections,
+          largest: largestOf(e),
+        });
     }
   }
 
   /** The mean edges, in order of first appearance. */
   edges(): InfluenceEdgeView[] {
-    return [...this.sums.values()].map(({ edge, sum, n, exact, connections }) => ({
+    return [...this.sums.values()].map(({ edge, sum, n, exact, connections, largest }) => ({
       from: edge.from,
       to: edge.to,
       kind: edge.kind,
       value: sum / n,
       exact,
-      provenance: `mean over ${String(n)} episode${n === 1 ? '' : 's'} of ${meanOf(edge)}`,
+      provenance: `mean over ${plural(n, 'episode')} of ${meanOf(edge)}`,
       connections,
       episodes: n,
+      largest,
     }));
   }
 }
 
 function meanOf(edge: InfluenceEdgeView): string {
   return edge.kind === 'logged' ? 'the summed logged weights' : edge.provenance;
+}
+
+/** The largest |influence| behind an edge: a mean of +1 and −1 is 0, yet both episodes moved something. */
+export function largestOf(edge: InfluenceEdgeView): number {
+  return edge.largest ?? Math.abs(edge.value);
 }

@@ -1,4 +1,5 @@
 import type { InfluenceAgentView, InfluenceEdgeView, InfluenceGraphView } from '../../protocol/influence';
+import { largestOf } from './influenceAggregate';
 
 /** |influence| at or below this is "no influence" (values are sums and means of doubles). */
 export const influenceTolerance = 1e-9;
@@ -24,14 +25,15 @@ export function influenceGraph(
 }
 
 /**
- * True when every edge out of `agent` to another agent is 0 (or there is none) and its removal is
- * known to change nothing (a 0 edge to the outcome); false when an edge says otherwise; null when
- * nothing says what its removal does.
+ * True when every edge out of `agent` to another agent is 0 in every episode behind it (or there is
+ * none) and its removal is known to change nothing (an exact 0 edge to the outcome); false when an
+ * edge says otherwise; null when nothing exact says what its removal does (an approximate removal,
+ * without re-generating the agents that read its output, cannot support "no influence").
  */
 export function noInfluenceOf(agent: string, edges: readonly InfluenceEdgeView[]): boolean | null {
   const out = edges.filter((e) => e.from === agent && e.to !== agent);
-  if (out.some((e) => !(Math.abs(e.value) <= influenceTolerance))) return false;
-  return out.some((e) => e.to === null) ? true : null;
+  if (out.some((e) => !(largestOf(e) <= influenceTolerance))) return false;
+  return out.some((e) => e.to === null && e.exact) ? true : null;
 }
 
 function missingText(edges: readonly InfluenceEdgeView[], episodes: number): string | null {

@@ -3,6 +3,7 @@ import type { InfluenceEdgeView, InfluenceGraphView } from '../../protocol/influ
 import { CreditInputRepository } from '../../store/creditInputRepository';
 import type { Db } from '../../store/database';
 import { InfluenceRepository, type StoredInfluenceEdge } from '../../store/influenceRepository';
+import { readsEarlierMessages } from '../credit/runState';
 import { counterfactualInfluence } from './counterfactualInfluence';
 import { InfluenceAggregate } from './influenceAggregate';
 import { influenceGraph } from './influenceGraph';
@@ -35,7 +36,7 @@ export class InfluenceService {
     const [episode] = [...this.input.episodes(run.runId, -Infinity, Infinity, 1, [episodeId])];
     if (!episode) return undefined;
     const stored = this.logged.edgesBetween(episodeId, episodeId).get(episodeId) ?? [];
-    const edges = await episodeEdges(episode, stored, isSequential(run.mechanism));
+    const edges = await episodeEdges(episode, stored, readsEarlierMessages(run.mechanism));
     return influenceGraph(
       episode.agents.map((a) => a.name),
       edges,
@@ -60,7 +61,7 @@ export class InfluenceService {
       const first = page[0]?.episodeId ?? 0;
       const stored = this.logged.edgesBetween(first, page[page.length - 1]?.episodeId ?? first);
       for (const e of page)
-        aggregate.add(await episodeEdges(e, stored.get(e.episodeId) ?? [], isSequential(mechanism)));
+        aggregate.add(await episodeEdges(e, stored.get(e.episodeId) ?? [], readsEarlierMessages(mechanism)));
       page = [];
     };
     for (const episode of this.input.episodes(runId, from, to, pageSize)) {
@@ -81,9 +82,4 @@ async function episodeEdges(
   sequential: boolean,
 ): Promise<InfluenceEdgeView[]> {
   return [...loggedInfluence(stored), ...(await counterfactualInfluence(episode, sequential))];
-}
-
-/** Agents read earlier agents' messages unless they vote or are routed (as the credit pass decides, runState.ts). */
-function isSequential(mechanism: string | null): boolean {
-  return mechanism !== 'vote' && mechanism !== 'routed';
 }

@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Episode } from '../../../../src/core/episode';
+import { InfluenceAggregate } from '../../../../src/engine/influence/influenceAggregate';
+import { noInfluenceOf } from '../../../../src/engine/influence/influenceGraph';
 import { readInfluence } from '../../../../src/engine/influence/influenceJob';
 import { runIndexJob } from '../../../../src/engine/indexJob';
 import type { InfluenceEdgeView, InfluenceGraphView } from '../../../../src/protocol/influence';
@@ -120,4 +122,36 @@ test('an episode with bad connections is reported at its line and the others are
   const good = await graphOf(root, { episode: 'good' });
   assert.equal(good.edges.length, 0);
   assert.match(good.missing ?? '', /no logged attribution weights/);
+});
+
+const edgeOf = (value: number, exact = true, to: string | null = null): InfluenceEdgeView => ({
+  from: 'a',
+  to,
+  kind: 'counterfactual',
+  value,
+  exact,
+  provenance: 'v(N) − v(N∖{a}), logged',
+  connections: 0,
+  episodes: 1,
+});
+
+test('"no influence" needs an exact zero removal: an approximate zero leaves it unknown', () => {
+  assert.equal(noInfluenceOf('a', [edgeOf(0)]), true);
+  assert.equal(noInfluenceOf('a', [edgeOf(0, false)]), null);
+  assert.equal(noInfluenceOf('a', [edgeOf(0, false), edgeOf(0.4, false, 'b')]), false);
+});
+
+test('a mean of +1 and −1 over episodes is 0 but is not "no influence": the largest value behind it says so', () => {
+  const aggregate = new InfluenceAggregate();
+  aggregate.add([edgeOf(1)]);
+  aggregate.add([edgeOf(-1)]);
+  const [mean] = aggregate.edges();
+  assert.equal(mean?.value, 0);
+  assert.equal(mean?.largest, 1);
+  assert.equal(mean?.provenance, 'mean over 2 episodes of v(N) − v(N∖{a}), logged');
+  assert.equal(noInfluenceOf('a', aggregate.edges()), false);
+  const quiet = new InfluenceAggregate();
+  quiet.add([edgeOf(0)]);
+  quiet.add([edgeOf(0)]);
+  assert.equal(noInfluenceOf('a', quiet.edges()), true);
 });
