@@ -8,13 +8,14 @@ import type { RunTotals } from './runTotals';
 /**
  * Inserts one episode and everything hanging off it (roster with activity, routing, logged
  * counterfactuals and coalition values, labels), and counts it in the run's totals (written by the
- * caller's {@link RunTotals.flush}). Runs inside the caller's transaction.
+ * caller's {@link RunTotals.flush}). Runs inside the caller's transaction, which calls
+ * {@link EpisodeWriter.flush} before it ends (roster and counterfactual rows are queued).
  */
 export class EpisodeWriter {
   private readonly episodeStmt: Statement;
   private readonly rosterRows: MultiInsert;
   private readonly routingStmt: Statement;
-  private readonly counterfactualStmt: Statement;
+  private readonly counterfactualRows: MultiInsert;
   private readonly coalitionStmt: Statement;
   private readonly labelStmt: Statement;
   private readonly influenceRows: MultiInsert;
@@ -30,23 +31,11 @@ export class EpisodeWriter {
         search_indexed, external_key, group_key)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, external_id) DO NOTHING`);
-    this.rosterRows = new MultiInsert(db, 'episode_agent', [
-      'episode_id',
-      'agent_id',
-      'ordinal',
-      'declared',
-      'n_messages',
-      'n_tokens',
-      'n_chars',
-      'reward',
-      'advantage',
-    ]);
+    this.rosterRows = new MultiInsert(db, 'episode_agent', rosterColumns, queuedRows);
     this.routingStmt = db.prepare(
       'INSERT INTO routing (episode_id, selected_agent_id, probs_json, behaviour_probs_json) VALUES (?, ?, ?, ?)',
     );
-    this.counterfactualStmt = db.prepare(`
-      INSERT INTO counterfactual (episode_id, agents, intervention, replacement, replayed, n, returns_json, value, evaluator, source)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'logged')`);
+    this.counterfactualRows = new MultiInsert(db, 'counterfactual', counterfactualColumns, queuedRows);
     this.coalitionStmt = db.prepare(
       "INSERT INTO coalition_value (episode_id, source, values_json, counts_json) VALUES (?, 'logged', ?, ?)",
     );
@@ -108,11 +97,26 @@ export class EpisodeWriter {
     return episodeId;
   }
 
+  /**
+   * Writes the roster and counterfactual rows queued since the last flush (they go in chunks of
+   * {@link queuedRows} across episodes). Must run in the inserting transaction, before anything
+   * reads them (the views' aggregates).
+   */
+  flush(): void {
+    this.rosterRows.flush();
+    this.counterfactualRows.flush();
+  }
+
+  /** Forgets the queued rows (their transaction was rolled back). */
+  discard(): void {
+    this.rosterRows.discard();
+    this.counterfactualRows.discard();
+  }
+
   /** One roster row per agent that is declared or speaks, with its logged reward and advantage. */
   private insertRoster(episodeId: number, e: CompactEpisode, rosterIds: readonly number[], roster: Roster): void {
     const rewards = byAgentId(e.extras.agentRewards, roster);
     const advantages = byAgentId(e.extras.advantages, roster);
-    const values: BindValue[] = [];
     const seen = new Set<number>();
     rosterIds.forEach((agentId, ordinal) => {
       if (seen.has(agentId)) return; // a name declared twice keeps its first ordinal
@@ -120,19 +124,10 @@ export class EpisodeWriter {
       const [messages, tokens, chars] = e.activity[ordinal] ?? [0, null, 0];
       const declared = ordinal < e.declaredCount ? 1 : 0;
       this.totals.addRosterRow(agentId, messages);
-      values.push(
-        episodeId,
-        agentId,
-        ordinal,
-        declared,
-        messages,
-        tokens,
-        chars,
-        rewards.get(agentId) ?? null,
-        advantages.get(agentId) ?? null,
-      );
+      const reward = rewards.get(agentId) ?? null;
+      const advantage = advantages.get(agentId) ?? null;
+      this.rosterRows.add(episodeId, agentId, ordinal, declared, messages, tokens, chars, reward, advantage);
     });
-    if (values.length > 0) this.rosterRows.run(values, values.length / 9);
   }
 
   private insertRouting(episodeId: number, e: CompactEpisode, roster: Roster): void {
@@ -151,16 +146,18 @@ export class EpisodeWriter {
       if (key === undefined) continue;
       const replayed = cf.replayed === undefined ? null : cf.replayed ? 1 : 0;
       const returns = cf.rewards ? JSON.stringify(cf.rewards) : null;
-      this.counterfactualStmt.run(
+      const [replacement, n, evaluator] = [cf.replacement ?? null, cf.rewards?.length ?? 1, cf.evaluator ?? null];
+      this.counterfactualRows.add(
         episodeId,
         key,
         cf.intervention,
-        cf.replacement ?? null,
+        replacement,
         replayed,
-        cf.rewards?.length ?? 1,
+        n,
         returns,
         cf.reward,
-        cf.evaluator ?? null,
+        evaluator,
+        'logged',
       );
     }
     const values: Record<string, number> = {};
@@ -207,6 +204,34 @@ export class EpisodeWriter {
     if (values.length > 0) this.influenceRows.run(values, values.length / influenceColumns.length);
   }
 }
+
+/** Rows per statement of the queued tables (at most 10 columns: 640 parameters). */
+const queuedRows = 64;
+
+const rosterColumns = [
+  'episode_id',
+  'agent_id',
+  'ordinal',
+  'declared',
+  'n_messages',
+  'n_tokens',
+  'n_chars',
+  'reward',
+  'advantage',
+];
+
+const counterfactualColumns = [
+  'episode_id',
+  'agents',
+  'intervention',
+  'replacement',
+  'replayed',
+  'n',
+  'returns_json',
+  'value',
+  'evaluator',
+  'source',
+];
 
 const influenceColumns = [
   'episode_id',

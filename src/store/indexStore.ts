@@ -11,6 +11,7 @@ import type {
 import { AgentIds } from './agentIds';
 import { openDatabase, type Db, type OpenOptions, type Statement } from './database';
 import { EpisodeWriter } from './episodeWriter';
+import { InsertedAggregates } from './insertedAggregates';
 import { RunTotals } from './runTotals';
 import { SearchRepository, type TextSlot } from './searchRepository';
 import { SourceRepository } from './sourceRepository';
@@ -33,11 +34,13 @@ export class IndexStore implements IndexSink {
   private readonly agents: AgentIds;
   private readonly episodes: EpisodeWriter;
   private readonly totals: RunTotals;
+  private readonly aggregates: InsertedAggregates;
   private readonly firstSeenStmt: Statement<{ uri: string; line: number }>;
   private onDiverted: DivertedTexts | undefined;
 
   constructor(readonly db: Db) {
     this.totals = new RunTotals(db);
+    this.aggregates = new InsertedAggregates(db);
     this.sources = new SourceRepository(db, this.totals);
     this.search = new SearchRepository(db);
     this.summary = new SummaryRepository(db);
@@ -75,7 +78,9 @@ export class IndexStore implements IndexSink {
       written = this.db.transaction(() => this.writeBatchRows(batch))();
     } catch (error) {
       this.agents.clear(); // agents created in the rolled-back transaction no longer exist
+      this.episodes.discard();
       this.totals.discard();
+      this.aggregates.discard();
       throw error;
     }
     if (batch.textSeq !== undefined) this.onDiverted?.(batch.textSeq, written.slots);
@@ -114,6 +119,7 @@ export class IndexStore implements IndexSink {
       if (i < skip) continue;
       const episodeId = this.episodes.insert(batch.runId, batch.sourceId, record, texts !== undefined);
       if (episodeId !== undefined) {
+        this.aggregates.add(episodeId);
         slots.push([episodeId, from, record.nMessages]);
         continue;
       }
@@ -129,7 +135,9 @@ export class IndexStore implements IndexSink {
     }
     // After the episodes: FTS5 inserts in one run are cheaper than interleaved with the other tables.
     if (texts) this.search.insertSlots(slots, texts);
+    this.episodes.flush();
     this.totals.flush();
+    this.aggregates.flush();
     this.sources.countRepeats(batch.sourceId, skip);
     this.sources.insertIssues(batch.sourceId, [...batch.issues, ...duplicates]);
     this.sources.updateState(batch.sourceId, batch.runId, batch.format, batch.state);

@@ -16,6 +16,7 @@ import { auditSummary0014 } from './migrations/0014_audit_summary';
 import { agentCreditSort0015 } from './migrations/0015_agent_credit_sort';
 import { naturalOrder0016 } from './migrations/0016_natural_order';
 import { influence0017 } from './migrations/0017_influence';
+import { batchAggregates0018 } from './migrations/0018_batch_aggregates';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -39,6 +40,7 @@ export const migrations: readonly Migration[] = [
   agentCreditSort0015,
   naturalOrder0016,
   influence0017,
+  batchAggregates0018,
 ];
 
 /** The schema version this build writes. */

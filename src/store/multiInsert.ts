@@ -9,6 +9,7 @@ import type { BindValue, Db, Statement } from './database';
  */
 export class MultiInsert {
   private readonly statements = new Map<number, Statement>();
+  private pending: BindValue[] = [];
 
   constructor(
     private readonly db: Db,
@@ -34,6 +35,28 @@ export class MultiInsert {
       if (first === -1) first = last - rows + 1;
     }
     return first;
+  }
+
+  /**
+   * Queues one row (the per-row columns, in order) for {@link flush}, writing a full chunk as soon
+   * as one is queued: rows of many small owners (an episode's roster) go in few statements.
+   */
+  add(...row: BindValue[]): void {
+    for (const value of row) this.pending.push(value);
+    if (this.pending.length >= this.columns.length * this.maxRows) this.flush();
+  }
+
+  /** Writes the queued rows. Must run inside the transaction that queued them. */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const values = this.pending;
+    this.pending = [];
+    this.run(values, values.length / this.columns.length);
+  }
+
+  /** Forgets the queued rows (their transaction was rolled back). */
+  discard(): void {
+    this.pending = [];
   }
 
   private statement(rows: number): Statement {

@@ -5,6 +5,7 @@ import { AuditRepository } from '../../../src/store/auditRepository';
 import { DashboardRepository, type EpisodePageQuery } from '../../../src/store/dashboardRepository';
 import { BrowseRepository } from '../../../src/store/browseRepository';
 import { episodeFlagCounts } from '../../../src/store/flagBadges';
+import { InsertedAggregates } from '../../../src/store/insertedAggregates';
 import { teamEpisodes, viewFixture, type ViewFixture } from '../engine/views/viewFixture';
 
 let f: ViewFixture;
@@ -115,6 +116,9 @@ test('an episode indexed after the audit counts the flags about it, not the wind
     `INSERT INTO episode (external_id, ${columns.join(', ')}) SELECT 't-later', ${columns.join(', ')} FROM episode WHERE external_id = 't1b'`,
   ).run();
   const later = f.id('t-later');
+  const aggregates = new InsertedAggregates(db); // what the index writer runs at the end of the batch
+  aggregates.add(later);
+  aggregates.flush();
   const row = (): number | undefined =>
     repo.episodePage(query({}, true)).rows.find((r) => r.episodeId === later)?.flags;
   assert.equal(row(), 1, "the planner's silent flag lists it; the step-1 window and the flag naming t1b do not count");
