@@ -82,14 +82,6 @@ export interface CompactEpisode {
   readonly contentHash?: string;
 }
 
-/** Messages per episode addressable by {@link messageKey}. */
-export const maxMessagesPerEpisode = 16_777_216;
-
-/** The single-integer id of message `seq` of an episode (the full-text index's rowid). */
-export function messageKey(episodeId: number, seq: number): number {
-  return episodeId * maxMessagesPerEpisode + seq;
-}
-
 /** Lines of one file read in one pass, committed atomically with the file's new state. */
 export interface EpisodeBatch {
   readonly uri: string;

@@ -39,12 +39,12 @@ const flagsOf = (e: string): string =>
 /**
  * Whether the page filter tests the full-text query (`set`: every match read once into the IN
  * list) or leaves it to the statement, which reads the matches itself (`none`). Probing each
- * candidate's rowid range (id * 2^24 + seq) instead costs FTS5 a doclist walk per episode
- * (55-500 µs at 1 GB), slower than reading every match.
+ * candidate's rowid instead costs FTS5 a doclist walk per episode (55-500 µs at 1 GB, measured when
+ * the index had a document per message), slower than reading every match.
  */
 export type SearchTest = 'set' | 'none';
 const searchTests: Readonly<Record<SearchTest, string>> = {
-  set: `AND (:search IS NULL OR e.episode_id IN (SELECT rowid >> 24 FROM message_fts WHERE message_fts MATCH :search))`,
+  set: `AND (:search IS NULL OR e.episode_id IN (SELECT rowid FROM episode_fts WHERE episode_fts MATCH :search))`,
   none: '',
 };
 
@@ -143,7 +143,7 @@ const creditRangeCount = creditRangeCountSql(pageFilterOf('set', false));
  * ORDER BY costs no sort) and the join keeps the order of this outer loop. No ORDER BY on the join:
  * SQLite would sort every match first (test/unit/store/searchPage.test.ts checks the plan).
  */
-const searchMatches = `(SELECT DISTINCT rowid >> 24 AS id FROM message_fts WHERE message_fts MATCH :search ORDER BY rowid) m
+const searchMatches = `(SELECT rowid AS id FROM episode_fts WHERE episode_fts MATCH :search ORDER BY rowid) m
   CROSS JOIN episode e WHERE e.episode_id = m.id AND ${pageFilterOf('none')}`;
 
 /** A page of a search too big to sort: its episodes in index order, from the first match to the page's end. */

@@ -21,7 +21,7 @@ import {
 /** Matches a filtered count reads past the page's end before it stops and calls the total a lower bound. */
 export const defaultCountAhead = 10_000;
 /**
- * Matching messages a search may have and still be sorted as asked: a sorted page reads every match
+ * Matching episodes a search may have and still be sorted as asked: a sorted page reads every match
  * (0.1-1 µs each, by the machine's load), a bigger search is listed in index order
  * ({@link EpisodePageResult.inIndexOrder}); telling the two apart reads up to this many.
  */
@@ -62,7 +62,7 @@ export class EpisodePages {
   /**
    * One page of the run's episodes and the number of episodes matching the filter: exact without
    * filters, else counted up to `countAhead` matches past the page's end (`totalIsLowerBound`
-   * then says there are more). A search matching more than `sortableMatches` messages is listed
+   * then says there are more). A search matching more than `sortableMatches` episodes is listed
    * in index order (`inIndexOrder`), read from the full-text index only as far as the page goes.
    * Throws the SQLite error when the full-text query is malformed.
    */

@@ -17,6 +17,7 @@ import { agentCreditSort0015 } from './migrations/0015_agent_credit_sort';
 import { naturalOrder0016 } from './migrations/0016_natural_order';
 import { influence0017 } from './migrations/0017_influence';
 import { batchAggregates0018 } from './migrations/0018_batch_aggregates';
+import { episodeSearch0019 } from './migrations/0019_episode_search';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -41,6 +42,7 @@ export const migrations: readonly Migration[] = [
   naturalOrder0016,
   influence0017,
   batchAggregates0018,
+  episodeSearch0019,
 ];
 
 /** The schema version this build writes. */

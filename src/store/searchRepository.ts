@@ -1,4 +1,4 @@
-import { maxMessagesPerEpisode, messageKey, type PendingSearchEpisode, type SearchRow } from '../core/indexing';
+import type { PendingSearchEpisode, SearchRow } from '../core/indexing';
 import type { Db, Statement } from './database';
 
 interface PendingRow {
@@ -15,13 +15,10 @@ interface PendingRow {
 /** Where one episode's message texts are in a batch's texts: the episode, its first text, its message count. */
 export type TextSlot = readonly [episodeId: number, from: number, count: number];
 
-/** A message that matched a full-text query. */
-export interface SearchHit {
-  readonly episodeId: number;
-  readonly seq: number;
-}
-
-/** The full-text index over message content (contentless FTS5; rowid = messageKey(episode, seq)). */
+/**
+ * The full-text index over message content (contentless FTS5, migration 0019): one document per
+ * episode, its messages' texts joined by newlines (so no term spans two messages), rowid = episode_id.
+ */
 export class SearchRepository {
   private readonly pendingStmt: Statement<PendingRow>;
   private readonly insertStmt: Statement;
@@ -35,13 +32,13 @@ export class SearchRepository {
       SELECT e.episode_id, e.external_id, s.format, s.uri, e.line, e.byte_offset, e.byte_length, e.n_messages
       FROM episode e JOIN source s ON s.source_id = e.source_id
       WHERE e.search_indexed = 0 ORDER BY e.episode_id LIMIT ?`);
-    this.insertStmt = db.prepare('INSERT INTO message_fts (rowid, content) VALUES (?, ?)');
+    this.insertStmt = db.prepare('INSERT INTO episode_fts (rowid, content) VALUES (?, ?)');
     this.markStmt = db.prepare('UPDATE episode SET search_indexed = 1 WHERE episode_id = ?');
-    this.searchStmt = db.prepare('SELECT rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid LIMIT ?');
-    // contentless_delete=1 keeps one docsize row per indexed message.
-    this.anyRowStmt = db.prepare('SELECT 1 FROM message_fts_docsize LIMIT 1');
+    this.searchStmt = db.prepare('SELECT rowid FROM episode_fts WHERE episode_fts MATCH ? ORDER BY rowid LIMIT ?');
+    // contentless_delete=1 keeps one docsize row per indexed episode.
+    this.anyRowStmt = db.prepare('SELECT 1 FROM episode_fts_docsize LIMIT 1');
     this.countUpToStmt = db.prepare(
-      'SELECT count(*) AS n FROM (SELECT 1 FROM message_fts WHERE message_fts MATCH ? LIMIT ?)',
+      'SELECT count(*) AS n FROM (SELECT 1 FROM episode_fts WHERE episode_fts MATCH ? LIMIT ?)',
     );
   }
 
@@ -65,11 +62,11 @@ export class SearchRepository {
   }
 
   /**
-   * Adds the texts of one episode's messages, `texts[from]` being message 0 (inside the caller's
-   * transaction; the episode was inserted as searchable).
+   * Adds the texts of one episode's messages, `texts[from]` being message 0, as its document
+   * (inside the caller's transaction; the episode was inserted as searchable).
    */
   insertMessages(episodeId: number, texts: readonly string[], from: number, count: number): void {
-    for (let seq = 0; seq < count; seq++) this.insertStmt.run(messageKey(episodeId, seq), texts[from + seq] ?? '');
+    if (count > 0) this.insertStmt.run(episodeId, texts.slice(from, from + count).join('\n'));
   }
 
   /** {@link insertMessages} for every slot of a batch (inside the caller's transaction). */
@@ -77,28 +74,35 @@ export class SearchRepository {
     for (const [episodeId, from, count] of slots) this.insertMessages(episodeId, texts, from, count);
   }
 
-  /** Adds message texts and marks their episodes searchable, in one transaction. */
+  /** Adds message texts (grouped into their episodes' documents, in message order) and marks the episodes searchable, in one transaction. */
   write(episodeIds: readonly number[], rows: readonly SearchRow[]): void {
+    const documents = new Map<number, SearchRow[]>();
+    for (const row of rows) {
+      const messages = documents.get(row.episodeId);
+      if (messages) messages.push(row);
+      else documents.set(row.episodeId, [row]);
+    }
     this.db.transaction(() => {
-      for (const row of rows) this.insertStmt.run(messageKey(row.episodeId, row.seq), row.content);
+      for (const [episodeId, messages] of documents) {
+        const text = messages.sort((a, b) => a.seq - b.seq).map((m) => m.content);
+        this.insertStmt.run(episodeId, text.join('\n'));
+      }
       for (const id of episodeIds) this.markStmt.run(id);
     })();
   }
 
   /**
-   * Messages matching an FTS5 query (terms, `prefix*`, AND / OR / NOT; no phrase queries, since
-   * the index is built with detail=none), in index order. Throws on a malformed query.
+   * Episodes matching an FTS5 query over their messages together (terms, `prefix*`, AND / OR /
+   * NOT; no phrase queries, since the index is built with detail=none), in index order. Throws on
+   * a malformed query.
    */
-  search(query: string, limit = 100): SearchHit[] {
-    return this.searchStmt.all(query, limit).map(({ rowid }) => ({
-      episodeId: Math.floor(rowid / maxMessagesPerEpisode),
-      seq: rowid % maxMessagesPerEpisode,
-    }));
+  search(query: string, limit = 100): number[] {
+    return this.searchStmt.all(query, limit).map(({ rowid }) => rowid);
   }
 
   /**
-   * True when `query` matches at most `limit` messages, reading at most `limit + 1` of them (so the
-   * answer costs the same for a term in every message). Throws on a malformed query.
+   * True when `query` matches at most `limit` episodes, reading at most `limit + 1` of them (so the
+   * answer costs the same for a term in every episode). Throws on a malformed query.
    */
   matchesAtMost(query: string, limit: number): boolean {
     return (this.countUpToStmt.get(query, limit + 1)?.n ?? 0) <= limit;

@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { openDatabase, type Db, type OpenOptions, type Statement } from './database';
 import { SearchRepository, type TextSlot } from './searchRepository';
 
-/** The FTS5 shadow tables of message_fts that hold its content (%_config stays the index's own). */
-const shadowTables = ['message_fts_data', 'message_fts_idx', 'message_fts_docsize'] as const;
+/** The FTS5 shadow tables of episode_fts that hold its content (%_config stays the index's own). */
+const shadowTables = ['episode_fts_data', 'episode_fts_idx', 'episode_fts_docsize'] as const;
 
 /**
  * Bytes of pending terms FTS5 keeps in memory before writing a segment (default 1 MiB). The side
@@ -16,7 +16,7 @@ const sideHashBytes = 8 << 20;
  * A full-text index built apart from the index, in its own file and thread, during a cold pass:
  * tokenising the message text is most of the cost of a cold index with search, and here it runs
  * beside the episode writer instead of inside its transactions. The file has the index's whole
- * schema (so message_fts has exactly the index's definition) but only message_fts and the list of
+ * schema (so episode_fts has exactly the index's definition) but only episode_fts and the list of
  * the episodes it covers are filled; {@link adoptSideSearchIndex} copies it into the index. It is
  * a scratch file: journal in memory, no sync, deleted when adopted (a crash leaves it to be overwritten).
  */
@@ -27,7 +27,7 @@ export class SideSearchIndex {
   private constructor(private readonly db: Db) {
     this.search = new SearchRepository(db);
     db.exec('CREATE TABLE IF NOT EXISTS side_searched (episode_id INTEGER PRIMARY KEY)');
-    db.exec(`INSERT INTO message_fts (message_fts, rank) VALUES ('hashsize', ${sideHashBytes})`);
+    db.exec(`INSERT INTO episode_fts (episode_fts, rank) VALUES ('hashsize', ${sideHashBytes})`);
     this.coveredStmt = db.prepare('INSERT OR IGNORE INTO side_searched (episode_id) VALUES (?)');
     db.exec('BEGIN');
   }

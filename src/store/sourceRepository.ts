@@ -1,5 +1,4 @@
 import {
-  maxMessagesPerEpisode,
   type FileProgressState,
   type RunRecord,
   type StoredFileState,
@@ -67,9 +66,7 @@ export class SourceRepository {
       WHERE run_id = @run AND format = @format AND uri < @uri AND substr(uri, 1, length(@folder)) = @folder AND instr(substr(uri, length(@folder) + 1), '/') = 0
       ORDER BY uri DESC LIMIT 1`);
     this.deleteSearchStmt = db.prepare(`
-      DELETE FROM message_fts WHERE rowid IN (
-        SELECT e.episode_id * ${maxMessagesPerEpisode} + j.key FROM episode e, json_each(e.messages_json) j
-        WHERE e.source_id = ? AND e.search_indexed = 1)`);
+      DELETE FROM episode_fts WHERE rowid IN (SELECT episode_id FROM episode WHERE source_id = ? AND search_indexed = 1)`);
     this.deleteEpisodesStmt = db.prepare('DELETE FROM episode WHERE source_id = ?');
     this.deleteErrorsStmt = db.prepare('DELETE FROM parse_error WHERE source_id = ?');
     this.insertErrorStmt = db.prepare(

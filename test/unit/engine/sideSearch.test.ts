@@ -58,12 +58,12 @@ function episodeCount(store: IndexStore): number {
 
 /** Throws unless FTS5 finds its own structures consistent. */
 function checkIntegrity(store: IndexStore): void {
-  store.db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 0)");
+  store.db.exec("INSERT INTO episode_fts (episode_fts, rank) VALUES ('integrity-check', 0)");
 }
 
 /** Searchable episodes are exactly those with rows in the full-text index (for episodes with messages). */
 function searchableMatchesRows(store: IndexStore): void {
-  const withRows = new Set(searchTerms(store).map((row) => Math.floor(Number(row.split(' ')[1]) / 2 ** 24)));
+  const withRows = new Set(searchTerms(store).map((row) => Number(row.split(' ')[1])));
   const marked = store.db
     .prepare<{ episode_id: number }>('SELECT episode_id FROM episode WHERE search_indexed = 1 AND n_messages > 0')
     .all()

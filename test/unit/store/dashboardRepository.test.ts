@@ -130,7 +130,7 @@ test('the page sorted by flags reads flagged episodes by count from episode_flag
   assert.ok(counted[1]?.startsWith('SEARCH ef USING COVERING INDEX episode_flag_rank'), counted.join(' | '));
   const matches = plan(episodePageQueries.get('count:matches:none') ?? '');
   assert.ok(
-    matches.some((d) => d.startsWith('SCAN message_fts VIRTUAL TABLE')),
+    matches.some((d) => d.startsWith('SCAN episode_fts VIRTUAL TABLE')),
     matches.join(' | '),
   );
 });

@@ -30,7 +30,7 @@ test('openDatabase(":memory:") migrates an empty database from zero to the curre
     'credit',
     'flag',
     'parse_error',
-    'message_fts',
+    'episode_fts',
   ]) {
     assert.ok(tables.includes(table), `missing table ${table}`);
   }

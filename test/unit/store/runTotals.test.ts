@@ -136,6 +136,7 @@ test('migration 0012 back-fills the totals of an index written before it', async
   const before = summarised(store);
   revertTo11(store.db);
   migrate(store.db);
-  assert.deepEqual(summarised(store), before);
+  // Migration 0019 leaves every episode to be searched again (a document per episode now).
+  assert.deepEqual(summarised(store), { ...before, searchable: 0 });
   assert.deepEqual(summarised(store), counted(store.db));
 });

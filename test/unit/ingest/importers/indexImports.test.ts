@@ -141,7 +141,7 @@ test('every imported episode reads back through its container and importer, and 
   assert.deepEqual(await readBack(root, byId.get('12.jsonl:2')!), ['user: 3+3?', 'policy: 6']);
   assert.deepEqual(await readBack(root, byId.get('task-2-0')!), ['user: cancel it', 'assistant: cannot']);
   assert.equal(store.summary.summary().searchableEpisodes, 7);
-  const hits = store.search.search('cannot').map((h) => h.episodeId);
+  const hits = store.search.search('cannot');
   const ids = store.db
     .prepare<{ episode_id: number }>("SELECT episode_id FROM episode WHERE external_id = 'task-2-0'")
     .all()

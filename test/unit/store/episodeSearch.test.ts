@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
+import { migrate } from '../../../src/store/migrate';
+import { IndexStore } from '../../../src/store/indexStore';
+import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { searchTerms } from './searchTerms';
+
+// The full-text index has one document per episode (migration 0019): a query matches an episode
+// whose messages together hold its terms; no term is made of the end of one message and the start
+// of the next.
+
+function indexedFolder(): { root: string; store: IndexStore; id: (external: string) => number } {
+  const root = tempFolder();
+  writeFileSync(
+    join(root, 'a.jsonl'),
+    jsonl(
+      episode('split', {
+        messages: [
+          { agent: 'planner', role: 'assistant', content: 'the zebra' },
+          { agent: 'solver', role: 'assistant', content: 'okapi grazes' },
+        ],
+      }),
+      episode('one', { messages: [{ agent: 'planner', role: 'assistant', content: 'zebra only' }] }),
+    ),
+  );
+  const store = IndexStore.open(':memory:');
+  const id = (external: string): number =>
+    store.db.prepare<{ id: number }>('SELECT episode_id AS id FROM episode WHERE external_id = ?').get(external)?.id ??
+    -1;
+  return { root, store, id };
+}
+
+test('a query matches the episodes whose messages together hold its terms, never a term across two messages', async () => {
+  const { root, store, id } = indexedFolder();
+  await indexRunFolder(root, store);
+  assert.deepEqual(store.search.search('zebra AND okapi'), [id('split')]);
+  assert.deepEqual(store.search.search('zebra'), [id('split'), id('one')]);
+  assert.deepEqual(store.search.search('zebra NOT okapi'), [id('one')]);
+  assert.deepEqual(store.search.search('zebraokapi'), []);
+  assert.deepEqual(
+    searchTerms(store).filter((t) => t.startsWith('zebra ')),
+    [`zebra ${String(id('one'))}`, `zebra ${String(id('split'))}`].sort(),
+    'one posting per episode and term',
+  );
+  store.close();
+});
+
+test('migration 0019 drops the per-message index and the next pass searches every episode again', async () => {
+  const { root, store, id } = indexedFolder();
+  await indexRunFolder(root, store);
+  // As at schema 18: a document per message, every episode searchable.
+  store.db.exec(`DROP TABLE episode_fts;
+    CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
+    INSERT INTO message_fts (rowid, content) VALUES (16777216, 'the zebra');`);
+  store.db.pragma('user_version = 18');
+  migrate(store.db);
+  const searchable = (): number =>
+    store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode WHERE search_indexed = 1').get()?.n ?? -1;
+  assert.equal(searchable(), 0);
+  assert.equal(store.search.isEmpty(), true);
+  assert.equal(store.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'message_fts'").get(), undefined);
+  await indexRunFolder(root, store);
+  assert.equal(searchable(), 2);
+  assert.deepEqual(store.search.search('okapi'), [id('split')]);
+  store.db.exec("INSERT INTO episode_fts (episode_fts, rank) VALUES ('integrity-check', 0)");
+  store.close();
+});
