@@ -60,11 +60,8 @@ export class InfluenceService {
     if (!episode) return undefined;
     const stored = this.logged.edgesBetween(episodeId, episodeId).get(episodeId) ?? [];
     const edges = await episodeEdges(episode, stored, readsEarlierMessages(run.mechanism));
-    return influenceGraph(
-      episode.agents.map((a) => a.name),
-      edges,
-      1,
-    );
+    const names = episode.agents.map((a) => a.name);
+    return influenceGraph(names, edges, 1, 0, episode.messageAuthors);
   }
 
   /**
