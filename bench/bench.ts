@@ -12,6 +12,7 @@ import { indexAndAudit } from './realAudit';
 import { hostBlocking } from './hostBlocking';
 import { formatViewBench, viewBench } from './viewBench';
 import { longEpisodes } from './longEpisodes';
+import { formatInfluenceLive, influenceLive } from './influenceLive';
 import { formatScaleCurve, scaleCurve, viewsAt } from './scaleCurve';
 import { formatLiveTail, liveTail, liveTailOptions } from './liveTail';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
@@ -81,6 +82,7 @@ const subcommands: Record<string, () => Promise<void> | void> = {
   'live-tail': async () =>
     print(formatLiveTail(await liveTail(liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js'))))),
   'long-episodes': async () => print(await longEpisodes(process.argv)),
+  'influence-live': async () => print(formatInfluenceLive(await influenceLive(process.argv))),
   'mc-coverage': async () => print(formatCoverage(await monteCarloCoverage())),
   'replay-server': () => serveSimulatedModel(),
   'first-table': () => print(runFirstTable(process.argv.includes('--small') ? small : large, flag('--repeat', 3))),

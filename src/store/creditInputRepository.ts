@@ -129,7 +129,8 @@ export class CreditInputRepository {
   /**
    * Episodes of a run with `train_step` in [fromStep, toStep] (no step counts as 0), in id order.
    * With `ids`, only those episodes (row ids; ids of other runs are left out); `split` (default all)
-   * keeps training or validation episodes (core/split.ts).
+   * keeps training or validation episodes (core/split.ts); `afterId`: only episodes with a larger
+   * row id (what a reader that already read up to it has not seen).
    */
   *episodes(
     runId: number,
@@ -138,10 +139,11 @@ export class CreditInputRepository {
     pageSize = 2000,
     ids?: readonly number[],
     split: SplitChoice = 'all',
+    afterId = 0,
   ): Generator<CreditEpisode> {
     const idsJson = ids ? JSON.stringify(ids) : undefined;
     const steps = [clampStep(fromStep), clampStep(toStep), splitParam(split)] as const;
-    let after = 0;
+    let after = afterId;
     for (;;) {
       // Chosen episodes are read one at a time: assemble() reads rosters and values by id range,
       // which for scattered ids would span the episodes between them.
@@ -196,7 +198,8 @@ export class CreditInputRepository {
   }
 }
 
-function clampStep(step: number): number {
+/** A step bound as this repository's step filters bind it (±Infinity clamped to ±1e15). */
+export function clampStep(step: number): number {
   return Math.max(-1e15, Math.min(1e15, step));
 }
 

@@ -1,3 +1,4 @@
+import { clampStep } from './creditInputRepository';
 import type { Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 
@@ -14,10 +15,24 @@ export interface StoredInfluenceEdge {
   readonly provenance: string;
 }
 
+/**
+ * Sums over a set of episodes that change when one of them is deleted or replaced by a row at
+ * another place in its file: how many, and the totals of their row ids, byte offsets, byte
+ * lengths and lines. Additive, so the fingerprint of what was read grows with each episode read.
+ */
+export interface EpisodeFingerprint {
+  readonly count: number;
+  readonly ids: number;
+  readonly offsets: number;
+  readonly lengths: number;
+  readonly lines: number;
+}
+
 /** Reads the influence edges a trace logged (`influence_edge`, written with the episode by EpisodeWriter). */
 export class InfluenceRepository {
   private readonly rangeStmt: Statement<StoredInfluenceEdge>;
   private readonly runStmt: Statement<{ runId: number; mechanism: string | null }>;
+  private readonly fingerprintStmt: Statement<EpisodeFingerprint>;
 
   constructor(db: Db) {
     this.rangeStmt = db.prepare(`
@@ -28,6 +43,11 @@ export class InfluenceRepository {
     this.runStmt = db.prepare(
       'SELECT r.run_id AS runId, r.mechanism FROM episode e JOIN run r ON r.run_id = e.run_id WHERE e.episode_id = ?',
     );
+    // The episodes CreditInputRepository.episodes() yields for (run, steps), up to a row id.
+    this.fingerprintStmt = db.prepare(`
+      SELECT count(*) AS count, total(episode_id) AS ids, total(byte_offset) AS offsets, total(byte_length) AS lengths,
+        total(line) AS lines
+      FROM episode WHERE run_id = ? AND episode_id <= ? AND coalesce(train_step, 0) BETWEEN ? AND ?`);
   }
 
   /** The run of an episode and its mechanism; undefined when there is no such episode. */
@@ -38,5 +58,11 @@ export class InfluenceRepository {
   /** The edges of the episodes with row ids in [first, last], grouped by episode id, in the order stored. */
   edgesBetween(first: number, last: number): Map<number, StoredInfluenceEdge[]> {
     return groupByEpisode(this.rangeStmt.all(first, last));
+  }
+
+  /** The {@link EpisodeFingerprint} of run `runId`'s episodes with steps in [fromStep, toStep] (none: 0) and row ids up to `lastId`. */
+  fingerprint(runId: number, fromStep: number, toStep: number, lastId: number): EpisodeFingerprint {
+    const row = this.fingerprintStmt.get(runId, lastId, clampStep(fromStep), clampStep(toStep));
+    return row ?? { count: 0, ids: 0, offsets: 0, lengths: 0, lines: 0 };
   }
 }

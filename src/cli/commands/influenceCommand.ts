@@ -4,10 +4,11 @@ import { exitCodes, type CliIo } from '../cliIo';
 
 /** `credit-lens influence <run-dir>`: the influence graph of an episode or of each run's steps, as a table or JSON. */
 export async function influenceCommand(
-  options: InfluenceJobOptions & { readonly json: boolean },
+  options: Omit<InfluenceJobOptions, 'dbPath'> & { readonly json: boolean; readonly db?: string },
   io: CliIo,
 ): Promise<number> {
-  const graphs = await readInfluence(options);
+  const { db, ...rest } = options;
+  const graphs = await readInfluence({ ...rest, ...(db !== undefined ? { dbPath: db } : {}) });
   if (options.json) {
     io.out(JSON.stringify({ root: options.root, graphs }, null, 2));
     return exitCodes.ok;

@@ -7,21 +7,28 @@ export const influenceTolerance = 1e-9;
 /**
  * Assembles the graph (credit-methods.md §3.17): the agents in roster order, each marked with
  * {@link noInfluenceOf}, the edges as given, and what the data could not give. `episodes` and
- * `skipped` say what the numbers rest on.
+ * `skipped` say what the numbers rest on; `messageAuthors` (one episode's, by roster index) adds
+ * the message-level gap when some agent speaks more than once.
  */
 export function influenceGraph(
   agents: readonly string[],
   edges: readonly InfluenceEdgeView[],
   episodes: number,
   skipped = 0,
+  messageAuthors: readonly number[] = [],
 ): InfluenceGraphView {
   return {
     agents: agents.map((name): InfluenceAgentView => ({ name, noInfluence: noInfluenceOf(name, edges) })),
     edges,
     episodes,
     skipped,
-    missing: missingText(edges, episodes),
+    missing: missingText(edges, episodes, speaksTwice(messageAuthors)),
   };
+}
+
+/** True when some author has two or more of the messages. */
+function speaksTwice(authors: readonly number[]): boolean {
+  return new Set(authors).size < authors.length;
 }
 
 /**
@@ -36,7 +43,11 @@ export function noInfluenceOf(agent: string, edges: readonly InfluenceEdgeView[]
   return out.some((e) => e.to === null && e.exact) ? true : null;
 }
 
-function missingText(edges: readonly InfluenceEdgeView[], episodes: number): string | null {
+/** The message-level gap (§3.17): logged values are of agent coalitions, so removing one message of several is never logged. */
+const messageLevelGap =
+  'no logged removal of one message of an agent that speaks more than once, so no message → outcome edge (values of message subsets in the trace, or a replay, would give them)';
+
+function missingText(edges: readonly InfluenceEdgeView[], episodes: number, messageLevel: boolean): string | null {
   if (episodes === 0) return 'No episodes to read.';
   const gaps: string[] = [];
   if (!edges.some((e) => e.kind === 'logged'))
@@ -45,5 +56,6 @@ function missingText(edges: readonly InfluenceEdgeView[], episodes: number): str
     gaps.push(
       'no logged removal of an agent (counterfactuals or coalitions in the trace, or a replay, would give the effect on the outcome)',
     );
+  if (messageLevel) gaps.push(messageLevelGap);
   return gaps.length === 0 ? null : `This data has ${gaps.join('; and ')}.`;
 }

@@ -51,6 +51,8 @@ interface DashboardPlace {
 interface Shown {
   readonly index: PanelIndex;
   readonly service: DashboardViewService;
+  /** Keeps each step range's influence aggregate while the index is open. */
+  readonly influence: InfluenceService;
   selectedRunId: number | null;
 }
 
@@ -104,7 +106,10 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
    */
   refresh(folder?: vscode.Uri, change: IndexChange = 'changed'): void {
     if (folder && this.shown && folder.fsPath !== this.shown.index.root) return;
-    if (change !== 'appended') this.resetRevision = this.revision + 1;
+    if (change !== 'appended') {
+      this.resetRevision = this.revision + 1;
+      this.shown?.influence.clear();
+    }
     this.post();
   }
 
@@ -127,12 +132,9 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     session.onRequest(GetAgentSummaryRequest, ({ folder, runId, method }) =>
       this.service(folder).agentSummary(runId, method),
     );
-    session.onRequest(GetRunInfluenceRequest, ({ folder, runId, stepFrom, stepTo }) => {
-      this.service(folder);
-      const index = this.shown?.index;
-      if (!index) throw new Error('that folder is no longer shown in this dashboard');
-      return new InfluenceService(index.db).run(runId, stepFrom, stepTo);
-    });
+    session.onRequest(GetRunInfluenceRequest, ({ folder, runId, stepFrom, stepTo }) =>
+      this.shownFolder(folder).influence.run(runId, stepFrom, stepTo),
+    );
     session.onRequest(GetEpisodesRequest, ({ folder, ...query }) => this.service(folder).episodes(query));
     session.onCommand(OpenEpisodeCommand, ({ folder, episodeId, method }) => {
       this.service(folder);
@@ -157,7 +159,8 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
     try {
       const index = openPanelIndex(root, config, this.deps.storageDir);
       this.forget();
-      this.shown = { index, service: new DashboardViewService(index.db, root), selectedRunId: null };
+      const service = new DashboardViewService(index.db, root);
+      this.shown = { index, service, influence: new InfluenceService(index.db), selectedRunId: null };
       this.resetRevision = this.revision + 1;
       return true;
     } catch (error) {
@@ -188,9 +191,14 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
 
   /** The service of the shown folder; refuses any other folder (the webview only asks for the one it was sent). */
   private service(folder: string): DashboardViewService {
+    return this.shownFolder(folder).service;
+  }
+
+  /** What the dashboard shows of `folder`; throws for any other folder. */
+  private shownFolder(folder: string): Shown {
     const shown = this.shown;
     if (shown?.index.root !== folder) throw new Error('that folder is no longer shown in this dashboard');
-    return shown.service;
+    return shown;
   }
 
   /** Recomputes a run under a cancellable progress notification, then refreshes every view. */

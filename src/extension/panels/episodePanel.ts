@@ -67,6 +67,7 @@ interface Shown {
   readonly index: PanelIndex;
   readonly service: EpisodeViewService;
   readonly groups: GroupViewService;
+  readonly influence: InfluenceService;
   episodeId: number;
 }
 
@@ -134,7 +135,7 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     session.onRequest(GetEpisodeInfluenceRequest, async ({ ref }) => {
       this.service(ref);
       const shown = this.shown;
-      const graph = shown && (await new InfluenceService(shown.index.db).episode(ref.episodeId));
+      const graph = shown && (await shown.influence.episode(ref.episodeId));
       if (!graph) throw new Error('the episode is no longer in the index; re-index the folder');
       return graph;
     });
@@ -182,7 +183,8 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
         const index = openPanelIndex(root, config, this.deps.storageDir);
         this.closeIndex();
         const groups = new GroupViewService(index.db, root);
-        this.shown = { index, service: new EpisodeViewService(index.db, root), groups, episodeId };
+        const influence = new InfluenceService(index.db);
+        this.shown = { index, service: new EpisodeViewService(index.db, root), groups, influence, episodeId };
       }
       this.shown.episodeId = episodeId;
       return true;

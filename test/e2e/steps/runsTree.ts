@@ -2,8 +2,9 @@
 // "Index Run Folder" in the Runs view, "Run Audit" in the Problems panel, the live tail in the status
 // bar, the Run Summary, and the one index every command used.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendCopiedEpisodes } from './appendEpisodes';
 import { waitFor, type CodeServer } from './workbench';
 
 /** a. The workbench loads; opening the Credit Lens container activates the extension without errors. */
@@ -89,24 +90,8 @@ export async function auditInProblems(cs: CodeServer): Promise<void> {
 /** d. 3 episodes appended to the last step file reach the status bar within 10 s; `diagnostic` gets the timing. */
 export async function liveTailPicksUpAppends(cs: CodeServer, diagnostic: (text: string) => void): Promise<void> {
   const before = await cs.statusBarEpisodes();
-  const rollouts = join(cs.runDir, 'rollouts');
-  const last = readdirSync(rollouts)
-    .filter((n) => /^step_\d+\.jsonl$/.test(n))
-    .sort()
-    .at(-1);
-  assert.ok(last, 'a step file');
-  const file = join(rollouts, last);
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .slice(0, 3);
-  const appended = lines.map((line, i) => {
-    const episode = JSON.parse(line) as Record<string, unknown>;
-    episode.id = `e2e-appended-${Date.now()}-${i}`;
-    return `${JSON.stringify(episode)}\n`;
-  });
   const t0 = Date.now();
-  appendFileSync(file, appended.join(''));
+  const last = appendCopiedEpisodes(cs.runDir, 3, 'e2e-appended');
   const deadline = t0 + 10_000;
   let now = before;
   while (now !== before + 3) {

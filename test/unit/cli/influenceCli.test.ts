@@ -40,6 +40,18 @@ test('influence --episode --json gives the logged weights and the logged removal
   assert.ok(edges?.includes('planner>outcome counterfactual 0.6'), String(edges));
 });
 
+test('influence --db reads the index given, outside the run folder', () => {
+  const root = tempFolder();
+  cpSync(join(valid, 'pipeline.jsonl'), join(root, 'pipeline.jsonl'));
+  cpSync(join(valid, 'run.json'), join(root, 'run.json'));
+  const db = join(tempFolder(), 'elsewhere.sqlite');
+  assert.equal(run('index', root, '--no-search', '--db', db).status, 0);
+  assert.equal(run('influence', root).status, 1, 'no index in the folder itself');
+  const result = run('influence', root, '--episode', 's12-q0042-0', '--db', db);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /planner → solver {2}\+0\.700 {2}logged/);
+});
+
 test('influence names the missing episode and exits 1; a bad --step is a usage error', () => {
   const root = indexedFixture();
   const missing = run('influence', root, '--episode', 'nope');

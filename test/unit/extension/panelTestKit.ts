@@ -37,6 +37,21 @@ export function lastPanel(): FakeWebviewPanel {
   return panel;
 }
 
+/** Sends a request to the panel and returns its response's params (ok, value or error). */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the response type it expects
+export async function ask<R>(
+  panel: FakeWebviewPanel,
+  message: IpcMessage,
+): Promise<{ ok: boolean; value?: R; error?: string }> {
+  panel.webview.receive(message);
+  await settle();
+  const response = (panel.webview.posted as IpcMessage<{ ok: boolean; value?: R; error?: string }>[]).find(
+    (m) => m.method === `${message.method}/response` && m.id === message.id,
+  );
+  assert.ok(response, `a response to ${message.method}`);
+  return response.params;
+}
+
 /** The params of every message of `method` the panel posted, oldest first. */
 export function posted<P>(panel: FakeWebviewPanel, method: string): P[] {
   return (panel.webview.posted as IpcMessage<P>[]).filter((m) => m.method === method).map((m) => m.params);

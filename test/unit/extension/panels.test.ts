@@ -29,10 +29,9 @@ import {
   type EpisodeViewData,
   type RecomputeProgress,
 } from '../../../src/protocol/episodePanel';
-import type { IpcMessage } from '../../../src/protocol/ipc';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
-import { fake, type FakeWebviewPanel } from '../fakes/vscode';
-import { config, episodeIds, lastPanel, log, posted, settle } from './panelTestKit';
+import { fake } from '../fakes/vscode';
+import { ask, config, episodeIds, lastPanel, log, posted, settle } from './panelTestKit';
 
 // Two agents whose logged coalition values make the solver decisive: LOO gives the solver 1 and the planner 0.
 const coalitions: Episode['coalitions'] = [
@@ -58,20 +57,6 @@ before(async () => {
 beforeEach(() => {
   fake.reset();
 });
-
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the response type it expects
-async function ask<R>(
-  panel: FakeWebviewPanel,
-  message: IpcMessage,
-): Promise<{ ok: boolean; value?: R; error?: string }> {
-  panel.webview.receive(message);
-  await settle();
-  const response = (panel.webview.posted as IpcMessage<{ ok: boolean; value?: R; error?: string }>[]).find(
-    (m) => m.method === `${message.method}/response` && m.id === message.id,
-  );
-  assert.ok(response, `a response to ${message.method}`);
-  return response.params;
-}
 
 function episodePanel(): EpisodePanel {
   return new EpisodePanel({

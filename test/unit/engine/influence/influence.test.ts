@@ -36,6 +36,8 @@ function edge(graph: InfluenceGraphView, from: string, to: string | null, kind: 
   return found;
 }
 
+const messageGap = /no logged removal of one message of an agent that speaks more than once/;
+
 /** The AND game of a and b (E3) with an idle c: v(S) = 1 when a and b are both in S. */
 const andGame = [0, 1, 2, 3, 4, 5, 6, 7].map((mask) => ({
   agents: agents.filter((_, i) => (mask & (1 << i)) !== 0).map((a) => a.name),
@@ -64,6 +66,23 @@ test('influence from logged coalitions: v(N) − v(N∖{i}) to the outcome and t
     ],
   );
   assert.match(graph.missing ?? '', /no logged attribution weights/);
+  assert.doesNotMatch(graph.missing ?? '', messageGap, 'each agent speaks once: its removal is its message’s');
+});
+
+test('an agent speaking twice: its one-message removal is never logged, so the episode graph says so', async () => {
+  // Coalition values are of agents; {a's first message} removed alone is no agent coalition.
+  const root = await indexed([
+    episode('twice', { agents, messages: [say('a'), say('b'), say('a')], coalitions: andGame, reward: 1 }),
+    episode('once', { agents, messages: [say('a'), say('b'), say('c')], coalitions: andGame, reward: 1 }),
+  ]);
+  const twice = await graphOf(root, { episode: 'twice' });
+  assert.match(twice.missing ?? '', messageGap);
+  assert.equal(edge(twice, 'a', null, 'counterfactual').value, 1, 'the agent edges are still drawn');
+  assert.ok(twice.edges.every((e) => e.to === null || agents.some((a) => a.name === e.to)));
+  assert.doesNotMatch((await graphOf(root, { episode: 'once' })).missing ?? '', messageGap);
+  // The step-range aggregate is of agents only: no message-level gap there.
+  const [range] = await readInfluence({ root });
+  assert.doesNotMatch(range?.graph.missing ?? '', messageGap);
 });
 
 test('logged connections become agent edges with summed weights, self-edges kept, signs kept', async () => {

@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { episodeCreditView, type CreditViewInput } from '../../../../src/engine/views/creditView';
-import type { EpisodeCreditRow, RosterAgent } from '../../../../src/store/episodeViewRepository';
+import type { EpisodeCreditRow } from '../../../../src/store/episodeViewRepository';
+import { rosterAgent } from './rosterFixture';
 
-const roster: RosterAgent[] = ['planner', 'solver'].map((name, ordinal) => ({
-  agentId: ordinal + 10,
-  name,
-  kind: 'llm',
-  ordinal,
-  declared: true,
-  messages: 0,
-  tokens: null,
-  reward: null,
-  advantage: null,
-}));
+const roster = ['planner', 'solver'].map(rosterAgent);
 
 function row(messageSeq: number | null, value: number, ci: [number, number] | null = null): EpisodeCreditRow {
   return {

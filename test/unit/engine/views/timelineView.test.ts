@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { EpisodeViewService } from '../../../../src/engine/views/episodeViewService';
 import { timelineFlagBits, timelineView } from '../../../../src/engine/views/timelineView';
 import { timelineFlags } from '../../../../src/protocol/episodePanel';
-import type { RosterAgent } from '../../../../src/store/episodeViewRepository';
+import { rosterAgent } from './rosterFixture';
 import { viewFixture, type ViewFixture } from './viewFixture';
 
 let f: ViewFixture;
@@ -31,18 +31,6 @@ test('timeline() rejects an episode that is not in the index', () => {
   assert.throws(() => service.timeline(999_999), /not in the index/);
 });
 
-const agent = (name: string, ordinal: number): RosterAgent => ({
-  agentId: 10 + ordinal,
-  name,
-  kind: 'llm',
-  ordinal,
-  declared: true,
-  messages: 0,
-  tokens: null,
-  reward: null,
-  advantage: null,
-});
-
 test('authors map roster ordinals to roster positions; an ordinal outside the roster is -1', () => {
   const view = timelineView(
     {
@@ -51,7 +39,7 @@ test('authors map roster ordinals to roster positions; an ordinal outside the ro
       tokens: [1, null, 3, 0],
       hasTokens: [true, false, false, false],
     },
-    [agent('a', 2), agent('b', 5)],
+    [rosterAgent('a', 2), rosterAgent('b', 5)],
   );
   assert.deepEqual(view.authors, [1, 0, -1, -1]);
   assert.deepEqual(view.flags, [timelineFlags.toolCall | timelineFlags.tokenDetail, timelineFlags.toolResult, 0, 0]);
