@@ -11,6 +11,7 @@ import { dashboardShowsCollapse } from './steps/dashboard';
 import { episodePrompt, indexAndCredit, realRuns, steplessDashboard } from './steps/e2ereal';
 import { episodeRestored, flaggedEpisodeTinted, replayRecompute } from './steps/episode';
 import { groupViewStep } from './steps/groupview';
+import { influenceLiveStep } from './steps/influencelive';
 import {
   auditInProblems,
   extensionActivates,
@@ -68,6 +69,12 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     'f. the Run Dashboard shows the verifier’s credit share collapsing over the flagged steps',
     { timeout: 240_000 },
     () => cs.step('f-dashboard-dark', () => dashboardShowsCollapse(cs)),
+  );
+
+  test('f3. the dashboard influence graph takes in episodes appended by the live tail', { timeout: 90_000 }, () =>
+    cs.step('f3-influence-live', () =>
+      influenceLiveStep({ webview: cs.activeWebview, runDir: cs.runDir, screenshot: cs.screenshot }),
+    ),
   );
 
   test(
