@@ -79,8 +79,10 @@ const subcommands: Record<string, () => Promise<void> | void> = {
       formatViewBench(await viewBench(ensureDataset(dataset), join(dataRoot, `views-${dataset.name}.index.sqlite`))),
     );
   },
-  'live-tail': async () =>
-    print(formatLiveTail(await liveTail(liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js'))))),
+  'live-tail': async () => {
+    const result = await liveTail(liveTailOptions(process.argv, dataRoot, join(__dirname, 'indexWorker.js')));
+    print(process.argv.includes('--json') ? JSON.stringify(result) : formatLiveTail(result));
+  },
   'long-episodes': async () => print(await longEpisodes(process.argv)),
   'influence-live': async () => print(formatInfluenceLive(await influenceLive(process.argv))),
   'mc-coverage': async () => print(formatCoverage(await monteCarloCoverage())),

@@ -1,8 +1,19 @@
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+} from 'node:fs';
 import type { Uri } from 'vscode';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { DashboardViewService } from '../src/engine/views/dashboardViewService';
 import { runIndexInWorker } from '../src/engine/runIndexInWorker';
 import { resolveIndexLocation } from '../src/engine/indexLocation';
@@ -77,8 +88,27 @@ export function liveTailOptions(argv: readonly string[], dataRoot: string, worke
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A copy of `dir` at `target` that a live tail may append to: every file hard-linked (no bytes
+ * copied, so a 10 GB run costs nothing) except the step file the appends go to, a real copy.
+ */
+export function appendableCopy(dir: string, target: string): string {
+  const link = (from: string, to: string): void => {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from, { withFileTypes: true })) {
+      if (entry.isDirectory()) link(join(from, entry.name), join(to, entry.name));
+      else if (entry.isFile()) linkSync(join(from, entry.name), join(to, entry.name));
+    }
+  };
+  link(dir, target);
+  const { file } = stepFile(target);
+  rmSync(file);
+  copyFileSync(join(dir, relative(target, file)), file);
+  return target;
+}
+
 /** The newest step file of the folder's largest run, and template lines to re-serialise. */
-function stepFile(dir: string): { file: string; step: number; templates: Record<string, unknown>[] } {
+export function stepFile(dir: string): { file: string; step: number; templates: Record<string, unknown>[] } {
   const runs = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.'));
   const rollouts = runs.map((d) => join(dir, d.name, 'rollouts')).find((p) => existsSync(p));
   if (!rollouts) throw new Error(`no rollouts folder in ${dir}`);
@@ -290,7 +320,7 @@ async function compareWithFullFetch(
   result.overviewBytes.push(JSON.stringify(overview).length);
 }
 
-const quantile = (values: readonly number[], q: number): number => {
+export const quantile = (values: readonly number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 };

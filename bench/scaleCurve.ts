@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IndexSummary } from '../src/core/indexSummary';
 import { loadAverage, missingTimeBinary, timedProcess, type ProcessTiming } from './processTiming';
+import { appendableCopy, quantile, type LiveTailResult } from './liveTail';
 import { dashboardTimings, longEpisodeTimings, type ViewTiming } from './viewBench';
 
 // `node dist/bench.js scale [--sizes large,large3,large10]` (issue 15): the scale curve. For each
@@ -11,7 +12,8 @@ import { dashboardTimings, longEpisodeTimings, type ViewTiming } from './viewBen
 // credit alone (`--no-text`: its flags are what the views sort by; the audit that also reads every
 // message's text is timed on the first run only, its cost being per message), then the view services in a child process of their own (its peak RSS is the panels'
 // host side): the dashboard overview, 500-row pages sorted by reward and by flags, a full-text
-// search, and opening a 10,000-message episode.
+// search, and opening a 10,000-message episode; at the last (largest) run, the live tail: append →
+// visible in the Runs view and the dashboard, on a hard-linked copy of the folder.
 
 export interface ScalePoint {
   readonly name: string;
@@ -29,6 +31,8 @@ export interface ScalePoint {
   /** The audit with the message-text evidence (first point only). */
   readonly auditText?: ProcessTiming;
   readonly views: ViewsResult;
+  /** Append → visible, ms per append (last point only). */
+  readonly liveTailMs?: readonly number[];
   readonly load: number;
 }
 
@@ -48,13 +52,23 @@ export function scaleCurve(datasets: readonly { name: string; dir: string }[], c
   const points: ScalePoint[] = [];
   for (const dataset of datasets) {
     process.stderr.write(`scale curve: ${dataset.name}…\n`);
-    points.push(measurePoint(dataset.name, dataset.dir, cli, self, points.length === 0));
+    const last = points.length === datasets.length - 1;
+    points.push(measurePoint(dataset.name, dataset.dir, cli, self, points.length === 0, last));
     process.stderr.write(`${formatScaleCurve({ kind: 'measured', points })}\n`);
   }
   return { kind: 'measured', points };
 }
 
-function measurePoint(name: string, dir: string, cli: string, self: string, withText: boolean): ScalePoint {
+const liveTailAppends = 10;
+
+function measurePoint(
+  name: string,
+  dir: string,
+  cli: string,
+  self: string,
+  withText: boolean,
+  withLiveTail: boolean,
+): ScalePoint {
   const scratch = mkdtempSync(join(tmpdir(), 'credit-lens-scale-'));
   try {
     const db = join(scratch, 'index.sqlite');
@@ -69,6 +83,15 @@ function measurePoint(name: string, dir: string, cli: string, self: string, with
     const audit = node(cli, ['audit', dir, '--db', db, '--method', 'loo', '--no-text']);
     const viewsRun = node(self, ['views-at', dir, db]);
     const views = JSON.parse(viewsRun.stdout) as { timings: ViewTiming[] };
+    const live = withLiveTail
+      ? node(
+          self,
+          ['live-tail', '--dir', appendableCopy(dir, join(scratch, 'live')), '--db', db, '--json'].concat([
+            '--appends',
+            String(liveTailAppends),
+          ]),
+        )
+      : undefined;
     return {
       name,
       traceBytes: pass.bytesRead,
@@ -83,6 +106,7 @@ function measurePoint(name: string, dir: string, cli: string, self: string, with
       audit,
       ...(auditText ? { auditText } : {}),
       views: { timings: views.timings, maxRssMb: viewsRun.maxRssMb },
+      ...(live ? { liveTailMs: (JSON.parse(live.stdout) as LiveTailResult).latencyMs } : {}),
       load: loadAverage(),
     };
   } finally {
@@ -138,6 +162,8 @@ export function formatScaleCurve(result: ScaleResult): string {
   for (const name of names)
     row(`view: ${name}, first ms`, (p) => p.views.timings.find((t) => t.name === name)?.firstMs ?? NaN, 1, false);
   row('views process peak RSS MB', (p) => p.views.maxRssMb, 0, false);
+  row('live tail: append → visible, median ms', (p) => quantile(p.liveTailMs ?? [], 0.5), 0, false);
+  row('live tail: append → visible, p95 ms', (p) => quantile(p.liveTailMs ?? [], 0.95), 0, false);
   row('load average at the end', (p) => p.load, 2, false);
   return rows.join('\n');
 }
