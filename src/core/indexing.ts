@@ -82,6 +82,14 @@ export interface CompactEpisode {
   readonly contentHash?: string;
 }
 
+/**
+ * An episode's document in the full-text index: its messages' contents joined by newlines, so that
+ * no term is made of the end of one message and the start of the next (migration 0019).
+ */
+export function searchDocument(contents: readonly string[]): string {
+  return contents.join('\n');
+}
+
 /** Lines of one file read in one pass, committed atomically with the file's new state. */
 export interface EpisodeBatch {
   readonly uri: string;
@@ -92,7 +100,7 @@ export interface EpisodeBatch {
   readonly issues: readonly TraceIssue[];
   readonly state: FileProgressState;
   /**
-   * The content of every message of `episodes`, in order (`nMessages` per episode). When given,
+   * The search document of every episode of `episodes`, in order ({@link searchDocument}). When given,
    * the episodes enter the full-text index in the same transaction and are searchable at once;
    * without it they wait for the search stage (IndexSink.pendingSearch).
    */

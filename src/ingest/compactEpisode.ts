@@ -1,5 +1,5 @@
 import type { AgentDecl, Episode } from '../core/episode';
-import type { CompactEpisode, MessageConnection } from '../core/indexing';
+import { searchDocument, type CompactEpisode, type MessageConnection } from '../core/indexing';
 
 /** Where an episode's line sits in its file. */
 export interface LineLocation {
@@ -38,8 +38,8 @@ export class RosterDetails {
  * Reduces a decoded episode to what the index stores (see {@link CompactEpisode}): the roster
  * (declared agents, then undeclared speakers in order of first message), per-agent activity,
  * and the per-message data packed as JSON rows keyed by roster ordinal. With `texts`, the
- * messages' content is appended to it in order once the episode is built (the full-text index's
- * rows, handed to the writer beside the batch so the files are not read twice).
+ * episode's search document is appended to it once the episode is built (the full-text index's
+ * row, handed to the writer beside the batch so the files are not read twice).
  */
 export function compactEpisode(
   e: Episode,
@@ -107,7 +107,7 @@ export function compactEpisode(
     metadataJson: e.metadata ? JSON.stringify(e.metadata) : null,
     extras: extrasOf(e),
   };
-  if (texts) for (const m of e.messages) texts.push(m.content);
+  if (texts) texts.push(searchDocument(e.messages.map((m) => m.content)));
   return compact;
 }
 

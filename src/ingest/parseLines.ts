@@ -28,8 +28,8 @@ export interface ParsedBatch {
   /** True on the batch that ends a read which reached the end of the file (not cancelled). */
   readonly final: boolean;
   /**
-   * With {@link ParseRequest.search}: the content of every message of `episodes`, in order
-   * (`nMessages` per episode), for the full-text index. Crosses threads beside the batch's JSON.
+   * With {@link ParseRequest.search}: the search document of every episode of `episodes`, in order
+   * (core/indexing.ts searchDocument), for the full-text index. Crosses threads beside the batch's JSON.
    */
   readonly texts?: string[];
   /** Set instead of `texts` when the parse worker sent them to a side full-text index (EpisodeBatch.textSeq). */

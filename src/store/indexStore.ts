@@ -112,15 +112,12 @@ export class IndexStore implements IndexSink {
     const skip = this.rollingRepeats(batch);
     const texts = batch.texts;
     const slots: TextSlot[] = [];
-    let text = 0; // where the current episode's message texts start in `texts`
     for (const [i, record] of batch.episodes.entries()) {
-      const from = text;
-      text += record.nMessages;
       if (i < skip) continue;
       const episodeId = this.episodes.insert(batch.runId, batch.sourceId, record, texts !== undefined);
       if (episodeId !== undefined) {
         this.aggregates.add(episodeId);
-        slots.push([episodeId, from, record.nMessages]);
+        slots.push([episodeId, i]); // texts[i] is its search document
         continue;
       }
       const first = this.firstSeenStmt.get(batch.runId, record.id);

@@ -1,4 +1,4 @@
-import type { PendingSearchEpisode, SearchRow } from '../core/indexing';
+import { searchDocument, type PendingSearchEpisode, type SearchRow } from '../core/indexing';
 import type { Db, Statement } from './database';
 
 interface PendingRow {
@@ -12,8 +12,8 @@ interface PendingRow {
   n_messages: number;
 }
 
-/** Where one episode's message texts are in a batch's texts: the episode, its first text, its message count. */
-export type TextSlot = readonly [episodeId: number, from: number, count: number];
+/** Where one episode's search document is in a batch's texts: the episode, the document's index. */
+export type TextSlot = readonly [episodeId: number, text: number];
 
 /**
  * The full-text index over message content (contentless FTS5, migration 0019): one document per
@@ -62,16 +62,14 @@ export class SearchRepository {
   }
 
   /**
-   * Adds the texts of one episode's messages, `texts[from]` being message 0, as its document
-   * (inside the caller's transaction; the episode was inserted as searchable).
+   * Adds each slot's episode with its search document (inside the caller's transaction; the
+   * episodes were inserted as searchable). An empty document (no message) adds nothing.
    */
-  insertMessages(episodeId: number, texts: readonly string[], from: number, count: number): void {
-    if (count > 0) this.insertStmt.run(episodeId, texts.slice(from, from + count).join('\n'));
-  }
-
-  /** {@link insertMessages} for every slot of a batch (inside the caller's transaction). */
   insertSlots(slots: readonly TextSlot[], texts: readonly string[]): void {
-    for (const [episodeId, from, count] of slots) this.insertMessages(episodeId, texts, from, count);
+    for (const [episodeId, at] of slots) {
+      const text = texts[at];
+      if (text) this.insertStmt.run(episodeId, text);
+    }
   }
 
   /** Adds message texts (grouped into their episodes' documents, in message order) and marks the episodes searchable, in one transaction. */
@@ -84,8 +82,8 @@ export class SearchRepository {
     }
     this.db.transaction(() => {
       for (const [episodeId, messages] of documents) {
-        const text = messages.sort((a, b) => a.seq - b.seq).map((m) => m.content);
-        this.insertStmt.run(episodeId, text.join('\n'));
+        const contents = messages.sort((a, b) => a.seq - b.seq).map((m) => m.content);
+        this.insertStmt.run(episodeId, searchDocument(contents));
       }
       for (const id of episodeIds) this.markStmt.run(id);
     })();

@@ -43,7 +43,7 @@ export class SideSearchIndex {
     return new SideSearchIndex(db);
   }
 
-  /** Adds one batch's message texts, `slots` saying where each episode's are. */
+  /** Adds one batch's search documents, `slots` saying which is whose. */
   add(slots: readonly TextSlot[], texts: readonly string[]): void {
     this.search.insertSlots(slots, texts);
     for (const [episodeId] of slots) this.coveredStmt.run(episodeId);

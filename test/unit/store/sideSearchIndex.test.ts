@@ -36,8 +36,8 @@ function sideIndexOf(path: string, texts: string[]): string {
   const side = SideSearchIndex.create(sidePath);
   side.add(
     [
-      [1, 0, 1],
-      [2, 1, 1],
+      [1, 0],
+      [2, 1],
     ],
     texts,
   );
