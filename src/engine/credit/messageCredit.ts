@@ -22,7 +22,10 @@ export interface MessageCreditResult {
 }
 
 /** Drop in prefix value that counts as an error (credit-methods.md §3.13, E11). */
-const firstErrorDelta = 0.25;
+export const firstErrorDelta = 0.25;
+
+/** Which rule located a first error: the replayed point of no return, or the first drop of at least δ. */
+export type FirstErrorOrigin = 'replayed' | 'drop';
 
 /**
  * Per-message credit that conserves the episode's credit (credit-methods.md §3.12): `prefix`
@@ -87,7 +90,16 @@ async function sampledOwenCredit(
  */
 function firstErrorOf(v: readonly number[], prefixes: readonly bigint[], values: CoalitionValues): FirstErrorResult {
   const replayed = v.length > 1 && prefixes.slice(0, -1).every((mask) => values.info(mask).replayed === true);
-  return replayed ? firstErrorFromPrefixValues(v) : firstError(v, firstErrorDelta);
+  return firstErrorByOrigin(v, replayed ? 'replayed' : 'drop');
+}
+
+/**
+ * The first error of `V(h_0) .. V(h_T)` under one rule (credit-methods.md §3.13): `replayed`, the
+ * point of no return ({@link firstErrorFromPrefixValues}); `drop`, the first drop of at least
+ * {@link firstErrorDelta}. The credit pass and the Episode view both locate first errors here.
+ */
+export function firstErrorByOrigin(v: ArrayLike<number>, origin: FirstErrorOrigin): FirstErrorResult {
+  return origin === 'replayed' ? firstErrorFromPrefixValues(v) : firstError(v, firstErrorDelta);
 }
 
 function checkConservation(credit: Float64Array, values: CoalitionValues, method: string): void {
