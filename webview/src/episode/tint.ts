@@ -8,7 +8,7 @@ import {
   domainBound,
   type CreditPaint,
 } from '../charts/creditScale';
-import { formatCredit, formatInterval, formatNumber } from '../kit/format';
+import { formatCredit, formatInterval, formatMargin, formatNumber } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 
 // The tint model: which colour a message (and a token) gets for its credit. Pure: no DOM.
@@ -102,7 +102,7 @@ export function creditText(
 export function kindMark(tint: CreditTint, seq: number): { text: string; kind: 'interval' | 'spread' } | null {
   if (tint.value(seq) === null) return null;
   const interval = tint.interval(seq);
-  if (interval) return { text: `±${formatNumber((interval[1] - interval[0]) / 2)}`, kind: 'interval' };
+  if (interval) return { text: formatMargin(interval[0], interval[1]), kind: 'interval' };
   return tint.kind === 'spread' ? { text: 'spread', kind: 'spread' } : null;
 }
 
