@@ -89,7 +89,7 @@ describeInBrowser('Episode webview: the first error', (browser) => {
       assert.equal(await marked(page).getAttribute('data-seq'), '10');
       assert.match(
         (await marked(page).getAttribute('aria-label')) ?? '',
-        /^#10 coder · 30 tokens · Credit .* · first error, from replayed prefix values: after it no replay succeeded \(value ≤ 0\.100\) \(exact\); 1 later message\(s\) recovered$/,
+        /^#10 coder · 30 tokens · Credit .* · first error, from replayed prefix values \(no replay succeeds after it: value ≤ 0\.100\), exact; 2 harmful messages, 1 recovery$/,
       );
       assert.equal(
         (await marked(page).getAttribute('title')) ?? '',
@@ -106,7 +106,7 @@ describeInBrowser('Episode webview: the first error', (browser) => {
       const line = page.locator('.first-error-line');
       assert.equal(
         await line.innerText(),
-        '✕ First error: message #10 (agent coder), from replayed prefix values: after it no replay succeeded (value ≤ 0.100) (exact) · the labelled blame names the same agent at another message',
+        '✕ First error: message #10 (agent coder), from replayed prefix values (no replay succeeds after it: value ≤ 0.100), exact · the labelled blame names the same agent at another message',
       );
       await line.locator('button', { hasText: 'message #10' }).click();
       await page.locator('.msg.is-current[data-seq="10"]').waitFor();

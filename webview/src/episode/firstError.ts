@@ -1,6 +1,7 @@
 import { isFirstErrorView, type EpisodeCreditView, type FirstErrorView } from '../../../src/protocol/episodePanel';
 import { checkedField } from '../../../src/protocol/ipc';
-import { formatInt, formatNumber } from '../kit/format';
+import { plural } from '../../../src/core/plural';
+import { formatNumber } from '../kit/format';
 
 // The first error of a failed episode (credit-methods.md §3.13) as the Episode view words it: on its
 // swimlane block, in its message row and in the header. Pure: no DOM.
@@ -19,18 +20,21 @@ export function firstErrorNote(credit: EpisodeCreditView | null): string | null 
   return note ?? null;
 }
 
-/** Where the first error comes from: "replayed prefix values (exact)" or "the first drop of at least δ = 0.25 …". */
+/** Where the first error comes from: "replayed prefix values (…), exact" or "the first drop of at least δ = 0.250 …". */
 export function firstErrorSource(error: FirstErrorView): string {
-  const exact = error.exact ? 'exact' : 'approximate: a value it rests on is not exact';
+  const exact = error.exact ? 'exact' : 'approximate (a value it rests on is not exact)';
   return error.origin === 'replayed'
-    ? `replayed prefix values: after it no replay succeeded (value ≤ ${formatNumber(error.threshold)}) (${exact})`
-    : `the first drop of at least δ = ${formatNumber(error.threshold)} in the prefix values (${exact})`;
+    ? `replayed prefix values (no replay succeeds after it: value ≤ ${formatNumber(error.threshold)}), ${exact}`
+    : `the first drop of at least δ = ${formatNumber(error.threshold)} in the prefix values, ${exact}`;
 }
 
-/** The block's and badge's words: "first error (agent X), from …". */
+/** The block's and badge's words: "first error, from …; 2 harmful messages, 1 recovery". */
 export function firstErrorText(error: FirstErrorView): string {
-  const repairs = error.repairs.length === 0 ? '' : `; ${formatInt(error.repairs.length)} later message(s) recovered`;
-  return `first error, from ${firstErrorSource(error)}${repairs}`;
+  const others =
+    error.harmful.length > 1 || error.repairs.length > 0
+      ? `; ${plural(error.harmful.length, 'harmful message')}, ${plural(error.repairs.length, 'recovery', 'recoveries')}`
+      : '';
+  return `first error, from ${firstErrorSource(error)}${others}`;
 }
 
 /** Whether the blame labels point where the first error is: at its message, else at its agent. */
