@@ -319,6 +319,52 @@ export interface EpisodeCreditView {
    * so a long exact episode sends nothing more, and a long estimated one a single number a message.
    */
   readonly messageMargin?: readonly (number | null)[];
+  /**
+   * A per-message method on a failed episode: its first error (credit-methods.md §3.13), or null
+   * when the data cannot name one ({@link firstErrorNote} says why and what would); absent for
+   * agent-level methods.
+   */
+  readonly firstError?: FirstErrorView | null;
+  /** Why {@link firstError} is null (a successful episode, Owen values, no stored prefix values, …). */
+  readonly firstErrorNote?: string | null;
+}
+
+/** Which rule located a first error: the replayed point of no return, or the first drop of at least δ. */
+export const firstErrorOrigins = ['replayed', 'drop'] as const;
+
+/** The first error of a failed episode, from its prefix values (credit-methods.md §3.13). */
+export interface FirstErrorView {
+  /** 0-based index of the first error. */
+  readonly message: number;
+  /** Its author's name; null when the author is not in the roster. */
+  readonly agent: string | null;
+  /** Every harmful message (the first error included), ascending. */
+  readonly harmful: readonly number[];
+  /** Messages after the first error that recovered the value, ascending. */
+  readonly repairs: readonly number[];
+  /** `replayed`: the message after which replays never succeeded again; `drop`: the first drop of at least `threshold`. */
+  readonly origin: (typeof firstErrorOrigins)[number];
+  /** δ of a `drop`, the near-zero ε of a `replayed` first error. */
+  readonly threshold: number;
+  /** Every value it rests on is exact (no removal without a replay, no estimate). */
+  readonly exact: boolean;
+}
+
+/** Whether `value` is a {@link FirstErrorView} (the webview reads the field through it, so bad data shows nothing). */
+export function isFirstErrorView(value: unknown): value is FirstErrorView {
+  if (!isRecord(value)) return false;
+  const { message, agent, harmful, repairs, origin, threshold, exact } = value;
+  const indices = (list: unknown): boolean => Array.isArray(list) && list.every(isNonNegativeInt);
+  return (
+    isNonNegativeInt(message) &&
+    (agent === null || typeof agent === 'string') &&
+    indices(harmful) &&
+    indices(repairs) &&
+    isOneOf(firstErrorOrigins, origin) &&
+    typeof threshold === 'number' &&
+    Number.isFinite(threshold) &&
+    typeof exact === 'boolean'
+  );
 }
 
 export interface RecomputeParams {

@@ -10,7 +10,7 @@ import {
   type MonteCarloPlan,
   type MonteCarloResult,
 } from './shapleyMonteCarlo';
-import { ShapleySampler } from './shapleySampler';
+import { ShapleySampler, type SampledEstimate } from './shapleySampler';
 import { shuffle } from './shuffle';
 
 /** Options of {@link owenMonteCarlo}: those of Monte-Carlo Shapley that fit a two-level order. */
@@ -55,6 +55,95 @@ export class OwenOrders {
   drawUnit(design: PermutationDesign, random: () => number): Int32Array[] {
     const order = this.draw(random);
     return design === 'antithetic' ? [order, order.slice().reverse()] : [order];
+  }
+}
+
+/**
+ * Each union's total over the Owen orders the messages are sampled by (credit-methods.md §3.12): a
+ * union arrives contiguously, so its members' marginals sum to `v(Pre ∪ U) − v(Pre)`, its marginal in
+ * the order the unions arrive in, and an agent's Owen total is its Shapley value in the game between
+ * agents, estimated by the same permutations. A {@link ShapleySampler} over the speaking unions, fed
+ * those union orders unit by unit, gives each total a standard error from its per-unit totals (so the
+ * covariance of an agent's messages counts, which the messages' own errors cannot give). A lone
+ * speaking union's total is `v(all) − v(∅)` in every order: exact (SE 0); a silent union's is 0.
+ */
+export class UnionTotals {
+  private readonly sampler: ShapleySampler;
+  /** Union of each sampler player (the speaking unions, in union order). */
+  private readonly speaking: Int32Array;
+  /** Sampler player of each message. */
+  private readonly playerOf: Int32Array;
+  private readonly messageMasks: bigint[];
+  private readonly masks = new Map<bigint, bigint>();
+  private readonly unionCount: number;
+
+  /** @throws RangeError when `unions` is not a partition of `0 .. nPlayers−1` (programmer error). */
+  constructor(unions: readonly (readonly number[])[], nPlayers: number, design: PermutationDesign) {
+    checkPartition(unions, nPlayers, 'UnionTotals');
+    this.unionCount = unions.length;
+    this.speaking = Int32Array.from(unions.flatMap((members, k) => (members.length > 0 ? [k] : [])));
+    this.playerOf = new Int32Array(nPlayers);
+    this.messageMasks = Array.from(this.speaking, (k, player) =>
+      (unions[k] ?? []).reduce((mask, seq) => {
+        this.playerOf[seq] = player;
+        return mask | (1n << BigInt(seq));
+      }, 0n),
+    );
+    this.sampler = new ShapleySampler(this.speaking.length, design);
+  }
+
+  /** Adds the unit whose message orders are `orders` (`value`: the message-coalition value, memoised). */
+  addUnit(orders: readonly Int32Array[], value: (mask: bigint) => number): void {
+    this.sampler.addUnit(
+      orders.map((order) => this.unionOrder(order)),
+      (mask) => value(this.messageMask(mask)),
+    );
+  }
+
+  /** Every union's total with its `confidence` t interval, indexed by union (silent unions 0, SE 0). */
+  estimate(confidence: number): SampledEstimate {
+    const size = this.unionCount;
+    const out: SampledEstimate = {
+      values: new Float64Array(size),
+      stderr: new Float64Array(size),
+      ciLow: new Float64Array(size),
+      ciHigh: new Float64Array(size),
+    };
+    const sampled = this.sampler.estimate(confidence);
+    const lone = this.speaking.length === 1;
+    this.speaking.forEach((k, player) => {
+      const value = sampled.values[player] as number;
+      out.values[k] = value;
+      out.stderr[k] = lone ? 0 : (sampled.stderr[player] as number);
+      out.ciLow[k] = lone ? value : (sampled.ciLow[player] as number);
+      out.ciHigh[k] = lone ? value : (sampled.ciHigh[player] as number);
+    });
+    return out;
+  }
+
+  /** The speaking unions in the order they arrive in `order`. */
+  private unionOrder(order: Int32Array): Int32Array {
+    const players = new Int32Array(this.speaking.length);
+    let at = 0;
+    let last = -1;
+    for (const seq of order) {
+      const player = this.playerOf[seq] as number;
+      if (player !== last) players[at++] = player;
+      last = player;
+    }
+    return players;
+  }
+
+  /** The message mask of a mask over sampler players (memoised: a few unions give few masks). */
+  private messageMask(players: bigint): bigint {
+    let mask = this.masks.get(players);
+    if (mask === undefined) {
+      mask = 0n;
+      for (let p = 0; p < this.messageMasks.length; p++)
+        if ((players >> BigInt(p)) & 1n) mask |= this.messageMasks[p] as bigint;
+      this.masks.set(players, mask);
+    }
+    return mask;
   }
 }
 

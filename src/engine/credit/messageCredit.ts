@@ -11,6 +11,7 @@ import {
   estimateInterval,
   estimateProvenance,
   owenMonteCarloCredit,
+  unionInterval,
   type MonteCarloSettings,
 } from './monteCarloCredit';
 import { provenanceOf, type RowProvenance } from './creditRows';
@@ -22,7 +23,10 @@ export interface MessageCreditResult {
 }
 
 /** Drop in prefix value that counts as an error (credit-methods.md §3.13, E11). */
-const firstErrorDelta = 0.25;
+export const firstErrorDelta = 0.25;
+
+/** Which rule located a first error: the replayed point of no return, or the first drop of at least δ. */
+export type FirstErrorOrigin = 'replayed' | 'drop';
 
 /**
  * Per-message credit that conserves the episode's credit (credit-methods.md §3.12): `prefix`
@@ -68,7 +72,8 @@ async function prefixCredit(values: CoalitionValues): Promise<MessageCreditResul
 /**
  * Monte-Carlo Owen rows: each message's estimate with its standard error, 95% interval and the
  * permutations walked, `estimated` (or `approximate` when a value used is, `exact` when a one-agent
- * episode was enumerated), source `+estimated`.
+ * episode was enumerated), source `+estimated`; each agent's row (the sum of its messages) with the
+ * interval of its own total over the same orders.
  */
 async function sampledOwenCredit(
   values: CoalitionValues,
@@ -77,7 +82,13 @@ async function sampledOwenCredit(
 ): Promise<MessageCreditResult> {
   const r = await owenMonteCarloCredit(values, unions, settings);
   checkConservation(r.values, values, 'owen');
-  return { rows: rowsOf(values, r.values, estimateProvenance(values, r), (seq) => estimateInterval(r, seq)) };
+  const provenance = estimateProvenance(values, r);
+  return {
+    rows: rowsOf(values, r.values, provenance, {
+      message: (seq) => estimateInterval(r, seq),
+      agent: (i) => unionInterval(r, i),
+    }),
+  };
 }
 
 /**
@@ -87,7 +98,16 @@ async function sampledOwenCredit(
  */
 function firstErrorOf(v: readonly number[], prefixes: readonly bigint[], values: CoalitionValues): FirstErrorResult {
   const replayed = v.length > 1 && prefixes.slice(0, -1).every((mask) => values.info(mask).replayed === true);
-  return replayed ? firstErrorFromPrefixValues(v) : firstError(v, firstErrorDelta);
+  return firstErrorByOrigin(v, replayed ? 'replayed' : 'drop');
+}
+
+/**
+ * The first error of `V(h_0) .. V(h_T)` under one rule (credit-methods.md §3.13): `replayed`, the
+ * point of no return ({@link firstErrorFromPrefixValues}); `drop`, the first drop of at least
+ * {@link firstErrorDelta}. The credit pass and the Episode view both locate first errors here.
+ */
+export function firstErrorByOrigin(v: ArrayLike<number>, origin: FirstErrorOrigin): FirstErrorResult {
+  return origin === 'replayed' ? firstErrorFromPrefixValues(v) : firstError(v, firstErrorDelta);
 }
 
 function checkConservation(credit: Float64Array, values: CoalitionValues, method: string): void {
@@ -100,12 +120,18 @@ function checkConservation(credit: Float64Array, values: CoalitionValues, method
   }
 }
 
+/** The interval fields of estimated rows: of message `seq`, of agent `i` (roster order). */
+interface RowIntervals {
+  readonly message?: (seq: number) => Partial<CreditRow>;
+  readonly agent?: (i: number) => Partial<CreditRow>;
+}
+
 /** Message and agent rows: one per message, then each agent's sum. */
 function rowsOf(
   values: CoalitionValues,
   credit: Float64Array,
   provenance: RowProvenance,
-  interval: (seq: number) => Partial<CreditRow> = () => ({}),
+  interval: RowIntervals = {},
 ): CreditRow[] {
   const episode = values.episode;
   const authors = episode.messageAuthors;
@@ -127,11 +153,18 @@ function rowsOf(
       agentId: episode.agents[author]?.agentId ?? -1,
       messageSeq: seq,
       value: credit[seq] ?? Number.NaN,
-      ...interval(seq),
+      ...interval.message?.(seq),
     };
   });
   episode.agents.forEach((agent, i) =>
-    rows.push({ ...base, episodeId: episode.episodeId, agentId: agent.agentId, messageSeq: null, value: sums[i] ?? 0 }),
+    rows.push({
+      ...base,
+      episodeId: episode.episodeId,
+      agentId: agent.agentId,
+      messageSeq: null,
+      value: sums[i] ?? 0,
+      ...interval.agent?.(i),
+    }),
   );
   return rows;
 }

@@ -2,7 +2,7 @@ import type { CreditRow } from '../../core/creditInput';
 import { mulberry32 } from '../../core/mulberry32';
 import { joinSources, type ValueSource } from '../../core/provenance';
 import type { RowProvenance } from './creditRows';
-import { OwenOrders, owenPlan } from '../../credit/game/owenMonteCarlo';
+import { OwenOrders, owenPlan, UnionTotals } from '../../credit/game/owenMonteCarlo';
 import { drawUnit, unitSize } from '../../credit/game/permutationDesign';
 import { prefixMasks } from '../../credit/game/permutationMarginals';
 import {
@@ -12,7 +12,7 @@ import {
   shouldStop,
   type MonteCarloPlan,
 } from '../../credit/game/shapleyMonteCarlo';
-import { ShapleySampler } from '../../credit/game/shapleySampler';
+import { ShapleySampler, type SampledEstimate } from '../../credit/game/shapleySampler';
 
 export interface MonteCarloSettings {
   /** Permutations at most per episode. */
@@ -56,6 +56,8 @@ export interface MonteCarloEpisodeEstimate {
   readonly episodeSeed: number;
   /** Every standard error below the target, or exact. */
   readonly converged: boolean;
+  /** Monte-Carlo Owen: each agent's total (indexed by union) with its own interval; absent when exact. */
+  readonly unionTotals?: SampledEstimate;
 }
 
 /**
@@ -80,7 +82,8 @@ export async function monteCarloCredit(
  * Monte-Carlo Owen values of an episode's messages, grouped by author (credit-methods.md §3.12
  * option 2, Monte Carlo): the same chunked driver, seeds, stopping rule and intervals as
  * {@link monteCarloCredit}, over two-level orders ({@link OwenOrders}: agents, then their messages),
- * in antithetic pairs. Arrays are indexed by message.
+ * in antithetic pairs. Arrays are indexed by message; `unionTotals`, by agent, gives each agent's
+ * total its own interval from the same orders ({@link UnionTotals}).
  *
  * @param unions - `unions[agent]` lists the agent's message indices (a partition of the messages).
  */
@@ -92,11 +95,23 @@ export async function owenMonteCarloCredit(
   const t = unions.reduce((count, union) => count + union.length, 0);
   const orders = new OwenOrders(unions, t);
   const plan = owenPlan(t, { maxPermutations: settings.maxPermutations, targetStderr: settings.targetStderr });
-  return sampleCredit(values, settings, t, plan, (random) => orders.drawUnit(plan.design, random));
+  const totals = new UnionTotals(unions, t, plan.design);
+  const estimate = await sampleCredit(
+    values,
+    settings,
+    t,
+    plan,
+    (random) => orders.drawUnit(plan.design, random),
+    totals,
+  );
+  return estimate.stderr.every((se) => se === 0)
+    ? estimate
+    : { ...estimate, unionTotals: totals.estimate(plan.confidence) };
 }
 
 /**
- * Draws units of `n`-player orders in chunks, resolving each chunk's masks in one request. Only a
+ * Draws units of `n`-player orders in chunks, resolving each chunk's masks in one request (and
+ * feeding every unit to `totals` too, when given). Only a
  * game whose `2^n` coalitions all appear is exact: Owen orders of two or more unions never show a
  * mask that splits two unions, so only a one-union (Shapley) game can be enumerated.
  */
@@ -106,6 +121,7 @@ async function sampleCredit(
   n: number,
   plan: MonteCarloPlan,
   draw: (random: () => number) => Int32Array[],
+  totals?: UnionTotals,
 ): Promise<MonteCarloEpisodeEstimate> {
   const episodeSeed = (settings.seed ^ values.episode.episodeId) >>> 0;
   const sampler = new ShapleySampler(n, plan.design);
@@ -118,7 +134,10 @@ async function sampleCredit(
     const masks = units.flat().flatMap(prefixMasks);
     await values.require(masks);
     for (const mask of masks) required.add(mask);
-    for (const orders of units) sampler.addUnit(orders, (mask) => values.value(mask));
+    for (const orders of units) {
+      sampler.addUnit(orders, (mask) => values.value(mask));
+      totals?.addUnit(orders, (mask) => values.value(mask));
+    }
     exact = isEnumerated(n, required.size);
   }
   return estimate(n, values, plan, sampler, exact, required.size, { seed: settings.seed, episodeSeed });
@@ -160,10 +179,19 @@ export function estimateProvenance(
 
 /** The interval fields of player `i`'s row: standard error, 95% interval and the permutations walked. */
 export function estimateInterval(estimate: MonteCarloEpisodeEstimate, i: number): Partial<CreditRow> {
+  return intervalOf(estimate, estimate, i);
+}
+
+/** The interval fields of agent `i`'s row of a Monte-Carlo Owen estimate; none when it has no agent totals. */
+export function unionInterval(estimate: MonteCarloEpisodeEstimate, i: number): Partial<CreditRow> {
+  return estimate.unionTotals ? intervalOf(estimate.unionTotals, estimate, i) : {};
+}
+
+function intervalOf(sampled: SampledEstimate, estimate: MonteCarloEpisodeEstimate, i: number): Partial<CreditRow> {
   return {
-    stderr: estimate.stderr[i] ?? null,
-    ciLow: estimate.ciLow[i] ?? null,
-    ciHigh: estimate.ciHigh[i] ?? null,
+    stderr: sampled.stderr[i] ?? null,
+    ciLow: sampled.ciLow[i] ?? null,
+    ciHigh: sampled.ciHigh[i] ?? null,
     n: estimate.permutations,
   };
 }

@@ -1,6 +1,7 @@
 import type { CoalitionEvidence, EpisodeCreditRow, RosterAgent } from '../../store/episodeViewRepository';
 import { coalitionMethods, perMessageMethods } from '../credit/creditMethod';
 import { joinSources, splitSources, weakerStatus, type ComputedStatus } from '../../core/provenance';
+import { firstErrorFields } from './firstErrorView';
 import type { AgentCreditView, CreditStatus, EpisodeCreditView, ViewMethod } from './viewTypes';
 
 /** What the credit view of one episode and method is built from. */
@@ -31,9 +32,15 @@ export interface CreditViewInput {
  * `no-evaluator` when the method needs values that are neither logged nor cached and no evaluator
  * is configured, else `not-computed`. Message credit is the per-message values when stored, else
  * each agent's value spread evenly over its messages (silent agents contribute nothing), so the
- * messages sum to the total of the agents that spoke.
+ * messages sum to the total of the agents that spoke. A per-message method on a failed episode
+ * also carries the first error of the credit it shows (see firstErrorFields).
  */
 export function episodeCreditView(input: CreditViewInput): EpisodeCreditView {
+  const view = creditViewOf(input);
+  return { ...view, ...firstErrorFields({ ...input, rows: view.status === 'computed' ? input.rows : [] }) };
+}
+
+function creditViewOf(input: CreditViewInput): EpisodeCreditView {
   const { rows, error, method } = input;
   const latest = rows.reduce<string | null>(
     (max, r) => (max === null || r.computedAt > max ? r.computedAt : max),

@@ -97,6 +97,15 @@ test('owen on a 200-message episode: Monte-Carlo estimates with intervals that c
   assert.ok(Math.abs(perMessage.reduce((s, r) => s + r.value, 0) - messageValue(full)) < 1e-9);
   const agentRows = result.rows.filter((r) => r.messageSeq === null);
   assert.equal(agentRows.length, agents.length);
+  // Each agent's row is the sum of its messages, with the interval of its own total over the same orders
+  // (here narrow: pairs of agents interact only, and an antithetic pair of agent orders averages that out).
+  agentRows.forEach((row, a) => {
+    const sum = perMessage.filter((r) => (r.messageSeq ?? -1) % agents.length === a).reduce((s, r) => s + r.value, 0);
+    assert.ok(Math.abs(row.value - sum) < 1e-12, agents[a]);
+    assert.ok(row.ciLow !== null && row.ciHigh !== null, agents[a]);
+    assert.ok(row.ciLow - 1e-12 <= row.value && row.value <= row.ciHigh + 1e-12, agents[a]);
+    assert.equal(row.n, perMessage[0]?.n);
+  });
 });
 
 test('owen on a long episode: the same seed gives the same estimate, another seed another one', async () => {

@@ -1,7 +1,7 @@
 import type { EpisodeCreditView } from '../../../src/protocol/episodePanel';
 import { h } from '../dom';
 import type { AgentBar, AgentBarsModel } from './bars';
-import { formatCredit, formatInt, formatInterval, formatNumber } from '../kit/format';
+import { formatCredit, formatInt, formatInterval, formatMargin, formatNumber } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 import { creditProvenance } from './status';
 import { plural } from '../../../src/core/plural';
@@ -44,12 +44,15 @@ function renderBar(bar: AgentBar, model: AgentBarsModel): HTMLElement {
   ]
     .filter(Boolean)
     .join(' · ');
+  // An estimated total (Monte-Carlo) is marked with its interval's half-width, as estimated message rows are.
+  const margin = c?.status === 'estimated' ? formatMargin(c.ciLow, c.ciHigh) : '';
   const label = h(
     'div',
     'agent-bar-label',
     h('span', 'agent-name', bar.agent),
     h('span', 'agent-meta', bar.declared ? meta : `${meta}, undeclared`),
     value,
+    ...(margin ? [h('span', 'agent-margin', margin)] : []),
   );
   const track = h('div', 'bar-track', positioned('bar-zero', model.zeroAt));
   track.setAttribute('aria-hidden', 'true');

@@ -4,6 +4,7 @@ import { linkButton } from './linkButton';
 import { formatCredit, formatInt, formatNumber, formatPosition } from '../kit/format';
 import { methodLabels } from '../methodLabels';
 import type { CreditTint } from './tint';
+import { blameAgreement, firstErrorGlyph, firstErrorNote, firstErrorOf, firstErrorSource } from './firstError';
 
 /**
  * The episode's title and facts: run, position, task, reward, counts, trace location; with
@@ -38,7 +39,8 @@ export function renderHeader(data: EpisodeViewData, openGroup?: () => void): HTM
 
 /**
  * The blame labels of the trace (e.g. Who&When's mistake step) beside the credit the chosen method
- * gives the blamed message and agent, with a way to jump to the message.
+ * gives the blamed message and agent, with a way to jump to the message; then, under a per-message
+ * method, the failed episode's first error (or why none is named) and whether it agrees with them.
  */
 export function renderBlame(
   labels: readonly LabelView[],
@@ -47,7 +49,8 @@ export function renderBlame(
   goTo: (seq: number) => void,
 ): HTMLElement | null {
   const pointed = labels.filter((l) => l.message !== null || l.agent !== null);
-  if (pointed.length === 0) return null;
+  const firstError = renderFirstError(labels, credit, goTo);
+  if (pointed.length === 0) return firstError && h('div', 'blame', firstError);
   const items = pointed.map((label) => {
     const parts: (string | Node)[] = [h('strong', undefined, label.kind), label.value ? ` (${label.value})` : ''];
     if (label.agent !== null) parts.push(' · agent ', h('span', 'agent-name', label.agent));
@@ -66,5 +69,33 @@ export function renderBlame(
     if (label.reason) item.title = label.reason;
     return item;
   });
-  return h('div', 'blame', h('span', 'blame-title', 'Labelled blame'), h('ul', 'blame-list', ...items));
+  const blame = h('div', 'blame', h('span', 'blame-title', 'Labelled blame'), h('ul', 'blame-list', ...items));
+  if (firstError) blame.append(firstError);
+  return blame;
+}
+
+/** "First error: message #N (agent X), from …" with a jump to the message; "none named" with the reason. */
+function renderFirstError(
+  labels: readonly LabelView[],
+  credit: EpisodeCreditView | null,
+  goTo: (seq: number) => void,
+): HTMLElement | null {
+  const error = firstErrorOf(credit);
+  if (!error) {
+    const note = firstErrorNote(credit);
+    return note === null ? null : h('p', 'first-error-line is-none', `First error: none named — ${note}.`);
+  }
+  const glyph = h('span', 'first-error-glyph', `${firstErrorGlyph} `);
+  glyph.setAttribute('aria-hidden', 'true');
+  const seq = error.message;
+  const parts: (string | Node)[] = [
+    glyph,
+    h('strong', undefined, 'First error: '),
+    linkButton(`message #${formatInt(seq)}`, () => goTo(seq), 'Go to the first error'),
+  ];
+  if (error.agent !== null) parts.push(' (agent ', h('span', 'agent-name', error.agent), ')');
+  parts.push(`, from ${firstErrorSource(error)}`);
+  const agreement = blameAgreement(error, labels);
+  if (agreement) parts.push(` · ${agreement}`);
+  return h('p', 'first-error-line', ...parts);
 }

@@ -4,6 +4,7 @@ import { splitMatches } from './find';
 import { formatCredit, formatInt } from '../kit/format';
 import { beyondMark } from '../charts/creditScale';
 import { kindMark, tintText, tokenHeat, type CreditTint } from './tint';
+import { firstErrorGlyph, firstErrorText } from './firstError';
 import { renderValue } from './valueTree';
 
 // One row of the message timeline. Trace text only ever becomes text nodes (h() / textContent);
@@ -86,6 +87,7 @@ export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null
   }
   row.dataset['credit'] = value === null ? '' : String(value);
   row.dataset['creditState'] = state;
+  paintFirstError(row, seq, tint);
   const text = tint ? tintText(tint, seq) : 'No credit shown';
   const strip = row.querySelector<HTMLElement>('.msg-strip');
   if (strip) strip.title = text;
@@ -104,6 +106,31 @@ export function paintTint(row: HTMLElement, seq: number, tint: CreditTint | null
     ...(mark ? [ariaHidden(h('span', `msg-credit-mark is-${mark.kind}`, mark.text))] : []),
     h('span', 'visually-hidden', text),
   );
+}
+
+/**
+ * Marks the failed episode's first error (class `is-first-error`; a row's head gets a "first error"
+ * badge with the glyph, its title saying where the error comes from), and unmarks any other message.
+ */
+function paintFirstError(el: HTMLElement, seq: number, tint: CreditTint | null): void {
+  const error = tint?.firstError ?? null;
+  const marked = error !== null && error.message === seq;
+  el.classList.toggle('is-first-error', marked);
+  const head = el.querySelector<HTMLElement>('.msg-head');
+  const badge = head?.querySelector<HTMLElement>('.msg-first-error');
+  if (!marked || !head) {
+    badge?.remove();
+    return;
+  }
+  const next = h(
+    'span',
+    'msg-first-error',
+    ariaHidden(h('span', 'first-error-glyph', firstErrorGlyph)),
+    ' first error',
+  );
+  next.title = firstErrorText(error);
+  if (badge) badge.replaceWith(next);
+  else head.insertBefore(next, head.querySelector('.msg-fill'));
 }
 
 function renderHead(message: MessageView, labels: readonly LabelView[], expanded: boolean): HTMLElement {

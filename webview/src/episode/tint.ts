@@ -1,4 +1,4 @@
-import type { EpisodeCreditView, MessageView } from '../../../src/protocol/episodePanel';
+import type { EpisodeCreditView, FirstErrorView, MessageView } from '../../../src/protocol/episodePanel';
 import type { CreditDomainView, ViewMethod } from '../../../src/protocol/viewData';
 import {
   beyondMark,
@@ -8,8 +8,9 @@ import {
   domainBound,
   type CreditPaint,
 } from '../charts/creditScale';
-import { formatCredit, formatInterval, formatNumber } from '../kit/format';
+import { formatCredit, formatInterval, formatMargin } from '../kit/format';
 import { methodLabels } from '../methodLabels';
+import { firstErrorOf } from './firstError';
 
 // The tint model: which colour a message (and a token) gets for its credit. Pure: no DOM.
 
@@ -32,6 +33,8 @@ export interface CreditTint {
   interval(seq: number): MessageInterval | null;
   /** How the message's credit is painted (no credit and not identifiable included). */
   paint(seq: number): CreditPaint;
+  /** The failed episode's first error under this credit (credit-methods.md §3.13); null when none is named. */
+  readonly firstError: FirstErrorView | null;
 }
 
 /**
@@ -64,6 +67,7 @@ export function creditTint(credit: EpisodeCreditView | null, domain?: CreditDoma
         : [v - margin, v + margin];
     },
     paint: (seq) => creditPaint(value(seq), bound, unidentified !== null),
+    firstError: firstErrorOf(credit),
   };
 }
 
@@ -102,7 +106,7 @@ export function creditText(
 export function kindMark(tint: CreditTint, seq: number): { text: string; kind: 'interval' | 'spread' } | null {
   if (tint.value(seq) === null) return null;
   const interval = tint.interval(seq);
-  if (interval) return { text: `±${formatNumber((interval[1] - interval[0]) / 2)}`, kind: 'interval' };
+  if (interval) return { text: formatMargin(interval[0], interval[1]), kind: 'interval' };
   return tint.kind === 'spread' ? { text: 'spread', kind: 'spread' } : null;
 }
 

@@ -49,6 +49,12 @@ export function formatInterval(low: number | null, high: number | null): string 
   return `[${formatNumber(low)}, ${formatNumber(high)}]`;
 }
 
+/** The half-width of an estimate's interval, `±0.110` (an estimated value's mark); '' when either end is missing. */
+export function formatMargin(low: number | null, high: number | null): string {
+  if (low === null || high === null) return '';
+  return `±${formatNumber((high - low) / 2)}`;
+}
+
 /** "step 12 · group 3 · sample 1" from the parts that are present. */
 export function formatPosition(step: number | null, group: string | null, sample: number | null): string {
   const parts: string[] = [];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { episodeCreditView, type CreditViewInput } from '../../../../src/engine/views/creditView';
+import { episodeCreditView } from '../../../../src/engine/views/creditView';
 import type { EpisodeCreditRow } from '../../../../src/store/episodeViewRepository';
+import { creditViewInput } from './creditViewInput';
 import { rosterAgent } from './rosterFixture';
 
 const roster = ['planner', 'solver'].map(rosterAgent);
@@ -23,23 +24,7 @@ function row(messageSeq: number | null, value: number, ci: [number, number] | nu
 }
 
 function view(rows: EpisodeCreditRow[]) {
-  const input: CreditViewInput = {
-    method: 'owen',
-    evaluatorConfigured: true,
-    reward: 1,
-    roster,
-    authors: [0, 1, 0],
-    rows,
-    error: undefined,
-    evidence: {
-      coalitions: false,
-      counterfactuals: false,
-      agentEvaluations: false,
-      messageEvaluations: true,
-      routing: false,
-    },
-  };
-  return episodeCreditView(input);
+  return episodeCreditView(creditViewInput({ method: 'owen', reward: 1, roster, authors: [0, 1, 0], rows }));
 }
 
 test('estimated message rows give the view the half-widths of their 95% intervals, per message', () => {

@@ -1,5 +1,6 @@
 import { timelineFlags, type LabelView } from '../../../../src/protocol/episodePanel';
 import { formatInt } from '../../kit/format';
+import { firstErrorGlyph, firstErrorText } from '../firstError';
 import { tintText, type CreditTint } from '../tint';
 import type { SwimlaneModel } from './model';
 
@@ -10,7 +11,8 @@ export function labelText(label: LabelView): string {
 
 /**
  * The hover and screen-reader text of message `seq`'s block: position, lane, tokens, credit (or
- * why none) and its labels, e.g. "#7 coder · 27 tokens · Credit 0.25 under LOO (…) · label mistake: step 7".
+ * why none), its labels and whether it is the first error, e.g. "#7 coder · 27 tokens · Credit 0.25
+ * under LOO (…) · label mistake: step 7 · first error, from …".
  */
 export function blockText(
   model: SwimlaneModel,
@@ -28,6 +30,7 @@ export function blockText(
     tokens === null ? 'no token count (drawn as 1 token)' : `${formatInt(tokens)} tokens`,
     tint ? tintText(tint, seq) : 'No credit shown',
     ...labels.map((label) => `label ${labelText(label)}`),
+    ...(tint?.firstError?.message === seq ? [firstErrorText(tint.firstError)] : []),
   ];
   return parts.join(' · ');
 }
@@ -40,5 +43,5 @@ export function sizingNote(model: SwimlaneModel): string {
       : model.unknownTokens === model.count
         ? ' The trace logs no token counts, so every block is drawn as 1 token.'
         : ` ${formatInt(model.unknownTokens)} of ${formatInt(model.count)} messages log no token count and are drawn as 1 token.`;
-  return `One lane per agent; a block's width grows with its message's tokens, its colour is the message credit on the scale above; ! marks a labelled message (blame).${unknown}`;
+  return `One lane per agent; a block's width grows with its message's tokens, its colour is the message credit on the scale above; ! marks a labelled message (blame), ${firstErrorGlyph} with a dashed outline the first error of a failed episode (from its prefix values).${unknown}`;
 }

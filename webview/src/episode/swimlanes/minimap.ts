@@ -9,7 +9,7 @@ const minimapLanePx = 4;
 
 /**
  * The whole episode in a strip under the lanes: one row per lane, columns tinted by the mean credit
- * of their messages on the view's scale, and the window the lanes show. A click or a drag moves the
+ * of their messages on the view's scale, a tick at the first error, and the window the lanes show. A click or a drag moves the
  * window there (`scrollTo` gets the new `scrollLeft`). For the pointer only: the lanes themselves are
  * the keyboard's way through the episode.
  */
@@ -62,6 +62,7 @@ export class Minimap {
         if (paint.color !== null) el.style.backgroundColor = paint.color;
         return el;
       }),
+      ...firstErrorMarks(geometry, tint),
     );
     this.update();
   }
@@ -83,4 +84,14 @@ export class Minimap {
     const fraction = (event.clientX - box.left) / box.width;
     this.scrollTo(leftForFraction(fraction, this.viewport().width, geometry.total));
   }
+}
+
+/** A full-height tick (outlined, not colour alone) where the first error's block starts; none without one. */
+function firstErrorMarks(geometry: BlockGeometry, tint: CreditTint | null): HTMLElement[] {
+  const seq = tint?.firstError?.message;
+  const start = seq === undefined ? undefined : geometry.starts[seq];
+  if (start === undefined || !(geometry.total > 0)) return [];
+  const mark = h('div', 'minimap-first-error');
+  mark.style.left = `${String((start / geometry.total) * 100)}%`;
+  return [mark];
 }
