@@ -10,6 +10,7 @@ import { openEpisodeBySuggestion } from './steps/copy';
 import { dashboardShowsCollapse } from './steps/dashboard';
 import { episodePrompt, indexAndCredit, realRuns, steplessDashboard } from './steps/e2ereal';
 import { episodeRestored, flaggedEpisodeTinted, replayRecompute } from './steps/episode';
+import { firstErrorStep } from './steps/firsterr';
 import { groupViewStep } from './steps/groupview';
 import { influenceLiveStep } from './steps/influencelive';
 import {
@@ -96,6 +97,17 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
         run: 'planner-solver-verifier',
       });
     }),
+  );
+
+  test(
+    'g3. a failed episode under prefix credit says whether a first error is named, and marks it',
+    { timeout: 120_000 },
+    () =>
+      cs.step('g3-first-error', async () => {
+        await cs.runCommand('View: Close All Editors');
+        await cs.openPipelineEpisode('s18-g0-r1'); // failed; the demo's prefix values are all 0: none named
+        await firstErrorStep({ webview: cs.activeWebview, screenshot: cs.screenshot, expected: 'none' });
+      }),
   );
 
   test('h. after a reload the Episode panel comes back on the same episode', { timeout: 120_000 }, () =>
