@@ -9,6 +9,24 @@
 // whose prefix values drop (replayed or logged), pass `expected: { message, agent }`.
 import assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
+import { openDatabase } from '../../../src/store/database';
+
+/** A failed episode (team reward 0) of `run` in the index at `indexPath`, read with its own SQL. */
+export function failedEpisode(indexPath: string, run: string): string {
+  const db = openDatabase(indexPath, { readonly: true });
+  try {
+    const row = db
+      .prepare<{ id: string }>(
+        `SELECT e.external_id AS id FROM episode e JOIN run r ON r.run_id = e.run_id
+         WHERE r.name = ? AND e.outcome = 0 ORDER BY e.train_step DESC, e.episode_id LIMIT 1`,
+      )
+      .get(run);
+    assert.ok(row, `a failed episode in ${run}`);
+    return row.id;
+  } finally {
+    db.close();
+  }
+}
 
 export interface FirstErrorStepOptions {
   /** The active webview frame (extension.e2e.ts: `cs.activeWebview`). */
