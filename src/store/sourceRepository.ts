@@ -1,9 +1,4 @@
-import {
-  type FileProgressState,
-  type RunRecord,
-  type StoredFileState,
-  type TraceIssue,
-} from '../core/indexing';
+import { type FileProgressState, type RunRecord, type StoredFileState, type TraceIssue } from '../core/indexing';
 import type { Db, Statement } from './database';
 import type { RunTotals } from './runTotals';
 
