@@ -138,10 +138,9 @@ export interface PendingSearchEpisode {
   readonly nMessages: number;
 }
 
-/** One message's text for the full-text index. */
+/** One episode's search document ({@link searchDocument}) for the full-text index. */
 export interface SearchRow {
   readonly episodeId: number;
-  readonly seq: number;
   readonly content: string;
 }
 

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexSink, PendingSearchEpisode, SearchRow } from '../core/indexing';
+import { searchDocument, type IndexSink, type PendingSearchEpisode, type SearchRow } from '../core/indexing';
 import type { IndexTally } from '../core/indexProgress';
 import { isObject } from './canonical/fields';
 import { canonicalFormat } from './importers/canonicalMapper';
@@ -35,8 +35,11 @@ export async function buildSearchIndex(root: string, sink: IndexSink, ctx: Searc
       if (pending.length === 0) return;
       const rows: SearchRow[] = [];
       for (const episode of pending) {
-        if (episode.format === canonicalFormat) rows.push(...searchRows(files, episode));
-        else rows.push(...(await importedSearchRows(root, episode, ctx.mappers)));
+        const contents =
+          episode.format === canonicalFormat
+            ? messageContents(files, episode)
+            : await importedContents(root, episode, ctx.mappers);
+        if (contents.length > 0) rows.push({ episodeId: episode.episodeId, content: searchDocument(contents) });
       }
       sink.writeSearch(
         pending.map((p) => p.episodeId),
@@ -51,10 +54,10 @@ export async function buildSearchIndex(root: string, sink: IndexSink, ctx: Searc
 }
 
 /**
- * The messages of one episode as search rows. A line that no longer parses (the file changed after
- * it was indexed) yields no rows; the next indexing pass re-reads that file anyway.
+ * The message contents of one canonical episode. A line that no longer parses (the file changed
+ * after it was indexed) yields none; the next indexing pass re-reads that file anyway.
  */
-function searchRows(files: FileCache, episode: PendingSearchEpisode): SearchRow[] {
+function messageContents(files: FileCache, episode: PendingSearchEpisode): string[] {
   const text = files.read(episode.uri, episode.offset, episode.length);
   if (text === undefined) return [];
   let json: unknown;
@@ -64,26 +67,23 @@ function searchRows(files: FileCache, episode: PendingSearchEpisode): SearchRow[
     return [];
   }
   const messages = isObject(json) && Array.isArray(json['messages']) ? json['messages'] : [];
-  const rows: SearchRow[] = [];
+  const contents: string[] = [];
   for (let seq = 0; seq < Math.min(messages.length, episode.nMessages); seq++) {
     const message: unknown = messages[seq];
-    if (isObject(message) && typeof message['content'] === 'string')
-      rows.push({ episodeId: episode.episodeId, seq, content: message['content'] });
+    if (isObject(message) && typeof message['content'] === 'string') contents.push(message['content']);
   }
-  return rows;
+  return contents;
 }
 
-/** The messages of an imported episode as search rows; none when its record cannot be read back. */
-async function importedSearchRows(
+/** The message contents of an imported episode; none when its record cannot be read back. */
+async function importedContents(
   root: string,
   episode: PendingSearchEpisode,
   mappers: readonly FormatMapper[] | undefined,
-): Promise<SearchRow[]> {
+): Promise<string[]> {
   const read = await readEpisode(root, episode, mappers);
   if (!read.ok) return [];
-  return read.value.messages
-    .slice(0, episode.nMessages)
-    .map((m, seq) => ({ episodeId: episode.episodeId, seq, content: m.content }));
+  return read.value.messages.slice(0, episode.nMessages).map((m) => m.content);
 }
 
 /** Keeps one descriptor per file open for the duration of a stage. */

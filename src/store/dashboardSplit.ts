@@ -8,7 +8,7 @@ export const inSplit = (alias: string): string => splitCondition(alias, ':split'
 
 /**
  * The aggregates of migration 0011, of the split kinds in :split (step_total and shared_step_agent
- * are kept by triggers; credit_step_* by the credit pass, read when viewAggregates says they are current).
+ * are kept by the index writer, insertedAggregates.ts, and delete triggers; credit_step_* by the credit pass, read when viewAggregates says they are current).
  */
 export const kindInSplit = 'instr(:split, split_kind) > 0';
 

@@ -146,17 +146,16 @@ export class EpisodeWriter {
       if (key === undefined) continue;
       const replayed = cf.replayed === undefined ? null : cf.replayed ? 1 : 0;
       const returns = cf.rewards ? JSON.stringify(cf.rewards) : null;
-      const [replacement, n, evaluator] = [cf.replacement ?? null, cf.rewards?.length ?? 1, cf.evaluator ?? null];
       this.counterfactualRows.add(
         episodeId,
         key,
         cf.intervention,
-        replacement,
+        cf.replacement ?? null,
         replayed,
-        n,
+        cf.rewards?.length ?? 1,
         returns,
         cf.reward,
-        evaluator,
+        cf.evaluator ?? null,
         'logged',
       );
     }

@@ -16,7 +16,7 @@ interface AgentDelta {
 
 /**
  * The per-run, per-agent and per-source totals the index summary reads (migration 0012; per-step
- * counts are the views' `step_total`, kept by triggers: migration 0011),
+ * counts are the views' `step_total`: insertedAggregates.ts),
  * kept in step with the episodes: what a batch writes is added up in memory and written by
  * {@link flush} at the end of its transaction; what a source held is subtracted, by
  * {@link subtractSource}, just before its episodes are deleted. So the summary that ends every

@@ -1,4 +1,4 @@
-import { searchDocument, type PendingSearchEpisode, type SearchRow } from '../core/indexing';
+import type { PendingSearchEpisode, SearchRow } from '../core/indexing';
 import type { Db, Statement } from './database';
 
 interface PendingRow {
@@ -72,19 +72,10 @@ export class SearchRepository {
     }
   }
 
-  /** Adds message texts (grouped into their episodes' documents, in message order) and marks the episodes searchable, in one transaction. */
+  /** Adds episodes' search documents and marks the episodes searchable, in one transaction. */
   write(episodeIds: readonly number[], rows: readonly SearchRow[]): void {
-    const documents = new Map<number, SearchRow[]>();
-    for (const row of rows) {
-      const messages = documents.get(row.episodeId);
-      if (messages) messages.push(row);
-      else documents.set(row.episodeId, [row]);
-    }
     this.db.transaction(() => {
-      for (const [episodeId, messages] of documents) {
-        const contents = messages.sort((a, b) => a.seq - b.seq).map((m) => m.content);
-        this.insertStmt.run(episodeId, searchDocument(contents));
-      }
+      for (const row of rows) this.insertStmt.run(row.episodeId, row.content);
       for (const id of episodeIds) this.markStmt.run(id);
     })();
   }

@@ -139,7 +139,7 @@ test('IndexStore.resetSource() deletes the episodes, children, errors and search
     ...batch(runId, sourceId, [full]),
     issues: [{ uri: 'a.jsonl', line: 2, offset: 10, reason: 'bad' }],
   });
-  store.writeSearch([1], [{ episodeId: 1, seq: 0, content: 'plan' }]);
+  store.writeSearch([1], [{ episodeId: 1, content: 'plan' }]);
   store.resetSource('a.jsonl', runId, 'credit_lens_jsonl', state);
   for (const table of [
     'episode',
