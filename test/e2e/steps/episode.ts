@@ -80,12 +80,7 @@ export async function flaggedEpisodeTinted(cs: CodeServer): Promise<void> {
 
 /** h. After a reload the Episode panel comes back on the episode opened last (`s1-g0-r1`, by g2). */
 export async function episodeRestored(cs: CodeServer): Promise<void> {
-  // Give the workbench time to persist its editors and the webview's state, as it does within a
-  // second or two of any change: a reload at once, right after the episode was opened, brought
-  // back a panel VS Code had not recorded yet (the serializer was then never called).
-  await cs.page.waitForTimeout(3000);
-  await cs.page.reload();
-  await cs.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await cs.reloadWindow();
   const webview = cs.activeWebview();
   await webview.locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
   // The episode g2 opened last.

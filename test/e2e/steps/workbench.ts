@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumPath } from '../../chromium';
 import type { Workbench } from './e2ereal';
+import { escapeRegExp } from './realDataChecks';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -92,7 +93,27 @@ export class CodeServer implements Workbench {
    * Runs a command from the palette. Extension commands appear only once the extension host has
    * scanned extensions, so wait for the exact row instead of pressing Enter on a fuzzy match.
    */
-  readonly runCommand = async (title: string, timeoutMs = 60_000): Promise<void> => {
+  /**
+   * Reloads the window as a user does ("Developer: Reload Window"): the workbench's shutdown saves
+   * its editors and the webviews' state before it navigates. A browser reload (`page.reload()`)
+   * does not wait for that save, and VS Code 1.139 then brought back no editor at all.
+   */
+  readonly reloadWindow = async (): Promise<void> => {
+    const page = this.page;
+    const navigated = page.waitForEvent('framenavigated', {
+      predicate: (frame) => frame === page.mainFrame(),
+      timeout: 60_000,
+    });
+    await this.runCommand('Developer: Reload Window', 60_000, { exact: true });
+    await navigated;
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  };
+
+  readonly runCommand = async (
+    title: string,
+    timeoutMs = 60_000,
+    options: { readonly exact?: boolean } = {},
+  ): Promise<void> => {
     const page = this.page;
     const deadline = Date.now() + timeoutMs;
     // A key press can land in a webview that has focus and never open the palette: then try the
@@ -103,7 +124,10 @@ export class CodeServer implements Workbench {
         const input = page.locator('.quick-input-widget input');
         await input.waitFor({ state: 'visible', timeout: 5000 });
         await input.fill(`>${title}`, { timeout: 5000 });
-        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+        const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+        // `exact`: the row whose label is the title, not one that merely contains it.
+        const label = page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) });
+        const row = (options.exact ? rows.filter({ has: label }) : rows).first();
         await row.waitFor({ timeout: 3000 });
         await row.click();
         return;
