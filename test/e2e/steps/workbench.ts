@@ -90,25 +90,25 @@ export class CodeServer implements Workbench {
   };
 
   /**
-   * Runs a command from the palette. Extension commands appear only once the extension host has
-   * scanned extensions, so wait for the exact row instead of pressing Enter on a fuzzy match.
-   */
-  /**
    * Reloads the window as a user does ("Developer: Reload Window"): the workbench's shutdown saves
    * its editors and the webviews' state before it navigates. A browser reload (`page.reload()`)
    * does not wait for that save, and VS Code 1.139 then brought back no editor at all.
    */
   readonly reloadWindow = async (): Promise<void> => {
     const page = this.page;
-    const navigated = page.waitForEvent('framenavigated', {
-      predicate: (frame) => frame === page.mainFrame(),
-      timeout: 60_000,
-    });
-    await this.runCommand('Developer: Reload Window', 60_000, { exact: true });
-    await navigated;
+    // Awaited together: a failed command must not leave the navigation wait rejecting unobserved.
+    await Promise.all([
+      page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 60_000 }),
+      this.runCommand('Developer: Reload Window', 60_000, { exact: true }),
+    ]);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   };
 
+  /**
+   * Runs a command from the palette. Extension commands appear only once the extension host has
+   * scanned extensions, so wait for a row that holds the title instead of pressing Enter on a fuzzy
+   * match; `exact`: the row whose label is the title (not "… Reload Window With Extensions Disabled").
+   */
   readonly runCommand = async (
     title: string,
     timeoutMs = 60_000,
@@ -125,9 +125,8 @@ export class CodeServer implements Workbench {
         await input.waitFor({ state: 'visible', timeout: 5000 });
         await input.fill(`>${title}`, { timeout: 5000 });
         const rows = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
-        // `exact`: the row whose label is the title, not one that merely contains it.
-        const label = page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) });
-        const row = (options.exact ? rows.filter({ has: label }) : rows).first();
+        const exactLabel = { has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) };
+        const row = (options.exact ? rows.filter(exactLabel) : rows).first();
         await row.waitFor({ timeout: 3000 });
         await row.click();
         return;
