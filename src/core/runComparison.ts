@@ -109,3 +109,22 @@ export interface CompareRunChoice {
   /** Methods with stored credit for this run (empty = credit must be computed first). */
   readonly methods: readonly string[];
 }
+
+/** What to compare: two sides (a run and optional steps each) under one credit method. */
+export interface ComparisonRequest {
+  readonly a: Omit<ComparisonSide, 'label'>;
+  readonly b: Omit<ComparisonSide, 'label'>;
+  /** A stored credit method ('loo', 'shapley', 'shapley-mc', …). */
+  readonly method: string;
+}
+
+/**
+ * The engine's comparison entry point as the CLI and the Compare panel use it, implemented by
+ * `CompareService` (src/engine/compare/compareService.ts, constructed from an open index `Db`).
+ */
+export interface RunComparer {
+  /** The runs of the index that can be a side, with their steps and stored credit methods. */
+  choices(): readonly CompareRunChoice[];
+  /** Throws an Error with a plain message when a run is unknown or a side has no stored credit for the method. */
+  compare(request: ComparisonRequest): RunComparison;
+}
