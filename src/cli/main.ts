@@ -9,7 +9,7 @@ import { demoCommand } from './commands/demoCommand';
 import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
-import { influenceCommand } from './commands/influenceCommand';
+import { influenceCommand, type InfluenceCommandOptions } from './commands/influenceCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
@@ -159,21 +159,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'info':
         return infoCommand({ root: requireDir(rest), json: values.json, ...oneDb(values.db) }, io);
       case 'influence':
-        return await influenceCommand(
-          {
-            root: requireDir(rest),
-            json: values.json,
-            ...oneDb(values.db),
-            ...(values.episode !== undefined ? { episode: values.episode } : {}),
-            ...(values.run !== undefined ? { run: values.run } : {}),
-            ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
-            ...(values.replay !== undefined ? { replay: values.replay } : {}),
-            ...(values['max-messages'] !== undefined
-              ? { maxMessages: positiveInteger(values['max-messages'], '--max-messages') }
-              : {}),
-          },
-          io,
-        );
+        return await influenceCommand(influenceOptions(requireDir(rest), values), io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -338,6 +324,21 @@ function oneDb(dbs: readonly string[] | undefined): { db?: string } {
     throw new UsageError('--db is given once here; several --db are read together by summary and export --parquet');
   const db = dbs?.[0];
   return db ? { db } : {};
+}
+
+function influenceOptions(root: string, values: ParsedValues): InfluenceCommandOptions {
+  return {
+    root,
+    json: values.json,
+    ...oneDb(values.db),
+    ...(values.episode !== undefined ? { episode: values.episode } : {}),
+    ...(values.run !== undefined ? { run: values.run } : {}),
+    ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
+    ...(values.replay !== undefined ? { replay: values.replay } : {}),
+    ...(values['max-messages'] !== undefined
+      ? { maxMessages: positiveInteger(values['max-messages'], '--max-messages') }
+      : {}),
+  };
 }
 
 function requireDir(rest: readonly string[]): string {

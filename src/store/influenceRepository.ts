@@ -75,7 +75,10 @@ export class InfluenceRepository {
     for (const r of rows) if (!latest || r.computedAt > latest.computedAt) latest = r;
     if (!latest) return undefined;
     const evaluator = latest.evaluator;
-    return { evaluator, values: new Map(rows.filter((r) => r.evaluator === evaluator).map((r) => [r.intervention, r.value])) };
+    return {
+      evaluator,
+      values: new Map(rows.filter((r) => r.evaluator === evaluator).map((r) => [r.intervention, r.value])),
+    };
   }
 
   /** The run of an episode and its mechanism; undefined when there is no such episode. */

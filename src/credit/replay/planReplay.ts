@@ -84,7 +84,9 @@ function cutIndex(messages: readonly Message[], intervention: ReplayIntervention
   if (intervention.kind === 'drop') {
     const outside = intervention.messages.find((i) => !Number.isInteger(i) || i < 0 || i >= messages.length);
     if (outside !== undefined)
-      return err(`message ${outside} is not one of this episode's ${messages.length} messages (0 to ${messages.length - 1})`);
+      return err(
+        `message ${outside} is not one of this episode's ${messages.length} messages (0 to ${messages.length - 1})`,
+      );
     return ok(intervention.messages.length === 0 ? messages.length : Math.min(...intervention.messages));
   }
   const keep = intervention.keep;

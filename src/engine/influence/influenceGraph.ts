@@ -50,7 +50,11 @@ export function noInfluenceOf(agent: string, edges: readonly InfluenceEdgeView[]
   return out.some((e) => e.to === null && e.exact) ? true : null;
 }
 
-function missingText(edges: readonly InfluenceEdgeView[], episodes: number, messageLevel: string | null): string | null {
+function missingText(
+  edges: readonly InfluenceEdgeView[],
+  episodes: number,
+  messageLevel: string | null,
+): string | null {
   if (episodes === 0) return 'No episodes to read.';
   const gaps: string[] = [];
   if (!edges.some((e) => e.kind === 'logged'))

@@ -62,7 +62,11 @@ export async function replayInfluence(options: ReplayInfluenceOptions): Promise<
       if (!run || !credit) continue;
       const roster = manifestRoster(producers.producer(run.runId).configJson);
       const setup = runReplaySetup(run, options.replay, {
-        replay: { ...options.replayDeps, ...(options.signal ? { signal: options.signal } : {}), ...(roster ? { roster } : {}) },
+        replay: {
+          ...options.replayDeps,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(roster ? { roster } : {}),
+        },
         ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       });
       const context = replayContext(setup.options, options.root, setup.checker, setup.deps);

@@ -32,10 +32,7 @@ export const maxReplayedPairAgents = 32;
  * output distance (kind `replayed-output`, with `answerChanged`). Only values present become edges:
  * nothing is filled in. Exact: every value was replayed (a cached value was replayed before).
  */
-export function replayedEdges(
-  episode: CreditEpisode,
-  values: ReadonlyMap<string, SourcedValue>,
-): InfluenceEdgeView[] {
+export function replayedEdges(episode: CreditEpisode, values: ReadonlyMap<string, SourcedValue>): InfluenceEdgeView[] {
   const names = episode.agents.map((a) => a.name);
   const edges: InfluenceEdgeView[] = [];
   episode.messageAuthors.forEach((author, seq) => {
@@ -43,7 +40,12 @@ export function replayedEdges(
     if (!found) return;
     const from = names[author] ?? '';
     const formula = `v(M) − v(M∖{#${String(seq + 1)}})`;
-    edges.push({ ...base(from, null, found), kind: 'counterfactual', message: seq, provenance: `${formula}, ${found.source}` });
+    edges.push({
+      ...base(from, null, found),
+      kind: 'counterfactual',
+      message: seq,
+      provenance: `${formula}, ${found.source}`,
+    });
   });
   if (episode.agents.length > maxReplayedPairAgents) return edges;
   for (const i of episode.agents)

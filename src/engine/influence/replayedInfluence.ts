@@ -14,13 +14,7 @@ import {
   replayConversations,
   type ReplayContext,
 } from '../evaluators/replay/replayEvaluator';
-import {
-  answerKey,
-  maxReplayedPairAgents,
-  messageEffectKey,
-  outputKey,
-  type SourcedValue,
-} from './replayedEdges';
+import { answerKey, maxReplayedPairAgents, messageEffectKey, outputKey, type SourcedValue } from './replayedEdges';
 
 /** What one episode's replayed influence gave: the values by key, what it left out and why. */
 export interface EpisodeReplayInfluence {
@@ -108,7 +102,10 @@ async function runTasks(tasks: readonly Task[], read: ReadEpisode, notes: string
   const outcomes = await Promise.allSettled(tasks.map((task) => task.run(read)));
   outcomes.forEach((outcome) => {
     if (outcome.status === 'fulfilled') for (const [key, value] of outcome.value) fresh.set(key, value);
-    else notes.push(`a replay failed: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`);
+    else
+      notes.push(
+        `a replay failed: ${outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason)}`,
+      );
   });
   return fresh;
 }
@@ -139,7 +136,11 @@ function messageTasks(context: ReplayContext, credit: CreditEpisode, budgeted: n
         if (!notes.includes(note)) notes.push(note);
         return new Map<string, number>();
       }
-      const without = meanReward(read, await replayConversations(context, read.episode, { kind: 'drop', messages: [seq] }), context);
+      const without = meanReward(
+        read,
+        await replayConversations(context, read.episode, { kind: 'drop', messages: [seq] }),
+        context,
+      );
       return new Map([[messageEffectKey(seq), whole - without]]);
     },
   }));
@@ -149,7 +150,11 @@ function agreesWithLog(score: number, reward: number | null): boolean {
   return Number.isFinite(score) && (reward === null || Math.abs(score - reward) <= 1e-9);
 }
 
-function meanReward(read: ReadEpisode, conversations: readonly ConversationMessage[][], context: ReplayContext): number {
+function meanReward(
+  read: ReadEpisode,
+  conversations: readonly ConversationMessage[][],
+  context: ReplayContext,
+): number {
   const rewards = conversations.map((c) => replayReward(read.base, c, context.checker));
   return rewards.reduce((a, b) => a + b, 0) / rewards.length;
 }
