@@ -59,7 +59,7 @@ function missingText(
   const gaps: string[] = [];
   if (!edges.some((e) => e.kind === 'logged'))
     gaps.push('no logged attribution weights (messages[].connections and weights in the trace would give them)');
-  if (!edges.some((e) => e.kind === 'counterfactual'))
+  if (!edges.some((e) => e.kind === 'counterfactual' && e.message === undefined))
     gaps.push(
       'no logged removal of an agent (counterfactuals or coalitions in the trace, or a replay, would give the effect on the outcome)',
     );
