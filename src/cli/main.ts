@@ -9,7 +9,7 @@ import { demoCommand } from './commands/demoCommand';
 import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
-import { influenceCommand } from './commands/influenceCommand';
+import { influenceCommand, type InfluenceCommandOptions } from './commands/influenceCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
@@ -70,9 +70,14 @@ Usage:
       Print the stored per-agent credit (default loo) and audit flags of one or more indexes read
       together (SQLite ATTACH); nothing is computed. A shard that cannot be read is named and left out.
   credit-lens influence <run-dir> [--episode ID] [--run NAME] [--step A..B] [--json] [--db PATH]
+                       [--replay url=http://HOST:PORT/v1[,key=value…] [--max-messages N]]
       Print the influence graph (logged attribution weights, counterfactual effects of removing an
       agent, pairwise interactions) of one episode, or its mean over each run's steps. Influence is
       not credit: it does not add up to the reward. Every edge says where it comes from.
+      --replay (with --episode; the keys of --evaluator replay:…) replays the episode on your model
+      server: each message's effect on the outcome, v(M) − v(M∖{m}), for the first N messages
+      (--max-messages, default 40), and how far each agent's output moves when another is removed
+      (replayed-output: 1 − token-set Jaccard). Results are cached in the index: a rerun makes no call.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -120,6 +125,8 @@ const optionSpec = {
   split: { type: 'string' },
   port: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
+  replay: { type: 'string' },
+  'max-messages': { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -152,17 +159,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'info':
         return infoCommand({ root: requireDir(rest), json: values.json, ...oneDb(values.db) }, io);
       case 'influence':
-        return await influenceCommand(
-          {
-            root: requireDir(rest),
-            json: values.json,
-            ...oneDb(values.db),
-            ...(values.episode !== undefined ? { episode: values.episode } : {}),
-            ...(values.run !== undefined ? { run: values.run } : {}),
-            ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
-          },
-          io,
-        );
+        return await influenceCommand(influenceOptions(requireDir(rest), values), io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -327,6 +324,21 @@ function oneDb(dbs: readonly string[] | undefined): { db?: string } {
     throw new UsageError('--db is given once here; several --db are read together by summary and export --parquet');
   const db = dbs?.[0];
   return db ? { db } : {};
+}
+
+function influenceOptions(root: string, values: ParsedValues): InfluenceCommandOptions {
+  return {
+    root,
+    json: values.json,
+    ...oneDb(values.db),
+    ...(values.episode !== undefined ? { episode: values.episode } : {}),
+    ...(values.run !== undefined ? { run: values.run } : {}),
+    ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
+    ...(values.replay !== undefined ? { replay: values.replay } : {}),
+    ...(values['max-messages'] !== undefined
+      ? { maxMessages: positiveInteger(values['max-messages'], '--max-messages') }
+      : {}),
+  };
 }
 
 function requireDir(rest: readonly string[]): string {

@@ -4,8 +4,11 @@ import { isBoundedString, isEpisodeRef, isNonNegativeInt, type EpisodeRef } from
 // The influence graph (credit-methods.md §3.17), shared by the Episode view and the Run Dashboard.
 // Influence is not credit: it does not conserve the reward, and it is never shown as a credit number.
 
-/** Where an edge's number comes from (docs/credit-methods.md §3.17). */
-export const influenceKinds = ['logged', 'counterfactual', 'alternatives'] as const;
+/**
+ * Where an edge's number comes from (docs/credit-methods.md §3.17). `replayed-output`: how far agent
+ * j's replayed output moves when agent i is removed (1 − token-set Jaccard, in [0, 1]; not reward units).
+ */
+export const influenceKinds = ['logged', 'counterfactual', 'alternatives', 'replayed-output'] as const;
 export type InfluenceKind = (typeof influenceKinds)[number];
 
 /** One edge of the graph: from an agent to another agent, or to the outcome (`to` null). */
@@ -26,6 +29,10 @@ export interface InfluenceEdgeView {
   readonly episodes: number;
   /** On a mean over episodes: the largest |value| among them (a mean of +1 and −1 is 0); absent for one episode. */
   readonly largest?: number;
+  /** A message → outcome edge: the message's index in the episode (0-based); absent for an agent-level edge. */
+  readonly message?: number;
+  /** A `replayed-output` edge: the share of replays in which the influenced agent's final answer changed, in [0, 1]. */
+  readonly answerChanged?: number;
 }
 
 /** One agent of the graph and whether it influences anything. */

@@ -15,6 +15,14 @@ export interface StoredInfluenceEdge {
   readonly provenance: string;
 }
 
+/** One cached replayed-influence value. */
+interface StoredReplayedValue {
+  readonly evaluator: string;
+  readonly intervention: string;
+  readonly value: number;
+  readonly computedAt: string;
+}
+
 /**
  * Sums over a set of episodes that change when one of them is deleted or replaced by a row at
  * another place in its file: how many, and the totals of their row ids, byte offsets, byte
@@ -28,11 +36,12 @@ export interface EpisodeFingerprint {
   readonly lines: number;
 }
 
-/** Reads the influence edges a trace logged (`influence_edge`, written with the episode by EpisodeWriter). */
+/** Reads the influence edges a trace logged (`influence_edge`, written with the episode by EpisodeWriter) and the replayed ones cached. */
 export class InfluenceRepository {
   private readonly rangeStmt: Statement<StoredInfluenceEdge>;
   private readonly runStmt: Statement<{ runId: number; mechanism: string | null }>;
   private readonly fingerprintStmt: Statement<EpisodeFingerprint>;
+  private readonly replayedStmt: Statement<StoredReplayedValue>;
 
   constructor(db: Db) {
     this.rangeStmt = db.prepare(`
@@ -48,6 +57,28 @@ export class InfluenceRepository {
       SELECT count(*) AS count, total(episode_id) AS ids, total(byte_offset) AS offsets, total(byte_length) AS lengths,
         total(line) AS lines
       FROM episode WHERE run_id = ? AND episode_id <= ? AND coalesce(train_step, 0) BETWEEN ? AND ?`);
+    // Replayed influence lives in the evaluation cache (engine/influence/replayedEdges.ts names its keys).
+    this.replayedStmt = db.prepare(`
+      SELECT evaluator, intervention, value, computed_at AS computedAt FROM evaluation
+      WHERE episode_id = ? AND (intervention LIKE 'message-effect@%' OR intervention LIKE 'output@%' OR intervention LIKE 'answer@%')
+      ORDER BY evaluator, intervention`);
+  }
+
+  /**
+   * The replayed influence values of one episode (evaluation cache rows under the keys of
+   * engine/influence/replayedEdges.ts) of the replay set-up (evaluator fingerprint) last used on it;
+   * empty when none was.
+   */
+  replayedValues(episodeId: number): { evaluator: string; values: Map<string, number> } | undefined {
+    const rows = this.replayedStmt.all(episodeId);
+    let latest: StoredReplayedValue | undefined;
+    for (const r of rows) if (!latest || r.computedAt > latest.computedAt) latest = r;
+    if (!latest) return undefined;
+    const evaluator = latest.evaluator;
+    return {
+      evaluator,
+      values: new Map(rows.filter((r) => r.evaluator === evaluator).map((r) => [r.intervention, r.value])),
+    };
   }
 
   /** The run of an episode and its mechanism; undefined when there is no such episode. */

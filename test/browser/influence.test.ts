@@ -84,6 +84,47 @@ const graph: InfluenceGraphView = {
 
 const data = episodeData(12);
 
+// A replay's edges (credit-methods.md §3.17): the planner's message #1 → outcome, and output distances.
+const replayedGraph: InfluenceGraphView = {
+  ...graph,
+  edges: [
+    ...graph.edges,
+    {
+      from: planner,
+      to: null,
+      kind: 'counterfactual',
+      value: 1,
+      exact: true,
+      provenance: 'v(M) − v(M∖{#1}), replayed (cached in the index)',
+      connections: 0,
+      episodes: 1,
+      message: 0,
+    },
+    {
+      from: planner,
+      to: 'solver',
+      kind: 'replayed-output',
+      value: 0.375,
+      exact: true,
+      provenance: `1 − Jaccard(words of solver's output without ${planner}, with ${planner}), replayed (cached in the index); final answer changed in 100% of the replays`,
+      connections: 0,
+      episodes: 1,
+      answerChanged: 1,
+    },
+    {
+      from: verifier,
+      to: 'solver',
+      kind: 'replayed-output',
+      value: 0,
+      exact: true,
+      provenance: 'replayed (cached in the index)',
+      connections: 0,
+      episodes: 1,
+      answerChanged: 0,
+    },
+  ],
+};
+
 function host(answer: () => unknown) {
   const base = scriptedHost({ count: 12 });
   return (message: IpcMessage, harness: WebviewHarness): unknown =>
@@ -152,6 +193,51 @@ describeInBrowser('Episode webview: the influence graph', (browser) => {
       await noScriptRan(s.h);
       await section.scrollIntoViewIfNeeded();
       await s.h.screenshot(`episode-influence-${theme}`);
+      await s.close();
+    });
+  }
+
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    test(`replayed edges: output distances arc above in their own colour, message edges in the table with their message and source (${theme})`, async () => {
+      const s = await openEpisode(browser, { host: host(() => replayedGraph), data, theme });
+      const section = s.h.page.locator('section.influence');
+      await section.locator('.influence-table tbody tr').first().waitFor();
+      const rows = section.locator('.influence-table tbody tr');
+      assert.equal(await rows.count(), 8);
+      const cells = async (n: number) => (await rows.locator(`td:nth-child(${String(n)})`).allTextContents()).slice(5);
+      assert.deepEqual(await cells(1), [`${planner}, message #1`, planner, verifier]);
+      assert.deepEqual(await cells(3), ['counterfactual', 'replayed-output', 'replayed-output']);
+      assert.deepEqual(await cells(4), ['+1.000', '+0.375', '0']);
+      const sources = await cells(7);
+      assert.equal(sources[0], 'v(M) − v(M∖{#1}), replayed (cached in the index)');
+      assert.match(sources[1] ?? '', /final answer changed in 100% of the replays$/);
+      // Two output arcs (the message edge is in the table only), above the line, not in the sign colours.
+      const arcs = section.locator('.influence-arc.influence-replayed-output');
+      assert.equal(await arcs.count(), 2);
+      assert.equal(await section.locator('.influence-arc').count(), 7);
+      const paths = await arcs.evaluateAll((list) =>
+        list.map((a) => (a as unknown as { getAttribute(n: string): string }).getAttribute('d')),
+      );
+      for (const d of paths) {
+        const controlY = Number(/Q[\d.]+,(-?[\d.]+)/.exec(d)?.[1]);
+        assert.ok(controlY < 92, d);
+      }
+      const colours = await arcs.evaluateAll((list) => list.map((a) => getComputedStyle(a as Element).stroke));
+      const logged = await section
+        .locator('.influence-arc.influence-logged')
+        .first()
+        .evaluate((a) => getComputedStyle(a as Element).stroke);
+      assert.ok(
+        colours.every((c) => c !== logged && c !== ''),
+        `${colours.join(', ')} vs ${logged}`,
+      );
+      assert.match(
+        (await section.locator('.influence-key').textContent()) ?? '',
+        /replayed output .*1 − token-set Jaccard, 0 to 1/,
+      );
+      await noScriptRan(s.h);
+      await section.scrollIntoViewIfNeeded();
+      await s.h.screenshot(`episode-influence-replayed-${theme}`);
       await s.close();
     });
   }

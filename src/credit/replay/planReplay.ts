@@ -16,7 +16,8 @@ import type {
 /**
  * Plans the replay of one counterfactual of `episode` (docs/replay.md, "Replay plans"). The
  * conversation is kept as logged up to the cut — the first message of a removed agent (kind
- * `agents`; no cut when they never speak) or message `keep` (kind `messages`). After the cut,
+ * `agents`; no cut when they never speak), message `keep` (kind `messages`) or the first dropped
+ * message (kind `drop`, whose messages are left out). After the cut,
  * removed agents' messages are dropped (`remove`) or replaced by their declared default action
  * (`default`); the others' model output is regenerated in the logged order, each message by its
  * agent's model from its system prompt and the conversation as it sees it; user turns, tool results,
@@ -36,10 +37,12 @@ export function planReplay(
   if (!removed.ok) return removed;
   const cut = cutIndex(episode.messages, intervention, removed.value);
   if (!cut.ok) return cut;
+  const dropped = new Set(intervention.kind === 'drop' ? intervention.messages : []);
   const context: ViewContext = { roster, task: taskPrompt(episode), visibility: config.visibility ?? seesEverything };
   const sampling = replaySampling(loggedSampling(episode.metadata), config.sampling);
   const steps: ReplayStep[] = [];
   for (let i = cut.value; i < episode.messages.length; i++) {
+    if (dropped.has(i)) continue;
     const step = stepFor(episode.messages[i] as Message, i, removed.value, context, { config, sampling });
     if (!step.ok) return step;
     if (step.value) steps.push(step.value);
@@ -58,7 +61,7 @@ type Removed = ReadonlyMap<string, string | undefined>;
 
 function removedAgents(intervention: ReplayIntervention, roster: ReadonlyMap<string, ReplayAgent>): Result<Removed> {
   const removed = new Map<string, string | undefined>();
-  if (intervention.kind === 'messages') return ok(removed);
+  if (intervention.kind !== 'agents') return ok(removed);
   for (const name of intervention.removed) {
     const agent = roster.get(name);
     if (agent === undefined)
@@ -77,6 +80,14 @@ function cutIndex(messages: readonly Message[], intervention: ReplayIntervention
   if (intervention.kind === 'agents') {
     const first = messages.findIndex((m) => removed.has(m.agent));
     return ok(first < 0 ? messages.length : first);
+  }
+  if (intervention.kind === 'drop') {
+    const outside = intervention.messages.find((i) => !Number.isInteger(i) || i < 0 || i >= messages.length);
+    if (outside !== undefined)
+      return err(
+        `message ${outside} is not one of this episode's ${messages.length} messages (0 to ${messages.length - 1})`,
+      );
+    return ok(intervention.messages.length === 0 ? messages.length : Math.min(...intervention.messages));
   }
   const keep = intervention.keep;
   if (Number.isInteger(keep) && keep >= 0 && keep <= messages.length) return ok(keep);

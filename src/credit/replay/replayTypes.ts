@@ -11,11 +11,14 @@ export type ReplayMode = 'remove' | 'default';
 /**
  * What a replay changes. `agents`: the named agents are taken out (from their first message on,
  * every later message of the others is regenerated). `messages`: messages `0 .. keep−1` are kept as
- * logged and every later one is regenerated (prefix replay, for per-message credit).
+ * logged and every later one is regenerated (prefix replay, for per-message credit). `drop`: single
+ * messages are taken out and what follows the first is regenerated.
  */
 export type ReplayIntervention =
   | { readonly kind: 'agents'; readonly removed: readonly string[]; readonly mode: ReplayMode }
-  | { readonly kind: 'messages'; readonly keep: number };
+  | { readonly kind: 'messages'; readonly keep: number }
+  /** `drop`: the logged messages at these indices are taken out; from the first on, the others' model output is regenerated (message influence, credit-methods.md §3.17). */
+  | { readonly kind: 'drop'; readonly messages: readonly number[] };
 
 /** Where a message of a replayed conversation comes from. */
 export type MessageOrigin = 'logged' | 'default' | 'replayed';

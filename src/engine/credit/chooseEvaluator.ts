@@ -60,14 +60,42 @@ export function chooseEvaluator(
   // Episode locations are relative to the indexed folder, whichever run they belong to.
   const checker = checkerOptions(run, manifest, choice?.kind === 'builtin' ? choice : undefined);
   if (choice?.kind !== 'replay') return builtinEvaluator(root, checker);
+  const setup = replaySetup(choice, manifest, checker, context.replay, warn);
+  return replayEvaluator(setup.options, root, setup.checker, setup.deps);
+}
+
+/** What a replay of a run is built from: the user's options completed by run.json's replay settings, the checker, the host's deps and the key. */
+export interface ReplaySetup {
+  readonly options: ReplayOptions;
+  readonly checker: FinalAnswerOptions;
+  readonly deps: ReplayDeps;
+}
+
+/** The replay setup of `run` for the user's replay choice (as {@link chooseEvaluator} builds its replay evaluator). */
+export function runReplaySetup(
+  run: CreditRun,
+  choice: Extract<EvaluatorChoice, { kind: 'replay' }>,
+  context: EvaluatorContext = {},
+): ReplaySetup {
+  const manifest = run.evaluatorJson ? (JSON.parse(run.evaluatorJson) as ManifestEvaluator) : undefined;
+  const warn = (message: string): void => context.onWarning?.(`run "${run.name}": ${message}`);
+  return replaySetup(choice, manifest, checkerOptions(run, manifest, undefined), context.replay, warn);
+}
+
+function replaySetup(
+  choice: Extract<EvaluatorChoice, { kind: 'replay' }>,
+  manifest: ManifestEvaluator | undefined,
+  checker: FinalAnswerOptions,
+  replay: ReplayDeps | undefined,
+  warn: (message: string) => void,
+): ReplaySetup {
   let options = choice.options;
   if (manifest?.kind === 'replay' && manifest.options) {
     const merged = withManifestSettings(options, manifest.options);
     merged.warnings.forEach(warn);
     options = merged.options;
   }
-  const deps = { ...context.replay, ...(choice.apiKey ? { apiKey: choice.apiKey } : {}) };
-  return replayEvaluator(options, root, checker, deps);
+  return { options, checker, deps: { ...replay, ...(choice.apiKey ? { apiKey: choice.apiKey } : {}) } };
 }
 
 /** The final-answer checker's options: the mechanism's aggregation, then the manifest's built-in options, then the choice's. */

@@ -232,7 +232,7 @@ function usageOf(
 }
 
 /** The run's roster from its manifest (`run.config_json`), for trace lines that declare none. */
-function manifestRoster(configJson: string | null): readonly AgentDecl[] | undefined {
+export function manifestRoster(configJson: string | null): readonly AgentDecl[] | undefined {
   if (!configJson) return undefined;
   const agents = (JSON.parse(configJson) as { agents?: unknown }).agents;
   return Array.isArray(agents) ? (agents as AgentDecl[]) : undefined;

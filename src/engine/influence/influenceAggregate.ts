@@ -16,7 +16,7 @@ export class InfluenceAggregate {
   add(edges: readonly InfluenceEdgeView[]): void {
     for (const e of edges) {
       if (!Number.isFinite(e.value)) continue;
-      const key = `${e.kind}\u0000${e.from}\u0000${e.to ?? ''}`;
+      const key = `${e.kind}\u0000${e.from}\u0000${e.to ?? ''}\u0000${e.message ?? ''}`;
       const acc = this.sums.get(key);
       if (acc) {
         acc.sum += e.value;
@@ -39,6 +39,7 @@ export class InfluenceAggregate {
   /** The mean edges, in order of first appearance. */
   edges(): InfluenceEdgeView[] {
     return [...this.sums.values()].map(({ edge, sum, n, exact, connections, largest }) => ({
+      ...(edge.message !== undefined ? { message: edge.message } : {}),
       from: edge.from,
       to: edge.to,
       kind: edge.kind,

@@ -1,5 +1,6 @@
 import type { InfluenceAgentView, InfluenceEdgeView, InfluenceGraphView } from '../../protocol/influence';
 import { largestOf } from './influenceAggregate';
+import { messageEdgesGap } from './replayedEdges';
 
 /** |influence| at or below this is "no influence" (values are sums and means of doubles). */
 export const influenceTolerance = 1e-9;
@@ -8,7 +9,7 @@ export const influenceTolerance = 1e-9;
  * Assembles the graph (credit-methods.md §3.17): the agents in roster order, each marked with
  * {@link noInfluenceOf}, the edges as given, and what the data could not give. `episodes` and
  * `skipped` say what the numbers rest on; `messageAuthors` (one episode's, by roster index) adds
- * the message-level gap when some agent speaks more than once.
+ * the message-level gap when some agent speaks more than once and not every message was replayed.
  */
 export function influenceGraph(
   agents: readonly string[],
@@ -22,13 +23,19 @@ export function influenceGraph(
     edges,
     episodes,
     skipped,
-    missing: missingText(edges, episodes, speaksTwice(messageAuthors)),
+    missing: missingText(edges, episodes, messageGap(edges, messageAuthors)),
   };
 }
 
-/** True when some author has two or more of the messages. */
-function speaksTwice(authors: readonly number[]): boolean {
-  return new Set(authors).size < authors.length;
+/**
+ * The message-level gap (§3.17): logged values are of agent coalitions, so the effect of one
+ * message of an agent that speaks more than once is known only from a replay; null when no agent
+ * speaks twice (a message is then its author's, whose outcome edge is drawn) or every message was replayed.
+ */
+function messageGap(edges: readonly InfluenceEdgeView[], authors: readonly number[]): string | null {
+  if (new Set(authors).size === authors.length) return null;
+  const replayed = new Set(edges.flatMap((e) => (e.message !== undefined ? [e.message] : []))).size;
+  return messageEdgesGap(replayed, authors.length);
 }
 
 /**
@@ -43,19 +50,19 @@ export function noInfluenceOf(agent: string, edges: readonly InfluenceEdgeView[]
   return out.some((e) => e.to === null && e.exact) ? true : null;
 }
 
-/** The message-level gap (§3.17): logged values are of agent coalitions, so removing one message of several is never logged. */
-const messageLevelGap =
-  'no logged removal of one message of an agent that speaks more than once, so no message → outcome edge (values of message subsets in the trace, or a replay, would give them)';
-
-function missingText(edges: readonly InfluenceEdgeView[], episodes: number, messageLevel: boolean): string | null {
+function missingText(
+  edges: readonly InfluenceEdgeView[],
+  episodes: number,
+  messageLevel: string | null,
+): string | null {
   if (episodes === 0) return 'No episodes to read.';
   const gaps: string[] = [];
   if (!edges.some((e) => e.kind === 'logged'))
     gaps.push('no logged attribution weights (messages[].connections and weights in the trace would give them)');
-  if (!edges.some((e) => e.kind === 'counterfactual'))
+  if (!edges.some((e) => e.kind === 'counterfactual' && e.message === undefined))
     gaps.push(
       'no logged removal of an agent (counterfactuals or coalitions in the trace, or a replay, would give the effect on the outcome)',
     );
-  if (messageLevel) gaps.push(messageLevelGap);
+  if (messageLevel !== null) gaps.push(messageLevel);
   return gaps.length === 0 ? null : `This data has ${gaps.join('; and ')}.`;
 }

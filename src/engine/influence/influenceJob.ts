@@ -1,7 +1,7 @@
 import type { InfluenceGraphView } from '../../protocol/influence';
 import { CreditInputRepository } from '../../store/creditInputRepository';
-import { openDatabase } from '../../store/database';
-import { EpisodeLookup } from '../../store/episodeLookup';
+import { openDatabase, type Db } from '../../store/database';
+import { EpisodeLookup, type EpisodeLocation } from '../../store/episodeLookup';
 import { NoIndexError } from '../indexJob';
 import { findIndexLocation } from '../indexLocation';
 import { InfluenceService } from './influenceService';
@@ -40,10 +40,8 @@ export async function readInfluence(options: InfluenceJobOptions): Promise<Influ
     const service = new InfluenceService(db);
     const matches = (run: string): boolean => options.run === undefined || run === options.run;
     if (options.episode !== undefined) {
-      const found = new EpisodeLookup(db).byExternalId(options.episode).filter((e) => matches(e.run));
-      if (found.length === 0) throw new Error(`no episode "${options.episode}" in ${options.root}`);
       const graphs: InfluenceJobGraph[] = [];
-      for (const e of found) {
+      for (const e of episodesNamed(db, options, options.episode)) {
         const graph = await service.episode(e.episodeId);
         if (graph) graphs.push({ run: e.run, episode: options.episode, steps: null, graph });
       }
@@ -64,4 +62,13 @@ export async function readInfluence(options: InfluenceJobOptions): Promise<Influ
   } finally {
     db.close();
   }
+}
+
+/** The episodes named `episode` (of `options.run` when given); throws, naming it, when there is none. */
+export function episodesNamed(db: Db, options: InfluenceJobOptions, episode: string): EpisodeLocation[] {
+  const found = new EpisodeLookup(db)
+    .byExternalId(episode)
+    .filter((e) => options.run === undefined || e.run === options.run);
+  if (found.length === 0) throw new Error(`no episode "${episode}" in ${options.root}`);
+  return found;
 }

@@ -8,6 +8,7 @@ import { counterfactualInfluence } from './counterfactualInfluence';
 import { influenceGraph } from './influenceGraph';
 import { loggedInfluence } from './loggedInfluence';
 import { RangeRead } from './rangeRead';
+import { replayedEdges, type SourcedValue } from './replayedEdges';
 
 /** An aggregate reads at most this many episodes of its range (the first, in id order), so a view stays quick. */
 export const maxInfluenceEpisodes = 20_000;
@@ -26,7 +27,8 @@ export interface InfluencePass {
 
 /**
  * The influence graph of an episode or of a run's step range (credit-methods.md §3.17), from what
- * the index holds: logged connection weights and logged counterfactual values. Read-only; no
+ * the index holds: logged connection weights and logged counterfactual values, and in an episode's
+ * graph the replayed influence cached by a replay pass (replayedInfluence.ts). Read-only; no
  * evaluator is called. One service lives with an open index: it keeps each step range's aggregate
  * and, when the index only grew, adds the episodes appended since (§3.17, "Aggregate").
  */
@@ -52,14 +54,24 @@ export class InfluenceService {
     return this.pass;
   }
 
-  /** The graph of one episode (row id); undefined when the index has no such episode. */
-  async episode(episodeId: number): Promise<InfluenceGraphView | undefined> {
+  /**
+   * The graph of one episode (row id); undefined when the index has no such episode. Its replayed
+   * edges are `replayed` (a replay pass's values, each saying whether it was replayed or cached), else
+   * those of the last replay cached in the index.
+   */
+  async episode(
+    episodeId: number,
+    replayed?: ReadonlyMap<string, SourcedValue>,
+  ): Promise<InfluenceGraphView | undefined> {
     const run = this.logged.runOf(episodeId);
     if (!run) return undefined;
     const [episode] = [...this.input.episodes(run.runId, -Infinity, Infinity, 1, [episodeId])];
     if (!episode) return undefined;
     const stored = this.logged.edgesBetween(episodeId, episodeId).get(episodeId) ?? [];
-    const edges = await episodeEdges(episode, stored, readsEarlierMessages(run.mechanism));
+    const edges = [
+      ...(await episodeEdges(episode, stored, readsEarlierMessages(run.mechanism))),
+      ...replayedEdges(episode, replayed ?? this.cachedReplay(episodeId)),
+    ];
     const names = episode.agents.map((a) => a.name);
     return influenceGraph(names, edges, 1, 0, episode.messageAuthors);
   }
@@ -75,6 +87,11 @@ export class InfluenceService {
     const next = this.tail.then(() => this.readRange(runId, stepFrom, stepTo));
     this.tail = next.catch(() => undefined);
     return next;
+  }
+
+  private cachedReplay(episodeId: number): Map<string, SourcedValue> {
+    const found = this.logged.replayedValues(episodeId)?.values ?? new Map<string, number>();
+    return new Map([...found].map(([key, value]) => [key, { value, source: 'replayed (cached in the index)' }]));
   }
 
   /** Forgets every kept aggregate: the index changed in a way other than appended episodes. */

@@ -87,3 +87,29 @@ test('labels say the value, the kind, exactness and the no-influence state in wo
   ]);
   assert.equal(influenceModel(graph).nodes[2]?.label, 'v: no influence');
 });
+
+test('replayed edges: an output distance arcs above, higher than a logged weight between the same pair; a message edge is not drawn', () => {
+  const replayed: InfluenceGraphView = {
+    ...graph,
+    edges: [
+      edge('p', 's', 'logged', 0.8),
+      edge('p', 's', 'replayed-output', 0.4),
+      { ...edge('p', null, 'counterfactual', 1), message: 2 },
+    ],
+  };
+  const model = influenceModel(replayed);
+  assert.deepEqual(
+    model.arcs.map((a) => a.kind),
+    ['logged', 'replayed-output'],
+  );
+  // p at x 44, s at 128: the control point is lineY − 2·lift, lift (18 + 84/4) = 39, ×1.4 for replayed output.
+  const controlY = (path: string): number => Number(/Q[\d.]+,(-?[\d.]+)/.exec(path)?.[1]);
+  assert.equal(controlY(model.arcs[0]?.path ?? ''), 92 - 2 * 39);
+  assert.ok(Math.abs(controlY(model.arcs[1]?.path ?? '') - (92 - 2 * 39 * 1.4)) < 1e-9);
+  // Each kind has its own scale: the lone replayed-output arc is the widest of its kind.
+  assert.equal(model.arcs[1]?.width, 7);
+  assert.equal(
+    edgeLabel({ ...edge('p', null, 'counterfactual', 1), message: 2 }),
+    'p, message #3 → outcome: +1.000 (counterfactual, exact)',
+  );
+});

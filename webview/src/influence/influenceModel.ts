@@ -1,8 +1,9 @@
 import type { InfluenceEdgeView, InfluenceGraphView, InfluenceKind } from '../../../src/protocol/influence';
 
 // The influence graph as an arc diagram (credit-methods.md §3.17): agents on one line in roster
-// order, the outcome at the end; logged weights arc above the line, counterfactual effects below,
-// so two kinds between the same pair never overlap. Pure: no DOM.
+// order, the outcome at the end; logged weights arc above the line, replayed output distances above
+// and higher, counterfactual effects below, so two kinds between the same pair never overlap.
+// Message → outcome edges are listed in the table only (one arc per message would hide the agents'). Pure: no DOM.
 
 /** Horizontal distance between nodes, px. */
 const spacing = 84;
@@ -67,9 +68,9 @@ export function influenceModel(graph: InfluenceGraphView): InfluenceModel {
   graph.edges.forEach((e, i) => {
     const x1 = x.get(e.from);
     const x2 = e.to === null ? outcomeX : x.get(e.to);
-    if (x1 === undefined || x2 === undefined || x1 === x2) return;
-    const above = e.kind === 'logged';
-    const lift = Math.min(lineY - 12, 18 + Math.abs(x2 - x1) / 4);
+    if (x1 === undefined || x2 === undefined || x1 === x2 || e.message !== undefined) return;
+    const above = e.kind === 'logged' || e.kind === 'replayed-output';
+    const lift = Math.min(lineY - 12, (18 + Math.abs(x2 - x1) / 4) * (e.kind === 'replayed-output' ? 1.4 : 1));
     const mid = (x1 + x2) / 2;
     const cy = above ? lineY - lift * 2 : lineY + lift * 2;
     const scale = largest.get(e.kind) ?? 0;
@@ -99,7 +100,12 @@ export function influenceStatus(noInfluence: boolean | null): string {
 /** "planner → outcome: +0.365 (counterfactual, exact)". */
 export function edgeLabel(e: InfluenceEdgeView): string {
   const value = Number.isFinite(e.value) ? `${e.value >= 0 ? '+' : '−'}${Math.abs(e.value).toFixed(3)}` : '—';
-  return `${e.from} → ${e.to ?? outcomeName}: ${value} (${e.kind}, ${e.exact ? 'exact' : 'approximate'})`;
+  return `${edgeSource(e)} → ${e.to ?? outcomeName}: ${value} (${e.kind}, ${e.exact ? 'exact' : 'approximate'})`;
+}
+
+/** Where an edge starts, in words: the agent, or its message for a message → outcome edge ("planner, message #2"). */
+export function edgeSource(e: InfluenceEdgeView): string {
+  return e.message === undefined ? e.from : `${e.from}, message #${String(e.message + 1)}`;
 }
 
 function signOf(value: number): InfluenceArc['sign'] {

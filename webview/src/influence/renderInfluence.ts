@@ -2,11 +2,12 @@ import { select } from 'd3-selection';
 import type { InfluenceEdgeView, InfluenceGraphView } from '../../../src/protocol/influence';
 import { h } from '../dom';
 import { formatCredit, formatInt } from '../kit/format';
-import { influenceModel, outcomeName, type InfluenceArc, type InfluenceNode } from './influenceModel';
+import { edgeSource, influenceModel, outcomeName, type InfluenceArc, type InfluenceNode } from './influenceModel';
 
 const svgNs = 'http://www.w3.org/2000/svg';
 const graphKey =
-  'Arcs above the agents: logged attribution weights; below: the effect of removing an agent (on the outcome, or its interaction with a later agent). ' +
+  'Arcs above the agents: logged attribution weights; higher above: replayed output (how far an agent’s replayed output moves without the other agent, 1 − token-set Jaccard, 0 to 1); ' +
+  'below: the effect of removing an agent (on the outcome, or its interaction with a later agent). Replayed message → outcome effects are in the table. ' +
   'Width: |influence| within each kind (their units differ). Blue: positive, red: negative, dashed: approximate.';
 
 /**
@@ -115,7 +116,7 @@ function edgeTable(edges: readonly InfluenceEdgeView[]): HTMLElement {
     const row = h(
       'tr',
       undefined,
-      h('td', undefined, e.from),
+      h('td', undefined, edgeSource(e)),
       h('td', undefined, e.to ?? outcomeName),
       h('td', undefined, e.kind),
       h('td', 'num', formatCredit(e.value)),

@@ -8,8 +8,13 @@ import { planReplay } from '../../../credit/replay/planReplay';
 import { estimateReplayCost, totalReplayCost, type ReplayCost } from '../../../credit/replay/replayCost';
 import { replayReward } from '../../../credit/replay/replayReward';
 import { replaySamples } from '../../../credit/replay/replaySamples';
-import type { ReplayConfig, ReplayPlan } from '../../../credit/replay/replayTypes';
-import { runReplay } from '../../../credit/replay/runReplay';
+import type {
+  ConversationMessage,
+  ReplayConfig,
+  ReplayIntervention,
+  ReplayPlan,
+} from '../../../credit/replay/replayTypes';
+import { runReplay, type CompleteText } from '../../../credit/replay/runReplay';
 import { readEpisode } from '../../../ingest/readEpisode';
 import { evaluatorEpisode } from '../builtinEvaluator';
 import {
@@ -42,7 +47,8 @@ export interface ReplayDeps {
   >;
 }
 
-interface ReplayContext {
+/** One replay session: the user's options, the checker, the planner's config and the client. */
+export interface ReplayContext {
   readonly options: ReplayOptions;
   readonly root: string;
   readonly checker: FinalAnswerOptions;
@@ -66,18 +72,10 @@ export function replayEvaluator(
   checker: FinalAnswerOptions,
   deps: ReplayDeps = {},
 ): Evaluator {
-  const endpoint = chatEndpoint(options.url).display;
-  const context: ReplayContext = {
-    options,
-    root,
-    checker,
-    config: replayConfig(options),
-    client: deps.client ?? clientOf(options, deps),
-    deps,
-  };
+  const context = replayContext(options, root, checker, deps);
   return {
-    fingerprint: replayFingerprint(options, checker, context.config, deps.roster),
-    label: `the replay evaluator at ${endpoint}`,
+    fingerprint: replayContextFingerprint(context),
+    label: `the replay evaluator at ${chatEndpoint(options.url).display}`,
     replays: true,
     intervention: options.mode,
     cannotScore: (episode) => finalAnswerCannotScore(episode.groundTruth, episode.format),
@@ -86,6 +84,45 @@ export function replayEvaluator(
     usage: () => context.client.stats(),
     close: () => context.client.close(),
   };
+}
+
+/** A replay session (one client) for the evaluator or for replayed influence (engine/influence). */
+export function replayContext(
+  options: ReplayOptions,
+  root: string,
+  checker: FinalAnswerOptions,
+  deps: ReplayDeps = {},
+): ReplayContext {
+  const config = replayConfig(options);
+  return { options, root, checker, config, client: deps.client ?? clientOf(options, deps), deps };
+}
+
+/** The fingerprint the evaluator's values are cached under (docs/replay.md, "Cache"). */
+export function replayContextFingerprint(context: ReplayContext): string {
+  return replayFingerprint(context.options, context.checker, context.config, context.deps.roster);
+}
+
+/**
+ * The K (`samples`) replayed conversations of one intervention of `episode`: replay sample j uses
+ * seed + j; a plan that regenerates nothing gives the logged conversation once, without a call.
+ */
+export async function replayConversations(
+  context: ReplayContext,
+  episode: Episode,
+  intervention: ReplayIntervention,
+): Promise<ConversationMessage[][]> {
+  const planned = planReplay(episode, intervention, context.config);
+  if (!planned.ok) throw new Error(planned.error);
+  const plan = planned.value;
+  const complete = completeText(context);
+  return Promise.all(
+    Array.from({ length: samplesOf(context, plan) }, (_, sample) => runReplay(plan, complete, sample)),
+  );
+}
+
+/** The client's completions as text, cancelled by the session's signal. */
+function completeText(context: ReplayContext): CompleteText {
+  return async (chat) => (await context.client.complete(chat, context.deps.signal)).content;
 }
 
 /** The planner's config from the user's options. */
@@ -141,8 +178,7 @@ async function replayedValue(
 ): Promise<number> {
   if (request.kind === 'agents' && mask === 0n) return 0; // v(∅) = 0, as without replay
   const plan = planFor(context, request, episode, mask);
-  const complete = async (chat: Parameters<ChatClient['complete']>[0]): Promise<string> =>
-    (await context.client.complete(chat, context.deps.signal)).content;
+  const complete = completeText(context);
   const presentMask = request.kind === 'agents' ? mask : undefined;
   const rewards = await Promise.all(
     Array.from({ length: samplesOf(context, plan) }, async (_, sample) =>
@@ -187,7 +223,8 @@ function samplesOf(context: ReplayContext, plan: ReplayPlan): number {
   return plan.steps.some((s) => s.kind === 'generate') ? context.options.samples : 1;
 }
 
-async function readForReplay(
+/** The episode's record re-read from its trace (roster from run.json when the line has none) and the checker's view of it. */
+export async function readForReplay(
   context: ReplayContext,
   credit: CreditEpisode,
 ): Promise<{ episode: Episode; base: EvaluatorEpisode }> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Episode } from '../../../../src/core/episode';
 import { InfluenceAggregate } from '../../../../src/engine/influence/influenceAggregate';
-import { noInfluenceOf } from '../../../../src/engine/influence/influenceGraph';
+import { influenceGraph, noInfluenceOf } from '../../../../src/engine/influence/influenceGraph';
 import { readInfluence } from '../../../../src/engine/influence/influenceJob';
 import { runIndexJob } from '../../../../src/engine/indexJob';
 import type { InfluenceEdgeView, InfluenceGraphView } from '../../../../src/protocol/influence';
@@ -36,7 +36,8 @@ function edge(graph: InfluenceGraphView, from: string, to: string | null, kind: 
   return found;
 }
 
-const messageGap = /no logged removal of one message of an agent that speaks more than once/;
+const messageGap =
+  /no replayed message → outcome edges \(replay with `credit-lens influence <run-dir> --episode ID --replay url=…`/;
 
 /** The AND game of a and b (E3) with an idle c: v(S) = 1 when a and b are both in S. */
 const andGame = [0, 1, 2, 3, 4, 5, 6, 7].map((mask) => ({
@@ -69,7 +70,7 @@ test('influence from logged coalitions: v(N) − v(N∖{i}) to the outcome and t
   assert.doesNotMatch(graph.missing ?? '', messageGap, 'each agent speaks once: its removal is its message’s');
 });
 
-test('an agent speaking twice: its one-message removal is never logged, so the episode graph says so', async () => {
+test('an agent speaking twice: its one-message removal is never logged, so the episode graph says a replay would give it', async () => {
   // Coalition values are of agents; {a's first message} removed alone is no agent coalition.
   const root = await indexed([
     episode('twice', { agents, messages: [say('a'), say('b'), say('a')], coalitions: andGame, reward: 1 }),
@@ -173,4 +174,29 @@ test('a mean of +1 and −1 over episodes is 0 but is not "no influence": the la
   quiet.add([edgeOf(0)]);
   quiet.add([edgeOf(0)]);
   assert.equal(noInfluenceOf('a', quiet.edges()), true);
+});
+
+test('the message-level gap: none when every message was replayed, the count when some were, the replay command when none were', () => {
+  const replayedMessage = (message: number) => ({
+    from: 'a',
+    to: null,
+    kind: 'counterfactual' as const,
+    value: 0.5,
+    exact: true,
+    provenance: `v(M) − v(M∖{#${String(message + 1)}}), replayed`,
+    connections: 0,
+    episodes: 1,
+    message,
+  });
+  const authors = [0, 1, 0];
+  assert.match(influenceGraph(['a', 'b'], [], 1, 0, authors).missing ?? '', messageGap);
+  const some = influenceGraph(['a', 'b'], [replayedMessage(0)], 1, 0, authors).missing ?? '';
+  assert.match(
+    some,
+    /message → outcome edges replayed for 1 message of 3; the others were not computed \(raise --max-messages/,
+  );
+  const all = influenceGraph(['a', 'b'], [0, 1, 2].map(replayedMessage), 1, 0, authors).missing ?? '';
+  assert.doesNotMatch(all, /message → outcome/);
+  // Message edges are not an agent's removal: that gap stays.
+  assert.match(all, /no logged removal of an agent/);
 });
