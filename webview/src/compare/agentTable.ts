@@ -105,6 +105,7 @@ function notIdentifiableCells(agent: AgentView): HTMLTableCellElement[] {
     'td',
     'not-identifiable',
     h('span', 'state', 'not identifiable'),
+    ': ',
     h('span', 'missing', missingText(agent)),
   );
   why.colSpan = 5;
