@@ -194,13 +194,13 @@ describeInBrowser('Compare webview', (browser) => {
       const verifier = page.locator('.interval-row').nth(0);
       assert.match((await verifier.getAttribute('class')) ?? '', /verdict-up/);
       assert.match((await page.locator('.interval-row').nth(1).getAttribute('class')) ?? '', /verdict-unclear/);
-      const zero = Number(await page.locator('.zero-line').getAttribute('x1'));
+      const zero = Number(await verifier.locator('.zero-line').getAttribute('x1'));
       assert.ok(
         Number(await verifier.locator('.interval-bar').getAttribute('x1')) > zero,
         'the whole interval is above 0',
       );
       assert.equal(
-        await page.locator('.interval-row').nth(2).locator('circle, line').count(),
+        await page.locator('.interval-row').nth(2).locator('circle, .interval-bar').count(),
         0,
         'no mark without a number',
       );

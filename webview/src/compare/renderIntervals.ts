@@ -10,10 +10,10 @@ const rowHeight = 44;
 
 /**
  * The interval chart (a forest plot): per agent the credit difference B − A as a dot, its 95%
- * interval as a bar, a dashed zero line across every row, and above each the agent's name with the
- * number, interval, p-value and test in words. A blue bar lies wholly above zero, a red one below, a
- * grey one crosses it; an agent the data cannot answer has its label and no mark. Agent names go
- * in through d3's `text()` (a text node), never as markup. The table beside it has the same numbers.
+ * interval as a bar over a dashed zero mark, and above each the agent's name with the number,
+ * interval, p-value and test in words. A blue bar lies wholly above zero, a red one below, a grey
+ * one crosses it; an agent the data cannot answer has its label and no mark. Agent names go in as
+ * `textContent`, never as markup. The table beside it has the same numbers.
  */
 export function renderIntervals(model: IntervalModel, width: number, title: string): SVGSVGElement {
   const svg = document.createElementNS(svgNs, 'svg');
@@ -29,13 +29,6 @@ export function renderIntervals(model: IntervalModel, width: number, title: stri
       .tickFormat((d) => formatCredit(Number(d)))
       .tickSizeOuter(0),
   );
-  plot
-    .append('line')
-    .attr('class', 'zero-line')
-    .attr('x1', x(0))
-    .attr('x2', x(0))
-    .attr('y1', 0)
-    .attr('y2', frame.innerHeight);
   plot
     .selectAll<SVGGElement, IntervalRow>('g.interval-row')
     .data(model.rows)
@@ -58,8 +51,19 @@ function drawRow(g: SVGGElement, row: IntervalRow, x: (v: number) => number): vo
   name.textContent = row.agent;
   label.append(name, `  ${row.label}`);
   g.append(label);
-  if (row.difference === null) return;
   const y = 30;
+  // Zero under each row's bar (not across the labels): the reference every interval is read against.
+  const zero = document.createElementNS(svgNs, 'line');
+  zero.setAttribute('class', 'zero-line');
+  for (const [key, value] of [
+    ['x1', x(0)],
+    ['x2', x(0)],
+    ['y1', y - 10],
+    ['y2', y + 10],
+  ] as const)
+    zero.setAttribute(key, String(value));
+  g.append(zero);
+  if (row.difference === null) return;
   if (row.interval) {
     const bar = document.createElementNS(svgNs, 'line');
     bar.setAttribute('class', 'interval-bar');
