@@ -17,6 +17,7 @@ import { showLogCommand } from './commands/showLogCommand';
 import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
 import type { IndexJobs } from './indexJobs';
 import { clearReplayApiKeyCommand, setReplayApiKeyCommand } from './replay/replayKey';
+import type { ComparePanel } from './panels/comparePanel';
 import type { DashboardPanel } from './panels/dashboardPanel';
 import type { EpisodePanel } from './panels/episodePanel';
 import type { GroupPanel } from './panels/groupPanel';
@@ -52,6 +53,8 @@ export const commandIds = {
   openEpisodeView: 'creditLens.openEpisodeView',
   /** "Credit Lens: Open Group View" (Runs view groups), handled by {@link openGroupCommand}. */
   openGroup: 'creditLens.openGroup',
+  /** "Credit Lens: Compare Runs…": the Compare view on the current run folder's index. */
+  compareRuns: 'creditLens.compareRuns',
   /** "Credit Lens: Set Replay API Key…", handled by {@link setReplayApiKeyCommand}. */
   setReplayApiKey: 'creditLens.setReplayApiKey',
   /** "Credit Lens: Clear Replay API Key", handled by {@link clearReplayApiKeyCommand}. */
@@ -70,6 +73,7 @@ export interface CommandServices {
   readonly episodePanel: EpisodePanel;
   readonly dashboardPanel: DashboardPanel;
   readonly groupPanel: GroupPanel;
+  readonly comparePanel: ComparePanel;
   /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
   readonly storageDir?: string;
   /** The extension's version (SARIF tool driver). */
@@ -150,6 +154,10 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
       services.groupPanel.show(folder, runId, group);
     }),
   );
+  register(commandIds.compareRuns, async (argument) => {
+    const folder = await chooseFolder(argument, 'Credit Lens: Compare Runs');
+    if (folder) services.comparePanel.show(folder);
+  });
   register(commandIds.showLog, showLogCommand({ log }));
   register(commandIds.revealTraceLine, revealTraceLineCommand());
 }

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { CompareService } from '../engine/compare/compareService';
 import { registerAllCommands } from './commandIds';
 import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
+import { ComparePanel, type ComparePanelDeps } from './panels/comparePanel';
 import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
 import { EpisodePanel } from './panels/episodePanel';
 import { GroupPanel } from './panels/groupPanel';
@@ -24,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
     dashboardPanel.refresh(folder, change);
     episodePanel.refresh(folder);
     groupPanel.refresh(folder);
+    comparePanel.refresh(folder);
   };
   const episodePanel = own(
     context,
@@ -68,7 +71,8 @@ export function activate(context: vscode.ExtensionContext): void {
       ...storage,
     }),
   );
-  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel])
+  const comparePanel = own(context, new ComparePanel({ ...host, config, ...compareDeps(episodePanel), ...storage }));
+  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel, comparePanel])
     own(context, panel.registerSerializer());
   refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
@@ -80,11 +84,22 @@ export function activate(context: vscode.ExtensionContext): void {
     episodePanel,
     dashboardPanel,
     groupPanel,
+    comparePanel,
     version,
     onCredited: refreshPanels,
     ...hooks,
     ...storage,
   });
+}
+
+/** The Compare panel's engine and its way to the Episode view. */
+function compareDeps(episodePanel: EpisodePanel): Pick<ComparePanelDeps, 'comparer' | 'openEpisode'> {
+  return {
+    comparer: (db) => new CompareService(db),
+    openEpisode: (folder, episodeId, method) => {
+      episodePanel.show(folder, episodeId, method);
+    },
+  };
 }
 
 /**

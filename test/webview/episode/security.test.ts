@@ -27,3 +27,13 @@ test('the Episode view sets text and styles only through the DOM and the CSSOM',
     for (const [pattern, what] of forbidden) assert.doesNotMatch(source, pattern, `${file} uses ${what}`);
   }
 });
+
+test('the Compare view sets text and styles only through the DOM and the CSSOM', () => {
+  const compare = join(dir, '..', 'compare');
+  const files = readdirSync(compare).filter((f) => f.endsWith('.ts'));
+  assert.ok(files.length >= 8);
+  for (const file of files) {
+    const source = readFileSync(join(compare, file), 'utf8');
+    for (const [pattern, what] of forbidden) assert.doesNotMatch(source, pattern, `compare/${file} uses ${what}`);
+  }
+});

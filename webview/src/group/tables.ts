@@ -63,7 +63,7 @@ export function renderRollouts(data: GroupViewData, open: OpenRollout): HTMLElem
       ]),
     ),
   );
-  const table = h('table', 'rollouts', head, h('tbody', undefined, ...rows));
+  const table = h('table', 'data-table rollouts', head, h('tbody', undefined, ...rows));
   table.setAttribute('aria-label', `Rollouts of group ${data.ref.group}, best reward first`);
   return table;
 }
@@ -98,7 +98,7 @@ export function renderSignals(data: GroupViewData): HTMLElement {
       }),
     ),
   );
-  const table = h('table', 'signals', head, h('tbody', undefined, ...rows));
+  const table = h('table', 'data-table signals', head, h('tbody', undefined, ...rows));
   table.setAttribute('aria-label', 'Advantage of every rollout under every signal the index has');
   return table;
 }

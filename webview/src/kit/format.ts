@@ -68,3 +68,17 @@ export function formatPosition(step: number | null, group: string | null, sample
 export function formatPercent(share: number | null): string {
   return share === null || !Number.isFinite(share) ? '—' : `${(share * 100).toFixed(1)}%`;
 }
+
+/** A two-sided p-value as the CLI and the flags print it: `p < 0.001`, `p = 0.012`, `p = 0.5`; `p undefined` for null. */
+export function formatP(p: number | null): string {
+  if (p === null || !Number.isFinite(p)) return 'p undefined';
+  return p < 0.001 ? 'p < 0.001' : `p = ${String(Number(p.toPrecision(2)))}`;
+}
+
+/** A change of share in percentage points: `0.13` → `+13.0 pp`, `−2.5 pp`; null → `—`. */
+export function formatPointChange(change: number | null): string {
+  if (change === null || !Number.isFinite(change)) return '—';
+  const points = Math.abs(change * 100).toFixed(1);
+  if (points === '0.0') return '0.0 pp';
+  return `${change < 0 ? minus : '+'}${points} pp`;
+}
