@@ -63,10 +63,11 @@ function explainFlag(index: ToolIndex, flagId: number): Result<ToolValue> {
   });
 }
 
-function rowsOf(rows: readonly EvidenceRow[]): ToolValue[] {
+/** Evidence rows with one level of details (a window's own figures are in its value already). */
+function rowsOf(rows: readonly EvidenceRow[], depth = 0): ToolValue[] {
   return rows.slice(0, maxEvidenceRows).map((row) => ({
     label: capText(row.label, maxResultChars),
     value: capText(row.value, maxResultChars),
-    ...(row.children && row.children.length > 0 ? { details: rowsOf(row.children) } : {}),
+    ...(depth === 0 && row.children && row.children.length > 0 ? { details: rowsOf(row.children, 1) } : {}),
   }));
 }
