@@ -13,6 +13,7 @@ import { influenceCommand } from './commands/influenceCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
+import { mcpCommand } from './commands/mcpCommand';
 import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
@@ -73,6 +74,10 @@ Usage:
       Print the influence graph (logged attribution weights, counterfactual effects of removing an
       agent, pairwise interactions) of one episode, or its mean over each run's steps. Influence is
       not credit: it does not add up to the reward. Every edge says where it comes from.
+  credit-lens mcp <run-dir> [--db PATH] [--allow-compute]
+      Serve the agent tools (list_runs, get_agent_credit, find_episodes, read_episode, explain_flag;
+      docs/agent-tools.md) over the Model Context Protocol on stdio, for a coding agent's MCP client.
+      Read-only unless --allow-compute (adds recompute_credit); nothing outside <run-dir> is readable.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -120,6 +125,7 @@ const optionSpec = {
   split: { type: 'string' },
   port: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
+  'allow-compute': { type: 'boolean', default: false },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -161,6 +167,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(values.run !== undefined ? { run: values.run } : {}),
             ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
           },
+          io,
+        );
+      case 'mcp':
+        return await mcpCommand(
+          { root: requireDir(rest), allowCompute: values['allow-compute'], ...oneDb(values.db) },
           io,
         );
       case 'demo':
