@@ -20,7 +20,7 @@ type Json = Record<string, unknown> & { [key: string]: unknown };
 async function call(name: string, input: unknown): Promise<Json> {
   const result = await invokeTool(creditLensTools, await index(), name, input);
   assert.ok(result.ok, result.ok ? '' : result.error);
-  return result.value as Json;
+  return result.value;
 }
 async function refusal(name: string, input: unknown): Promise<string> {
   const result = await invokeTool(creditLensTools, await index(), name, input);
@@ -73,7 +73,7 @@ test('validateInput refuses unknown keys, wrong types, bounds and enums, and fil
     value: { agent: 'verifier', method: 'loo', window: 1, offset: 0, limit: 20 },
   });
   assert.match(
-    String(validateInput(schema, {}).ok === false && (validateInput(schema, {}) as { error: string }).error),
+    String(!validateInput(schema, {}).ok && (validateInput(schema, {}) as { error: string }).error),
     /"agent" is required/,
   );
   const error = (input: unknown): string => {
