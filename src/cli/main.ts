@@ -13,7 +13,7 @@ import { influenceCommand } from './commands/influenceCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
-import { mcpCommand } from './commands/mcpCommand';
+import { mcpCommand, type McpCommandOptions } from './commands/mcpCommand';
 import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
@@ -170,10 +170,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           io,
         );
       case 'mcp':
-        return await mcpCommand(
-          { root: requireDir(rest), allowCompute: values['allow-compute'], ...oneDb(values.db) },
-          io,
-        );
+        return await mcpCommand(mcpOptions(rest, values), io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -229,6 +226,10 @@ function exportOptions(root: string, values: ParsedValues): ExportCommandOptions
     ...(values.run ? { run: values.run } : {}),
     ...(values.out ? { out: values.out } : {}),
   };
+}
+
+function mcpOptions(rest: readonly string[], values: ParsedValues): McpCommandOptions {
+  return { root: requireDir(rest), allowCompute: values['allow-compute'], ...oneDb(values.db) };
 }
 
 function demoOptions(values: {
