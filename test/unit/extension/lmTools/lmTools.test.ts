@@ -33,7 +33,7 @@ function deps(folder: string | undefined): LmToolsDeps {
   return { currentFolder: () => (folder ? vscode.Uri.file(folder) : undefined), indexPath: () => undefined, log };
 }
 
-async function invoke(name: string, input: unknown): Promise<Record<string, unknown>> {
+async function invoke(name: string, input: object): Promise<Record<string, unknown>> {
   const result = (await vscode.lm.invokeTool(name, {
     input,
     toolInvocationToken: undefined,
