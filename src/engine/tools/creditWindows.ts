@@ -10,7 +10,7 @@ export interface CreditWindow {
   /** Episodes whose credit is in the mean (exact or estimated values). */
   readonly episodes: number;
   readonly mean: number | null;
-  /** Normal-approximation 95% interval of the mean (credit-methods.md §4.1); null below 2 episodes. */
+  /** Normal-approximation 95% interval of the mean (credit-methods.md §5.3, as the CLI's credit summary); null below 2 episodes. */
   readonly ci95: readonly [number, number] | null;
   /** The agent's share of the window's positive mean credit among the run's agents (credit-methods.md §5.3). */
   readonly share: number | null;
