@@ -24,7 +24,9 @@ async function askTools() {
   try {
     const runs = await call(calls, 'creditLens_list_runs', {});
     const team = runs.runs.find((r) => r.run === 'planner-solver-verifier');
-    const flag = team.audit.flags.find((f) => f.kind === 'free-rider');
+    if (!team) throw new Error(`no planner-solver-verifier run in ${runs.folder}`);
+    const flag = (team.audit.flags ?? []).find((f) => f.kind === 'free-rider');
+    if (!flag) throw new Error(`no free-rider flag in ${JSON.stringify(team.audit)}`);
     await call(calls, 'creditLens_explain_flag', { flagId: flag.flagId });
     const found = await call(calls, 'creditLens_find_episodes', { run: team.run, flagId: flag.flagId, limit: 1 });
     await call(calls, 'creditLens_read_episode', { episodeId: found.episodes[0].episodeId, messageLimit: 5 });

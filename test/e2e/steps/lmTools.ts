@@ -22,13 +22,22 @@ interface ProbeAnswer {
 export async function lmToolsAnswer(cs: CodeServer): Promise<void> {
   const file = join(cs.workspace, 'lm-tools-answer.json');
   rmSync(file, { force: true });
+  // The tools read the current run folder; the real runs indexed by tests l–q were current last.
+  const folder = cs
+    .runsView()
+    .locator('.monaco-list-row', { hasText: /^demo-run/ })
+    .first();
+  await folder.waitFor({ timeout: 30_000 });
+  await folder.click();
+  await cs.page.waitForTimeout(1000);
   await cs.runCommand('Ask the Credit Lens Tools (e2e probe)');
   await waitFor(() => existsSync(file), 60_000, "the probe's lm-tools-answer.json");
   const answer = JSON.parse(readFileSync(file, 'utf8')) as ProbeAnswer;
   assert.equal(answer.error, undefined, answer.error);
   for (const name of ['list_runs', 'get_agent_credit', 'find_episodes', 'read_episode', 'explain_flag'])
     assert.ok(answer.tools.includes(`creditLens_${name}`), `vscode.lm.tools lists creditLens_${name}`);
-  const [, explained, found, read] = answer.calls.map((c) => c.value);
+  const [runs, explained, found, read] = answer.calls.map((c) => c.value);
+  assert.equal(runs?.['folder'], join(cs.workspace, 'demo-run'), 'list_runs read the current run folder');
   assert.equal(explained?.['agent'], 'verifier');
   assert.equal(explained?.['kind'], 'free-rider');
   const steps = explained?.['steps'] as { from: number; to: number };
