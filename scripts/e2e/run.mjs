@@ -118,6 +118,10 @@ try {
     const extension = prepareExtension(extensionsDir, repo);
     log(`extension laid out at ${extension}`);
   }
+  // The test-only probe that calls vscode.lm.invokeTool (test r); never part of the product.
+  cpSync(join(repo, 'test', 'e2e', 'lmToolsProbe'), join(extensionsDir, 'credit-lens-e2e.lm-tools-probe-0.0.1'), {
+    recursive: true,
+  });
 
   // 4. code-server on a free port, with a throwaway config, user-data and extensions dir.
   const port = await freePort();

@@ -13,6 +13,7 @@ import { influenceCommand, type InfluenceCommandOptions } from './commands/influ
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
+import { mcpCommand, type McpCommandOptions } from './commands/mcpCommand';
 import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
@@ -78,6 +79,10 @@ Usage:
       server: each message's effect on the outcome, v(M) − v(M∖{m}), for the first N messages
       (--max-messages, default 40), and how far each agent's output moves when another is removed
       (replayed-output: 1 − token-set Jaccard). Results are cached in the index: a rerun makes no call.
+  credit-lens mcp <run-dir> [--db PATH] [--allow-compute]
+      Serve the agent tools (list_runs, get_agent_credit, find_episodes, read_episode, explain_flag;
+      docs/agent-tools.md) over the Model Context Protocol on stdio, for a coding agent's MCP client.
+      Read-only unless --allow-compute (adds recompute_credit); nothing outside <run-dir> is readable.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -127,6 +132,7 @@ const optionSpec = {
   'dry-run': { type: 'boolean', default: false },
   replay: { type: 'string' },
   'max-messages': { type: 'string' },
+  'allow-compute': { type: 'boolean', default: false },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -160,6 +166,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return infoCommand({ root: requireDir(rest), json: values.json, ...oneDb(values.db) }, io);
       case 'influence':
         return await influenceCommand(influenceOptions(requireDir(rest), values), io);
+      case 'mcp':
+        return await mcpCommand(mcpOptions(rest, values), io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -215,6 +223,10 @@ function exportOptions(root: string, values: ParsedValues): ExportCommandOptions
     ...(values.run ? { run: values.run } : {}),
     ...(values.out ? { out: values.out } : {}),
   };
+}
+
+function mcpOptions(rest: readonly string[], values: ParsedValues): McpCommandOptions {
+  return { root: requireDir(rest), allowCompute: values['allow-compute'], ...oneDb(values.db) };
 }
 
 function demoOptions(values: {

@@ -9,6 +9,9 @@ import { EpisodePanel } from './panels/episodePanel';
 import { GroupPanel } from './panels/groupPanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
+import { registerLmTools, type LmToolsDeps } from './lmTools/lmTools';
+import type { RunFolders } from './runFolders';
+import { configuredIndexPath } from './config';
 import { sqliteDriverKind } from '../store/database';
 
 /** Entry point: builds the services, the views, registers the commands, returns. Everything is owned by `context`. */
@@ -76,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
     own(context, panel.registerSerializer());
   refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
+  own(context, registerLmTools(lmToolsDeps(hooks.runFolders, log, storage.storageDir)));
   registerAllCommands(context, {
     log,
     workerScript,
@@ -134,6 +138,15 @@ function refreshOnEvaluatorChange(context: vscode.ExtensionContext, episodePanel
       episodePanel.refresh();
     }),
   );
+}
+
+/** The language-model tools read the folder the views follow (the current one, else the first indexed). */
+function lmToolsDeps(folders: RunFolders, log: vscode.LogOutputChannel, storageDir: string | undefined): LmToolsDeps {
+  return {
+    currentFolder: () => folders.current() ?? folders.indexed()[0],
+    indexPath: (root) => configuredIndexPath(root, storageDir),
+    log,
+  };
 }
 
 /** Nothing to do: `context.subscriptions` disposes everything, which cancels running passes. */

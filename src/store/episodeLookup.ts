@@ -41,11 +41,18 @@ export const byPrefixSql = `
 export class EpisodeLookup {
   private readonly byIdStmt: Statement<EpisodeLocation>;
   private readonly byPrefixStmt: Statement<EpisodeSuggestion>;
+  private readonly atLineStmt: Statement<EpisodeLocation>;
 
   constructor(db: Db) {
     this.byIdStmt = db.prepare(`
       SELECT ${columns} FROM episode e ${joins} WHERE e.external_id = ? ORDER BY r.root, s.uri, e.line`);
     this.byPrefixStmt = db.prepare(byPrefixSql);
+    this.atLineStmt = db.prepare(`SELECT ${columns} FROM episode e ${joins} WHERE s.uri = ? AND e.line = ?`);
+  }
+
+  /** The episode read from line `line` (1-based) of trace file `uri` (relative, `/` separators); undefined when none. */
+  atLine(uri: string, line: number): EpisodeLocation | undefined {
+    return this.atLineStmt.get(uri, line);
   }
 
   /** Every episode with this external id, one per run (ids are unique within a run); empty when none. */

@@ -13,6 +13,7 @@ import { episodeRestored, flaggedEpisodeTinted, replayRecompute } from './steps/
 import { failedEpisode, firstErrorStep } from './steps/firsterr';
 import { groupViewStep } from './steps/groupview';
 import { influenceLiveStep } from './steps/influencelive';
+import { lmToolsAnswer } from './steps/lmTools';
 import {
   auditInProblems,
   extensionActivates,
@@ -150,4 +151,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       episodePrompt(cs, run),
     );
   }
+
+  test(
+    'r. the language-model tools answer the free-rider question through vscode.lm.invokeTool',
+    { timeout: 120_000 },
+    () => cs.step('r-lm-tools', () => lmToolsAnswer(cs)),
+  );
 });

@@ -42,8 +42,9 @@ test('activate() hands every disposable to context.subscriptions', () => {
   );
   // Every command registration, the channel, the job tracker, the five panel owners, their five
   // serializers, the active index, the run folders, their change listener, the views, background indexing,
-  // and the settings and trust listeners that refresh the Episode view.
-  assert.equal(context.subscriptions.length, contributed.length + 19);
+  // the settings and trust listeners that refresh the Episode view, and the language-model tools.
+  assert.equal(context.subscriptions.length, contributed.length + 20);
+  assert.equal(fake.lmTools.size, 6, 'the language-model tools are registered');
   assert.deepEqual([...fake.serializers.keys()].sort(), [
     'creditLens.compare',
     'creditLens.dashboard',
@@ -67,6 +68,7 @@ test('activate() hands every disposable to context.subscriptions', () => {
   );
   assert.equal(channel?.disposed, true);
   assert.equal(fake.serializers.size, 0, 'disposing the subscriptions unregisters the serializers');
+  assert.equal(fake.lmTools.size, 0, 'disposing the subscriptions unregisters the language-model tools');
   deactivate();
 });
 

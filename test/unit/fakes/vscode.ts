@@ -394,6 +394,8 @@ function initialState() {
         call,
       ),
     watchers: [] as FakeFileSystemWatcher[],
+    /** Language-model tools by name (`lm.registerTool`). */
+    lmTools: new Map<string, FakeLanguageModelTool>(),
     statusBarItems: [] as FakeStatusBarItem[],
     workspaceFoldersChanged: new EventEmitter<unknown>(),
     /** Fire with the changed section, e.g. `creditLens` (`affectsConfiguration` matches it and its keys). */
@@ -607,5 +609,32 @@ export const languages = {
     const entry = { selector, provider };
     fake.codeActionProviders.push(entry);
     return new Disposable(() => fake.codeActionProviders.splice(fake.codeActionProviders.indexOf(entry), 1));
+  },
+};
+
+/** A registered language-model tool: what `vscode.lm.registerTool` was given. */
+export interface FakeLanguageModelTool {
+  invoke(options: { input: unknown; toolInvocationToken: undefined }, token: unknown): Promise<LanguageModelToolResult>;
+  prepareInvocation?(options: { input: unknown }, token: unknown): unknown;
+}
+
+export class LanguageModelTextPart {
+  constructor(public value: string) {}
+}
+
+export class LanguageModelToolResult {
+  constructor(public content: LanguageModelTextPart[]) {}
+}
+
+export const lm = {
+  registerTool(name: string, tool: FakeLanguageModelTool): Disposable {
+    if (fake.lmTools.has(name)) throw new Error(`tool '${name}' is already registered`);
+    fake.lmTools.set(name, tool);
+    return new Disposable(() => fake.lmTools.delete(name));
+  },
+  invokeTool(name: string, options: { input: unknown }): Promise<LanguageModelToolResult> {
+    const tool = fake.lmTools.get(name);
+    if (!tool) return Promise.reject(new Error(`tool '${name}' is not registered`));
+    return tool.invoke({ input: options.input, toolInvocationToken: undefined }, {});
   },
 };
