@@ -116,10 +116,12 @@ export class CompareRepository {
 }
 
 function scopeParams(scope: CompareScope): Record<string, string | number | null> {
+  // An open range (`25..`) arrives as ±Infinity: bound it to what a step can be.
+  const clamp = (step: number): number => Math.max(-1e15, Math.min(1e15, step));
   return {
     run: scope.runId,
     split: splitParam(defaultSplit),
-    from: scope.steps?.from ?? null,
-    to: scope.steps?.to ?? null,
+    from: scope.steps ? clamp(scope.steps.from) : null,
+    to: scope.steps ? clamp(scope.steps.to) : null,
   };
 }

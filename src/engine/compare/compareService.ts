@@ -110,8 +110,9 @@ export class CompareService implements RunComparer {
 
 /** The sides' labels: the run names, with their steps when given or when both sides are one run. */
 function sideLabels(request: ComparisonRequest): [string, string] {
+  const bound = (step: number): string => (Number.isFinite(step) ? String(step) : '');
   const label = (side: Omit<ComparisonSide, 'label'>): string =>
-    side.steps ? `${side.run} steps ${String(side.steps.from)}..${String(side.steps.to)}` : side.run;
+    side.steps ? `${side.run} steps ${bound(side.steps.from)}..${bound(side.steps.to)}` : side.run;
   const [labelA, labelB] = [label(request.a), label(request.b)];
   return labelA === labelB ? [`A: ${labelA}`, `B: ${labelB}`] : [labelA, labelB];
 }
