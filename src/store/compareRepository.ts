@@ -68,7 +68,7 @@ const failuresSql = `
 
 const failureSql = 'SELECT reason, remedy FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?';
 
-const methodsSql = "SELECT DISTINCT method FROM credit WHERE run_id = ? ORDER BY method";
+const methodsSql = 'SELECT DISTINCT method FROM credit WHERE run_id = ? ORDER BY method';
 
 /**
  * The comparison's reads (docs/credit-methods.md §5.5): a side's episodes with their pairing keys,

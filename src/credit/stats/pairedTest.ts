@@ -91,8 +91,7 @@ function meanTest(
   n: number,
 ): Pick<PairedDifference, 'difference' | 'interval' | 'p' | 'test'> {
   const test: PairedTest = n >= normalFromPairs ? 'normal' : 't';
-  if (n < 2 || Number.isNaN(difference) || Number.isNaN(se))
-    return { difference, interval: [NaN, NaN], p: NaN, test };
+  if (n < 2 || Number.isNaN(difference) || Number.isNaN(se)) return { difference, interval: [NaN, NaN], p: NaN, test };
   if (se === 0) return { difference, interval: [difference, difference], p: difference === 0 ? 1 : 0, test };
   const statistic = Math.abs(difference) / se;
   const quantile = test === 't' ? studentTQuantile(0.975, n - 1) : normalQuantile(0.975);

@@ -41,8 +41,7 @@ export function compareRuns(options: CompareJobOptions): RunComparison {
     const service = new CompareService(storeA.db, { root: options.root, ...b });
     const runA = options.run ?? onlyRun(service.choices(), options.root, '--run');
     const runB =
-      options.vsRun ??
-      (storeB === storeA ? runA : onlyRun(new CompareService(storeB.db).choices(), rootB, '--vs-run'));
+      options.vsRun ?? (storeB === storeA ? runA : onlyRun(new CompareService(storeB.db).choices(), rootB, '--vs-run'));
     const a = side(runA, options.steps);
     const other = side(runB, options.vsSteps);
     if (storeB === storeA && sameSide(a, other))

@@ -28,7 +28,9 @@ export interface NotesInput {
 
 /** The command that would store the method's credit for the sides' runs. */
 export function creditRemedy(method: string, sides: readonly SideFacts[]): string {
-  const runs = [...new Set(sides.map((s) => `${s.root ?? '<run-dir>'} --method ${method} --run ${s.resolved.side.run}`))];
+  const runs = [
+    ...new Set(sides.map((s) => `${s.root ?? '<run-dir>'} --method ${method} --run ${s.resolved.side.run}`)),
+  ];
   return `run ${runs.map((r) => `\`credit-lens credit ${r}\``).join(' and ')} first`;
 }
 
@@ -53,7 +55,9 @@ function pairingNotes({ pairing, a, b, prompts }: NotesInput): string[] {
       `No episode of ${labels} could be paired: they share no task id${prompts ? ' and no prompt' : ''}. Compare runs trained on the same tasks, or step ranges that revisit the same prompts${prompts ? '' : ' (prompts are read back from the trace folder when it is known)'}.`,
     );
   } else {
-    notes.push(`${plural(pairing.pairs, 'pair')} of episodes by ${pairing.key === 'task' ? 'task id' : 'prompt (a hash of its text)'}.`);
+    notes.push(
+      `${plural(pairing.pairs, 'pair')} of episodes by ${pairing.key === 'task' ? 'task id' : 'prompt (a hash of its text)'}.`,
+    );
     if (pairing.ambiguousKeys > 0)
       notes.push(
         `${count(pairing.ambiguousKeys)} ${pairing.key === 'task' ? 'task ids' : 'prompts'} held several episodes on a side (GRPO rollouts): paired by group and rollout index where both log them, else in logged order.`,
@@ -66,7 +70,9 @@ function pairingNotes({ pairing, a, b, prompts }: NotesInput): string[] {
   for (const [i, keys] of (prompts ?? []).entries()) {
     const label = (i === 0 ? a : b).resolved.side.label;
     if (keys.otherFormat > 0)
-      notes.push(`${plural(keys.otherFormat, 'episode')} of ${label} are not canonical JSONL: their prompts were not read (a task id would pair them).`);
+      notes.push(
+        `${plural(keys.otherFormat, 'episode')} of ${label} are not canonical JSONL: their prompts were not read (a task id would pair them).`,
+      );
     if (keys.unreadable > 0) notes.push(`${plural(keys.unreadable, 'episode')} of ${label} without a readable prompt.`);
   }
   return notes;
@@ -74,7 +80,9 @@ function pairingNotes({ pairing, a, b, prompts }: NotesInput): string[] {
 
 function sideNotes(input: NotesInput, side: SideFacts, which: 'A' | 'B'): string[] {
   const label = side.resolved.side.label;
-  const notes = [`${label}: ${input.method} credit of parameter set ${side.paramsHash.slice(0, 12)} (the newest stored).`];
+  const notes = [
+    `${label}: ${input.method} credit of parameter set ${side.paramsHash.slice(0, 12)} (the newest stored).`,
+  ];
   for (const f of side.failures)
     notes.push(
       `${label}: ${plural(f.episodes, 'episode')} without ${input.method} credit (${f.status === 'not-identifiable' ? 'not identifiable' : 'failed'}: ${f.reason}${f.remedy ? `; what would answer it: ${f.remedy}` : ''}); their pairs are left out of the credit differences.`,
@@ -90,7 +98,9 @@ function agentNotes(agents: readonly AgentComparison[]): string[] {
   return agents.flatMap((agent) => {
     const weak = [agent.statusA, agent.statusB].filter((s) => s === 'approximate');
     return weak.length > 0
-      ? [`${agent.agent}: some credit is approximate (an agent later agents read was removed without re-generating them): read the difference with care.`]
+      ? [
+          `${agent.agent}: some credit is approximate (an agent later agents read was removed without re-generating them): read the difference with care.`,
+        ]
       : [];
   });
 }

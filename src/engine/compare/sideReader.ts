@@ -38,7 +38,9 @@ export class SideReader {
     return this.dashboard.runs().map((run) => ({
       run: run.name,
       episodes: run.episodes,
-      ...(run.steps.min !== null && run.steps.max !== null ? { steps: { from: run.steps.min, to: run.steps.max } } : {}),
+      ...(run.steps.min !== null && run.steps.max !== null
+        ? { steps: { from: run.steps.min, to: run.steps.max } }
+        : {}),
       methods: this.compare.methods(run.runId),
     }));
   }

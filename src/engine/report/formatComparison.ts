@@ -74,7 +74,11 @@ function flagLines(flags: readonly FlagChange[]): string[] {
 
 /** The comparison as JSON, NaN and infinities as null. */
 export function comparisonJson(c: RunComparison): string {
-  return JSON.stringify(c, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2);
+  return JSON.stringify(
+    c,
+    (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value),
+    2,
+  );
 }
 
 /** The CSV columns of {@link comparisonCsv}: one row per agent and one for the team reward. */

@@ -153,7 +153,6 @@ export function csvProblemLine(run: string, method: string, f: RunFailure): stri
   return cells.map(csvCell).join(',');
 }
 
-
 /** An episode of `--json` output: credit by method and agent, per-message rows when present. */
 export interface EpisodeCreditJson {
   id: string;

@@ -21,7 +21,10 @@ describe('credit-lens compare', () => {
     const out = result.stdout;
     assert.match(out, /^Compare loo credit: A = planner-solver-verifier, B = planner-solver-verifier-credit$/m);
     assert.match(out, /paired by task: 1,280 pairs; unpaired 0 of 1,280 \(A\), 0 of 1,280 \(B\)/);
-    assert.match(out, /^ {2}verifier\n {4}credit .*\n {4}share {2}\d+\.\d% → \d+\.\d%: B − A \+\d+\.\d pp \[\d+\.\d, \d+\.\d\], p < 0\.001 \(normal, n = 1,280\)$/m);
+    assert.match(
+      out,
+      /^ {2}verifier\n {4}credit .*\n {4}share {2}\d+\.\d% → \d+\.\d%: B − A \+\d+\.\d pp \[\d+\.\d, \d+\.\d\], p < 0\.001 \(normal, n = 1,280\)$/m,
+    );
     assert.match(out, /disappeared free-rider {2}verifier \(steps \d+–40\)/);
     assert.match(out, /note: .*task ids held several episodes/);
   });
@@ -36,13 +39,15 @@ describe('credit-lens compare', () => {
     assert.ok(verifier.shareB > verifier.shareA);
     assert.ok(verifier.share.interval[0] > 0);
     assert.deepEqual(Object.keys(verifier.credit), ['n', 'meanA', 'meanB', 'difference', 'interval', 'p', 'test']);
-    assert.deepEqual(
-      json.flags.map((f: { kind: string; change: string }) => `${f.kind}:${f.change}`).sort(),
-      ['decoupling:disappeared', 'free-rider:disappeared'],
-    );
+    assert.deepEqual(json.flags.map((f: { kind: string; change: string }) => `${f.kind}:${f.change}`).sort(), [
+      'decoupling:disappeared',
+      'free-rider:disappeared',
+    ]);
     assert.ok(json.notes.length > 0);
     // One step against another step that shares no task: no pair, so no number, printed as null.
-    const empty = JSON.parse(run('compare', demo, '--run', 'planner-solver-verifier', '--steps', '1', '--vs', '2', '--json').stdout);
+    const empty = JSON.parse(
+      run('compare', demo, '--run', 'planner-solver-verifier', '--steps', '1', '--vs', '2', '--json').stdout,
+    );
     assert.equal(empty.reward.difference, null);
   });
 
@@ -95,7 +100,11 @@ describe('credit-lens compare', () => {
       [[], 2, /holds 3 runs \(.*\): name one with --run/],
       [['--run', 'planner-solver-verifier'], 2, /both sides are planner-solver-verifier: give --vs-run NAME/],
       [['--run', 'nope', '--vs-run', 'routed-experts'], 1, /unknown run "nope"/],
-      [[...sides, '--method', 'shapley'], 1, /has no stored shapley credit; run `credit-lens credit .* --method shapley --run planner-solver-verifier` first/],
+      [
+        [...sides, '--method', 'shapley'],
+        1,
+        /has no stored shapley credit; run `credit-lens credit .* --method shapley --run planner-solver-verifier` first/,
+      ],
     ];
     for (const [args, status, message] of cases) {
       const result = run('compare', demo, ...args);

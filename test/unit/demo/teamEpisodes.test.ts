@@ -181,7 +181,10 @@ describe("teamEpisodes(options, 'marginal-contribution'): the -credit run", () =
     assert.equal(credit.length, episodes.length);
     credit.forEach((e, k) => {
       const shared = episodes[k];
-      assert.deepEqual([e.task, e.prompt, e.step, e.group, e.sample], [shared?.task, shared?.prompt, shared?.step, shared?.group, shared?.sample]);
+      assert.deepEqual(
+        [e.task, e.prompt, e.step, e.group, e.sample],
+        [shared?.task, shared?.prompt, shared?.step, shared?.group, shared?.sample],
+      );
       assert.equal(e.id, `credit-${shared?.id ?? ''}`);
     });
     const again = JSON.stringify([...teamEpisodes({}, 'marginal-contribution')]);
@@ -201,7 +204,10 @@ describe("teamEpisodes(options, 'marginal-contribution'): the -credit run", () =
         );
       }
     }
-    assert.ok(credit.some((e) => e.advantages?.['verifier'] !== e.advantages?.['solver']), 'agents no longer share one advantage');
+    assert.ok(
+      credit.some((e) => e.advantages?.['verifier'] !== e.advantages?.['solver']),
+      'agents no longer share one advantage',
+    );
   });
 
   it('names itself and its training signal in run.json', () => {

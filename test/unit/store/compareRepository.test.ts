@@ -22,7 +22,9 @@ async function indexed(): Promise<{ store: IndexStore; repo: CompareRepository; 
   assert.ok(location);
   const store = IndexStore.open(location.path);
   const runId = (store.db.prepare("SELECT run_id AS id FROM run WHERE name = 'run'").get() as { id: number }).id;
-  const hash = (store.db.prepare("SELECT params_hash AS h FROM credit WHERE method = 'loo' LIMIT 1").get() as { h: string }).h;
+  const hash = (
+    store.db.prepare("SELECT params_hash AS h FROM credit WHERE method = 'loo' LIMIT 1").get() as { h: string }
+  ).h;
   return { store, repo: new CompareRepository(store.db), runId, hash };
 }
 

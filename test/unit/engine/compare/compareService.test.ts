@@ -58,7 +58,10 @@ describe('CompareService', () => {
     close(planner.shareA, 1.5 / 6.5);
     close(planner.shareB, 2.2 / 7.2);
     close(planner.share?.difference ?? NaN, 2.2 / 7.2 - 1.5 / 6.5);
-    assert.deepEqual([planner.statusA, planner.statusB, planner.sourceA, planner.sourceB], ['exact', 'exact', 'logged', 'logged']);
+    assert.deepEqual(
+      [planner.statusA, planner.statusB, planner.sourceA, planner.sourceB],
+      ['exact', 'exact', 'logged', 'logged'],
+    );
     assert.equal(c.reward.difference, 0, 'every episode earns 1');
     assert.deepEqual(
       c.examples.filter((e) => e.agent === 'planner').map((e) => [e.key, e.episodeA, e.episodeB]),
@@ -68,7 +71,10 @@ describe('CompareService', () => {
         ['t0', 'a0', 'b0'],
       ],
     );
-    assert.ok(c.notes.some((n) => n.includes('1 of 6 episodes of before, 1 of 6 of after')), c.notes.join('\n'));
+    assert.ok(
+      c.notes.some((n) => n.includes('1 of 6 episodes of before, 1 of 6 of after')),
+      c.notes.join('\n'),
+    );
     assert.ok(c.notes.some((n) => n.includes('before has no audit yet')));
     assert.deepEqual(c.flags, []);
   });
@@ -90,7 +96,11 @@ describe('CompareService', () => {
   it('pairs by prompt when no episode logs a task id, read back from the trace', async () => {
     const root = tempFolder();
     const prompts = ['What is 2 + 2?', 'What is 3 × 5?', 'Halve 18.'];
-    writeRun(root, 'before', prompts.map((prompt, k) => creditedEpisode(`a${k}`, 0.1 * (k + 1), { prompt })));
+    writeRun(
+      root,
+      'before',
+      prompts.map((prompt, k) => creditedEpisode(`a${k}`, 0.1 * (k + 1), { prompt })),
+    );
     // B logs the same prompts in another order, with planner credit 0.5 more on each.
     const order = [2, 0, 1];
     writeRun(
@@ -106,7 +116,11 @@ describe('CompareService', () => {
     close(planner?.credit.difference ?? NaN, 0.5, 1e-12);
     assert.deepEqual(planner?.credit.interval, [planner?.credit.difference, planner?.credit.difference]);
     // Without the folder the prompts cannot be read: nothing pairs, and the note says what would.
-    const blind = withService(root, (s) => s.compare({ a: { run: 'before' }, b: { run: 'after' }, method: 'loo' }), false);
+    const blind = withService(
+      root,
+      (s) => s.compare({ a: { run: 'before' }, b: { run: 'after' }, method: 'loo' }),
+      false,
+    );
     assert.equal(blind.pairing.key, 'none');
     assert.equal(blind.pairing.unpairedA, 3);
     assert.ok(blind.notes.some((n) => n.startsWith('No episode of before and after could be paired')));

@@ -51,7 +51,10 @@ describe('compare on the demo: shared reward vs marginal-contribution training',
     assert.equal(freeRider?.stepsB, undefined);
     const [from, to] = freeRider?.stepsA ?? [0, 0];
     assert.ok(from >= 17 && from <= 33 && to === 40, `${from}–${to}`);
-    assert.ok(c.flags.every((f) => f.change === 'disappeared'), 'the credit run raises no flag');
+    assert.ok(
+      c.flags.every((f) => f.change === 'disappeared'),
+      'the credit run raises no flag',
+    );
   });
 
   it('compares two step ranges of one run on the same code path, and the flag window decides what a range keeps', () => {

@@ -74,7 +74,13 @@ describe('pairEpisodes', () => {
     const b = [row('b1', 'y')];
     assert.equal(pairEpisodes(a, b, 'task', byTask).summary.key, 'none');
     assert.equal(sharedKeys(a, b, byTask), 0);
-    const paired = pairEpisodes(a, b, 'prompt', () => 'p', () => 'p');
+    const paired = pairEpisodes(
+      a,
+      b,
+      'prompt',
+      () => 'p',
+      () => 'p',
+    );
     assert.deepEqual(names(paired.pairs), [['a1', 'b1']]);
     assert.equal(paired.summary.key, 'prompt');
   });
