@@ -40,8 +40,9 @@ export function agentComparisons(pairs: readonly EpisodePair[], a: SideCredit, b
     return {
       agent,
       credit: pairedDifference(sideA.values, sideB.values),
-      shareA: share.meanA,
-      shareB: share.meanB,
+      // Each side's share over its own pairs with a value (the same pairs as `share` when both sides have them).
+      shareA: sideShare(sideA),
+      shareB: sideShare(sideB),
       statusA: sideA.status ?? 'not-identifiable',
       statusB: sideB.status ?? 'not-identifiable',
       ...(missing.length > 0 ? { missing: `no stored credit for ${agent} on ${missing.join(' and ')}` } : {}),
@@ -107,6 +108,19 @@ function sideValues(
     for (const source of splitSources(row.source)) sources.add(source);
   });
   return { values, positive, teamPositive, status, sources: joinSources(sources) };
+}
+
+/** `Σ max(0, c) / Σ team positive credit` over the pairs where the side has a value; NaN when that total is not positive. */
+function sideShare(side: SideValues): number {
+  let own = 0;
+  let team = 0;
+  side.positive.forEach((y, k) => {
+    const x = side.teamPositive[k] ?? NaN;
+    if (Number.isNaN(y) || Number.isNaN(x)) return;
+    own += y;
+    team += x;
+  });
+  return team > 0 ? own / team : NaN;
 }
 
 function asStatus(stored: string): CreditStatus {

@@ -52,7 +52,9 @@ export class CompareService implements RunComparer {
     const creditA = creditByEpisode(this.readerA.compare.credit(a.resolved.scope, method, a.paramsHash));
     const creditB = creditByEpisode(this.readerB.compare.credit(b.resolved.scope, method, b.paramsHash));
     const agents = agentComparisons(pairing.pairs, creditA, creditB).map((agent) =>
-      agent.missing ? { ...agent, missing: `${agent.missing}; ${creditRemedy(method, [a, b])}` } : agent,
+      agent.missing
+        ? { ...agent, missing: `${agent.missing}; if its episodes have it, ${creditRemedy(method, [a, b])}` }
+        : agent,
     );
     const flagsA = this.readerA.flags(a.resolved.scope.runId);
     const flagsB = this.readerB.flags(b.resolved.scope.runId);

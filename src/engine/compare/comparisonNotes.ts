@@ -60,7 +60,7 @@ function pairingNotes({ pairing, a, b, prompts }: NotesInput): string[] {
     );
     if (pairing.ambiguousKeys > 0)
       notes.push(
-        `${count(pairing.ambiguousKeys)} ${pairing.key === 'task' ? 'task ids' : 'prompts'} held several episodes on a side (GRPO rollouts): paired by group and rollout index where both log them, else in logged order.`,
+        `${plural(pairing.ambiguousKeys, pairing.key === 'task' ? 'task id' : 'prompt')} held several episodes on a side (GRPO rollouts): paired by group and rollout index where both log them, else in logged order.`,
       );
   }
   if (pairing.unpairedA + pairing.unpairedB > 0)
@@ -87,7 +87,10 @@ function sideNotes(input: NotesInput, side: SideFacts, which: 'A' | 'B'): string
     notes.push(
       `${label}: ${plural(f.episodes, 'episode')} without ${input.method} credit (${f.status === 'not-identifiable' ? 'not identifiable' : 'failed'}: ${f.reason}${f.remedy ? `; what would answer it: ${f.remedy}` : ''}); their pairs are left out of the credit differences.`,
     );
-  if (!input.audited[which === 'A' ? 0 : 1])
+  const audited = input.audited[which === 'A' ? 0 : 1];
+  if (audited && side.resolved.side.steps)
+    notes.push(`${label}: flags are the run's last audit, kept when their step window overlaps the side's steps.`);
+  if (!audited)
     notes.push(
       `${label} has no audit yet, so flags are not compared; run \`credit-lens audit ${side.root ?? '<run-dir>'} --run ${side.resolved.side.run}\`.`,
     );

@@ -146,6 +146,38 @@ describe('CompareService', () => {
     );
   });
 
+  it('says which side has no value for an agent, and gives no number for it', async () => {
+    const root = tempFolder();
+    writeRun(root, 'before', [creditedEpisode('a0', 0.2, { task: 't0' }), creditedEpisode('a1', 0.4, { task: 't1' })]);
+    const withCritic = (id: string, task: string) =>
+      creditedEpisode(id, 0.3, {
+        task,
+        agents: [
+          { name: 'planner', kind: 'llm' },
+          { name: 'solver', kind: 'llm' },
+          { name: 'critic', kind: 'llm' },
+        ],
+        counterfactuals: [
+          { intervention: 'remove', agents: ['planner'], reward: 0.7 },
+          { intervention: 'remove', agents: ['solver'], reward: 0 },
+          { intervention: 'remove', agents: ['critic'], reward: 0.9 },
+        ],
+      });
+    writeRun(root, 'after', [withCritic('b0', 't0'), withCritic('b1', 't1')]);
+    await indexWithCredit(root);
+    const c = withService(root, (s) => s.compare({ a: { run: 'before' }, b: { run: 'after' }, method: 'loo' }));
+    const critic = c.agents.find((a) => a.agent === 'critic');
+    assert.ok(critic);
+    assert.deepEqual([critic.statusA, critic.statusB, critic.credit.n], ['not-identifiable', 'exact', 0]);
+    assert.ok(Number.isNaN(critic.credit.difference) && Number.isNaN(critic.shareA));
+    close(critic.shareB, 0.1 / 1.4);
+    assert.match(
+      critic.missing ?? '',
+      /^no stored credit for critic on A; if its episodes have it, run `credit-lens credit/,
+    );
+    assert.equal(c.agents.find((a) => a.agent === 'planner')?.missing, undefined);
+  });
+
   it('lists the runs a view can offer with their steps and stored methods', async () => {
     const root = await taskRuns([0.1, 0.2], [0.2, 0.3]);
     const choices = withService(root, (s) => s.choices());
