@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
 import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
+import { compareCommand, type CompareCommandOptions } from './commands/compareCommand';
+import { parseStepRange } from '../core/stepRange';
 import { creditCommand, parseSteps, type CreditCommandOptions } from './commands/creditCommand';
 import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
 import { parseSplitChoice, type SplitChoice } from '../core/split';
@@ -61,6 +63,13 @@ Usage:
       --fail-on free-rider,idle exits 3 when such a flag is raised (for CI gates).
       --no-text: judge from credit and the roster only, without reading the message text
       (no emptiness, copying or final-answer evidence; several times faster on large runs).
+  credit-lens compare <run-dir> [<run-dir-B>] [--run NAME] [--vs-run NAME] [--steps A..B] [--vs C..D]
+                     [--method loo] [--json | --csv] [--fail-on share-drop=X,credit-drop=X,flag=KIND] [--db PATH]
+      Compare two runs (or two step ranges of one run) on the same tasks: episodes paired by task
+      id, else by prompt; per agent the credit difference B − A and the credit-share difference
+      with 95% intervals and p, the team reward difference, flags that appeared or disappeared.
+      Reads stored credit (run \`credit\` first). --fail-on exits 3 when an agent's share or mean
+      credit fell by more than X, or B carries a flag of KIND.
   credit-lens export <run-dir> --otlp [--method NAME[,NAME…]] [--run NAME] [--out FILE] [--db PATH]
       Write the indexed episodes as OpenTelemetry GenAI spans (OTLP/JSON, one request per line),
       with the stored credit of the given methods as rl.credit events (docs/otel.md).
@@ -96,7 +105,7 @@ Options:
   --no-search   skip building the full-text search index
   --format NAME read every trace file with this importer (index only; \`--format help\` lists them)
 Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 usage error,
-3 audit flags named by --fail-on were raised.`;
+3 audit flags named by --fail-on were raised (compare: a --fail-on gate tripped).`;
 
 const optionSpec = {
   db: { type: 'string', multiple: true },
@@ -133,6 +142,9 @@ const optionSpec = {
   replay: { type: 'string' },
   'max-messages': { type: 'string' },
   'allow-compute': { type: 'boolean', default: false },
+  steps: { type: 'string' },
+  vs: { type: 'string' },
+  'vs-run': { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -180,6 +192,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await creditCommand(creditOptions(requireDir(rest), values), io);
       case 'audit':
         return await auditCommand(auditOptions(requireDir(rest), values), io);
+      case 'compare':
+        return compareCommand(compareOptions(rest, values), io);
       case 'export':
         if (values.parquet !== undefined && values.otlp) throw new UsageError('give --otlp or --parquet, not both');
         if (values.parquet !== undefined)
@@ -319,6 +333,31 @@ function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
     ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
     ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
     ...(values['no-text'] ? { readText: false } : {}),
+  };
+}
+
+function compareOptions(dirs: readonly string[], values: ParsedValues): CompareCommandOptions {
+  const [root, rootB, ...extra] = dirs;
+  if (root === undefined) throw new UsageError('missing <run-dir>');
+  if (extra.length > 0) throw new UsageError(`compare takes one or two run folders, got ${String(dirs.length)}`);
+  if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
+  const range = (text: string, flag: string): readonly [number, number] => {
+    const parsed = parseStepRange(text);
+    if (!parsed.ok) throw new UsageError(`${flag} ${parsed.error}`);
+    return parsed.value;
+  };
+  const db = oneDb(values.db).db;
+  return {
+    root,
+    method: values.method ?? 'loo',
+    output: values.json ? 'json' : values.csv ? 'csv' : 'text',
+    ...(rootB !== undefined ? { rootB } : {}),
+    ...(db !== undefined ? { dbPath: db } : {}),
+    ...(values.run ? { run: values.run } : {}),
+    ...(values['vs-run'] ? { vsRun: values['vs-run'] } : {}),
+    ...(values.steps !== undefined ? { steps: range(values.steps, '--steps') } : {}),
+    ...(values.vs !== undefined ? { vsSteps: range(values.vs, '--vs') } : {}),
+    ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
   };
 }
 

@@ -62,6 +62,14 @@ export interface AgentComparison {
   readonly statusB: CreditStatus;
   /** Why a side has no number and what would give one (present when a status is 'not-identifiable'). */
   readonly missing?: string;
+  /**
+   * The share difference `shareB − shareA` over the pairs, with its delta-method interval and test
+   * (credit-methods.md §5.5); `meanA`/`meanB` are the shares. Added by the compare engine.
+   */
+  readonly share?: PairedDifference;
+  /** Where each side's values came from, as stored (`logged`, `logged+checked`, …; core/provenance.ts joinSources). */
+  readonly sourceA?: string;
+  readonly sourceB?: string;
 }
 
 /** A flag kind on one agent, present on one side and not the other (or on both). */

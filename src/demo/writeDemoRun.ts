@@ -4,7 +4,7 @@ import type { Episode } from '../core/episode';
 import type { RunManifest } from '../core/runManifest';
 import type { DemoOptions } from './demoOptions';
 import { routedEpisodes, routedManifest, routedRunName } from './routedEpisodes';
-import { teamEpisodes, teamManifest, teamRunName } from './teamEpisodes';
+import { creditRunName, teamEpisodes, teamManifest, teamRunName } from './teamEpisodes';
 
 /** What {@link writeDemoRun} wrote, per run folder. */
 export interface DemoWriteResult {
@@ -18,14 +18,23 @@ type RunWritten = DemoWriteResult['runs'][number];
 const flushChars = 1 << 20;
 
 /**
- * Writes the demo runs under `outDir`: `planner-solver-verifier/` (and, unless `routed` is false,
- * `routed-experts/`), each with a `run.json` and `rollouts/step_0001.jsonl`… holding one episode per
- * line. Episodes are streamed from the generators and written in ~1 MB chunks, so memory stays flat
- * whatever the run size. Existing files with the same names are overwritten; other files are left
- * alone (the caller clears the folders when it wants a clean run).
+ * Writes the demo runs under `outDir`: `planner-solver-verifier/`, unless `creditRun` is false
+ * `planner-solver-verifier-credit/` (the same tasks trained on each agent's marginal contribution,
+ * whose verifier keeps contributing), and unless `routed` is false `routed-experts/`, each with a
+ * `run.json` and `rollouts/step_0001.jsonl`… holding one episode per line. Episodes are streamed
+ * from the generators and written in ~1 MB chunks, so memory stays flat whatever the run size.
+ * Existing files with the same names are overwritten; other files are left alone (the caller
+ * clears the folders when it wants a clean run).
  */
-export function writeDemoRun(outDir: string, options: DemoOptions & { routed?: boolean } = {}): DemoWriteResult {
+export function writeDemoRun(
+  outDir: string,
+  options: DemoOptions & { routed?: boolean; creditRun?: boolean } = {},
+): DemoWriteResult {
   const runs = [writeRun(outDir, teamRunName, teamManifest(options), teamEpisodes(options))];
+  if (options.creditRun !== false) {
+    const signal = 'marginal-contribution';
+    runs.push(writeRun(outDir, creditRunName, teamManifest(options, signal), teamEpisodes(options, signal)));
+  }
   if (options.routed !== false)
     runs.push(writeRun(outDir, routedRunName, routedManifest(options), routedEpisodes(options)));
   return { runs };

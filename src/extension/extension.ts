@@ -99,7 +99,7 @@ export function activate(context: vscode.ExtensionContext): void {
 /** The Compare panel's engine and its way to the Episode view. */
 function compareDeps(episodePanel: EpisodePanel): Pick<ComparePanelDeps, 'comparer' | 'openEpisode'> {
   return {
-    comparer: (db) => new CompareService(db),
+    comparer: (db, root) => new CompareService(db, { root }),
     openEpisode: (folder, episodeId, method) => {
       episodePanel.show(folder, episodeId, method);
     },

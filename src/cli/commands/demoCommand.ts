@@ -6,7 +6,7 @@ import { count, megabytes } from '../../engine/report/format';
 import { indexCommand } from './indexCommand';
 
 /** The run folders `writeDemoRun` creates. */
-const demoRunNames = ['planner-solver-verifier', 'routed-experts'];
+const demoRunNames = ['planner-solver-verifier', 'planner-solver-verifier-credit', 'routed-experts'];
 
 export interface DemoCommandOptions {
   readonly out: string;
@@ -17,7 +17,8 @@ export interface DemoCommandOptions {
 
 /**
  * `credit-lens demo`: writes the seeded demo runs (a planner/solver/verifier team whose verifier
- * learns to idle while the team reward rises, and a routed two-expert run), then indexes them.
+ * learns to idle while the team reward rises, the same team trained on a marginal-contribution
+ * signal whose verifier keeps contributing, and a routed two-expert run), then indexes them.
  */
 export async function demoCommand(options: DemoCommandOptions, io: CliIo): Promise<number> {
   const out = resolve(options.out);

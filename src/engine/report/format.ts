@@ -13,3 +13,10 @@ export function seconds(ms: number): string {
 
 /** `1 file`, `3 files` (one helper for every count in words: core/plural.ts). */
 export { plural } from '../../core/plural';
+
+/** One CSV cell: empty for null or undefined, quoted when it holds a quote, comma or line break; objects as JSON. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -2,7 +2,7 @@ import type { CalibrationResult } from '../credit/calibration';
 import type { CreditJobResult, RunFailure } from '../credit/creditJob';
 import type { AgentSummary } from '../credit/creditSummary';
 import type { CreditOutputRow } from '../../store/creditRepository';
-import { count, seconds } from './format';
+import { count, csvCell, seconds } from './format';
 import { describeAdvantageChoice } from '../credit/advantageConvention';
 import { budgetSavingText, replayUsageLine } from './formatReplay';
 
@@ -151,12 +151,6 @@ export function csvProblemLine(run: string, method: string, f: RunFailure): stri
     f.remedy ?? null,
   ];
   return cells.map(csvCell).join(',');
-}
-
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** An episode of `--json` output: credit by method and agent, per-message rows when present. */

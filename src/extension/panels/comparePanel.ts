@@ -25,8 +25,11 @@ export interface ComparePanelDeps extends PanelHostDeps {
   /** The settings, or undefined when they are invalid (already reported). */
   readonly config: () => CreditLensConfig | undefined;
   readonly storageDir?: string;
-  /** The engine over an open index (`new CompareService(db)`); a test passes a fake. */
-  readonly comparer: (db: Db) => RunComparer;
+  /**
+   * The engine over an open index and its folder (`new CompareService(db, { root })`: the folder
+   * lets it pair episodes without a task id by their prompts); a test passes a fake.
+   */
+  readonly comparer: (db: Db, root: string) => RunComparer;
   /** Opens an episode in the Episode panel, under the compared method when the view shows it. */
   readonly openEpisode: (folder: vscode.Uri, episodeId: number, method?: ViewMethod) => void;
 }
@@ -86,7 +89,12 @@ export class ComparePanel extends PanelHost<ComparePlace> {
     try {
       const index = openPanelIndex(folder, config, this.deps.storageDir);
       this.forget();
-      this.shown = { index, comparer: this.deps.comparer(index.db), lookup: new EpisodeLookup(index.db), last: null };
+      this.shown = {
+        index,
+        comparer: this.deps.comparer(index.db, index.root),
+        lookup: new EpisodeLookup(index.db),
+        last: null,
+      };
       return true;
     } catch (error) {
       this.deps.log.warn(`Compare view: cannot open the index of ${folder}: ${errorText(error)}`);

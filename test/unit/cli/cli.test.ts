@@ -67,7 +67,7 @@ test('credit-lens exits 1 with a clear message on a fatal error and 2 on bad usa
   assert.equal(run('info', tempFolder()).status, 1);
 });
 
-test('credit-lens demo writes both demo runs, indexes them, and a second pass reads nothing', () => {
+test('credit-lens demo writes the three demo runs, indexes them, and a second pass reads nothing', () => {
   const out = join(tempFolder(), 'demo');
   const first = run('demo', '--out', out, '--episodes', '96', '--json');
   assert.equal(first.status, 0, first.stderr);
@@ -80,11 +80,12 @@ test('credit-lens demo writes both demo runs, indexes them, and a second pass re
     ]),
     [
       ['planner-solver-verifier', 'pipeline', 96],
+      ['planner-solver-verifier-credit', 'pipeline', 96],
       ['routed-experts', 'routed', 640],
     ],
   );
   assert.equal(result.summary.errorCount, 0);
-  assert.equal(result.summary.searchableEpisodes, 736);
+  assert.equal(result.summary.searchableEpisodes, 832);
   const again = JSON.parse(run('index', out, '--json').stdout);
   assert.equal(again.pass.bytesRead, 0);
   assert.equal(again.pass.filesUnchanged, again.pass.filesTotal);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Episode } from '../../../src/core/episode';
-import { teamEpisodes, teamManifest } from '../../../src/demo/teamEpisodes';
+import { creditRunName, teamEpisodes, teamManifest } from '../../../src/demo/teamEpisodes';
 import { decodeEpisode } from '../../../src/ingest/canonical/decodeEpisode';
 import { decodeManifest } from '../../../src/ingest/canonical/decodeManifest';
 import { grpoAdvantages } from '../../../src/demo/grpoAdvantages';
@@ -171,6 +171,51 @@ describe('teamEpisodes', () => {
       verbose.map((e) => e.messages.map((m) => m.turn)),
       verbose.map(() => [0, 1, 2, 3, 4, 5, 6, 7, 8]),
     );
+  });
+});
+
+describe("teamEpisodes(options, 'marginal-contribution'): the -credit run", () => {
+  const credit = [...teamEpisodes({}, 'marginal-contribution')];
+
+  it('holds the same tasks, prompts, steps, groups and rollouts as the shared run, under ids of its own', () => {
+    assert.equal(credit.length, episodes.length);
+    credit.forEach((e, k) => {
+      const shared = episodes[k];
+      assert.deepEqual(
+        [e.task, e.prompt, e.step, e.group, e.sample],
+        [shared?.task, shared?.prompt, shared?.step, shared?.group, shared?.sample],
+      );
+      assert.equal(e.id, `credit-${shared?.id ?? ''}`);
+    });
+    const again = JSON.stringify([...teamEpisodes({}, 'marginal-contribution')]);
+    assert.ok(again === JSON.stringify(credit), 'seeded: the same options give the same run');
+  });
+
+  it('keeps the verifier contributing (no free rider) and logs each agent the GRPO advantage of its own contribution', () => {
+    assert.ok(windowMean(credit, 25, 40, leaveOneOut('verifier')) >= 0.1);
+    for (let start = 0; start < credit.length; start += 4) {
+      const group = credit.slice(start, start + 4);
+      for (const agent of ['planner', 'solver', 'verifier']) {
+        const expected = grpoAdvantages(group.map(leaveOneOut(agent)));
+        assert.deepEqual(
+          group.map((e) => e.advantages?.[agent]),
+          expected,
+          `${group[0]?.group ?? ''} ${agent}`,
+        );
+      }
+    }
+    assert.ok(
+      credit.some((e) => e.advantages?.['verifier'] !== e.advantages?.['solver']),
+      'agents no longer share one advantage',
+    );
+  });
+
+  it('names itself and its training signal in run.json', () => {
+    const manifest = decodeManifest(teamManifest({}, 'marginal-contribution'), creditRunName);
+    assert.ok(manifest.ok);
+    assert.equal(manifest.value.name, creditRunName);
+    assert.equal(manifest.value.metadata?.['trainingSignal'], 'marginal-contribution');
+    assert.equal(teamManifest().metadata?.['trainingSignal'], 'shared-reward');
   });
 });
 

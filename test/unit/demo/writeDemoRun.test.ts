@@ -11,13 +11,14 @@ const root = mkdtempSync(join(tmpdir(), 'credit-lens-demo-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('writeDemoRun', () => {
-  it('writeDemoRun(outDir) writes both runs as run.json + rollouts/step_NNNN.jsonl with matching counts', () => {
+  it('writeDemoRun(outDir) writes the three runs as run.json + rollouts/step_NNNN.jsonl with matching counts', () => {
     const out = join(root, 'default');
     const result = writeDemoRun(out);
     assert.deepEqual(
       result.runs.map((r) => [r.name, r.folder, r.files, r.episodes]),
       [
         ['planner-solver-verifier', join(out, 'planner-solver-verifier'), 40, 1280],
+        ['planner-solver-verifier-credit', join(out, 'planner-solver-verifier-credit'), 40, 1280],
         ['routed-experts', join(out, 'routed-experts'), 20, 640],
       ],
     );
@@ -45,9 +46,9 @@ describe('writeDemoRun', () => {
     }
   });
 
-  it('writeDemoRun(outDir, {episodes, routed: false}) writes exactly that many team episodes and no routed run', () => {
+  it('writeDemoRun(outDir, {episodes, routed: false, creditRun: false}) writes exactly that many team episodes and no other run', () => {
     const out = join(root, 'small');
-    const result = writeDemoRun(out, { episodes: 100, routed: false, verbose: true, rounds: 3 });
+    const result = writeDemoRun(out, { episodes: 100, routed: false, creditRun: false, verbose: true, rounds: 3 });
     assert.equal(result.runs.length, 1);
     assert.deepEqual(readdirSync(out), ['planner-solver-verifier']);
     const run = result.runs[0];

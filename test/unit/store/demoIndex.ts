@@ -6,10 +6,10 @@ import type { Db } from '../../../src/store/database';
 import { IndexStore } from '../../../src/store/indexStore';
 import { tempFolder } from '../../builders/episodeBuilder';
 
-/** A generated two-run folder (the team run and the routed run), indexed. */
+/** A generated two-run folder (the team run and the routed run; the demo's `-credit` run left out), indexed. */
 export async function indexedDemo(): Promise<{ root: string; store: IndexStore; rollouts: string; files: string[] }> {
   const root = tempFolder();
-  writeDemoRun(root, { episodes: 240, groupsPerStep: 8, seed: 3 });
+  writeDemoRun(root, { episodes: 240, groupsPerStep: 8, seed: 3, creditRun: false });
   const store = IndexStore.open(':memory:');
   await indexRunFolder(root, store);
   const team = readdirSync(root).find((name) => readdirSync(join(root, name)).includes('rollouts')) ?? '';

@@ -40,12 +40,13 @@ export const demoFlags: readonly AuditFlag[] = [
 ];
 
 /**
- * 3 steps × 2 groups × 3 rollouts per run (18 episodes each), one unreadable line appended to the
- * routed run's step 2 file (line 7), flags {@link demoFlags} on the team run.
+ * Two runs (the team and the routed run; the demo's `-credit` run is left out) of 3 steps × 2 groups
+ * × 3 rollouts (18 episodes each), one unreadable line appended to the routed run's step 2 file
+ * (line 7), flags {@link demoFlags} on the team run.
  */
 export async function demoIndex(): Promise<DemoIndex> {
   const root = mkdtempSync(join(tmpdir(), 'credit-lens-browse-'));
-  writeDemoRun(root, { steps: 3, groupsPerStep: 2, samplesPerGroup: 3 });
+  writeDemoRun(root, { steps: 3, groupsPerStep: 2, samplesPerGroup: 3, creditRun: false });
   appendFileSync(join(root, 'routed-experts', 'rollouts', 'step_0002.jsonl'), 'not json\n');
   const store = IndexStore.open(':memory:');
   await indexRunFolder(root, store);
