@@ -3,7 +3,13 @@ import { test } from 'node:test';
 import type { CompareRunChoice } from '../../../src/core/runComparison';
 import type { ComparisonView } from '../../../src/protocol/comparePanel';
 import { formatP, formatPointChange } from '../../../webview/src/kit/format';
-import { flagChangeText, pairingSentences, type AgentView } from '../../../webview/src/compare/compareText';
+import {
+  flagChangeText,
+  pairingSentences,
+  shareChangeText,
+  statusSourceText,
+  type AgentView,
+} from '../../../webview/src/compare/compareText';
 import { intervalModel } from '../../../webview/src/compare/intervalModel';
 import { initialSelection, readSide } from '../../../webview/src/compare/pickerModel';
 import { restoreCompareState } from '../../../webview/src/compare/state';
@@ -162,4 +168,30 @@ test('the Compare view’s words: p, share change, flags, the pairing summary (u
   assert.deepEqual(pairingSentences(none), [
     'No episode of base could be paired with one of credit: they share no task or prompt.',
   ]);
+});
+
+test("shareChangeText: the engine's paired share difference with its interval; the plain change without one", () => {
+  const plain = agent('verifier', 0.1, [0.05, 0.15]);
+  assert.equal(shareChangeText(plain), '+10.0 pp', 'shareB − shareA when the engine sent no paired share');
+  const paired: AgentView = {
+    ...plain,
+    share: {
+      n: 160,
+      meanA: 0.104,
+      meanB: 0.208,
+      difference: 0.11,
+      interval: [0.097, 0.123],
+      p: 0.0001,
+      test: 'normal',
+    },
+  };
+  assert.equal(shareChangeText(paired), '+11.0 pp [+9.7, +12.3] pp');
+  const single: AgentView = { ...plain, share: { ...paired.share!, n: 1, interval: [null, null] } };
+  assert.equal(shareChangeText(single), '+11.0 pp', 'no interval from one pair, and none invented');
+});
+
+test('statusSourceText: the status with where its values came from, the status alone without a source', () => {
+  assert.equal(statusSourceText('exact', 'logged'), 'exact (logged)');
+  assert.equal(statusSourceText('approximate', 'logged+checked'), 'approximate (logged+checked)');
+  assert.equal(statusSourceText('not-identifiable', undefined), 'not identifiable');
 });

@@ -10,7 +10,7 @@ import {
   shareChange,
   shareChangeText,
   shareText,
-  statusText,
+  statusSourceText,
   testText,
   type AgentView,
   type DifferenceView,
@@ -29,7 +29,7 @@ const headings = [
   'Test',
   'Pairs',
   'Credit share A \u2192 B',
-  'Share change',
+  'Share change (95% interval)',
   'Status A',
   'Status B',
   'Flags',
@@ -91,8 +91,8 @@ function agentRow(agent: AgentView, flags: ComparisonView['flags']): HTMLTableRo
       `num share-change${change === null ? '' : change > 0 ? ' up' : change < 0 ? ' down' : ''}`,
       shareChangeText(agent),
     ),
-    h('td', `status status-${agent.statusA}`, statusText(agent.statusA)),
-    h('td', `status status-${agent.statusB}`, statusText(agent.statusB)),
+    h('td', `status status-${agent.statusA}`, statusSourceText(agent.statusA, agent.sourceA)),
+    h('td', `status status-${agent.statusB}`, statusSourceText(agent.statusB, agent.sourceB)),
     h('td', 'flag-changes', own.length > 0 ? own.join('; ') : 'none'),
   );
   row.dataset['agent'] = agent.agent;

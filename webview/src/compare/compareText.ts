@@ -82,8 +82,18 @@ export function shareChange(agent: AgentView): number | null {
   return agent.shareA === null || agent.shareB === null ? null : agent.shareB - agent.shareA;
 }
 
+/** `+11.0 pp [+9.7, +12.3] pp`: the engine's paired share difference with its interval, else the plain change. */
 export function shareChangeText(agent: AgentView): string {
-  return formatPointChange(shareChange(agent));
+  const share = agent.share;
+  if (!share || share.difference === null) return formatPointChange(shareChange(agent));
+  if (share.interval[0] === null || share.interval[1] === null) return formatPointChange(share.difference);
+  const bound = (x: number): string => formatPointChange(x).replace(' pp', '');
+  return `${formatPointChange(share.difference)} [${bound(share.interval[0])}, ${bound(share.interval[1])}] pp`;
+}
+
+/** A side's status with where its values came from: `exact (logged)`; the status alone when no source is stored. */
+export function statusSourceText(status: Status, source: string | null | undefined): string {
+  return source ? `${statusText(status)} (${source})` : statusText(status);
 }
 
 /** `free-rider disappeared`, `idle appeared (steps 25–40)`. */
