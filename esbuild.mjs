@@ -56,6 +56,7 @@ const configs = [
       episode: 'webview/src/episode/main.ts',
       dashboard: 'webview/src/dashboard/main.ts',
       group: 'webview/src/group/main.ts',
+      diff: 'webview/src/diff/main.ts',
     },
     outdir: 'dist/webview',
     sourcemap: !production,

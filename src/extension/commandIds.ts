@@ -6,6 +6,7 @@ import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../engine/
 import { exportCommand } from './commands/exportCommand';
 import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './commands/indexRunFolderCommand';
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
+import { openEpisodeDiffCommand } from './commands/openEpisodeDiffCommand';
 import { openDashboardCommand, openEpisodeViewCommand } from './commands/openViewCommands';
 import { openGroupCommand } from './commands/openGroupCommand';
 import { openRunFolderCommand } from './commands/openRunFolderCommand';
@@ -18,6 +19,7 @@ import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
 import type { IndexJobs } from './indexJobs';
 import { clearReplayApiKeyCommand, setReplayApiKeyCommand } from './replay/replayKey';
 import type { DashboardPanel } from './panels/dashboardPanel';
+import type { EpisodeDiffPanel } from './panels/episodeDiffPanel';
 import type { EpisodePanel } from './panels/episodePanel';
 import type { GroupPanel } from './panels/groupPanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
@@ -52,6 +54,8 @@ export const commandIds = {
   openEpisodeView: 'creditLens.openEpisodeView',
   /** "Credit Lens: Open Group View" (Runs view groups), handled by {@link openGroupCommand}. */
   openGroup: 'creditLens.openGroup',
+  /** "Credit Lens: Diff Episodes" (two episodes side by side), handled by {@link openEpisodeDiffCommand}. */
+  openEpisodeDiff: 'creditLens.openEpisodeDiff',
   /** "Credit Lens: Set Replay API Key…", handled by {@link setReplayApiKeyCommand}. */
   setReplayApiKey: 'creditLens.setReplayApiKey',
   /** "Credit Lens: Clear Replay API Key", handled by {@link clearReplayApiKeyCommand}. */
@@ -70,6 +74,7 @@ export interface CommandServices {
   readonly episodePanel: EpisodePanel;
   readonly dashboardPanel: DashboardPanel;
   readonly groupPanel: GroupPanel;
+  readonly diffPanel: EpisodeDiffPanel;
   /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
   readonly storageDir?: string;
   /** The extension's version (SARIF tool driver). */
@@ -148,6 +153,17 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
     commandIds.openGroup,
     openGroupCommand((folder, runId, group) => {
       services.groupPanel.show(folder, runId, group);
+    }),
+  );
+  register(
+    commandIds.openEpisodeDiff,
+    openEpisodeDiffCommand({
+      log,
+      ...storage,
+      chooseFolder,
+      show: (a, b, method) => {
+        services.diffPanel.show(a, b, method);
+      },
     }),
   );
   register(commandIds.showLog, showLogCommand({ log }));

@@ -3,11 +3,14 @@ import { registerAllCommands } from './commandIds';
 import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
 import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
+import { EpisodeDiffPanel } from './panels/episodeDiffPanel';
 import { EpisodePanel } from './panels/episodePanel';
+import { diffWithCommand } from './commands/openEpisodeDiffCommand';
 import { GroupPanel } from './panels/groupPanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
 import { sqliteDriverKind } from '../store/database';
+import type { ViewMethod } from '../protocol/viewData';
 
 /** Entry point: builds the services, the views, registers the commands, returns. Everything is owned by `context`. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -24,6 +27,17 @@ export function activate(context: vscode.ExtensionContext): void {
     dashboardPanel.refresh(folder, change);
     episodePanel.refresh(folder);
     groupPanel.refresh(folder);
+    diffPanel.refresh(folder);
+  };
+  const diffWith = diffWithCommand({
+    log,
+    ...storage,
+    show: (a, b, method) => {
+      diffPanel.show(a, b, method);
+    },
+  });
+  const diffWithLater = (folder: vscode.Uri, episodeId: number, method: ViewMethod): void => {
+    void diffWith(folder, episodeId, method);
   };
   const episodePanel = own(
     context,
@@ -38,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
       openDashboard: (folder, runId, steps) => {
         dashboardPanel.show(folder, runId, steps);
       },
+      diffWith: diffWithLater,
       ...storage,
     }),
   );
@@ -65,10 +80,22 @@ export function activate(context: vscode.ExtensionContext): void {
       openEpisode: (folder, episodeId, method) => {
         episodePanel.show(folder, episodeId, method);
       },
+      diffWith: diffWithLater,
       ...storage,
     }),
   );
-  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel])
+  const diffPanel = own(
+    context,
+    new EpisodeDiffPanel({
+      ...host,
+      config,
+      openEpisode: (folder, episodeId, method) => {
+        episodePanel.show(folder, episodeId, method);
+      },
+      ...storage,
+    }),
+  );
+  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel, diffPanel])
     own(context, panel.registerSerializer());
   refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
@@ -80,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): void {
     episodePanel,
     dashboardPanel,
     groupPanel,
+    diffPanel,
     version,
     onCredited: refreshPanels,
     ...hooks,
