@@ -161,7 +161,13 @@ function textSide(message: MessageView, spans: DiffTextSide['spans']): DiffTextS
 
 function sideView(side: SideRead, credit: EpisodeCreditView, context: DiffSideSource['context']): DiffSideView {
   const { view } = side;
-  const { messageCredit: _credit, messageMargin: _margin, firstError: _error, firstErrorNote: _note, ...summary } = credit;
+  const {
+    messageCredit: _credit,
+    messageMargin: _margin,
+    firstError: _error,
+    firstErrorNote: _note,
+    ...summary
+  } = credit;
   return {
     ref: view.ref,
     externalId: view.externalId,

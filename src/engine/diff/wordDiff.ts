@@ -161,7 +161,8 @@ function lcsLengths(
     } else {
       current[0] = 0;
       for (let j = 1; j <= m; j++)
-        current[j] = b[bLo + j - 1] === word ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
+        current[j] =
+          b[bLo + j - 1] === word ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, current[j - 1] ?? 0);
     }
     [previous, current] = [current, previous];
   }

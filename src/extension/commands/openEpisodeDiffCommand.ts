@@ -39,7 +39,9 @@ function sideArgument(value: unknown): SideArgument | undefined {
   if (!isRecord(value)) return undefined;
   const { run, episodeId } = value;
   const runOk = run instanceof vscode.Uri || (typeof run === 'string' && run !== '');
-  const idOk = (typeof episodeId === 'number' && Number.isSafeInteger(episodeId) && episodeId >= 0) || (typeof episodeId === 'string' && episodeId !== '');
+  const idOk =
+    (typeof episodeId === 'number' && Number.isSafeInteger(episodeId) && episodeId >= 0) ||
+    (typeof episodeId === 'string' && episodeId !== '');
   return runOk && idOk ? (value as unknown as SideArgument) : undefined;
 }
 
@@ -133,7 +135,11 @@ async function locate(index: PanelIndex, externalId: string): Promise<number | u
   return (await chooseLocation(located, title))?.episodeId;
 }
 
-async function askById(deps: EpisodeDiffCommandDeps, index: PanelIndex, pickTitle: string): Promise<number | undefined> {
+async function askById(
+  deps: EpisodeDiffCommandDeps,
+  index: PanelIndex,
+  pickTitle: string,
+): Promise<number | undefined> {
   const lookup = new EpisodeLookup(index.db);
   const ask = deps.askId ?? ((suggest, t) => pickEpisodeId(suggest, { title: t }));
   const choice = await ask((prefix) => lookup.byPrefix(prefix), pickTitle);
@@ -147,7 +153,11 @@ interface PartnerItem extends vscode.QuickPickItem {
 }
 
 /** The episode to put beside `episodeId`: another rollout of its GRPO group, or any episode by id. */
-async function pickPartner(deps: EpisodeDiffCommandDeps, index: PanelIndex, episodeId: number): Promise<number | undefined> {
+async function pickPartner(
+  deps: EpisodeDiffCommandDeps,
+  index: PanelIndex,
+  episodeId: number,
+): Promise<number | undefined> {
   const groups = new GroupViewRepository(index.db);
   const group = groups.groupOfEpisode(episodeId);
   const rollouts =

@@ -77,7 +77,9 @@ export class EpisodeDiffPanel extends PanelHost<DiffPlace> {
 
   protected placeOf(saved: unknown): DiffPlace | undefined {
     const ref = checkedField(saved, 'ref', isDiffRef);
-    return ref && { ref: { a: pickFields(ref.a, ['folder', 'episodeId']), b: pickFields(ref.b, ['folder', 'episodeId']) } };
+    return (
+      ref && { ref: { a: pickFields(ref.a, ['folder', 'episodeId']), b: pickFields(ref.b, ['folder', 'episodeId']) } }
+    );
   }
 
   protected point({ ref }: DiffPlace): boolean {
@@ -164,14 +166,21 @@ export class EpisodeDiffPanel extends PanelHost<DiffPlace> {
         evaluator: evaluatorView(config, gated, false),
       });
       const evaluator = evaluatorView(config, gated, (probe?.groundTruth ?? null) !== null);
-      return { service: views, episodeId: episode.episodeId, context: { defaultMethod: config.defaultMethod, evaluator } };
+      return {
+        service: views,
+        episodeId: episode.episodeId,
+        context: { defaultMethod: config.defaultMethod, evaluator },
+      };
     };
     return new EpisodeDiffService(side(ref.a), side(ref.b));
   }
 
   private externalId(shown: Shown, episode: EpisodeRef): string {
     const views = shown.indexes.get(episode.folder)?.views;
-    const context = { defaultMethod: 'shared', evaluator: { configured: false, description: '', reason: null } } as const;
+    const context = {
+      defaultMethod: 'shared',
+      evaluator: { configured: false, description: '', reason: null },
+    } as const;
     return views?.episode(episode.episodeId, context)?.externalId ?? `#${String(episode.episodeId)}`;
   }
 }

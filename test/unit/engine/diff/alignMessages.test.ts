@@ -12,7 +12,10 @@ test('turnIndices counts each agent’s messages from 0', () => {
 
 test('alignMessages pairs by agent and turn, whatever the other agents did in between', () => {
   // A: p0 s0 v0 s1; B: p0 s0 s1 v0 c0 → A0–B0, A1–B1, A2–B3, A3–B2; the critic only in B, after B3's row.
-  const rows = alignMessages(['planner', 'solver', 'verifier', 'solver'], ['planner', 'solver', 'solver', 'verifier', 'critic']);
+  const rows = alignMessages(
+    ['planner', 'solver', 'verifier', 'solver'],
+    ['planner', 'solver', 'solver', 'verifier', 'critic'],
+  );
   assert.deepEqual(rows, [
     { kind: 'paired', agent: 'planner', turn: 0, a: 0, b: 0 },
     { kind: 'paired', agent: 'solver', turn: 0, a: 1, b: 1 },
@@ -49,7 +52,7 @@ test('alignMessages of empty episodes: the other side whole, inserted or deleted
 
 test('alignMessages: every message of either side is on exactly one row, each side in its own order where turns agree', () => {
   let seed = 7;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const agents = ['p', 's', 'v', 'p\u0000s'];
   for (let trial = 0; trial < 200; trial++) {
     const draw = (): string[] =>

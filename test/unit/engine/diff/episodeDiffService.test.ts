@@ -29,10 +29,7 @@ after(() => f.store.close());
 beforeEach(() => clearCredit(f));
 
 const pair = (a: string, b: string, service = views): EpisodeDiffService =>
-  new EpisodeDiffService(
-    { service, episodeId: f.id(a), context },
-    { service, episodeId: f.id(b), context },
-  );
+  new EpisodeDiffService({ service, episodeId: f.id(a), context }, { service, episodeId: f.id(b), context });
 
 const near = (actual: number | null | undefined, expected: number, what: string): void => {
   assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-12, `${what}: ${String(actual)}`);
@@ -41,7 +38,10 @@ const near = (actual: number | null | undefined, expected: number, what: string)
 test('EpisodeDiffService.diff aligns by agent and turn, with shared credit on both sides and B − A', async () => {
   const diff = await pair('t1a', 't1b').diff('shared');
   assert.ok(diff);
-  assert.deepEqual(diff.ref, { a: { folder: f.root, episodeId: f.id('t1a') }, b: { folder: f.root, episodeId: f.id('t1b') } });
+  assert.deepEqual(diff.ref, {
+    a: { folder: f.root, episodeId: f.id('t1a') },
+    b: { folder: f.root, episodeId: f.id('t1b') },
+  });
   assert.deepEqual(
     diff.rows.map((r) => [r.kind, r.agent, r.turn, r.a, r.b, r.creditA, r.creditB, r.delta, r.textChanged]),
     [
@@ -127,7 +127,10 @@ test('EpisodeDiffService.texts word-diffs paired rows; a lone message is all cha
   const solver = window.rows[2];
   assert.deepEqual(solver?.a?.spans, [{ text: '2 + 2 = 4 #### 4', changed: true }]);
   assert.deepEqual(solver?.b?.spans, [{ text: 'answer 5', changed: true }]);
-  assert.deepEqual((await pair('t1a', 't1b').texts(3, 5))?.rows.map((r) => r.row), [3]);
+  assert.deepEqual(
+    (await pair('t1a', 't1b').texts(3, 5))?.rows.map((r) => r.row),
+    [3],
+  );
   assert.deepEqual((await pair('t1a', 't1b').texts(9, 5))?.rows, []);
   // t-long's planner message is 70,000 characters: the diff covers the 65,536 sent, and says so.
   const long = await pair('t-long', 't2a').texts(0, 1);
@@ -173,7 +176,10 @@ test('EpisodeDiffService: a trace that cannot be read back aligns from the index
     ],
   );
   assert.match(diff.b.readError ?? '', /shorter than when it was indexed/);
-  assert.match(diff.notes[0] ?? '', /^The messages of B \(t3b\) cannot be read back from the trace .*no text is compared\.$/);
+  assert.match(
+    diff.notes[0] ?? '',
+    /^The messages of B \(t3b\) cannot be read back from the trace .*no text is compared\.$/,
+  );
   const texts = await pair('t2a', 't3b', new EpisodeViewService(f.store.db, f.root)).texts(0, 1);
   assert.deepEqual([texts?.rows[0]?.a?.spans, texts?.rows[0]?.b], [[{ text: 'gamma', changed: false }], null]);
 });

@@ -66,7 +66,7 @@ function lcsByTable(a: readonly string[], b: readonly string[]): number {
 
 test('wordDiff keeps a longest common subsequence (against the full table) and each side’s text, on random texts', () => {
   let seed = 11;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const vocabulary = ['x ', 'y ', 'z ', 'x\n', 'w '];
   const draw = (): string =>
     Array.from({ length: Math.floor(random() * 30) }, () => vocabulary[Math.floor(random() * 5)]).join('');
@@ -76,7 +76,8 @@ test('wordDiff keeps a longest common subsequence (against the full table) and e
     const diff = wordDiff(a, b);
     assert.equal(text(diff.a), a);
     assert.equal(text(diff.b), b);
-    const kept = (spans: readonly DiffSpan[]): string[] => spans.filter((s) => !s.changed).flatMap((s) => words(s.text));
+    const kept = (spans: readonly DiffSpan[]): string[] =>
+      spans.filter((s) => !s.changed).flatMap((s) => words(s.text));
     assert.deepEqual(kept(diff.a), kept(diff.b), 'the unchanged words are the same sequence on both sides');
     const lcs = lcsByTable(words(a), words(b));
     assert.equal(kept(diff.a).length, lcs, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
