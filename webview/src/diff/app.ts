@@ -58,7 +58,8 @@ export class DiffApp {
     this.ipc.on(DidChangeDiffNotification, (shown) => {
       this.show(shown);
     });
-    this.root.addEventListener('keydown', (event) => {
+    // On the document: after a click on text the focus is on the body, outside the app's root.
+    document.addEventListener('keydown', (event) => {
       this.onKey(event);
     });
     this.sayReady(0);
