@@ -101,8 +101,13 @@ const data: EpisodeDiffData = {
 function textRows(rowTexts: readonly [string | null, string | null][], offset: number, limit: number): DiffTextRow[] {
   return rowTexts.slice(offset, offset + limit).map(([a, b], i) => {
     const diff = wordDiff(a ?? '', b ?? '');
-    const of = (text: string | null, spans: DiffTextRow['a'] extends infer S ? (S extends { spans: infer T } ? T : never) : never) =>
-      text === null ? null : { spans: a === null || b === null ? [{ text, changed: true }] : spans, chars: text.length, truncated: false };
+    const of = (
+      text: string | null,
+      spans: DiffTextRow['a'] extends infer S ? (S extends { spans: infer T } ? T : never) : never,
+    ) =>
+      text === null
+        ? null
+        : { spans: a === null || b === null ? [{ text, changed: true }] : spans, chars: text.length, truncated: false };
     return { row: offset + i, a: of(a, diff.a), b: of(b, diff.b), capped: null };
   });
 }
@@ -144,9 +149,15 @@ describeInBrowser('Episode diff webview', (browser) => {
       assert.deepEqual(await page.locator('.reward-row td').allTextContents(), ['1.000', '0.000', '−1.000', 'logged']);
       assert.deepEqual(await page.locator('.agent-total .agent-name').allTextContents(), [img, 'solver', script]);
       assert.equal(await page.locator('.agent-total').nth(2).locator('td').first().textContent(), 'not in roster');
-      assert.equal(await page.locator('.counts').textContent(), '2 paired (1 with changed text) · 0 only in A · 1 only in B');
+      assert.equal(
+        await page.locator('.counts').textContent(),
+        '2 paired (1 with changed text) · 0 only in A · 1 only in B',
+      );
       // B has no stored credit: its notice and every B message say so, in the Episode view's words.
-      assert.match((await page.locator('.side-b [data-notice="not-computed"]').textContent()) ?? '', /^Not computed yet/);
+      assert.match(
+        (await page.locator('.side-b [data-notice="not-computed"]').textContent()) ?? '',
+        /^Not computed yet/,
+      );
       const rows = page.locator('.diff-row');
       assert.equal(await rows.count(), 3);
       await rows.first().locator('.side-a .text:not(.is-loading)').waitFor();
@@ -175,7 +186,9 @@ describeInBrowser('Episode diff webview', (browser) => {
         .first()
         .locator('.side-b mark.changed')
         .evaluate((el) => {
-          const s = (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el);
+          const s = (
+            globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+          ).getComputedStyle(el);
           return { fill: s['backgroundColor'], line: s['textDecorationLine'] };
         });
       assert.notEqual(style.fill, 'rgba(0, 0, 0, 0)');
