@@ -40,13 +40,14 @@ test('activate() hands every disposable to context.subscriptions', () => {
     context.subscriptions.some((d) => d === channel),
     'the log channel is owned',
   );
-  // Every command registration, the channel, the job tracker, the four panel owners, their four
+  // Every command registration, the channel, the job tracker, the five panel owners, their five
   // serializers, the active index, the run folders, their change listener, the views, background indexing,
   // and the settings and trust listeners that refresh the Episode view.
-  assert.equal(context.subscriptions.length, contributed.length + 17);
+  assert.equal(context.subscriptions.length, contributed.length + 19);
   assert.deepEqual([...fake.serializers.keys()].sort(), [
     'creditLens.dashboard',
     'creditLens.episode',
+    'creditLens.episodeDiff',
     'creditLens.group',
     'creditLens.runSummary',
   ]);

@@ -21,10 +21,12 @@ test('the VSIX contains the bundles, the SQLite addon, media and schemas, and no
     'dist/webview/episode.js',
     'dist/webview/dashboard.js',
     'dist/webview/group.js',
+    'dist/webview/diff.js',
     'media/webview.css',
     'media/episode.css',
     'media/dashboard.css',
     'media/group.css',
+    'media/diff.css',
     'media/credit-lens.svg',
     'schema/run.v1.schema.json',
   ]) {
