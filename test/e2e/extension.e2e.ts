@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { bothViewsInLight } from './steps/colour';
 import { openEpisodeBySuggestion } from './steps/copy';
 import { dashboardShowsCollapse } from './steps/dashboard';
+import { episodeDiffStep } from './steps/diff';
 import { episodePrompt, indexAndCredit, realRuns, steplessDashboard } from './steps/e2ereal';
 import { episodeRestored, flaggedEpisodeTinted, replayRecompute } from './steps/episode';
 import { failedEpisode, firstErrorStep } from './steps/firsterr';
@@ -150,4 +151,10 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
       episodePrompt(cs, run),
     );
   }
+
+  test(
+    'r. "Diff with…" puts rollout s1-g0-r0 beside s1-g0-r1: both sides and a marked difference',
+    { timeout: 120_000 },
+    () => cs.step('r-diff-episodes', () => episodeDiffStep(cs)),
+  );
 });
