@@ -3,7 +3,7 @@ import { registerAllCommands } from './commandIds';
 import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
 import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
-import { EpisodeDiffPanel } from './panels/episodeDiffPanel';
+import { EpisodeDiffPanel, type EpisodeDiffPanelDeps } from './panels/episodeDiffPanel';
 import { EpisodePanel } from './panels/episodePanel';
 import { diffWithCommand } from './commands/openEpisodeDiffCommand';
 import { GroupPanel } from './panels/groupPanel';
@@ -25,20 +25,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const summaryPanel = own(context, new RunSummaryPanel(host));
   const refreshPanels = (folder: vscode.Uri, change?: IndexChange): void => {
     dashboardPanel.refresh(folder, change);
-    episodePanel.refresh(folder);
-    groupPanel.refresh(folder);
-    diffPanel.refresh(folder);
+    for (const panel of [episodePanel, groupPanel, diff.panel]) panel.refresh(folder);
   };
-  const diffWith = diffWithCommand({
-    log,
-    ...storage,
-    show: (a, b, method) => {
-      diffPanel.show(a, b, method);
-    },
-  });
-  const diffWithLater = (folder: vscode.Uri, episodeId: number, method: ViewMethod): void => {
-    void diffWith(folder, episodeId, method);
-  };
+  const diff = createDiffPanel(context, { ...host, config, ...storage }, () => episodePanel);
   const episodePanel = own(
     context,
     new EpisodePanel({
@@ -52,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
       openDashboard: (folder, runId, steps) => {
         dashboardPanel.show(folder, runId, steps);
       },
-      diffWith: diffWithLater,
+      diffWith: diff.diffWith,
       ...storage,
     }),
   );
@@ -80,22 +69,11 @@ export function activate(context: vscode.ExtensionContext): void {
       openEpisode: (folder, episodeId, method) => {
         episodePanel.show(folder, episodeId, method);
       },
-      diffWith: diffWithLater,
+      diffWith: diff.diffWith,
       ...storage,
     }),
   );
-  const diffPanel = own(
-    context,
-    new EpisodeDiffPanel({
-      ...host,
-      config,
-      openEpisode: (folder, episodeId, method) => {
-        episodePanel.show(folder, episodeId, method);
-      },
-      ...storage,
-    }),
-  );
-  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel, diffPanel])
+  for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel])
     own(context, panel.registerSerializer());
   refreshOnEvaluatorChange(context, episodePanel);
   const hooks = activateRunViews(context, log, workerScript, refreshPanels);
@@ -107,12 +85,45 @@ export function activate(context: vscode.ExtensionContext): void {
     episodePanel,
     dashboardPanel,
     groupPanel,
-    diffPanel,
+    diffPanel: diff.panel,
     version,
     onCredited: refreshPanels,
     ...hooks,
     ...storage,
   });
+}
+
+/**
+ * The episode diff panel (with its serializer), and the "Diff with…" of the Episode and group views:
+ * it asks for the other episode and opens the pair in that panel.
+ */
+function createDiffPanel(
+  context: vscode.ExtensionContext,
+  deps: Omit<EpisodeDiffPanelDeps, 'openEpisode'>,
+  episodes: () => EpisodePanel,
+): { panel: EpisodeDiffPanel; diffWith: (folder: vscode.Uri, episodeId: number, method: ViewMethod) => void } {
+  const panel = own(
+    context,
+    new EpisodeDiffPanel({
+      ...deps,
+      openEpisode: (folder, episodeId, method) => {
+        episodes().show(folder, episodeId, method);
+      },
+    }),
+  );
+  own(context, panel.registerSerializer());
+  const pick = diffWithCommand({
+    ...deps,
+    show: (a, b, method) => {
+      panel.show(a, b, method);
+    },
+  });
+  return {
+    panel,
+    diffWith: (folder, episodeId, method) => {
+      void pick(folder, episodeId, method);
+    },
+  };
 }
 
 /**

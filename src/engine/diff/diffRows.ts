@@ -1,4 +1,5 @@
-import { weakerStatus, type ComputedStatus } from '../../core/provenance';
+import { weakerStatus } from '../../core/provenance';
+import { asStatus } from '../views/creditView';
 import type { AgentCreditView } from '../views/viewTypes';
 import type { AgentTotalDiff, DiffRowView, EpisodeDiffData } from '../../protocol/episodeDiffPanel';
 import type { AlignedRow } from './alignMessages';
@@ -77,13 +78,10 @@ export function agentTotals(a: readonly AgentCreditView[], b: readonly AgentCred
       a: left?.value ?? null,
       b: right?.value ?? null,
       delta,
-      status: delta === null ? null : weakerStatus(asStatus(left?.status), asStatus(right?.status)),
+      status:
+        delta === null ? null : weakerStatus(asStatus(left?.status ?? 'exact'), asStatus(right?.status ?? 'exact')),
       inA: left !== undefined,
       inB: right !== undefined,
     };
   });
-}
-
-function asStatus(status: string | null | undefined): ComputedStatus {
-  return status === 'estimated' || status === 'approximate' ? status : 'exact';
 }

@@ -1,18 +1,23 @@
 import type { EpisodeViewContext, EpisodeViewService } from '../views/episodeViewService';
 import type { EpisodeCreditView, EpisodeViewData, MessageView, ViewMethod } from '../views/viewTypes';
-import {
-  maxDiffRows,
-  type DiffCreditSummary,
-  type DiffSideView,
-  type DiffTextRow,
-  type DiffTextSide,
-  type DiffTextWindow,
-  type EpisodeDiffData,
+import type {
+  DiffCreditSummary,
+  DiffSideView,
+  DiffTextRow,
+  DiffTextSide,
+  DiffTextWindow,
+  EpisodeDiffData,
 } from '../../protocol/episodeDiffPanel';
 import { alignMessages, type AlignedRow } from './alignMessages';
 import { agentTotals, diffRows, difference, rowCounts } from './diffRows';
 import { diffNotes } from './diffNotes';
 import { wordDiff } from './wordDiff';
+
+/**
+ * Most aligned rows one diff reply carries. Equal to the protocol's `maxDiffRows` (a runtime
+ * constant, which engine may not import; a test checks it).
+ */
+export const maxDiffRows = 20_000;
 
 /** One episode of the pair: the Episode view's service of its folder, and what the host adds to its data. */
 export interface DiffSideSource {

@@ -7,13 +7,19 @@ import {
   GetDiffTextsRequest,
   OpenDiffSideCommand,
   isDiffRef,
+  maxDiffRows,
   maxDiffTextWindow,
 } from '../../../src/protocol/episodeDiffPanel';
+import { maxDiffRows as engineMaxDiffRows } from '../../../src/engine/diff/episodeDiffService';
 import { DiffWithCommand } from '../../../src/protocol/episodePanel';
 import { DiffRolloutCommand } from '../../../src/protocol/groupPanel';
 
 const ref = { a: { folder: '/runs/a', episodeId: 1 }, b: { folder: '/runs/b', episodeId: 0 } };
 const unknownMethod = 'unknown-method';
+
+test('the engine sends at most as many rows as the protocol says (its own copy of maxDiffRows)', () => {
+  assert.equal(engineMaxDiffRows, maxDiffRows);
+});
 
 test('isDiffRef(value) wants two episode refs, each a bounded folder and a non-negative integer id', () => {
   assert.equal(isDiffRef(ref), true);
