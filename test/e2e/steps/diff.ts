@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/store/database';
 import { formatNumber } from '../../../webview/src/kit/format';
+import { indexFromExplorer } from './e2ereal';
 import type { CodeServer } from './workbench';
 
 const run = 'planner-solver-verifier';
@@ -37,6 +38,9 @@ export async function episodeDiffStep(cs: CodeServer): Promise<void> {
   const right = inIndex.get(b);
   assert.ok(left && right, `the demo's ${run} has rollouts ${a} and ${b} of group ${group}`);
   await cs.runCommand('View: Close All Editors');
+  // The tests before index other folders of the workspace: make the demo's folder current again
+  // (indexing it again reads nothing new), so "Open Episode by Id…" looks in its index.
+  assert.match(await indexFromExplorer(cs, 'demo-run'), /Indexed \d/);
   await cs.openPipelineEpisode(a);
   await cs.activeWebview().locator('.diff-link button').click();
   // The quick pick offers the group's other rollouts first.
