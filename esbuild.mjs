@@ -57,6 +57,7 @@ const configs = [
       dashboard: 'webview/src/dashboard/main.ts',
       group: 'webview/src/group/main.ts',
       compare: 'webview/src/compare/main.ts',
+      diff: 'webview/src/diff/main.ts',
     },
     outdir: 'dist/webview',
     sourcemap: !production,

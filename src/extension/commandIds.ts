@@ -6,6 +6,7 @@ import { csvHeader, csvLine, episodesJson, formatCreditReport } from '../engine/
 import { exportCommand } from './commands/exportCommand';
 import { indexFolder, indexRunFolderCommand, type IndexRunFolderDeps } from './commands/indexRunFolderCommand';
 import { openEpisodeCommand } from './commands/openEpisodeCommand';
+import { openEpisodeDiffCommand } from './commands/openEpisodeDiffCommand';
 import { openDashboardCommand, openEpisodeViewCommand } from './commands/openViewCommands';
 import { openGroupCommand } from './commands/openGroupCommand';
 import { openRunFolderCommand } from './commands/openRunFolderCommand';
@@ -19,6 +20,7 @@ import type { IndexJobs } from './indexJobs';
 import { clearReplayApiKeyCommand, setReplayApiKeyCommand } from './replay/replayKey';
 import type { ComparePanel } from './panels/comparePanel';
 import type { DashboardPanel } from './panels/dashboardPanel';
+import type { EpisodeDiffPanel } from './panels/episodeDiffPanel';
 import type { EpisodePanel } from './panels/episodePanel';
 import type { GroupPanel } from './panels/groupPanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
@@ -55,6 +57,8 @@ export const commandIds = {
   openGroup: 'creditLens.openGroup',
   /** "Credit Lens: Compare Runs…": the Compare view on the current run folder's index. */
   compareRuns: 'creditLens.compareRuns',
+  /** "Credit Lens: Diff Episodes" (two episodes side by side), handled by {@link openEpisodeDiffCommand}. */
+  openEpisodeDiff: 'creditLens.openEpisodeDiff',
   /** "Credit Lens: Set Replay API Key…", handled by {@link setReplayApiKeyCommand}. */
   setReplayApiKey: 'creditLens.setReplayApiKey',
   /** "Credit Lens: Clear Replay API Key", handled by {@link clearReplayApiKeyCommand}. */
@@ -74,6 +78,7 @@ export interface CommandServices {
   readonly dashboardPanel: DashboardPanel;
   readonly groupPanel: GroupPanel;
   readonly comparePanel: ComparePanel;
+  readonly diffPanel: EpisodeDiffPanel;
   /** Per-workspace storage folder (for `creditLens.index.location = workspaceStorage`). */
   readonly storageDir?: string;
   /** The extension's version (SARIF tool driver). */
@@ -158,6 +163,17 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
     const folder = await chooseFolder(argument, 'Credit Lens: Compare Runs');
     if (folder) services.comparePanel.show(folder);
   });
+  register(
+    commandIds.openEpisodeDiff,
+    openEpisodeDiffCommand({
+      log,
+      ...storage,
+      chooseFolder,
+      show: (a, b, method) => {
+        services.diffPanel.show(a, b, method);
+      },
+    }),
+  );
   register(commandIds.showLog, showLogCommand({ log }));
   register(commandIds.revealTraceLine, revealTraceLineCommand());
 }

@@ -5,7 +5,9 @@ import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
 import { ComparePanel, type ComparePanelDeps } from './panels/comparePanel';
 import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
+import { EpisodeDiffPanel, type EpisodeDiffPanelDeps } from './panels/episodeDiffPanel';
 import { EpisodePanel } from './panels/episodePanel';
+import { diffWithCommand } from './commands/openEpisodeDiffCommand';
 import { GroupPanel } from './panels/groupPanel';
 import { RunSummaryPanel } from './panels/runSummaryPanel';
 import { activateRunViews } from './runViews';
@@ -13,6 +15,7 @@ import { registerLmTools, type LmToolsDeps } from './lmTools/lmTools';
 import type { RunFolders } from './runFolders';
 import { configuredIndexPath } from './config';
 import { sqliteDriverKind } from '../store/database';
+import type { ViewMethod } from '../protocol/viewData';
 
 /** Entry point: builds the services, the views, registers the commands, returns. Everything is owned by `context`. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -27,10 +30,9 @@ export function activate(context: vscode.ExtensionContext): void {
   const summaryPanel = own(context, new RunSummaryPanel(host));
   const refreshPanels = (folder: vscode.Uri, change?: IndexChange): void => {
     dashboardPanel.refresh(folder, change);
-    episodePanel.refresh(folder);
-    groupPanel.refresh(folder);
-    comparePanel.refresh(folder);
+    for (const panel of [episodePanel, groupPanel, comparePanel, diff.panel]) panel.refresh(folder);
   };
+  const diff = createDiffPanel(context, { ...host, config, ...storage }, () => episodePanel);
   const episodePanel = own(
     context,
     new EpisodePanel({
@@ -44,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
       openDashboard: (folder, runId, steps) => {
         dashboardPanel.show(folder, runId, steps);
       },
+      diffWith: diff.diffWith,
       ...storage,
     }),
   );
@@ -71,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
       openEpisode: (folder, episodeId, method) => {
         episodePanel.show(folder, episodeId, method);
       },
+      diffWith: diff.diffWith,
       ...storage,
     }),
   );
@@ -89,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): void {
     dashboardPanel,
     groupPanel,
     comparePanel,
+    diffPanel: diff.panel,
     version,
     onCredited: refreshPanels,
     ...hooks,
@@ -102,6 +107,39 @@ function compareDeps(episodePanel: EpisodePanel): Pick<ComparePanelDeps, 'compar
     comparer: (db, root) => new CompareService(db, { root }),
     openEpisode: (folder, episodeId, method) => {
       episodePanel.show(folder, episodeId, method);
+    },
+  };
+}
+
+/**
+ * The episode diff panel (with its serializer), and the "Diff with…" of the Episode and group views:
+ * it asks for the other episode and opens the pair in that panel.
+ */
+function createDiffPanel(
+  context: vscode.ExtensionContext,
+  deps: Omit<EpisodeDiffPanelDeps, 'openEpisode'>,
+  episodes: () => EpisodePanel,
+): { panel: EpisodeDiffPanel; diffWith: (folder: vscode.Uri, episodeId: number, method: ViewMethod) => void } {
+  const panel = own(
+    context,
+    new EpisodeDiffPanel({
+      ...deps,
+      openEpisode: (folder, episodeId, method) => {
+        episodes().show(folder, episodeId, method);
+      },
+    }),
+  );
+  own(context, panel.registerSerializer());
+  const pick = diffWithCommand({
+    ...deps,
+    show: (a, b, method) => {
+      panel.show(a, b, method);
+    },
+  });
+  return {
+    panel,
+    diffWith: (folder, episodeId, method) => {
+      void pick(folder, episodeId, method);
     },
   };
 }

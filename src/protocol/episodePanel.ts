@@ -488,3 +488,5 @@ export const DidChangeRecomputeNotification = new IpcNotification<RecomputeProgr
 export const OpenGroupCommand = new IpcCommand<GetCreditParams>('episode/group/open', isMethodParams);
 /** Webview → host: open the dashboard on the run's flag windows that cover the shown episode's step. */
 export const OpenRunWindowsCommand = new IpcCommand<EpisodeParams>('episode/runWindows/open', isEpisodeParams);
+/** Webview → host: diff the shown episode with another, picked by the host (its group's rollouts first), under the webview's method. */
+export const DiffWithCommand = new IpcCommand<GetCreditParams>('episode/diff/open', isMethodParams);

@@ -177,3 +177,5 @@ export const OpenRolloutCommand = new IpcCommand<OpenRolloutParams>('group/rollo
 
 /** Host → webview: the group to show. */
 export const DidChangeGroupNotification = new IpcNotification<GroupShownData>('group/group/didChange');
+/** Webview → host: diff one of the shown group's rollouts with another rollout of the group, picked by the host. */
+export const DiffRolloutCommand = new IpcCommand<OpenRolloutParams>('group/rollout/diff', isOpenRolloutParams);

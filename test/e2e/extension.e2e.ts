@@ -8,6 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { bothViewsInLight } from './steps/colour';
 import { openEpisodeBySuggestion } from './steps/copy';
 import { dashboardShowsCollapse } from './steps/dashboard';
+import { compareViewStep } from './steps/compareview';
+import { episodeDiffStep } from './steps/diff';
 import { episodePrompt, indexAndCredit, realRuns, steplessDashboard } from './steps/e2ereal';
 import { episodeRestored, flaggedEpisodeTinted, replayRecompute } from './steps/episode';
 import { failedEpisode, firstErrorStep } from './steps/firsterr';
@@ -156,5 +158,17 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     'r. the language-model tools answer the free-rider question through vscode.lm.invokeTool',
     { timeout: 120_000 },
     () => cs.step('r-lm-tools', () => lmToolsAnswer(cs)),
+  );
+
+  test(
+    's. "Diff with…" puts rollout s1-g0-r0 beside s1-g0-r1: both sides and a marked difference',
+    { timeout: 120_000 },
+    () => cs.step('s-diff-episodes', () => episodeDiffStep(cs)),
+  );
+
+  test(
+    "t. the Compare view: the verifier's credit share rises and its free-rider flag disappears with the credit-signal run",
+    { timeout: 120_000 },
+    () => cs.step('t-compare-view', () => compareViewStep(cs)),
   );
 });

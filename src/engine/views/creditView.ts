@@ -145,7 +145,8 @@ function agentView(
   };
 }
 
-function asStatus(status: string): ComputedStatus {
+/** A stored row's status as a computed one (anything unknown reads as exact, as the credit pass writes it). */
+export function asStatus(status: string): ComputedStatus {
   return status === 'estimated' || status === 'approximate' ? status : 'exact';
 }
 

@@ -89,7 +89,11 @@ async function locate(
   return chooseLocation(found);
 }
 
-async function chooseLocation(found: readonly EpisodeLocation[]): Promise<EpisodeLocation | undefined> {
+/** The one location, or the run the user picks when several runs hold the id (undefined when dismissed). */
+export async function chooseLocation(
+  found: readonly EpisodeLocation[],
+  pickTitle = title,
+): Promise<EpisodeLocation | undefined> {
   if (found.length <= 1) return found[0];
   const items = found.map((location) => ({
     label: location.run || '(root)',
@@ -97,7 +101,7 @@ async function chooseLocation(found: readonly EpisodeLocation[]): Promise<Episod
     location,
   }));
   const picked = await vscode.window.showQuickPick(items, {
-    title,
+    title: pickTitle,
     placeHolder: 'Several runs have an episode with this id',
   });
   return picked?.location;

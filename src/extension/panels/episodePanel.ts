@@ -6,6 +6,7 @@ import {
   CancelRecomputeCommand,
   DidChangeEpisodeNotification,
   DidChangeRecomputeNotification,
+  DiffWithCommand,
   EpisodeReadyCommand,
   GetCreditRequest,
   GetMessagesRequest,
@@ -57,6 +58,8 @@ export interface EpisodePanelDeps extends PanelCreditDeps, PanelHostDeps {
   readonly openGroup?: (folder: vscode.Uri, runId: number, group: string, method: ViewMethod) => void;
   /** Opens the Run Dashboard on a run filtered to steps `[from, to]` (the run's flag windows). */
   readonly openDashboard?: ShowDashboard;
+  /** Asks for another episode and opens the diff of the shown one with it, under the view's method. */
+  readonly diffWith?: (folder: vscode.Uri, episodeId: number, method: ViewMethod) => void;
 }
 
 /** What an Episode panel shows: one episode, named as its webview's saved state names it. */
@@ -151,6 +154,10 @@ export class EpisodePanel extends PanelHost<EpisodePlace> {
     session.onCommand(RevealTraceLineCommand, () => this.revealTraceLine());
     session.onCommand(OpenGroupCommand, ({ ref, method }) => this.openGroup(ref, method));
     session.onCommand(OpenRunWindowsCommand, ({ ref }) => this.openRunWindows(ref));
+    session.onCommand(DiffWithCommand, ({ ref, method }) => {
+      this.service(ref);
+      this.deps.diffWith?.(vscode.Uri.file(ref.folder), ref.episodeId, method);
+    });
   }
 
   /** Opens the dashboard on the run's windows over the shown episode's step, as the host last sent them. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { GroupViewService } from '../../engine/views/groupViewService';
 import {
   DidChangeGroupNotification,
+  DiffRolloutCommand,
   GetGroupRequest,
   GroupReadyCommand,
   OpenRolloutCommand,
@@ -22,6 +23,8 @@ export interface GroupPanelDeps extends PanelHostDeps {
   readonly storageDir?: string;
   /** Opens a rollout in the Episode panel, under the group view's method. */
   readonly openEpisode: (folder: vscode.Uri, episodeId: number, method: ViewMethod) => void;
+  /** Asks for another rollout and opens the diff of this one with it, under the view's method. */
+  readonly diffWith?: (folder: vscode.Uri, episodeId: number, method: ViewMethod) => void;
 }
 
 /** What a group panel shows: one GRPO group, named as its webview's saved state names it. */
@@ -100,6 +103,11 @@ export class GroupPanel extends PanelHost<GroupPlace> {
       if (!this.service(ref).hasRollout(ref, episodeId))
         throw new Error(`episode ${String(episodeId)} is not a rollout of group ${ref.group}`);
       this.deps.openEpisode(vscode.Uri.file(ref.folder), episodeId, method);
+    });
+    session.onCommand(DiffRolloutCommand, ({ ref, episodeId, method }) => {
+      if (!this.service(ref).hasRollout(ref, episodeId))
+        throw new Error(`episode ${String(episodeId)} is not a rollout of group ${ref.group}`);
+      this.deps.diffWith?.(vscode.Uri.file(ref.folder), episodeId, method);
     });
   }
 

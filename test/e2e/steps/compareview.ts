@@ -1,9 +1,8 @@
-// Issue 18 part 1, an e2e step for the lead to wire into extension.e2e.ts once the compare engine
-// and the demo's third run (`planner-solver-verifier-credit`, trained on a marginal-contribution
-// signal) are merged: from the palette, the Compare view compares the shared-reward run (A) with it
-// (B), and the verifier's row shows a positive credit-share change and its free-rider flag gone. E.g.
-//   await cs.step('i18-compare-view', () => compareViewStep(cs));
-// (the demo's credit under the default method must be stored first, as the other steps leave it).
+// Issue 18 part 1, e2e test t (test/e2e/extension.e2e.ts): from the palette, the Compare view
+// compares the demo's shared-reward run (A) with its third run (B, `planner-solver-verifier-credit`,
+// trained on a marginal-contribution signal), and the verifier's row shows a positive credit-share
+// change and its free-rider flag gone (the demo's credit under the default method is stored by the
+// earlier steps).
 import assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
 import { escapeRegExp } from './realDataChecks';

@@ -43,12 +43,13 @@ test('activate() hands every disposable to context.subscriptions', () => {
   // Every command registration, the channel, the job tracker, the five panel owners, their five
   // serializers, the active index, the run folders, their change listener, the views, background indexing,
   // the settings and trust listeners that refresh the Episode view, and the language-model tools.
-  assert.equal(context.subscriptions.length, contributed.length + 20);
+  assert.equal(context.subscriptions.length, contributed.length + 22);
   assert.equal(fake.lmTools.size, 6, 'the language-model tools are registered');
   assert.deepEqual([...fake.serializers.keys()].sort(), [
     'creditLens.compare',
     'creditLens.dashboard',
     'creditLens.episode',
+    'creditLens.episodeDiff',
     'creditLens.group',
     'creditLens.runSummary',
   ]);

@@ -22,11 +22,13 @@ test('the VSIX contains the bundles, the SQLite addon, media and schemas, and no
     'dist/webview/dashboard.js',
     'dist/webview/group.js',
     'dist/webview/compare.js',
+    'dist/webview/diff.js',
     'media/webview.css',
     'media/episode.css',
     'media/dashboard.css',
     'media/group.css',
     'media/compare.css',
+    'media/diff.css',
     'media/credit-lens.svg',
     'schema/run.v1.schema.json',
   ]) {

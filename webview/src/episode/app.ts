@@ -10,6 +10,7 @@ import {
   GetTimelineRequest,
   NavigateEpisodeCommand,
   OpenGroupCommand,
+  DiffWithCommand,
   OpenRunWindowsCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
@@ -231,9 +232,15 @@ export class EpisodeApp {
   private renderStatic(data: EpisodeViewData): void {
     fill(
       this.shell.header,
-      renderHeader(data, () => {
-        if (this.ui) this.ipc.send(OpenGroupCommand, { ref: data.ref, method: this.ui.method });
-      }),
+      renderHeader(
+        data,
+        () => {
+          if (this.ui) this.ipc.send(OpenGroupCommand, { ref: data.ref, method: this.ui.method });
+        },
+        () => {
+          if (this.ui) this.ipc.send(DiffWithCommand, { ref: data.ref, method: this.ui.method });
+        },
+      ),
     );
     if (this.shell.task.firstChild !== this.task.element) fill(this.shell.task, this.task.element);
     fill(

@@ -8,9 +8,10 @@ import { blameAgreement, firstErrorGlyph, firstErrorNote, firstErrorOf, firstErr
 
 /**
  * The episode's title and facts: run, position, task, reward, counts, trace location; with
- * `openGroup`, a link to the episode's GRPO group ("group g · 4 rollouts") when it logs one.
+ * `openGroup`, a link to the episode's GRPO group ("group g · 4 rollouts") when it logs one; with
+ * `diffWith`, a "Diff with…" link that puts the episode beside another in the diff view.
  */
-export function renderHeader(data: EpisodeViewData, openGroup?: () => void): HTMLElement {
+export function renderHeader(data: EpisodeViewData, openGroup?: () => void, diffWith?: () => void): HTMLElement {
   const facts: [string, string][] = [
     ['Run', data.runName || '(root)'],
     ['Mechanism', data.mechanism ?? '—'],
@@ -30,6 +31,14 @@ export function renderHeader(data: EpisodeViewData, openGroup?: () => void): HTM
     const label = `group ${data.group} · ${formatInt(rollouts)} rollout${rollouts === 1 ? '' : 's'}`;
     header.append(h('p', 'group-link', linkButton(label, openGroup, 'Open the GRPO group side by side')));
   }
+  if (diffWith)
+    header.append(
+      h(
+        'p',
+        'diff-link',
+        linkButton('Diff with…', diffWith, 'Put this episode beside another (its group’s rollouts first)'),
+      ),
+    );
   if (data.task !== null) header.append(h('p', 'task', h('span', 'task-label', 'Task: '), data.task));
   header.append(h('p', 'location', `${data.location.uri}:${String(data.location.line)}`));
   if (data.readError !== null)

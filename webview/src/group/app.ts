@@ -3,6 +3,7 @@ import {
   GetGroupRequest,
   GroupReadyCommand,
   OpenRolloutCommand,
+  DiffRolloutCommand,
   groupStateVersion,
   type GroupRolloutView,
   type GroupShownData,
@@ -110,9 +111,17 @@ export class GroupApp {
       parts.push(
         h('h2', undefined, `Rollouts, best reward first (${formatInt(data.rollouts.length)})`),
         creditLegend(data.creditDomain),
-        renderRollouts(data, (rollout) => {
-          this.open(rollout);
-        }),
+        renderRollouts(
+          data,
+          (rollout) => {
+            this.open(rollout);
+          },
+          (rollout) => {
+            const { shown, method } = this;
+            if (shown && method)
+              this.ipc.send(DiffRolloutCommand, { ref: shown.ref, episodeId: rollout.episodeId, method });
+          },
+        ),
         h('h2', undefined, 'Advantage by signal'),
         renderSignals(data),
       );

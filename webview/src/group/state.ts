@@ -31,10 +31,11 @@ export function sameGroup(a: GroupRef | null | undefined, b: GroupRef | null | u
 
 /**
  * The method to show: the opening view's when it sent one; else the saved one (the user's choice
- * for this panel, which carries over to another group); without one, the host's default.
+ * for this panel, which carries over to another group or pair); without one, the host's default.
+ * The group and diff views share it.
  */
 export function chooseMethod(
-  saved: RestoredGroupState | undefined,
+  saved: { readonly method: ViewMethod | null } | undefined,
   shown: { readonly defaultMethod: ViewMethod; readonly openedMethod: ViewMethod | null },
 ): ViewMethod {
   return shown.openedMethod ?? saved?.method ?? shown.defaultMethod;

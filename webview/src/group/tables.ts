@@ -14,6 +14,17 @@ function noAdvantage(data: GroupViewData): string {
     : 'No advantage: the signal has no value here, or fewer than 2 rollouts have one';
 }
 
+/** "Diff with…" of a rollout: the host asks which other rollout to put beside it. */
+function diffButton(rollout: GroupRolloutView, diff: OpenRollout): HTMLButtonElement {
+  const button = h('button', 'link-button rollout-diff', 'diff with…');
+  button.type = 'button';
+  button.title = `Diff episode ${rollout.externalId} with another rollout of the group`;
+  button.addEventListener('click', () => {
+    diff(rollout);
+  });
+  return button;
+}
+
 /** The rollout's episode as a button: Tab reaches it, Enter or a click opens it in the Episode view. */
 function episodeButton(rollout: GroupRolloutView, open: OpenRollout): HTMLButtonElement {
   const button = h('button', 'link-button rollout-open', rollout.externalId);
@@ -31,7 +42,7 @@ function headerRow(...cells: (string | HTMLElement)[]): HTMLTableRowElement {
 }
 
 /** The rollouts side by side, best reward first: reward, its advantage, and each agent's credit under the method. */
-export function renderRollouts(data: GroupViewData, open: OpenRollout): HTMLElement {
+export function renderRollouts(data: GroupViewData, open: OpenRollout, diff?: OpenRollout): HTMLElement {
   const tint = creditScale(data);
   const reward = data.signals.findIndex((s) => s.id === 'reward');
   const method = methodLabels[data.method];
@@ -49,7 +60,7 @@ export function renderRollouts(data: GroupViewData, open: OpenRollout): HTMLElem
       'tr',
       'rollout',
       h('td', 'num', formatInt(rank + 1)),
-      h('td', 'episode-cell', episodeButton(rollout, open)),
+      h('td', 'episode-cell', episodeButton(rollout, open), ...(diff ? [' ', diffButton(rollout, diff)] : [])),
       h('td', 'num', formatInt(rollout.sample)),
       rollout.reward === null
         ? emptyCell('no reward', 'The rollout logs no team reward')
