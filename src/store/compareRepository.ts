@@ -39,6 +39,14 @@ export interface CompareFailures {
   readonly remedy: string | null;
 }
 
+/** A parameter set a run has agent-level credit under, with how many episodes it covers. */
+export interface CompareParamSet {
+  readonly paramsHash: string;
+  readonly episodes: number;
+  /** The largest credit row id of the set: a larger one was written later. */
+  readonly newest: number;
+}
+
 /** A side's episodes: one run, optionally an inclusive step range (no step counts as 0). */
 export interface CompareScope {
   readonly runId: number;
@@ -68,6 +76,12 @@ const failuresSql = `
 
 const failureSql = 'SELECT reason, remedy FROM credit_error WHERE episode_id = ? AND method = ? AND params_hash = ?';
 
+// Every parameter set of the run's agent-level credit of a method, the widest first (ties: the newest).
+const paramSetsSql = `
+  SELECT params_hash AS paramsHash, count(*) AS episodes, max(newest) AS newest FROM (
+    SELECT params_hash, episode_id, max(credit_id) AS newest FROM credit
+    WHERE run_id = ? AND method = ? AND message_seq IS NULL GROUP BY params_hash, episode_id)
+  GROUP BY params_hash ORDER BY episodes DESC, newest DESC`;
 const methodsSql = 'SELECT DISTINCT method FROM credit WHERE run_id = ? ORDER BY method';
 
 /**
@@ -82,6 +96,7 @@ export class CompareRepository {
   private readonly failuresStmt: Statement<{ status: string; episodes: number; first: number }>;
   private readonly failureStmt: Statement<{ reason: string; remedy: string | null }>;
   private readonly methodsStmt: Statement<{ method: string }>;
+  private readonly paramSetsStmt: Statement<CompareParamSet>;
 
   constructor(db: Db) {
     this.episodesStmt = db.prepare(episodesSql);
@@ -89,6 +104,7 @@ export class CompareRepository {
     this.failuresStmt = db.prepare(failuresSql);
     this.failureStmt = db.prepare(failureSql);
     this.methodsStmt = db.prepare(methodsSql);
+    this.paramSetsStmt = db.prepare(paramSetsSql);
   }
 
   /** The side's training episodes in id order. */
@@ -107,6 +123,11 @@ export class CompareRepository {
       const first = this.failureStmt.get(row.first, method, paramsHash);
       return { status: row.status, episodes: row.episodes, reason: first?.reason ?? '', remedy: first?.remedy ?? null };
     });
+  }
+
+  /** The run's parameter sets of `method`, the one covering the most episodes first (ties: the newest). */
+  paramSets(runId: number, method: string): CompareParamSet[] {
+    return this.paramSetsStmt.all(runId, method);
   }
 
   /** The methods the run has agent-level credit for, by name. */

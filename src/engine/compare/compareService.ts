@@ -81,14 +81,16 @@ export class CompareService implements RunComparer {
 
   /** What a side holds: its episodes, the parameter set read, its failures; throws when it has no credit. */
   private facts(reader: SideReader, resolved: ResolvedSide, method: string): SideFacts {
-    const paramsHash = reader.latestParams(resolved.scope.runId, method);
-    if (paramsHash === undefined)
+    const [widest, ...others] = reader.paramSets(resolved.scope.runId, method);
+    const paramsHash = widest?.paramsHash;
+    if (widest === undefined || paramsHash === undefined)
       throw new Error(
         `${resolved.side.label} has no stored ${method} credit; run \`credit-lens credit ${reader.root ?? '<run-dir>'} --method ${method} --run ${resolved.side.run}\` first`,
       );
     const episodes = reader.compare.episodes(resolved.scope);
     const failures: CompareFailures[] = reader.compare.failures(resolved.scope, method, paramsHash);
-    return { resolved, root: reader.root, paramsHash, episodes, failures };
+    const newer = others.filter((set) => set.newest > widest.newest);
+    return { resolved, root: reader.root, paramsHash, covered: widest.episodes, newer, episodes, failures };
   }
 
   /** By task id when the sides share one, else by prompt hash when both can be read back, else nothing paired. */

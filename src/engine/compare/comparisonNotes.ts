@@ -1,5 +1,5 @@
 import type { AgentComparison, PairingSummary } from '../../core/runComparison';
-import type { CompareEpisode, CompareFailures } from '../../store/compareRepository';
+import type { CompareEpisode, CompareFailures, CompareParamSet } from '../../store/compareRepository';
 import { count, plural } from '../report/format';
 import type { PromptKeys } from './promptKeys';
 import type { ResolvedSide } from './sideReader';
@@ -8,8 +8,12 @@ import type { ResolvedSide } from './sideReader';
 export interface SideFacts {
   readonly resolved: ResolvedSide;
   readonly root: string | undefined;
-  /** The parameter set of the side's credit rows (the newest stored for the method). */
+  /** The parameter set of the side's credit rows: of the run's sets for the method, the one covering the most episodes. */
   readonly paramsHash: string;
+  /** How many of the run's episodes it covers. */
+  readonly covered: number;
+  /** Sets written after it that cover fewer episodes (an episode recomputed on its own): not compared. */
+  readonly newer: readonly CompareParamSet[];
   readonly episodes: readonly CompareEpisode[];
   readonly failures: readonly CompareFailures[];
 }
@@ -81,8 +85,12 @@ function pairingNotes({ pairing, a, b, prompts }: NotesInput): string[] {
 function sideNotes(input: NotesInput, side: SideFacts, which: 'A' | 'B'): string[] {
   const label = side.resolved.side.label;
   const notes = [
-    `${label}: ${input.method} credit of parameter set ${side.paramsHash.slice(0, 12)} (the newest stored).`,
+    `${label}: ${input.method} credit of parameter set ${side.paramsHash.slice(0, 12)} (${plural(side.covered, 'episode')} of the run, the set covering the most).`,
   ];
+  if (side.newer.length > 0)
+    notes.push(
+      `${label}: newer ${input.method} credit under ${side.newer.map((set) => `${set.paramsHash.slice(0, 12)} (${plural(set.episodes, 'episode')})`).join(', ')} is not compared: it covers fewer episodes (recomputed on their own, e.g. from the Episode view); recompute the run with those settings to compare them.`,
+    );
   for (const f of side.failures)
     notes.push(
       `${label}: ${plural(f.episodes, 'episode')} without ${input.method} credit (${f.status === 'not-identifiable' ? 'not identifiable' : 'failed'}: ${f.reason}${f.remedy ? `; what would answer it: ${f.remedy}` : ''}); their pairs are left out of the credit differences.`,

@@ -1,7 +1,7 @@
 import type { ComparisonSide, CompareRunChoice } from '../../core/runComparison';
 import { AgentSummaryRepository } from '../../store/agentSummaryRepository';
 import { BrowseRepository } from '../../store/browseRepository';
-import { CompareRepository, type CompareScope } from '../../store/compareRepository';
+import { CompareRepository, type CompareParamSet, type CompareScope } from '../../store/compareRepository';
 import type { Db } from '../../store/database';
 import { DashboardRepository } from '../../store/dashboardRepository';
 import type { SideFlags } from './flagChanges';
@@ -59,9 +59,12 @@ export class SideReader {
     return { side: { run: side.run, ...steps, label }, scope: { runId: run.runId, ...steps } };
   }
 
-  /** The parameter set of the run's newest credit of `method`; undefined when it has none. */
-  latestParams(runId: number, method: string): string | undefined {
-    return this.dashboard.latestParams(runId, method);
+  /**
+   * The run's parameter sets of `method`, the one covering the most episodes first: a run-wide pass,
+   * not the newest row, which may be one episode recomputed on its own (the Episode view's Recompute).
+   */
+  paramSets(runId: number, method: string): readonly CompareParamSet[] {
+    return this.compare.paramSets(runId, method);
   }
 
   /** The run's stored flags; undefined when the run was never audited. */

@@ -39,7 +39,11 @@ export async function compareViewStep(cs: CodeServer): Promise<void> {
   const verifier = agents.locator('tr.agent-row', { has: view.locator('th', { hasText: /^verifier$/ }) });
   assert.equal(await verifier.count(), 1, 'one row for the verifier');
   const change = (await verifier.locator('.share-change').textContent()) ?? '';
-  assert.match(change, /^\+\d+\.\d pp$/, `the verifier's share rises from A to B: ${change}`);
+  assert.match(
+    change,
+    /^\+\d+\.\d pp \[\+\d+\.\d, \+\d+\.\d\] pp$/,
+    `the verifier's share rises from A to B, its 95% interval above 0: ${change}`,
+  );
   assert.match((await verifier.locator('.flag-changes').textContent()) ?? '', /free-rider disappeared/);
   const flag = view.locator('table.compare-flags tr.flag-change', {
     has: view.locator('td.agent-name', { hasText: /^verifier$/ }),

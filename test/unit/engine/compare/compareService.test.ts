@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CompareService } from '../../../../src/engine/compare/compareService';
+import { runCreditJob } from '../../../../src/engine/credit/creditJob';
 import { findIndexLocation } from '../../../../src/engine/indexLocation';
 import { IndexStore } from '../../../../src/store/indexStore';
 import { tempFolder } from '../../../builders/episodeBuilder';
@@ -188,5 +189,37 @@ describe('CompareService', () => {
         { run: 'before', episodes: 3, steps: { from: 1, to: 1 }, methods: ['loo'] },
       ],
     );
+  });
+});
+
+describe('CompareService parameter sets', () => {
+  it('compares the set covering the most episodes, not a newer one recomputed for one episode, and says so', async () => {
+    const root = await taskRuns([0.1, 0.2, 0.3, 0.4, 0.5], [0.2, 0.4, 0.3, 0.7, 0.6]);
+    // The Episode view's Recompute under other settings: one episode of `after` (row 1: the
+    // folders index in name order) gets a newer parameter set.
+    const recomputed = await runCreditJob({
+      root,
+      method: 'loo',
+      evaluator: { kind: 'none' },
+      run: 'after',
+      episodes: [1],
+      budget: 1000,
+    });
+    assert.equal(recomputed.runs[0]?.computed, 1);
+    const c = withService(root, (s) => s.compare({ a: { run: 'before' }, b: { run: 'after' }, method: 'loo' }));
+    const planner = c.agents.find((a) => a.agent === 'planner');
+    assert.equal(planner?.credit.n, 5, 'every pair is compared, not the one recomputed episode');
+    close(planner?.credit.difference ?? NaN, 0.14);
+    assert.ok(
+      c.notes.some((n) =>
+        /^after: loo credit of parameter set \w+ \(6 episodes of the run, the set covering the most\)/.test(n),
+      ),
+      c.notes.join('\n'),
+    );
+    assert.ok(
+      c.notes.some((n) => /^after: newer loo credit under \w+ \(1 episode\) is not compared/.test(n)),
+      c.notes.join('\n'),
+    );
+    assert.ok(!c.notes.some((n) => n.startsWith('before: newer')), 'before has one parameter set');
   });
 });
