@@ -8,6 +8,8 @@ export interface SignCounts {
   readonly opposite: number;
   /** Of which either advantage is 0: one of the two signals does not push at all (never a flip). */
   readonly zero: number;
+  /** Of `zero`, those the shared reward pushes while the agent's own signal does not (it contributed nothing there). */
+  readonly sharedOnly: number;
 }
 
 /** {@link SignCounts} with the Spearman rank correlation of the two advantages over the same samples. */
@@ -24,7 +26,8 @@ export interface SignDisagreement extends SignCounts {
  * and `credit[k]` are the two advantages of sample `k`, each computed over its GRPO group by
  * `grpoAdvantages` in the run's convention (§3.15). A pair where either is not finite is skipped.
  * `opposite` counts `shared·credit < 0`; `zero` counts a pair where either is exactly 0 (a group
- * whose values are all equal gets 0 for every rollout), so a "no push" is never counted as a flip.
+ * whose values are all equal gets 0 for every rollout), so a "no push" is never counted as a flip;
+ * `sharedOnly` is the part of `zero` where the shared reward pushes and the agent's own signal is 0.
  * Arrays must be aligned (RangeError otherwise).
  */
 export function signDisagreement(shared: ArrayLike<number>, credit: ArrayLike<number>): SignDisagreement {
@@ -34,17 +37,19 @@ export function signDisagreement(shared: ArrayLike<number>, credit: ArrayLike<nu
   const y: number[] = [];
   let opposite = 0;
   let zero = 0;
+  let sharedOnly = 0;
   for (let k = 0; k < shared.length; k++) {
     const a = shared[k] ?? NaN;
     const b = credit[k] ?? NaN;
     if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
     x.push(a);
     y.push(b);
+    if (a !== 0 && b === 0) sharedOnly++;
     if (a === 0 || b === 0) zero++;
     else if (a < 0 !== b < 0) opposite++;
   }
   const { rho, p } = spearman(x, y);
-  return { n: x.length, opposite, zero, rho, p };
+  return { n: x.length, opposite, zero, sharedOnly, rho, p };
 }
 
 /** The share of samples pushed the wrong way, `opposite / n`; null without samples (never 0 for "no data"). */
@@ -57,10 +62,12 @@ export function addSignCounts(cells: Iterable<SignCounts>): SignCounts {
   let n = 0;
   let opposite = 0;
   let zero = 0;
+  let sharedOnly = 0;
   for (const c of cells) {
     n += c.n;
     opposite += c.opposite;
     zero += c.zero;
+    sharedOnly += c.sharedOnly;
   }
-  return { n, opposite, zero };
+  return { n, opposite, zero, sharedOnly };
 }

@@ -2,11 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { advantagesFor } from '../../../../src/credit/signals/advantageConventions';
 import { grpoAdvantages } from '../../../../src/credit/signals/grpoAdvantages';
-import {
-  addSignCounts,
-  signDisagreement,
-  wrongWayShare,
-} from '../../../../src/credit/signals/signDisagreement';
+import { addSignCounts, signDisagreement, wrongWayShare } from '../../../../src/credit/signals/signDisagreement';
 import { assertClose } from '../stats/assertClose';
 
 // credit-methods.md §8 E16: E7's group (R = [1, 1, 0, 1], D_Rsn = [0, 1, 0, 1], D_Sol = R) and a
@@ -52,6 +48,12 @@ describe('signDisagreement (credit-methods.md §3.18, E16)', () => {
     assert.deepEqual([verl.n, verl.opposite, verl.zero], [4, 1, 0]);
   });
 
+  it('an agent whose own signal is 0 where the shared reward pushes: zero and sharedOnly, not opposite', () => {
+    // E2's idle partner in a group of two rollouts: R = [1, 0], D_P = [0, 0].
+    const r = signDisagreement(grpoAdvantages([1, 0], sample), grpoAdvantages([0, 0], sample));
+    assert.deepEqual([r.n, r.opposite, r.zero, r.sharedOnly], [2, 0, 2, 2]);
+  });
+
   it('skips pairs with a missing (NaN) advantage and counts only the others', () => {
     const r = signDisagreement([0.5, NaN, -1, 2], [-1, 1, Infinity, 3]);
     assert.deepEqual({ n: r.n, opposite: r.opposite, zero: r.zero }, { n: 2, opposite: 1, zero: 0 });
@@ -71,10 +73,10 @@ describe('signDisagreement (credit-methods.md §3.18, E16)', () => {
   it('addSignCounts sums the cells of a window', () => {
     assert.deepEqual(
       addSignCounts([
-        { n: 4, opposite: 1, zero: 0 },
-        { n: 4, opposite: 0, zero: 4 },
+        { n: 4, opposite: 1, zero: 0, sharedOnly: 0 },
+        { n: 4, opposite: 0, zero: 4, sharedOnly: 3 },
       ]),
-      { n: 8, opposite: 1, zero: 4 },
+      { n: 8, opposite: 1, zero: 4, sharedOnly: 3 },
     );
   });
 });
