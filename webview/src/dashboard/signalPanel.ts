@@ -45,7 +45,11 @@ export function renderSignalFigure(
   });
   replaceChildren(figure.legend, agentLegend(agents, color));
   figure.caption.textContent = `${summary} Compared with ${label}; hover a step for Spearman's ρ and the samples.${excludedText(view.excluded)}`;
-  replaceChildren(figure.footer, signalTable(model, label));
+  // A re-render (a resize, which opening the table itself causes) keeps the table open or closed.
+  const open = figure.footer.querySelector('details')?.open ?? false;
+  const details = signalTable(model, label);
+  details.open = open;
+  replaceChildren(figure.footer, details);
 }
 
 function excludedText(e: NonNullable<RunOverview['signal']>['excluded']): string {
@@ -58,7 +62,7 @@ function excludedText(e: NonNullable<RunOverview['signal']>['excluded']): string
 }
 
 /** The chart's numbers as a table, one row per step and a cell per agent, in a collapsed section. */
-function signalTable(model: SignalModel, methodLabel: string): HTMLElement {
+function signalTable(model: SignalModel, methodLabel: string): HTMLDetailsElement {
   const head = h('tr', undefined, h('th', undefined, 'step'), ...model.agents.map((a) => h('th', undefined, a.agent)));
   for (const th of head.children) th.setAttribute('scope', 'col');
   const rows = model.lines.steps.map((step, i) => {
