@@ -80,7 +80,8 @@ const windowSql = `
   SELECT coalesce(sum(n), 0) AS n, coalesce(sum(opposite), 0) AS opposite, coalesce(sum(zero), 0) AS zero,
     coalesce(sum(shared_only), 0) AS sharedOnly, count(*) AS cells
   FROM signal_step_agent
-  WHERE run_id = :run AND method = :method AND params_hash = :hash AND agent_id = :agent
+  WHERE run_id = :run AND method = :method AND params_hash = :hash
+    AND agent_id = (SELECT a.agent_id FROM agent a WHERE a.run_id = :run AND a.name = :agent)
     AND train_step BETWEEN :from AND :to AND instr(:split, split_kind) > 0`;
 
 /** The statements the Run Dashboard's overview runs, exported so a test can check their query plans. */
@@ -162,11 +163,11 @@ export class SignalRepository {
     return this.byStepStmt.all({ run: runId, method, hash, split: splitParam(split) });
   }
 
-  /** One agent's counts summed over steps `from`–`to` (inclusive); undefined when no cell is stored there. */
+  /** One agent's (by name) counts summed over steps `from`–`to` (inclusive); undefined when no cell is stored there. */
   window(
     runId: number,
     key: { method: string; hash: string },
-    agentId: number,
+    agent: string,
     steps: readonly [number, number],
     split: SplitChoice,
   ): SignalCounts | undefined {
@@ -174,7 +175,7 @@ export class SignalRepository {
       run: runId,
       method: key.method,
       hash: key.hash,
-      agent: agentId,
+      agent,
       from: steps[0],
       to: steps[1],
       split: splitParam(split),
