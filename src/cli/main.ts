@@ -10,6 +10,7 @@ import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
 import { influenceCommand } from './commands/influenceCommand';
+import { advantagesCommand, advantagesOptions } from './commands/advantagesCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
@@ -73,6 +74,11 @@ Usage:
       Print the influence graph (logged attribution weights, counterfactual effects of removing an
       agent, pairwise interactions) of one episode, or its mean over each run's steps. Influence is
       not credit: it does not add up to the reward. Every edge says where it comes from.
+  credit-lens advantages <run-dir> [--run NAME] [--signal shared|loo|shapley] [--format jsonl|parquet] [--out FILE] [--db PATH]
+      Export one row per (sample, agent) with its GRPO advantage under the signal (default loo),
+      the reward, the credit and its status and source, keyed by the trainer's sample identity
+      (verl uid + rollout index, TRL step + row, the episode id), for a custom reward function
+      (docs/advantages-export.md). JSONL goes to stdout without --out.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -120,6 +126,7 @@ const optionSpec = {
   split: { type: 'string' },
   port: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
+  signal: { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -161,6 +168,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             ...(values.run !== undefined ? { run: values.run } : {}),
             ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
           },
+          io,
+        );
+      case 'advantages':
+        return await advantagesCommand(
+          advantagesOptions(requireDir(rest), {
+            ...oneDb(values.db),
+            ...(values.signal !== undefined ? { signal: values.signal } : {}),
+            ...(values.format !== undefined ? { format: values.format } : {}),
+            ...(values.out !== undefined ? { out: values.out } : {}),
+            ...(values.run !== undefined ? { run: values.run } : {}),
+          }),
           io,
         );
       case 'demo':

@@ -27,6 +27,31 @@ export interface SignalCounts {
   readonly sharedOnly: number;
 }
 
+/**
+ * One (sample, agent) of a run as `credit-lens advantages` exports it: the trainer's sample identity,
+ * the agent, the reward, and the agent's credit under one parameter set (nulls without one).
+ */
+export interface AdvantageSampleRow {
+  readonly step: number | null;
+  readonly groupId: string | null;
+  readonly episodeId: number;
+  readonly externalId: string;
+  /** verl's `uid` when the dump logs one (a `reward_extra_infos_dict` key, kept in metadata). */
+  readonly uid: string | number | null;
+  readonly sampleIdx: number | null;
+  readonly source: string;
+  readonly format: string;
+  readonly line: number;
+  readonly agent: string;
+  readonly outcome: number | null;
+  readonly value: number | null;
+  readonly status: string | null;
+  readonly creditSource: string | null;
+  readonly advantage: number | null;
+  /** `not-identifiable` or `failed` when the pass recorded the episode as such. */
+  readonly problem: string | null;
+}
+
 /** A stored cell: counts, ρ (null when undefined) and what was left out. */
 export interface SignalCell {
   readonly splitKind: string;
@@ -60,6 +85,22 @@ const samplesSql = (listed: boolean): string => `
        AND c.agent_id = ea.agent_id AND c.message_seq IS NULL AND c.status IN ('exact', 'estimated') AND c.value IS NOT NULL) AS advantage
   FROM episode e INDEXED BY episode_step JOIN episode_agent ea ON ea.episode_id = e.episode_id
   WHERE e.run_id = :run AND e.train_step IS NOT NULL ${stepsListed(listed)}
+  ORDER BY e.train_step, e.group_id, e.episode_id, ea.agent_id`;
+
+// Every roster row of the run's episodes in a split, in (step, group, episode, agent) order, with the
+// credit of one parameter set (method '' matches none: the shared reward's export).
+const advantageRowsSql = `
+  SELECT e.train_step AS step, e.group_id AS groupId, e.episode_id AS episodeId, e.external_id AS externalId,
+    coalesce(json_extract(e.metadata_json, '$.fields.uid'), json_extract(e.metadata_json, '$.metrics.uid'),
+      json_extract(e.metadata_json, '$.uid')) AS uid,
+    e.sample_idx AS sampleIdx, src.uri AS source, src.format, e.line, a.name AS agent, e.outcome,
+    c.value, c.status, c.source AS creditSource, c.advantage, x.status AS problem
+  FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id JOIN agent a ON a.agent_id = ea.agent_id
+  JOIN source src ON src.source_id = e.source_id
+  LEFT JOIN credit c ON c.episode_id = e.episode_id AND c.method = :method AND c.params_hash = :hash
+    AND c.agent_id = ea.agent_id AND c.message_seq IS NULL
+  LEFT JOIN credit_error x ON x.episode_id = e.episode_id AND x.method = :method AND x.params_hash = :hash
+  WHERE e.run_id = :run AND ${splitKindOf('e')} IN (SELECT value FROM json_each(:kinds))
   ORDER BY e.train_step, e.group_id, e.episode_id, ea.agent_id`;
 
 const clearSql = (listed: boolean): string =>
@@ -109,6 +150,8 @@ export class SignalRepository {
   private readonly windowStmt: Statement<SignalCounts & { cells: number }>;
   private readonly insert: MultiInsert;
   private readonly hasCellsStmt: Statement<{ yes: number }>;
+  private readonly advantageRowsStmt: Statement<AdvantageSampleRow>;
+  private readonly paramsAdvantageStmt: Statement<{ advantage: string | null }>;
 
   constructor(private readonly db: Db) {
     this.samplesStmts = new Map([false, true].map((l) => [l, db.prepare<SignalSampleRow>(samplesSql(l))]));
@@ -118,12 +161,39 @@ export class SignalRepository {
     this.hasCellsStmt = db.prepare(
       'SELECT EXISTS (SELECT 1 FROM signal_step_agent WHERE run_id = ? AND method = ? AND params_hash = ?) AS yes',
     );
+    this.advantageRowsStmt = db.prepare(advantageRowsSql);
+    this.paramsAdvantageStmt = db.prepare(
+      "SELECT json_extract(params_json, '$.advantage') AS advantage FROM credit_params WHERE run_id = ? AND method = ? AND params_hash = ?",
+    );
     this.insert = new MultiInsert(db, 'signal_step_agent', cellColumns, 64, ['run_id', 'method', 'params_hash']);
   }
 
   /** True when some cell of the parameter set is stored for the run. */
   hasCells(runId: number, method: string, hash: string): boolean {
     return this.hasCellsStmt.get(runId, method, hash)?.yes === 1;
+  }
+
+  /**
+   * Every (sample, agent) of the run's episodes in `split`, in (step, group, episode, agent) order,
+   * with the agent's credit under `credit` (none: every credit column null). Streamed.
+   */
+  advantageRows(
+    runId: number,
+    split: SplitChoice,
+    credit?: { method: string; hash: string },
+  ): IterableIterator<AdvantageSampleRow> {
+    const kinds = JSON.stringify(splitParam(split).split(','));
+    return this.advantageRowsStmt.iterate({
+      run: runId,
+      kinds,
+      method: credit?.method ?? '',
+      hash: credit?.hash ?? '',
+    });
+  }
+
+  /** The advantage convention a parameter set's pass used (its params' `advantage`), if recorded. */
+  paramsAdvantage(runId: number, method: string, hash: string): string | undefined {
+    return this.paramsAdvantageStmt.get(runId, method, hash)?.advantage ?? undefined;
   }
 
   /** The roster rows of the run's stepped episodes in `scope`, with the agent's credit advantage, in (step, group, episode, agent) order. */

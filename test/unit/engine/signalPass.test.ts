@@ -2,46 +2,14 @@ import assert from 'node:assert/strict';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { Episode } from '../../../src/core/episode';
 import { runCreditJob } from '../../../src/engine/credit/creditJob';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { IndexStore } from '../../../src/store/indexStore';
 import { signalQueries, SignalRepository, type SignalStepAgent } from '../../../src/store/signalRepository';
-import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { e16Groups as e16, e16Sample as sample } from '../../builders/e16Episodes';
+import { jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { assertClose } from '../credit/stats/assertClose';
 import { queryPlan } from '../store/queryPlan';
-
-// credit-methods.md §8 E16 as trace lines: the planner is E7's Reasoner, the solver its Solver.
-// Every removal is logged and replayed, so LOO is exact: D_planner = R − R(without planner).
-function sample(
-  id: string,
-  step: number,
-  group: string | undefined,
-  r: number,
-  noPlanner: number,
-  noSolver: number,
-): Episode {
-  return episode(id, {
-    step,
-    ...(group === undefined ? { group: undefined } : { group }),
-    reward: r,
-    counterfactuals: [
-      { intervention: 'remove', agents: ['planner'], reward: noPlanner, replayed: true },
-      { intervention: 'remove', agents: ['solver'], reward: noSolver, replayed: true },
-    ],
-  });
-}
-
-/** E7's group (`g-e7`) and the always-successful one (`g-win`) at `step`, ids prefixed by `tag`. */
-function e16(step: number, tag = `s${String(step)}`): Episode[] {
-  const e7 = [1, 1, 0, 1].map((r, g) =>
-    sample(`${tag}-e7-${String(g)}`, step, `${tag}-e7`, r, [1, 0, 0, 0][g] ?? 0, 0),
-  );
-  const win = [1, 1, 1, 1].map((r, g) =>
-    sample(`${tag}-win-${String(g)}`, step, `${tag}-win`, r, [0, 1, 0, 1][g] ?? 0, 0),
-  );
-  return [...e7, ...win];
-}
 
 function cells(root: string): Map<string, SignalStepAgent> {
   const store = IndexStore.open(join(root, '.credit-lens', 'index.sqlite'));
