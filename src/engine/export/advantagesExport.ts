@@ -80,7 +80,7 @@ const columnKinds: Readonly<Record<keyof AdvantageExportRow, ParquetKind>> = {
 
 /** The Parquet columns, in the documented order. */
 export const advantageColumns: readonly ParquetColumn<AdvantageExportRow>[] = Object.entries(columnKinds).map(
-  ([name, kind]) => ({ name, kind, value: (row: AdvantageExportRow) => row[name as keyof AdvantageExportRow] as Cell }),
+  ([name, kind]) => ({ name, kind, value: (row: AdvantageExportRow): Cell => row[name as keyof AdvantageExportRow] }),
 );
 
 /**

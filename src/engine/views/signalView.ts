@@ -1,4 +1,3 @@
-import { methodLabels } from '../../protocol/viewData';
 import type { SignalStepAgent } from '../../store/signalRepository';
 import type { Matrix, SignalDisagreementView, ViewMethod } from './viewTypes';
 
@@ -51,7 +50,7 @@ export function signalView(input: SignalViewInput): SignalDisagreementView {
 }
 
 function missingText(input: SignalViewInput, excluded: SignalDisagreementView['excluded']): string | null {
-  const label = methodLabels[input.method];
+  const label = input.method;
   const command = `compute credit with \`credit-lens credit <run-dir> --method ${input.method}\` (or Recompute credit)`;
   if (input.cells === undefined)
     return `No ${label} credit is stored, so there is no marginal-contribution signal to compare with the shared reward: ${command}.`;
