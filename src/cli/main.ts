@@ -171,16 +171,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           io,
         );
       case 'advantages':
-        return await advantagesCommand(
-          advantagesOptions(requireDir(rest), {
-            ...oneDb(values.db),
-            ...(values.signal !== undefined ? { signal: values.signal } : {}),
-            ...(values.format !== undefined ? { format: values.format } : {}),
-            ...(values.out !== undefined ? { out: values.out } : {}),
-            ...(values.run !== undefined ? { run: values.run } : {}),
-          }),
-          io,
-        );
+        return await advantagesCommand(advantagesFrom(requireDir(rest), values), io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -257,6 +248,16 @@ function demoOptions(values: {
 type ParsedValues = ReturnType<
   typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>
 >['values'];
+
+function advantagesFrom(root: string, values: ParsedValues): ReturnType<typeof advantagesOptions> {
+  return advantagesOptions(root, {
+    ...oneDb(values.db),
+    ...(values.signal !== undefined ? { signal: values.signal } : {}),
+    ...(values.format !== undefined ? { format: values.format } : {}),
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(values.run !== undefined ? { run: values.run } : {}),
+  });
+}
 
 function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
   if (values.advantage !== undefined && !findAdvantageConvention(values.advantage))
