@@ -12,6 +12,7 @@ import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
 import { influenceCommand, type InfluenceCommandOptions } from './commands/influenceCommand';
+import { advantagesCommand, advantagesOptions } from './commands/advantagesCommand';
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
@@ -92,6 +93,11 @@ Usage:
       Serve the agent tools (list_runs, get_agent_credit, find_episodes, read_episode, explain_flag;
       docs/agent-tools.md) over the Model Context Protocol on stdio, for a coding agent's MCP client.
       Read-only unless --allow-compute (adds recompute_credit); nothing outside <run-dir> is readable.
+  credit-lens advantages <run-dir> [--run NAME] [--signal shared|loo|shapley] [--format jsonl|parquet] [--out FILE] [--db PATH]
+      Export one row per (sample, agent) with its GRPO advantage under the signal (default loo),
+      the reward, the credit and its status and source, keyed by the trainer's sample identity
+      (verl uid + rollout index, TRL step + row, the episode id), for a custom reward function
+      (docs/advantages-export.md). JSONL goes to stdout without --out.
   credit-lens demo [--out DIR] [--episodes N] [--seed N] [--json]
       Write the seeded demo runs to DIR (default ./demo-run) and index them.
   credit-lens serve-demo-agents [--port N]
@@ -145,6 +151,7 @@ const optionSpec = {
   steps: { type: 'string' },
   vs: { type: 'string' },
   'vs-run': { type: 'string' },
+  signal: { type: 'string' },
 } as const;
 
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
@@ -180,6 +187,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await influenceCommand(influenceOptions(requireDir(rest), values), io);
       case 'mcp':
         return await mcpCommand(mcpOptions(rest, values), io);
+      case 'advantages':
+        return await advantagesCommand(advantagesFrom(requireDir(rest), values), io);
       case 'demo':
         return await demoCommand(demoOptions(values), io);
       case 'serve-demo-agents':
@@ -262,6 +271,16 @@ function demoOptions(values: {
 type ParsedValues = ReturnType<
   typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>
 >['values'];
+
+function advantagesFrom(root: string, values: ParsedValues): ReturnType<typeof advantagesOptions> {
+  return advantagesOptions(root, {
+    ...oneDb(values.db),
+    ...(values.signal !== undefined ? { signal: values.signal } : {}),
+    ...(values.format !== undefined ? { format: values.format } : {}),
+    ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(values.run !== undefined ? { run: values.run } : {}),
+  });
+}
 
 function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
   if (values.advantage !== undefined && !findAdvantageConvention(values.advantage))

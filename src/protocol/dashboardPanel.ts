@@ -135,6 +135,32 @@ export interface RunOverview {
   readonly watermark?: number;
   /** How the heatmap colours credit: the run's fixed domain, and where the data cannot answer. */
   readonly colour: OverviewColour;
+  /** How wrong the shared reward's push is, per agent and step (credit-methods.md §3.18); absent from older hosts. */
+  readonly signal?: SignalDisagreementView;
+}
+
+/**
+ * Sign disagreement between the GRPO advantages of the shared reward and of each agent's credit
+ * (credit-methods.md §3.18), per agent and step, read from the credit pass's stored counts. Each
+ * matrix has the overview's agents as rows and the steps that have counts as columns; null: no value.
+ */
+export interface SignalDisagreementView {
+  /** The credit method compared with the shared reward (the dashboard's, or loo while it shows shared). */
+  readonly method: ViewMethod;
+  /** Share of the samples whose two advantages have strictly opposite signs ("pushed the wrong way"). */
+  readonly wrongWay: Matrix<string, number>;
+  /** Share where either advantage is 0 ("no push", never a flip). */
+  readonly noPush: Matrix<string, number>;
+  /** Share where the shared reward pushes and the agent's own signal is 0 (part of `noPush`). */
+  readonly sharedOnly: Matrix<string, number>;
+  /** Spearman's ρ of the two advantages over the step's samples (null: undefined, e.g. a constant side). */
+  readonly rho: Matrix<string, number>;
+  /** Samples behind each cell. */
+  readonly samples: Matrix<string, number>;
+  /** Roster rows left out over the run, and why. */
+  readonly excluded: { readonly noGroup: number; readonly noCredit: number; readonly noReward: number };
+  /** Why nothing is drawn and what would give it; null when some cell has samples. */
+  readonly missing: string | null;
 }
 
 /** The colour inputs of an overview's heatmap (docs/architecture.md §4.4). */

@@ -18,6 +18,7 @@ import { naturalOrder0016 } from './migrations/0016_natural_order';
 import { influence0017 } from './migrations/0017_influence';
 import { batchAggregates0018 } from './migrations/0018_batch_aggregates';
 import { episodeSearch0019 } from './migrations/0019_episode_search';
+import { signalDisagreement0020 } from './migrations/0020_signal_disagreement';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -43,6 +44,7 @@ export const migrations: readonly Migration[] = [
   influence0017,
   batchAggregates0018,
   episodeSearch0019,
+  signalDisagreement0020,
 ];
 
 /** The schema version this build writes. */

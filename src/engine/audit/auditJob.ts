@@ -16,6 +16,8 @@ import { NoIndexError } from '../indexJob';
 import { findIndexLocation } from '../indexLocation';
 import type { AgentFacts, EpisodeFacts } from './auditFacts';
 import { buildRunAudit, RunTally } from './runAudit';
+import { withSignalEvidence } from './signalEvidence';
+import { SignalRepository } from '../../store/signalRepository';
 import { defaultSplit, type SplitChoice } from '../../core/split';
 
 export interface AuditOptions {
@@ -90,6 +92,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
     const audits = new AuditRepository(store.db);
     const inputs = new AuditInputRepository(store.db);
     const summaries = new AgentSummaryRepository(store.db);
+    const signals = new SignalRepository(store.db);
     const runs = new CreditInputRepository(store.db)
       .runs()
       .filter((r) => options.run === undefined || r.name === options.run || r.root === options.run);
@@ -103,7 +106,19 @@ export async function runAudit(options: AuditOptions): Promise<AuditResult> {
       for (const { episode, credit } of inputs.episodes(run.runId, key, split))
         tally.add(await episodeFacts(episode, credit, root, thresholds));
       const problem = (computed && creditProblem(inputs, computed, split)) ?? generalProblem;
-      const report = buildRunAudit(run.name, method, tally, problem);
+      const built = buildRunAudit(run.name, method, tally, problem);
+      // How the shared reward pushed each flagged window's agent, when the credit pass stored it (§3.18).
+      const report = key
+        ? {
+            ...built,
+            flags: withSignalEvidence(built.flags, {
+              signals,
+              runId: run.runId,
+              key: { method, hash: key.paramsHash },
+              split,
+            }),
+          }
+        : built;
       audits.replaceFlags(run.runId, report.flags);
       summaries.saveAudit(run.runId, report);
       reports.push(report);

@@ -27,6 +27,7 @@ import { RunProducerRepository } from '../../store/runProducerRepository';
 import { defaultSplit, type SplitChoice } from '../../core/split';
 import { jobSignal } from './jobSignal';
 import { creditForRun } from './runCredit';
+import { recordSignalDisagreement } from './signalPass';
 
 export interface CreditJobOptions {
   readonly root: string;
@@ -180,15 +181,15 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
           freshness,
         );
       // The Run Dashboard's aggregates of the run are stale while the pass writes, rebuilt after it.
+      const scope = aggregates.scopeOf(run.runId, options);
+      const wrote = (r: RunCreditResult): boolean => r.computed > 0 || r.failures.length > 0;
       const result = options.dryRun
         ? await pass()
-        : await aggregates.around(
-            run.runId,
-            aggregates.scopeOf(run.runId, options),
-            pass,
-            (r) => r.params.hash,
-            (r) => r.computed > 0 || r.failures.length > 0,
-          );
+        : await aggregates.around(run.runId, scope, pass, (r) => r.params.hash, wrote);
+      // The sign disagreement of the steps it wrote (credit-methods.md §3.18), replaced as they are.
+      // An index credited before migration 0020 gets them whole at its next pass, even one that reused every row.
+      if (!options.dryRun)
+        recordSignalDisagreement(store.db, run.runId, result.params, wrote(result) ? scope : undefined);
       if (hooks.onRunStored && !options.dryRun) {
         const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
         try {

@@ -52,6 +52,7 @@ const labels: Readonly<Record<string, string>> = {
   creditShare: 'credit share',
   ranges: 'flagged steps',
   windows: 'windows',
+  signal: 'shared reward vs own signal',
 };
 
 /**
@@ -130,7 +131,9 @@ function kindEvidence(flag: FlagFacts): string {
     case 'idle':
     case 'free-rider':
       // Older audits stored one window's figures flat, without `windows`.
-      return windowsOf(e).length > 0 ? windowText(windowsOf(e)) : windowFigures(e);
+      return [windowsOf(e).length > 0 ? windowText(windowsOf(e)) : windowFigures(e), signalText(flag)]
+        .filter(Boolean)
+        .join('; ');
     case 'dominant':
       return figure('credit share', windowsOf(e).at(-1)?.['creditShare'] ?? e['creditShare']);
     default:
@@ -186,6 +189,7 @@ function valueText(key: string, value: unknown): string {
   if (key === 'silentEpisodes' && typeof value === 'number') return plural(value, 'episode');
   if (key === 'ranges' && Array.isArray(value)) return rangesText(value);
   if (key === 'creditStatus' && isRecord(value)) return countsText(value);
+  if (key === 'signal' && isRecord(value)) return signalFigures(value, 'the agent');
   return scalarText(value);
 }
 
@@ -201,6 +205,28 @@ function scalarText(value: unknown): string {
       .map(([k, v]) => `${labelOf(k)} ${scalarText(v)}`)
       .join(', ');
   return typeof value === 'bigint' ? value.toString() : typeof value;
+}
+
+/**
+ * How the shared reward pushed the flagged agent over its window (credit-methods.md §3.18), from the
+ * `signal` evidence the audit adds when the credit pass stored it: `in steps 25–40, 0% of verifier's
+ * 512 samples were pushed the wrong way by the shared reward …`; `''` without it.
+ */
+function signalText(flag: FlagFacts): string {
+  const s = flag.evidence['signal'];
+  if (!isRecord(s) || typeof s['from'] !== 'number' || typeof s['to'] !== 'number') return '';
+  return `in ${stepSpan(s['from'], s['to'])}, ${signalFigures(s, flag.agent ?? 'the agent')}`;
+}
+
+function signalFigures(s: Readonly<Record<string, unknown>>, agent: string): string {
+  const { n, wrongWay, sharedOnlyShare, method } = s;
+  if (typeof n !== 'number' || typeof wrongWay !== 'number') return scalarText(s);
+  const own = typeof method === 'string' ? `${method} ` : '';
+  const alone =
+    typeof sharedOnlyShare === 'number' && sharedOnlyShare > 0
+      ? `, and ${percent(sharedOnlyShare)} were pushed by it while ${agent}'s own ${own}advantage was 0`
+      : '';
+  return `${percent(wrongWay)} of ${agent}'s ${plural(n, 'sample')} were pushed the wrong way by the shared reward${alone}`;
 }
 
 function silentText(e: Readonly<Record<string, unknown>>): string {

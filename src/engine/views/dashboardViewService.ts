@@ -8,6 +8,8 @@ import { CreditColourRepository } from '../../store/creditColourRepository';
 import { creditDomain } from './creditDomain';
 import { agentSummary } from './agentSummary';
 import { runOverview } from './runOverview';
+import { signalMethod, signalView } from './signalView';
+import { SignalRepository } from '../../store/signalRepository';
 import type {
   AgentSummary,
   CreditStatus,
@@ -15,6 +17,7 @@ import type {
   EpisodePage,
   EpisodeQuery,
   RunOverview,
+  SignalDisagreementView,
   ViewMethod,
 } from './viewTypes';
 import type { OverviewDelta } from '../../protocol/dashboardPanel';
@@ -34,6 +37,7 @@ export class DashboardViewService {
   private readonly browse: BrowseRepository;
   private readonly agents: AgentSummaryRepository;
   private readonly colours: CreditColourRepository;
+  private readonly signals: SignalRepository;
 
   /** `root`: absolute path of the indexed folder. */
   constructor(
@@ -44,6 +48,7 @@ export class DashboardViewService {
     this.browse = new BrowseRepository(db);
     this.agents = new AgentSummaryRepository(db);
     this.colours = new CreditColourRepository(db);
+    this.signals = new SignalRepository(db);
   }
 
   /** Runs that still have a source, by root; agents in roster order. */
@@ -61,7 +66,20 @@ export class DashboardViewService {
   overview(runId: number, method: ViewMethod, epsilon: number, split: SplitChoice = defaultSplit): RunOverview {
     // Read first: episodes appended while the aggregates run are re-read by the next delta.
     const watermark = this.repo.watermark();
-    return { ...this.assemble(runId, method, epsilon, split), watermark };
+    const signal = this.signal(runId, method, split);
+    return { ...this.assemble(runId, method, epsilon, split), watermark, signal };
+  }
+
+  /**
+   * Sign disagreement of the run's agents (credit-methods.md §3.18) under the method (loo while the
+   * dashboard shows shared), from the stored counts of its parameter set computed last: the
+   * aggregate table only, never an episode. A delta leaves it as it is: only a credit pass changes it.
+   */
+  signal(runId: number, method: ViewMethod, split: SplitChoice = defaultSplit): SignalDisagreementView {
+    const compared = signalMethod(method);
+    const hash = this.repo.latestParams(runId, compared);
+    const cells = hash === undefined ? undefined : this.signals.byStep(runId, compared, hash, split);
+    return signalView({ method: compared, agents: this.repo.agents(runId), cells });
   }
 
   /**

@@ -31,6 +31,7 @@ export type {
   GetEpisodesParams,
   Matrix,
   RunOverview,
+  SignalDisagreementView,
 } from '../../protocol/dashboardPanel';
 import type { GetEpisodesParams } from '../../protocol/dashboardPanel';
 

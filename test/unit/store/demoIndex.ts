@@ -30,6 +30,7 @@ export function revertTo11(db: Db): void {
     DROP INDEX credit_key;
     CREATE UNIQUE INDEX credit_key ON credit(method, params_hash, episode_id, agent_id, coalesce(message_seq, -1));
     CREATE INDEX credit_episode ON credit(episode_id, method);
-    CREATE INDEX credit_agent ON credit(agent_id);`);
+    CREATE INDEX credit_agent ON credit(agent_id);
+    DROP TABLE signal_step_agent; DROP TRIGGER signal_step_agent_delete;`);
   db.pragma('user_version = 11');
 }

@@ -51,8 +51,8 @@ test('a query matches the episodes whose messages together hold its terms, never
 test('migration 0019 drops the per-message index and the next pass searches every episode again', async () => {
   const { root, store, id } = indexedFolder();
   await indexRunFolder(root, store);
-  // As at schema 18: a document per message, every episode searchable.
-  store.db.exec(`DROP TABLE episode_fts;
+  // As at schema 18: a document per message, every episode searchable (and no sign-disagreement table, 0020).
+  store.db.exec(`DROP TABLE episode_fts; DROP TABLE signal_step_agent; DROP TRIGGER signal_step_agent_delete;
     CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
     INSERT INTO message_fts (rowid, content) VALUES (16777216, 'the zebra');`);
   store.db.pragma('user_version = 18');

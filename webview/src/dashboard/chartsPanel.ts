@@ -13,6 +13,7 @@ import { windowMarks } from '../charts/windowModel';
 import { h, replaceChildren } from '../dom';
 import { button } from '../kit/controls';
 import { createFigure, figureWidth } from './figures';
+import { renderSignalFigure } from './signalPanel';
 import { creditNotice, windowList } from './chartText';
 import type { ChartMode } from './viewState';
 
@@ -39,6 +40,11 @@ export class ChartsPanel {
   private readonly share = createFigure('share', 'Credit share per agent', 'wide');
   private readonly idle = createFigure('idle', 'Idle rate and flags per agent');
   private readonly heatmap = createFigure('heatmap', 'Mean credit: step × agent', 'wide');
+  private readonly signal = createFigure(
+    'signal',
+    'Signal disagreement: pushed the wrong way by the shared reward',
+    'wide',
+  );
   private input: ChartsInput | undefined;
   private frame = 0;
 
@@ -59,6 +65,7 @@ export class ChartsPanel {
       this.idle.element,
       this.share.element,
       this.heatmap.element,
+      this.signal.element,
     );
     this.element.append(this.status, grid);
     new ResizeObserver(() => {
@@ -100,6 +107,7 @@ export class ChartsPanel {
     for (const f of [this.share, this.idle, this.heatmap]) f.element.hidden = !computed;
     const color = agentPalette(input.agents);
     this.renderReward(input);
+    renderSignalFigure(this.signal, input.overview, input.agents, color);
     if (!computed) return;
     this.renderShare(input, color);
     this.renderIdle(input, color);
