@@ -36,6 +36,19 @@ export class HostIpc {
   }
 
   /**
+   * Sends the panel's ready command, and again every 2 s (up to 30 s) until `answered()`: a panel
+   * revived while the extension is still activating, or whose index could not be opened yet, would
+   * otherwise wait on its placeholder for an answer that never comes. Ready is idempotent.
+   */
+  sendReady<P>(command: IpcCommand<P>, params: () => P, answered: () => boolean, attempt = 0): void {
+    this.send(command, params());
+    if (attempt >= 15) return;
+    setTimeout(() => {
+      if (!answered()) this.sendReady(command, params, answered, attempt + 1);
+    }, 2000);
+  }
+
+  /**
    * Sends a request and resolves with the host's value; rejects with a {@link HostRequestError}
    * carrying the host's message on `{ok: false}`, or after `timeoutMs` without an answer.
    */

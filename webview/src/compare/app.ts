@@ -52,16 +52,11 @@ export class CompareApp {
     this.ipc.on(DidChangeCompareNotification, (shown) => {
       this.show(shown);
     });
-    this.sayReady(0);
-  }
-
-  /** Says ready, and again every 2 s (up to 30 s) until the folder arrives (see the group view's). */
-  private sayReady(attempt: number): void {
-    this.ipc.send(CompareReadyCommand, { stateVersion: compareStateVersion, folder: this.saved?.folder ?? null });
-    if (attempt >= 15) return;
-    window.setTimeout(() => {
-      if (this.shown === null) this.sayReady(attempt + 1);
-    }, 2000);
+    this.ipc.sendReady(
+      CompareReadyCommand,
+      () => ({ stateVersion: compareStateVersion, folder: this.saved?.folder ?? null }),
+      () => this.shown !== null,
+    );
   }
 
   private show(shown: CompareShownData): void {

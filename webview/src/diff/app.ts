@@ -62,16 +62,11 @@ export class DiffApp {
     document.addEventListener('keydown', (event) => {
       this.onKey(event);
     });
-    this.sayReady(0);
-  }
-
-  /** Says ready, and again every 2 s (up to 30 s) until the pair arrives (see the Episode view's). */
-  private sayReady(attempt: number): void {
-    this.ipc.send(DiffReadyCommand, { stateVersion: episodeDiffStateVersion, ref: this.saved?.ref ?? null });
-    if (attempt >= 15) return;
-    window.setTimeout(() => {
-      if (this.shown === null) this.sayReady(attempt + 1);
-    }, 2000);
+    this.ipc.sendReady(
+      DiffReadyCommand,
+      () => ({ stateVersion: episodeDiffStateVersion, ref: this.saved?.ref ?? null }),
+      () => this.shown !== null,
+    );
   }
 
   private show(shown: DiffShownData): void {

@@ -109,20 +109,11 @@ export class EpisodeApp {
     });
     bindKeys(this);
     window.addEventListener('pagehide', () => this.save());
-    this.sayReady(0);
-  }
-
-  /**
-   * Says ready, and again every 2 s (up to 30 s) until the first episode arrives: a panel revived
-   * while the extension is still activating, or whose index could not be opened yet, would
-   * otherwise wait on "Loading the episode…" for an answer that never comes. Ready is idempotent.
-   */
-  private sayReady(attempt: number): void {
-    this.ipc.send(EpisodeReadyCommand, { stateVersion: episodeStateVersion, ref: this.saved?.ref ?? null });
-    if (attempt >= 15) return;
-    window.setTimeout(() => {
-      if (this.data === null) this.sayReady(attempt + 1);
-    }, 2000);
+    this.ipc.sendReady(
+      EpisodeReadyCommand,
+      () => ({ stateVersion: episodeStateVersion, ref: this.saved?.ref ?? null }),
+      () => this.data !== null,
+    );
   }
 
   get episode(): { data: EpisodeViewData; ui: EpisodeUi; list: VirtualList; toolbar: Toolbar } | null {

@@ -56,16 +56,11 @@ export class GroupApp {
       this.focusedEpisode = Number(episode);
       this.save();
     });
-    this.sayReady(0);
-  }
-
-  /** Says ready, and again every 2 s (up to 30 s) until the group arrives (see the Episode view's). */
-  private sayReady(attempt: number): void {
-    this.ipc.send(GroupReadyCommand, { stateVersion: groupStateVersion, ref: this.saved?.ref ?? null });
-    if (attempt >= 15) return;
-    window.setTimeout(() => {
-      if (this.shown === null) this.sayReady(attempt + 1);
-    }, 2000);
+    this.ipc.sendReady(
+      GroupReadyCommand,
+      () => ({ stateVersion: groupStateVersion, ref: this.saved?.ref ?? null }),
+      () => this.shown !== null,
+    );
   }
 
   private show(shown: GroupShownData): void {
