@@ -73,6 +73,13 @@ suite.describe('Run Dashboard signal disagreement', () => {
         caption,
         /Pushed the wrong way by the shared reward, steps 1–10 → steps 31–40: .*verifier \d+% → 0%/,
       );
+      // The free rider's story: pushed by the shared reward while its own advantage is 0, more and more.
+      const alone = /Pushed by the shared reward alone \(own advantage 0\): .*verifier (\d+)% → (\d+)%/.exec(caption);
+      assert.ok(alone, caption);
+      assert.ok(
+        Number(alone[2]) > Number(alone[1]),
+        `the verifier is pushed by the shared reward alone more late: ${alone[0]}`,
+      );
       const titles = await figure.locator('rect.hit title').allTextContents();
       assert.equal(titles.length, 40);
       assert.match(
@@ -87,7 +94,7 @@ suite.describe('Run Dashboard signal disagreement', () => {
       );
       await figure.locator('details.signal-details summary').click();
       const firstRow = await figure.locator('.signal-table tbody tr').first().innerText();
-      assert.match(firstRow, /^1\s+\d+% wrong way, \d+% no push, ρ [\d.-]+, n 32/);
+      assert.match(firstRow, /^1\s+\d+% wrong way, \d+% no push \(\d+% shared reward alone\), ρ [\d.-]+, n 32/);
       assert.equal(await figure.locator('.signal-table tbody tr').count(), 40);
       await opened.h.screenshot(`dashboard-signal-${theme}`);
       if (theme === 'light' && process.env['CREDIT_LENS_WRITE_FIGURES'] === '1') {
@@ -134,10 +141,10 @@ suite.describe('Run Dashboard signal disagreement', () => {
     assert.deepEqual(heads.slice(1), agents);
     const cells = await figure.locator('.signal-table tbody td').allInnerTexts();
     assert.deepEqual(cells, [
-      '50% wrong way, 25% no push, ρ 0.40, n 4',
+      '50% wrong way, 25% no push (25% shared reward alone), ρ 0.40, n 4',
       'no samples',
-      '0% wrong way, 100% no push, ρ —, n 4',
-      '25% wrong way, 0% no push, ρ 0.90, n 4',
+      '0% wrong way, 100% no push (100% shared reward alone), ρ —, n 4',
+      '25% wrong way, 0% no push (0% shared reward alone), ρ 0.90, n 4',
     ]);
     assert.match(await figure.locator('.chart-caption').innerText(), /Left out \(agent rows\): 2 without a GRPO group/);
     assert.ok((await figure.locator('rect.hit title').first().textContent())?.includes(xss));

@@ -8,6 +8,8 @@ export interface SignalAgentRows {
   readonly agent: string;
   readonly wrongWay: readonly (number | null)[];
   readonly noPush: readonly (number | null)[];
+  /** Of `noPush`: the shared reward pushes while the agent's own signal is 0 (a free rider's story). */
+  readonly sharedOnly: readonly (number | null)[];
   readonly rho: readonly (number | null)[];
   readonly samples: readonly (number | null)[];
 }
@@ -28,6 +30,7 @@ export function signalModel(view: SignalDisagreementView, agents: readonly strin
     agent,
     wrongWay: alignedRow(view.wrongWay, agent, steps),
     noPush: alignedRow(view.noPush, agent, steps),
+    sharedOnly: alignedRow(view.sharedOnly, agent, steps),
     rho: alignedRow(view.rho, agent, steps),
     samples: alignedRow(view.samples, agent, steps),
   }));
@@ -72,12 +75,21 @@ export function signalSummary(model: SignalModel): string {
     return head === null || tail === null ? [] : [`${a.agent} ${percent(head)} → ${percent(tail)}`];
   });
   if (parts.length === 0) return 'No agent has samples with both advantages.';
-  return `Pushed the wrong way by the shared reward, ${binLabel(first)} → ${binLabel(last)}: ${parts.join('; ')}.`;
+  const alone = model.agents.flatMap((a) => {
+    const head = meanOver(steps, a.sharedOnly, first.from, first.to);
+    const tail = meanOver(steps, a.sharedOnly, last.from, last.to);
+    return head === null || tail === null || (head === 0 && tail === 0)
+      ? []
+      : [`${a.agent} ${percent(head)} → ${percent(tail)}`];
+  });
+  const aloneText =
+    alone.length === 0 ? '' : ` Pushed by the shared reward alone (own advantage 0): ${alone.join('; ')}.`;
+  return `Pushed the wrong way by the shared reward, ${binLabel(first)} → ${binLabel(last)}: ${parts.join('; ')}.${aloneText}`;
 }
 
-/** A cell of the table: "17% wrong way, 50% no push, ρ 0.41, n 32", or "no samples". */
+/** A cell of the table: "17% wrong way, 50% no push (24% shared reward alone), ρ 0.41, n 32", or "no samples". */
 export function signalCellText(rows: SignalAgentRows, i: number): string {
   const n = rows.samples[i] ?? null;
   if (n === null || n === 0) return 'no samples';
-  return `${percent(rows.wrongWay[i] ?? null)} wrong way, ${percent(rows.noPush[i] ?? null)} no push, ${rhoText(rows.rho[i] ?? null)}, n ${String(n)}`;
+  return `${percent(rows.wrongWay[i] ?? null)} wrong way, ${percent(rows.noPush[i] ?? null)} no push (${percent(rows.sharedOnly[i] ?? null)} shared reward alone), ${rhoText(rows.rho[i] ?? null)}, n ${String(n)}`;
 }
