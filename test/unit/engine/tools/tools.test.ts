@@ -113,8 +113,16 @@ test('pathInFolder keeps paths inside the folder and refuses ../, absolute paths
 
 test('the demo question through the tools: the verifier free-rides from step 25, and one of its episodes reads back', async () => {
   const runs = await call('list_runs', {});
-  assert.equal(runs['total'], 2);
+  // The demo's three runs: shared-reward training, its credit-signal twin and the routed experts.
+  assert.equal(runs['total'], 3);
   const team = (runs['runs'] as Json[]).find((r) => r['run'] === 'planner-solver-verifier');
+  const twin = (runs['runs'] as Json[]).find((r) => r['run'] === 'planner-solver-verifier-credit');
+  assert.ok(twin?.['audit'], 'the credit-signal run is audited too');
+  const twinFlags = ((twin['audit'] as Json)['flags'] ?? []) as Json[];
+  assert.ok(
+    !twinFlags.some((f) => f['kind'] === 'free-rider'),
+    'no free rider when each agent is trained on its own contribution',
+  );
   const flags = (team?.['audit'] as Json)['flags'] as Json[];
   const freeRider = flags.find((f) => f['kind'] === 'free-rider');
   assert.deepEqual([freeRider?.['agent'], freeRider?.['steps']], ['verifier', { from: 25, to: 40 }]);
