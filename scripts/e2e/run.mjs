@@ -32,7 +32,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { provisionNode, RuntimeUnavailable } from '../nodeRuntimes.mjs';
 import { prepareExtension } from './prepareExtension.mjs';
 
@@ -119,9 +119,7 @@ try {
     log(`extension laid out at ${extension}`);
   }
   // The test-only probe that calls vscode.lm.invokeTool (test r); never part of the product.
-  cpSync(join(repo, 'test', 'e2e', 'lmToolsProbe'), join(extensionsDir, 'credit-lens-e2e.lm-tools-probe-0.0.1'), {
-    recursive: true,
-  });
+  installProbe(extensionsDir);
 
   // 4. code-server on a free port, with a throwaway config, user-data and extensions dir.
   const port = await freePort();
@@ -312,4 +310,27 @@ async function waitForHealth(healthUrl, timeoutMs) {
     if (Date.now() > deadline) throw new Error(`code-server not healthy at ${healthUrl} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * Lays out the test-only probe extension (test/e2e/lmToolsProbe) in `extensionsDir`. Once
+ * `--install-extension` has written an extensions.json (the VSIX run), VS Code loads only the
+ * extensions listed there, so the probe is listed too, as the installer lists a VSIX.
+ */
+function installProbe(extensionsDir) {
+  const folder = 'credit-lens-e2e.lm-tools-probe-0.0.1';
+  const location = join(extensionsDir, folder);
+  cpSync(join(repo, 'test', 'e2e', 'lmToolsProbe'), location, { recursive: true });
+  const listFile = join(extensionsDir, 'extensions.json');
+  if (!existsSync(listFile)) return;
+  const listed = JSON.parse(readFileSync(listFile, 'utf8'));
+  const url = pathToFileURL(location);
+  listed.push({
+    identifier: { id: 'credit-lens-e2e.lm-tools-probe' },
+    version: '0.0.1',
+    location: { $mid: 1, fsPath: location, external: url.href, path: url.pathname, scheme: 'file' },
+    relativeLocation: folder,
+    metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+  });
+  writeFileSync(listFile, JSON.stringify(listed));
 }
