@@ -28,6 +28,7 @@ async function chooseRun(view: FrameLocator, side: 'a' | 'b', run: string): Prom
  */
 export async function compareViewStep(cs: CodeServer): Promise<void> {
   await cs.runCommand('View: Close All Editors');
+  await cs.chooseRunFolder('demo-run');
   await cs.runCommand('Credit Lens: Compare Runs…', 60_000, { exact: true });
   const view = cs.activeWebview();
   await view.locator('.compare-picker').waitFor({ timeout: 60_000 });

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/store/database';
 import { formatNumber } from '../../../webview/src/kit/format';
-import { indexFromExplorer } from './e2ereal';
 import type { CodeServer } from './workbench';
 
 const run = 'planner-solver-verifier';
@@ -38,9 +37,9 @@ export async function episodeDiffStep(cs: CodeServer): Promise<void> {
   const right = inIndex.get(b);
   assert.ok(left && right, `the demo's ${run} has rollouts ${a} and ${b} of group ${group}`);
   await cs.runCommand('View: Close All Editors');
-  // The tests before index other folders of the workspace: make the demo's folder current again
-  // (indexing it again reads nothing new), so "Open Episode by Id…" looks in its index.
-  assert.match(await indexFromExplorer(cs, 'demo-run'), /Indexed \d/);
+  // The tests before index other folders of the workspace: make the demo's folder current again,
+  // so "Open Episode by Id…" looks in its index.
+  await cs.chooseRunFolder('demo-run');
   await cs.openPipelineEpisode(a);
   await cs.activeWebview().locator('.diff-link button').click();
   // The quick pick offers the group's other rollouts first.
@@ -65,6 +64,9 @@ export async function episodeDiffStep(cs: CodeServer): Promise<void> {
   );
   const aligned = await view.locator('.diff-row').count();
   assert.ok(aligned >= Math.max(left.messages, right.messages), `${String(aligned)} aligned rows`);
+  // Texts load as rows come into view; with the Chat and Problems panels open (4.139.1) the rows
+  // start below the fold, so bring the first one into view as a reader would scroll to it.
+  await view.locator('.diff-row').first().scrollIntoViewIfNeeded();
   await view.locator('.diff-row .text:not(.is-loading)').first().waitFor({ timeout: 30_000 });
   await view.locator('mark.changed').first().waitFor({ timeout: 30_000 });
   assert.ok((await view.locator('mark.changed').count()) >= 1, 'at least one marked difference');

@@ -24,15 +24,7 @@ export async function lmToolsAnswer(cs: CodeServer): Promise<void> {
   rmSync(file, { force: true });
   // The tools read the current run folder; the real runs indexed by tests l–q were current last.
   await cs.runCommand('View: Close All Editors');
-  const container = cs.page.locator('.activitybar .action-item a[aria-label^="Credit Lens"]').first();
-  if (!(await cs.runsView().isVisible())) await container.click();
-  const folder = cs
-    .runsView()
-    .locator('.monaco-list-row', { hasText: /^demo-run/ })
-    .first();
-  await folder.waitFor({ timeout: 30_000 });
-  await folder.click();
-  await cs.page.waitForTimeout(1000);
+  await cs.chooseRunFolder('demo-run');
   await cs.runCommand('Ask the Credit Lens Tools (e2e probe)');
   await waitFor(() => existsSync(file), 60_000, "the probe's lm-tools-answer.json");
   const answer = JSON.parse(readFileSync(file, 'utf8')) as ProbeAnswer;

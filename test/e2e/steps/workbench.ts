@@ -213,6 +213,22 @@ export class CodeServer implements Workbench {
   };
 
   /**
+   * Makes folder `name` the current run folder by choosing it in the Runs view, which the palette
+   * commands, the panels and the language-model tools follow. (Indexing it again from the Explorer
+   * did not make it current on code-server 4.139.1 after other folders were indexed.)
+   */
+  readonly chooseRunFolder = async (name: string): Promise<void> => {
+    const container = this.page.locator('.activitybar .action-item a[aria-label^="Credit Lens"]').first();
+    if (!(await this.runsView().isVisible())) await container.click();
+    const folder = this.runsView()
+      .locator('.monaco-list-row', { hasText: new RegExp(`^${escapeRegExp(name)}`) })
+      .first();
+    await folder.waitFor({ timeout: 30_000 });
+    await folder.click();
+    await this.page.waitForTimeout(1000);
+  };
+
+  /**
    * Opens episode `id` of the current run folder by "Open Episode by Id…" (picking `run` when several
    * runs have the id) and waits for its first row.
    */
