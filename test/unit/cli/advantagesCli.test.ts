@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -124,5 +124,44 @@ describe('credit-lens advantages', () => {
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /no shapley credit is stored for run .*credit-lens credit .* --method shapley/);
     assert.equal(run('advantages', join(root, 'nowhere')).status, 1);
+  });
+});
+
+describe('credit-lens advantages on what verl writes', () => {
+  it("keys rows of verl's own _dump_generations file (generate.py) by file, line and row; its dump logs no uid", () => {
+    // test/fixtures/importers/verl/generated: verl's writer transcribed and run (README there names the commit).
+    const folder = tempFolder();
+    cpSync(join(import.meta.dirname, '../../fixtures/importers/verl/generated/dapo-overlong'), join(folder, 'dapo'), {
+      recursive: true,
+    });
+    assert.equal(run('index', folder).status, 0);
+    const result = run('advantages', folder, '--signal', 'shared');
+    assert.equal(result.status, 0, result.stderr);
+    const exported = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AdvantageExportRow);
+    const lines = readFileSync(join(folder, 'dapo', 'rollout_data', '1.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    assert.equal(exported.length, lines.length, 'one row per training sample; val_data is not a training split');
+    assert.deepEqual(
+      exported.map((r) => [r.source, r.line, r.row, r.format, r.uid, r.rollout_index]),
+      lines.map((_, i) => ['dapo/rollout_data/1.jsonl', i + 1, i, 'verl', null, null]),
+    );
+    // Each row's reward is the one DAPO trains on: the score plus its overlong penalty (both logged on
+    // the line), and GRPO advantages are centred within each group.
+    const rewards = lines.map((line) => {
+      const record = JSON.parse(line) as { score: number; overlong_reward?: number };
+      return record.score + (record.overlong_reward ?? 0);
+    });
+    assert.deepEqual(
+      exported.map((r) => r.reward),
+      rewards,
+    );
+    for (const group of new Set(exported.map((r) => r.group_id))) {
+      const sum = exported.filter((r) => r.group_id === group).reduce((s, r) => s + (r.advantage ?? NaN), 0);
+      assertClose(sum, 0, 1e-9);
+    }
   });
 });
