@@ -180,7 +180,14 @@ interface IndexOutput {
 function ensureDataset(dataset: Dataset): string {
   const dir = join(dataRoot, dataset.name);
   const marker = join(dir, 'dataset.json');
-  const wanted = JSON.stringify({ episodes: dataset.episodes, groupsPerStep: 64, verbose: true, rounds: 3, seed: 7 });
+  const wanted = JSON.stringify({
+    episodes: dataset.episodes,
+    groupsPerStep: 64,
+    verbose: true,
+    rounds: 3,
+    seed: 7,
+    runs: ['planner-solver-verifier'],
+  });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === wanted) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -192,7 +199,9 @@ function ensureDataset(dataset: Dataset): string {
     verbose: true,
     rounds: 3,
     seed: 7,
+    // One run: the demo's credit-trained run (issue 18) would double every dataset and every figure.
     routed: false,
+    creditRun: false,
   });
   writeFileSync(marker, wanted);
   return dir;
