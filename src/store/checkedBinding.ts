@@ -108,7 +108,24 @@ function checkedStatement<Row>(statement: Statement<Row>, sql: string): Statemen
     get: (...params) => statement.get(...check(params)),
     all: (...params) => statement.all(...check(params)),
     iterate: (...params) => statement.iterate(...check(params)),
+    allValues: (...params) => valuesOf(statement, check(params)),
   };
+}
+
+/**
+ * {@link Statement.allValues} of a driver's statement: the node:sqlite adapter has its own;
+ * better-sqlite3's native statement (which the driver hands over as it is) answers arrays in raw mode,
+ * switched on for this one call.
+ */
+function valuesOf<Row>(statement: Statement<Row>, params: BindParams): BindValue[][] {
+  if (typeof (statement as Partial<Statement<Row>>).allValues === 'function') return statement.allValues(...params);
+  const native = statement as unknown as { raw(on: boolean): unknown; all(...p: BindParams): BindValue[][] };
+  native.raw(true);
+  try {
+    return native.all(...params);
+  } finally {
+    native.raw(false);
+  }
 }
 
 /** Throws a RangeError naming the first value bound without a parameter, or parameter left without a value. */

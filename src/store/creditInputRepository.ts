@@ -1,27 +1,9 @@
 import type { CreditAgent, CreditEpisode, CreditLabel, LoggedCounterfactual } from '../core/creditInput';
-import type { Db, Statement } from './database';
+import type { BindValue, Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 import { splitCondition, splitParam } from './splitFilter';
 import { sqlNullableBoolean } from './sqlValues';
 import type { SplitChoice } from '../core/split';
-
-/** A page row: the episode's own columns, and its messages as stored (the authors are read from them). */
-type EpisodeRow = Pick<
-  CreditEpisode,
-  | 'episodeId'
-  | 'externalId'
-  | 'runId'
-  | 'step'
-  | 'group'
-  | 'reward'
-  | 'groundTruth'
-  | 'uri'
-  | 'offset'
-  | 'length'
-  | 'line'
-> & { readonly format: string; readonly messagesJson: string };
-
-type RosterRow = CreditAgent & { readonly episodeId: number };
 
 /** A logged routing decision as stored: the selected agent's id, the probabilities by agent name as JSON text. */
 interface RoutingDecision {
@@ -47,20 +29,17 @@ const pageColumns = `e.episode_id AS episodeId, e.external_id AS externalId, e.r
 /** Reads what the credit engine needs from the index, a page of episodes at a time. */
 export class CreditInputRepository {
   private readonly runsStmt: Statement<CreditRun>;
-  private readonly pageStmt: Statement<EpisodeRow>;
-  private readonly rosterStmt: Statement<RosterRow>;
-  private readonly coalitionStmt: Statement<{ episodeId: number; valuesJson: string }>;
-  private readonly counterfactualStmt: Statement<{
-    episodeId: number;
-    agents: string;
-    intervention: string;
-    replayed: number | null;
-    value: number;
-  }>;
+  // The bulk reads answer column values (allValues), in their select order: the page in
+  // pageColumns order; rosters (episode, agent id, name); coalitions (episode, values JSON);
+  // counterfactuals (episode, agent ids, intervention, replayed, value).
+  private readonly pageStmt: Statement;
+  private readonly rosterStmt: Statement;
+  private readonly coalitionStmt: Statement;
+  private readonly counterfactualStmt: Statement;
   private readonly routingStmt: Statement<RoutingDecision>;
   private readonly labelStmt: Statement<CreditLabel & { episodeId: number }>;
   private readonly countStmt: Statement<{ n: number }>;
-  private readonly pageInStmt: Statement<EpisodeRow>;
+  private readonly pageInStmt: Statement;
   private readonly countInStmt: Statement<{ n: number }>;
 
   constructor(db: Db) {
@@ -149,53 +128,132 @@ export class CreditInputRepository {
       // which for scattered ids would span the episodes between them.
       const page =
         idsJson === undefined
-          ? this.pageStmt.all(runId, after, ...steps, pageSize)
-          : this.pageInStmt.all(idsJson, runId, after, ...steps, 1);
+          ? this.pageStmt.allValues(runId, after, ...steps, pageSize)
+          : this.pageInStmt.allValues(idsJson, runId, after, ...steps, 1);
       if (page.length === 0) return;
       yield* this.assemble(page);
-      after = page[page.length - 1]?.episodeId ?? after;
+      after = Number(page[page.length - 1]?.[0] ?? after);
     }
   }
 
-  private assemble(page: readonly EpisodeRow[]): CreditEpisode[] {
-    const first = page[0]?.episodeId ?? 0;
-    const last = page[page.length - 1]?.episodeId ?? 0;
-    const rosters = groupByEpisode(this.rosterStmt.all(first, last));
-    const coalitions = new Map(this.coalitionStmt.all(first, last).map((r) => [r.episodeId, r.valuesJson]));
-    const removals = groupByEpisode(this.counterfactualStmt.all(first, last));
+  private assemble(page: readonly BindValue[][]): CreditEpisode[] {
+    const first = Number(page[0]?.[0] ?? 0);
+    const last = Number(page[page.length - 1]?.[0] ?? 0);
+    const rosters = rostersByEpisode(this.rosterStmt.allValues(first, last));
+    const coalitions = new Map(this.coalitionStmt.allValues(first, last).map((r) => [r[0], r[1] as string]));
+    const removals = valuesByEpisode(this.counterfactualStmt.allValues(first, last));
     const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episodeId, r]));
     const labels = groupByEpisode(this.labelStmt.all(first, last));
     const teams = new TeamMasks();
-    return page.map(({ messagesJson, ...row }) => {
-      const team = teams.of(rosters.get(row.episodeId) ?? []);
+    return page.map((row) => {
+      const episodeId = row[0] as number;
+      const team = teams.of(rosters.get(episodeId));
       const { agents, full } = team;
-      const logged = coalitionMasks(coalitions.get(row.episodeId), team);
+      const logged = coalitionMasks(coalitions.get(episodeId), team);
       const counterfactuals: LoggedCounterfactual[] = [];
-      for (const cf of removals.get(row.episodeId) ?? []) {
-        const removed = team.mask(cf.agents);
+      for (const [, ids, intervention, replayed, value] of removals.get(episodeId) ?? []) {
+        const removed = team.mask(ids as string);
         if (removed === undefined) continue;
         counterfactuals.push({
           removed,
-          intervention: cf.intervention,
-          replayed: sqlNullableBoolean(cf.replayed),
-          value: cf.value,
+          intervention: intervention as string,
+          replayed: sqlNullableBoolean(replayed as number | null),
+          value: value as number,
         });
         // Only removal (⊥) is the coalition game's default; other interventions are other games.
-        if (cf.intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, cf.value);
+        if (intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, value as number);
       }
-      if (row.reward !== null && agents.length > 0 && !logged.has(full)) logged.set(full, row.reward);
-      const decision = routing.get(row.episodeId);
-      return {
-        ...row,
+      const reward = row[5] as number | null;
+      if (reward !== null && agents.length > 0 && !logged.has(full)) logged.set(full, reward);
+      const decision = routing.get(episodeId);
+      const episodeLabels = (labels.get(episodeId) ?? []).map(({ episodeId: _episode, ...label }) => label);
+      return new StoredCreditEpisode(
+        row,
         agents,
-        loggedCoalitions: logged,
-        loggedCounterfactuals: counterfactuals,
-        messageAuthors: (JSON.parse(messagesJson) as [number][]).map((m) => m[0]),
-        labels: (labels.get(row.episodeId) ?? []).map(({ episodeId: _episode, ...label }) => label),
-        ...(decision ? { routing: routingIndices(decision, agents) } : {}),
-      };
+        logged,
+        counterfactuals,
+        episodeLabels,
+        decision && routingIndices(decision, agents),
+      );
     });
   }
+}
+
+/**
+ * An episode as a credit pass reads it: the page row's columns (in {@link pageColumns} order) and
+ * what was assembled around it. The message authors are parsed from the stored messages only when
+ * asked for: agent-level methods never read them, and parsing every episode's messages cost a
+ * tenth of a pass over logged values.
+ */
+class StoredCreditEpisode implements CreditEpisode {
+  readonly episodeId: number;
+  readonly externalId: string;
+  readonly runId: number;
+  readonly step: number | null;
+  readonly group: string | null;
+  readonly reward: number | null;
+  readonly groundTruth: string | null;
+  readonly uri: string;
+  readonly format: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly line: number;
+  readonly routing?: CreditEpisode['routing'];
+  private readonly messagesJson: string;
+  private authors: readonly number[] | undefined;
+
+  constructor(
+    row: readonly BindValue[],
+    readonly agents: readonly CreditAgent[],
+    readonly loggedCoalitions: ReadonlyMap<bigint, number>,
+    readonly loggedCounterfactuals: readonly LoggedCounterfactual[],
+    readonly labels: readonly CreditLabel[],
+    routing: CreditEpisode['routing'] | undefined,
+  ) {
+    this.episodeId = row[0] as number;
+    this.externalId = row[1] as string;
+    this.runId = row[2] as number;
+    this.step = row[3] as number | null;
+    this.group = row[4] as string | null;
+    this.reward = row[5] as number | null;
+    this.groundTruth = row[6] as string | null;
+    this.uri = row[7] as string;
+    this.format = row[8] as string;
+    this.offset = row[9] as number;
+    this.length = row[10] as number;
+    this.line = row[11] as number;
+    this.messagesJson = row[12] as string;
+    if (routing) this.routing = routing;
+  }
+
+  get messageAuthors(): readonly number[] {
+    this.authors ??= (JSON.parse(this.messagesJson) as [number][]).map((m) => m[0]);
+    return this.authors;
+  }
+}
+
+/** Rows as column values (episode id first) grouped by episode id, in row order. */
+function valuesByEpisode(rows: readonly BindValue[][]): Map<number, BindValue[][]> {
+  const map = new Map<number, BindValue[][]>();
+  for (const row of rows) {
+    const id = row[0] as number;
+    const list = map.get(id);
+    if (list) list.push(row);
+    else map.set(id, [row]);
+  }
+  return map;
+}
+
+/** Roster rows (episode id, agent id, name) as each episode's agents, in row (ordinal) order. */
+function rostersByEpisode(rows: readonly BindValue[][]): Map<number, CreditAgent[]> {
+  const map = new Map<number, CreditAgent[]>();
+  for (const [episodeId, agentId, name] of rows) {
+    const agent = { agentId: agentId as number, name: name as string };
+    const list = map.get(episodeId as number);
+    if (list) list.push(agent);
+    else map.set(episodeId as number, [agent]);
+  }
+  return map;
 }
 
 /** A step bound as this repository's step filters bind it (±Infinity clamped to ±1e15). */
@@ -230,11 +288,11 @@ class Team {
 class TeamMasks {
   private readonly teams = new Map<string, Team>();
 
-  of(roster: readonly RosterRow[]): Team {
+  of(roster: readonly CreditAgent[] = []): Team {
     const key = roster.map((r) => r.agentId).join(',');
     let team = this.teams.get(key);
     if (!team) {
-      team = new Team(roster.map((r) => ({ agentId: r.agentId, name: r.name })));
+      team = new Team(roster);
       this.teams.set(key, team);
     }
     return team;

@@ -11,6 +11,11 @@ export interface Statement<Row = unknown> {
   get(...params: BindParams): Row | undefined;
   all(...params: BindParams): Row[];
   iterate(...params: BindParams): IterableIterator<Row>;
+  /**
+   * The rows as arrays of column values in select order: no object (and no property names) per
+   * row, for reads of hundreds of thousands of rows (a credit pass reads its episodes this way).
+   */
+  allValues(...params: BindParams): BindValue[][];
 }
 
 /**

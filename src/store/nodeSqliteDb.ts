@@ -1,4 +1,4 @@
-import type { BindParams, Db, Statement } from './database';
+import type { BindParams, BindValue, Db, Statement } from './database';
 
 /** The part of `node:sqlite`'s StatementSync the adapter uses. */
 export interface NodeSqliteStatement {
@@ -6,6 +6,8 @@ export interface NodeSqliteStatement {
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
   iterate?(...params: unknown[]): IterableIterator<unknown>;
+  /** From Node 22.16 / 24.0: rows as arrays of column values. */
+  setReturnArrays?(enabled: boolean): void;
 }
 
 /** The part of `node:sqlite`'s DatabaseSync the adapter uses. */
@@ -73,6 +75,15 @@ function statement<Row>(s: NodeSqliteStatement): Statement<Row> {
     // StatementSync.iterate exists from Node 22.13/23.4; older builds read the rows at once.
     iterate: (...params) =>
       plainRows<Row>(s.iterate ? s.iterate(...args(params)) : s.all(...args(params))[Symbol.iterator]()),
+    allValues: (...params) => {
+      if (!s.setReturnArrays) return s.all(...args(params)).map((row) => Object.values(row as object) as BindValue[]);
+      s.setReturnArrays(true);
+      try {
+        return s.all(...args(params)) as BindValue[][];
+      } finally {
+        s.setReturnArrays(false);
+      }
+    },
   };
 }
 

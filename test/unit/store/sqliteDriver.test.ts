@@ -100,3 +100,36 @@ test(`the node:sqlite adapter (${hasNodeSqlite ? 'real node:sqlite' : 'played by
   );
   store.close();
 });
+
+const columnValuesSql = 'SELECT x AS a, y AS b, z AS c FROM t WHERE x > ? ORDER BY x';
+
+/** `allValues` on one driver: arrays in select order, nulls and blobs kept, and the statement's object rows unchanged after. */
+function checkAllValues(driver: ReturnType<typeof selectDriver>): void {
+  const db = driver.open(':memory:', { readonly: false, timeoutMs: 1000 });
+  db.exec(
+    "CREATE TABLE t (x INTEGER, y TEXT, z BLOB); INSERT INTO t VALUES (1, 'one', NULL), (2, NULL, x'0102'), (3, 'three', NULL)",
+  );
+  const statement = db.prepare<{ a: number; b: string | null; c: Uint8Array | null }>(columnValuesSql);
+  const values = statement.allValues(1);
+  assert.deepEqual(
+    values.map((row) => row.map((v) => (v instanceof Uint8Array ? [...v] : v))),
+    [
+      [2, null, [1, 2]],
+      [3, 'three', null],
+    ],
+  );
+  assert.deepEqual(
+    statement.all(2).map((row) => ({ ...row })),
+    [{ a: 3, b: 'three', c: null }],
+  );
+  assert.throws(() => statement.allValues(), /1 parameter/);
+  db.close();
+}
+
+test(`allValues() answers column values in select order on ${expectedDriver}, and object rows after it`, () => {
+  checkAllValues(selectDriver(undefined, currentRuntime(), defaultLoaders));
+});
+
+test(`allValues() on the node:sqlite adapter (${hasNodeSqlite ? 'real node:sqlite' : 'played by better-sqlite3'})`, () => {
+  checkAllValues(selectDriver(undefined, runtime, nodeSqliteLoaders));
+});
