@@ -1,7 +1,7 @@
 import type { CompactEpisode } from '../core/indexing';
 import { naturalSortKey, naturalSortKeyOf } from '../core/naturalSortKey';
 import type { AgentIds } from './agentIds';
-import type { BindValue, Db, Statement } from './database';
+import type { Db, Statement } from './database';
 import { MultiInsert } from './multiInsert';
 import type { RunTotals } from './runTotals';
 
@@ -9,7 +9,7 @@ import type { RunTotals } from './runTotals';
  * Inserts one episode and everything hanging off it (roster with activity, routing, logged
  * counterfactuals and coalition values, labels), and counts it in the run's totals (written by the
  * caller's {@link RunTotals.flush}). Runs inside the caller's transaction, which calls
- * {@link EpisodeWriter.flush} before it ends (roster and counterfactual rows are queued).
+ * {@link EpisodeWriter.flush} before it ends (roster, counterfactual and influence rows are queued).
  */
 export class EpisodeWriter {
   private readonly episodeStmt: Statement;
@@ -42,7 +42,7 @@ export class EpisodeWriter {
     this.labelStmt = db.prepare(
       'INSERT INTO label (episode_id, agent_id, message_seq, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.influenceRows = new MultiInsert(db, 'influence_edge', influenceColumns);
+    this.influenceRows = new MultiInsert(db, 'episode_influence', ['episode_id', 'edges_json'], queuedRows);
   }
 
   /**
@@ -98,19 +98,21 @@ export class EpisodeWriter {
   }
 
   /**
-   * Writes the roster and counterfactual rows queued since the last flush (they go in chunks of
+   * Writes the roster, counterfactual and influence rows queued since the last flush (they go in chunks of
    * {@link queuedRows} across episodes). Must run in the inserting transaction, before anything
    * reads them (the views' aggregates).
    */
   flush(): void {
     this.rosterRows.flush();
     this.counterfactualRows.flush();
+    this.influenceRows.flush();
   }
 
   /** Forgets the queued rows (their transaction was rolled back). */
   discard(): void {
     this.rosterRows.discard();
     this.counterfactualRows.discard();
+    this.influenceRows.discard();
   }
 
   /** One roster row per agent that is declared or speaks, with its logged reward and advantage. */
@@ -190,17 +192,19 @@ export class EpisodeWriter {
     }
   }
 
-  /** The messages' logged connections (AgentChord/GBC-style weights) as `logged` influence edges. */
+  /**
+   * The messages' logged connections (AgentChord/GBC-style weights) as `logged` influence edges,
+   * one row per episode (migration 0021: `[src, dst, src_seq, dst_seq, kind, weight, provenance]`).
+   */
   private insertConnections(episodeId: number, e: CompactEpisode, roster: Roster): void {
-    const values: BindValue[] = [];
+    const edges: (string | number | null)[][] = [];
     for (const c of e.extras.connections ?? []) {
       const from = roster.get(c.fromAgent);
       const to = roster.get(c.toAgent);
       if (from === undefined || to === undefined) continue;
-      const provenance = `messages[${String(c.toSeq)}].weights`;
-      values.push(episodeId, from, to, c.fromSeq, c.toSeq, 'logged', c.weight, provenance);
+      edges.push([from, to, c.fromSeq, c.toSeq, 'logged', c.weight, `messages[${String(c.toSeq)}].weights`]);
     }
-    if (values.length > 0) this.influenceRows.run(values, values.length / influenceColumns.length);
+    if (edges.length > 0) this.influenceRows.add(episodeId, JSON.stringify(edges));
   }
 }
 
@@ -230,17 +234,6 @@ const counterfactualColumns = [
   'value',
   'evaluator',
   'source',
-];
-
-const influenceColumns = [
-  'episode_id',
-  'src_agent_id',
-  'dst_agent_id',
-  'src_seq',
-  'dst_seq',
-  'kind',
-  'weight',
-  'provenance',
 ];
 
 /** Agent ids of an episode's roster by name. */

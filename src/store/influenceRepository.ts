@@ -1,6 +1,5 @@
 import { clampStep } from './creditInputRepository';
 import type { Db, Statement } from './database';
-import { groupByEpisode } from './groupByEpisode';
 
 /** One stored influence edge (migration 0017), with the agents' names. */
 export interface StoredInfluenceEdge {
@@ -14,6 +13,9 @@ export interface StoredInfluenceEdge {
   readonly weight: number;
   readonly provenance: string;
 }
+
+/** An edge as `episode_influence.edges_json` stores it (migration 0021). */
+type StoredEdgeValues = [number, number | null, number | null, number | null, string, number, string];
 
 /** One cached replayed-influence value. */
 interface StoredReplayedValue {
@@ -36,19 +38,21 @@ export interface EpisodeFingerprint {
   readonly lines: number;
 }
 
-/** Reads the influence edges a trace logged (`influence_edge`, written with the episode by EpisodeWriter) and the replayed ones cached. */
+/** Reads the influence edges a trace logged (`episode_influence`, written with the episode by EpisodeWriter) and the replayed ones cached. */
 export class InfluenceRepository {
-  private readonly rangeStmt: Statement<StoredInfluenceEdge>;
+  private readonly rangeStmt: Statement;
+  private readonly agentNameStmt: Statement<{ name: string }>;
+  /** Agent names by id, read once each: an agent row never changes its name. */
+  private readonly agentNames = new Map<number, string>();
   private readonly runStmt: Statement<{ runId: number; mechanism: string | null }>;
   private readonly fingerprintStmt: Statement<EpisodeFingerprint>;
   private readonly replayedStmt: Statement<StoredReplayedValue>;
 
   constructor(db: Db) {
-    this.rangeStmt = db.prepare(`
-      SELECT ie.episode_id AS episodeId, s.name AS fromAgent, d.name AS toAgent, ie.src_seq AS fromSeq, ie.dst_seq AS toSeq,
-        ie.kind, ie.weight, ie.provenance
-      FROM influence_edge ie JOIN agent s ON s.agent_id = ie.src_agent_id LEFT JOIN agent d ON d.agent_id = ie.dst_agent_id
-      WHERE ie.episode_id BETWEEN ? AND ? ORDER BY ie.episode_id, ie.edge_id`);
+    this.rangeStmt = db.prepare(
+      'SELECT episode_id, edges_json FROM episode_influence WHERE episode_id BETWEEN ? AND ? ORDER BY episode_id',
+    );
+    this.agentNameStmt = db.prepare('SELECT name FROM agent WHERE agent_id = ?');
     this.runStmt = db.prepare(
       'SELECT r.run_id AS runId, r.mechanism FROM episode e JOIN run r ON r.run_id = e.run_id WHERE e.episode_id = ?',
     );
@@ -88,7 +92,32 @@ export class InfluenceRepository {
 
   /** The edges of the episodes with row ids in [first, last], grouped by episode id, in the order stored. */
   edgesBetween(first: number, last: number): Map<number, StoredInfluenceEdge[]> {
-    return groupByEpisode(this.rangeStmt.all(first, last));
+    const byEpisode = new Map<number, StoredInfluenceEdge[]>();
+    for (const [episodeId, json] of this.rangeStmt.allValues(first, last)) {
+      const edges = (JSON.parse(json as string) as StoredEdgeValues[]).map(
+        ([from, to, fromSeq, toSeq, kind, weight, provenance]): StoredInfluenceEdge => ({
+          episodeId: episodeId as number,
+          fromAgent: this.agentName(from),
+          toAgent: to === null ? null : this.agentName(to),
+          fromSeq,
+          toSeq,
+          kind,
+          weight,
+          provenance,
+        }),
+      );
+      byEpisode.set(episodeId as number, edges);
+    }
+    return byEpisode;
+  }
+
+  private agentName(agentId: number): string {
+    let name = this.agentNames.get(agentId);
+    if (name === undefined) {
+      name = this.agentNameStmt.get(agentId)?.name ?? String(agentId);
+      this.agentNames.set(agentId, name);
+    }
+    return name;
   }
 
   /** The {@link EpisodeFingerprint} of run `runId`'s episodes with steps in [fromStep, toStep] (none: 0) and row ids up to `lastId`. */

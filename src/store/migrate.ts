@@ -19,6 +19,7 @@ import { influence0017 } from './migrations/0017_influence';
 import { batchAggregates0018 } from './migrations/0018_batch_aggregates';
 import { episodeSearch0019 } from './migrations/0019_episode_search';
 import { signalDisagreement0020 } from './migrations/0020_signal_disagreement';
+import { episodeInfluence0021 } from './migrations/0021_episode_influence';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -45,6 +46,7 @@ export const migrations: readonly Migration[] = [
   batchAggregates0018,
   episodeSearch0019,
   signalDisagreement0020,
+  episodeInfluence0021,
 ];
 
 /** The schema version this build writes. */

@@ -21,7 +21,7 @@ export async function indexedDemo(): Promise<{ root: string; store: IndexStore; 
 export function revertTo11(db: Db): void {
   // Schema 11's full-text index had a document per message (migration 0019 replaced it).
   db.exec(`DROP TABLE episode_fts; CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
-    DROP TABLE influence_edge; DROP TABLE audit_summary; DROP TRIGGER IF EXISTS episode_flag_insert; DROP TRIGGER episode_flag_delete;
+    DROP TABLE episode_influence; DROP TABLE audit_summary; DROP TRIGGER IF EXISTS episode_flag_insert; DROP TRIGGER episode_flag_delete;
     DROP TABLE episode_flag; DROP INDEX flag_scope; DROP INDEX credit_agent_sort;
     DROP TRIGGER flag_episode_insert; DROP TRIGGER flag_episode_delete; DROP TABLE flag_episode;
     DROP INDEX episode_natural; ALTER TABLE episode DROP COLUMN external_key; ALTER TABLE episode DROP COLUMN group_key;

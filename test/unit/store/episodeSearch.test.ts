@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
+import { influence0017 } from '../../../src/store/migrations/0017_influence';
 import { migrate } from '../../../src/store/migrate';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
@@ -51,8 +52,10 @@ test('a query matches the episodes whose messages together hold its terms, never
 test('migration 0019 drops the per-message index and the next pass searches every episode again', async () => {
   const { root, store, id } = indexedFolder();
   await indexRunFolder(root, store);
-  // As at schema 18: a document per message, every episode searchable (and no sign-disagreement table, 0020).
+  // As at schema 18: a document per message, every episode searchable (no sign-disagreement table, 0020,
+  // and the influence edges a row each, 0021).
   store.db.exec(`DROP TABLE episode_fts; DROP TABLE signal_step_agent; DROP TRIGGER signal_step_agent_delete;
+    DROP TABLE episode_influence; ${influence0017}
     CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
     INSERT INTO message_fts (rowid, content) VALUES (16777216, 'the zebra');`);
   store.db.pragma('user_version = 18');
