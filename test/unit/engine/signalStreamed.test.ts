@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import type { CreditEpisode, CreditRow } from '../../../src/core/creditInput';
 import type { Episode } from '../../../src/core/episode';
 import { writeDemoRun } from '../../../src/demo/writeDemoRun';
 import { runCreditJob, type CreditJobOptions } from '../../../src/engine/credit/creditJob';
 import { creditForRun } from '../../../src/engine/credit/runCredit';
-import { storedSignalCells } from '../../../src/engine/credit/signalPass';
+import { storedSignalCells, StreamedSignalTally } from '../../../src/engine/credit/signalPass';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { CreditInputRepository } from '../../../src/store/creditInputRepository';
 import { CreditRepository } from '../../../src/store/creditRepository';
@@ -132,7 +133,54 @@ function edges(): Episode[] {
   ];
 }
 
+/** Episode `id` of group g at step 1, agents 1 and 2, its team reward `reward`. */
+function creditEpisode(id: number, reward: number): CreditEpisode {
+  const where = { uri: 'a.jsonl', offset: 0, length: 0, line: id };
+  const agents = [1, 2].map((agentId) => ({ agentId, name: `a${String(agentId)}` }));
+  const empty = { loggedCoalitions: new Map(), loggedCounterfactuals: [], messageAuthors: [], labels: [] };
+  return {
+    episodeId: id,
+    externalId: `e${String(id)}`,
+    runId: 1,
+    step: 1,
+    group: 'g',
+    reward,
+    groundTruth: null,
+    agents,
+    ...where,
+    ...empty,
+  };
+}
+
+function creditRow(episodeId: number, agentId: number, value: number, advantage: number): CreditRow {
+  const provenance = { stderr: null, ciLow: null, ciHigh: null, n: null, intervention: null };
+  return { episodeId, agentId, messageSeq: null, value, status: 'exact', source: 'logged', advantage, ...provenance };
+}
+
 describe('sign disagreement tallied as the pass writes (credit-methods.md §3.18)', () => {
+  it('a NaN value (stored as NULL) is no sample, though the group advantages gave its row one', () => {
+    const tally = StreamedSignalTally.of({ method: 'loo', params: { advantage: 'verl' }, hash: 'h' }, 'train');
+    assert.ok(tally);
+    const rewards = [1, 0, 1];
+    tally.addGroup(
+      rewards.map((reward, k) => ({
+        episode: creditEpisode(k + 1, reward),
+        rows: new Map([
+          [
+            'loo',
+            [
+              creditRow(k + 1, 1, k === 1 ? Number.NaN : reward, reward - 0.5),
+              creditRow(k + 1, 2, reward, 0.5 - reward),
+            ],
+          ],
+        ]),
+      })),
+    );
+    const [first, second] = normalised(tally.cells());
+    assert.deepEqual([first?.agentId, first?.n, first?.noCredit, first?.opposite], [1, 2, 1, 0]);
+    assert.deepEqual([second?.agentId, second?.n, second?.noCredit, second?.opposite], [2, 3, 0, 3]);
+  });
+
   it('loo and shapley on the demo: the tallied cells are those the stored-credit read gives, cell by cell', async () => {
     const root = await demoIndex();
     for (const method of ['loo', 'shapley'] as const) {
