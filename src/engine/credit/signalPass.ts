@@ -86,7 +86,9 @@ export function storedSignalCells(
  * the rows {@link SignalRepository.samples} would read back for them, tallied by the same
  * {@link StepTally}. What the read gives is matched: only stepped episodes; each (step, group) in
  * episode order; an agent's sample only from exact or estimated agent-level credit with a value (a
- * NaN one is stored as NULL); the split kind is the pass's (it reads one kind only).
+ * NaN one is stored as NULL); the split kind is the pass's (it reads one kind only). The groups of
+ * a step may come in another order than the read's (by group id): the counts add up, and ρ is over
+ * ranks, whose sums are exact in any order.
  */
 export class StreamedSignalTally {
   private readonly steps = new Map<number, StepTally>();
