@@ -26,7 +26,7 @@ import type { AdvantageChoice } from './advantageConvention';
 import { RunProducerRepository } from '../../store/runProducerRepository';
 import { defaultSplit, type SplitChoice } from '../../core/split';
 import { jobSignal } from './jobSignal';
-import { creditForRun } from './runCredit';
+import { creditForRun, type RunPass } from './runCredit';
 import { recordSignalDisagreement } from './signalPass';
 
 export interface CreditJobOptions {
@@ -166,7 +166,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     for (const run of selected) {
       if (cancel.cancelled()) break;
       if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes, split) === 0) continue;
-      const pass = (): Promise<RunCreditResult> =>
+      const pass = (): Promise<RunPass> =>
         creditForRun(
           run,
           {
@@ -183,13 +183,27 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
       // The Run Dashboard's aggregates of the run are stale while the pass writes, rebuilt after it.
       const scope = aggregates.scopeOf(run.runId, options);
       const wrote = (r: RunCreditResult): boolean => r.computed > 0 || r.failures.length > 0;
-      const result = options.dryRun
+      const done = options.dryRun
         ? await pass()
-        : await aggregates.around(run.runId, scope, pass, (r) => r.params.hash, wrote);
-      // The sign disagreement of the steps it wrote (credit-methods.md §3.18), replaced as they are.
+        : await aggregates.around(
+            run.runId,
+            scope,
+            pass,
+            (p) => p.result.params.hash,
+            (p) => wrote(p.result),
+          );
+      const result = done.result;
+      // The sign disagreement of the steps it wrote (credit-methods.md §3.18), replaced as they are:
+      // the cells the pass tallied as it wrote, else read back from the stored credit.
       // An index credited before migration 0020 gets them whole at its next pass, even one that reused every row.
       if (!options.dryRun)
-        recordSignalDisagreement(store.db, run.runId, result.params, wrote(result) ? scope : undefined);
+        recordSignalDisagreement(
+          store.db,
+          run.runId,
+          result.params,
+          wrote(result) ? scope : undefined,
+          done.signalCells,
+        );
       if (hooks.onRunStored && !options.dryRun) {
         const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
         try {

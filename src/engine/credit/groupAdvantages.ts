@@ -1,7 +1,13 @@
-import type { CreditRow } from '../../core/creditInput';
+import type { CreditEpisode, CreditRow } from '../../core/creditInput';
 
 /** One accepted episode's rows, by method. */
 type EpisodeRows = ReadonlyMap<string, readonly CreditRow[]>;
+
+/** An episode of the pass with its rows by method (none: it failed). */
+export interface PassEpisode {
+  readonly episode: CreditEpisode;
+  readonly rows: EpisodeRows;
+}
 
 /**
  * GRPO group advantages set on the rows before they are written, for a pass that writes every row
@@ -13,23 +19,35 @@ type EpisodeRows = ReadonlyMap<string, readonly CreditRow[]>;
  * A group is complete when an episode of another group arrives: groups are contiguous in episode
  * order in the traces we know. A group that comes back after it was closed makes {@link contiguous}
  * false; the caller then runs the stored-rows update, which overwrites every advantage.
+ *
+ * Failed episodes are added too (without rows): they belong to their group as much as the others,
+ * so that `onClose` sees each group whole, in the order the pass finished its episodes.
  */
 export class GroupAdvantages {
   contiguous = true;
   private readonly closed = new Set<string>();
   private openGroup: string | undefined;
-  private held: EpisodeRows[] = [];
+  private held: PassEpisode[] = [];
 
-  constructor(private readonly advantages: (values: Float64Array) => Float64Array) {}
+  /** `onClose`: each closed group (or episode without a group) while groups are contiguous, its advantages set. */
+  constructor(
+    private readonly advantages: (values: Float64Array) => Float64Array,
+    private readonly onClose?: (episodes: readonly PassEpisode[]) => void,
+  ) {}
 
   /**
    * Takes one episode's rows; returns the rows now ready to write (its own when it has no group,
    * those of the group it closes, or none while its group is open).
    */
-  add(group: string | null, rows: EpisodeRows): EpisodeRows[] {
-    if (group === null || !this.contiguous) return [rows];
+  add(episode: CreditEpisode, rows: EpisodeRows): EpisodeRows[] {
+    const group = episode.group;
+    if (!this.contiguous) return [rows];
+    if (group === null) {
+      this.onClose?.([{ episode, rows }]);
+      return [rows];
+    }
     if (group === this.openGroup) {
-      this.held.push(rows);
+      this.held.push({ episode, rows });
       return [];
     }
     const ready = this.close();
@@ -38,17 +56,21 @@ export class GroupAdvantages {
       return [...ready, rows];
     }
     this.openGroup = group;
-    this.held = [rows];
+    this.held = [{ episode, rows }];
     return ready;
   }
 
   /** Closes the open group (the end of the pass); returns its rows with their advantages set. */
   close(): EpisodeRows[] {
-    const rows = this.held;
+    const held = this.held;
     if (this.openGroup !== undefined) this.closed.add(this.openGroup);
     this.openGroup = undefined;
     this.held = [];
-    if (this.contiguous) this.setAdvantages(rows);
+    const rows = held.map((e) => e.rows);
+    if (this.contiguous && held.length > 0) {
+      this.setAdvantages(rows);
+      this.onClose?.(held);
+    }
     return rows;
   }
 

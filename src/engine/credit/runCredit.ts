@@ -1,4 +1,4 @@
-import type { CreditEpisode } from '../../core/creditInput';
+import type { CreditEpisode, CreditParams } from '../../core/creditInput';
 import type { AgentDecl } from '../../core/episode';
 import type { Unidentified } from '../../core/provenance';
 import { totalReplayCost, type ReplayCost } from '../../credit/replay/replayCost';
@@ -15,16 +15,19 @@ import type { RunCreditResult } from './creditJob';
 import { coalitionMethods, perMessageMethods } from './creditMethod';
 import { creditParams } from './creditParams';
 import { defaultMonteCarlo } from './monteCarloCredit';
-import { GroupAdvantages } from './groupAdvantages';
 import { forEachConcurrently, RunState, type RunContext } from './runState';
+import { StreamedSignalTally } from './signalPass';
+import type { SignalCell } from '../../store/signalRepository';
 import { defaultSplit } from '../../core/split';
 
+/** A run's pass: its result, and the sign-disagreement cells it tallied as it wrote when they stand for its stored credit. */
+export interface RunPass {
+  readonly result: RunCreditResult;
+  readonly signalCells?: readonly SignalCell[];
+}
+
 /** Computes (or, in a dry run, only estimates) one run's credit; see runCreditJob. */
-export async function creditForRun(
-  run: CreditRun,
-  ctx: RunContext,
-  freshness?: CreditFreshness,
-): Promise<RunCreditResult> {
+export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: CreditFreshness): Promise<RunPass> {
   const { options } = ctx;
   const producer = ctx.producers.producer(run.runId);
   // Chosen first: an unknown convention fails before an evaluator is started.
@@ -77,7 +80,7 @@ export async function creditForRun(
       // A first pass of the parameter set over the whole run sets advantages before it writes.
       const firstWholePass =
         chosen.ids === undefined && options.budget === undefined && !ctx.output.hasParams(run.runId, params);
-      if (firstWholePass) state.groupAdvantages = new GroupAdvantages(advantages);
+      if (firstWholePass) state.writesWhole(advantages, streamedSignal(run, ctx, params, total));
       budget = await computeEpisodes(ctx, state, episodes, costs);
       state.flush(true);
       if (!state.groupAdvantages?.contiguous)
@@ -89,7 +92,8 @@ export async function creditForRun(
     await evaluator?.close();
   }
   if (usage && !options.dryRun) ctx.output.storeUsage(run.runId, params, usage);
-  return {
+  const signalCells = state.signalCells();
+  const result: RunCreditResult = {
     run,
     params,
     evaluator: evaluator?.fingerprint,
@@ -104,6 +108,26 @@ export async function creditForRun(
     ...(estimate ? { estimate } : {}),
     ...(usage && !options.dryRun ? { usage } : {}),
   };
+  return { result, ...(signalCells ? { signalCells } : {}) };
+}
+
+/**
+ * The in-stream sign-disagreement tally of a first whole pass (signalPass.ts), when the episodes it
+ * reads are those the stored-credit read would: that read takes every split kind of the pass's
+ * steps, and an episode of the pass does not carry its kind, so the pass must read one kind and
+ * its steps hold no episode of the other.
+ */
+function streamedSignal(
+  run: CreditRun,
+  ctx: RunContext,
+  params: CreditParams,
+  total: number,
+): StreamedSignalTally | undefined {
+  const split = ctx.options.split ?? defaultSplit;
+  if (split === 'all') return undefined;
+  const [from, to] = ctx.options.steps ?? [-Infinity, Infinity];
+  if (ctx.input.countEpisodes(run.runId, from, to, undefined, 'all') !== total) return undefined;
+  return StreamedSignalTally.of(params, split);
 }
 
 /**

@@ -15,10 +15,12 @@ import {
 import type { CreditJobHooks, CreditJobOptions, RunFailure } from './creditJob';
 import { AgentSummaryTally } from './creditSummary';
 import { episodeCredit, type EpisodeCreditOutput } from './episodeCredit';
-import type { GroupAdvantages } from './groupAdvantages';
+import { GroupAdvantages } from './groupAdvantages';
 import type { MessageCreditResult } from './messageCredit';
 import type { MonteCarloSettings } from './monteCarloCredit';
 import { recordingEvaluator } from './recordingEvaluator';
+import type { StreamedSignalTally } from './signalPass';
+import type { SignalCell } from '../../store/signalRepository';
 
 /** What every run of a job shares. */
 export interface RunContext {
@@ -51,10 +53,13 @@ export class RunState {
   /** Whether the run's evaluator may be trusted (set by the run, see creditForRun). */
   trust: () => Promise<Unidentified | undefined> = () => Promise.resolve(undefined);
   /**
-   * Set by the run when it writes every row of its parameter set: rows then get their group advantages
-   * before they are written, and no earlier rows of the parameter set need replacing.
+   * Set ({@link writesWhole}) when the run writes every row of its parameter set: rows then get their
+   * group advantages before they are written, and no earlier rows of the parameter set need
+   * replacing. Every episode the pass finishes, accepted or failed, goes through it.
    */
   groupAdvantages: GroupAdvantages | undefined;
+  /** The sign disagreement tallied as groups close, when the pass tallies it (see {@link writesWhole}). */
+  private signal: StreamedSignalTally | undefined;
 
   constructor(
     private readonly run: CreditRun,
@@ -64,6 +69,25 @@ export class RunState {
     private readonly evaluator: Evaluator | undefined,
     private readonly monteCarlo: MonteCarloSettings,
   ) {}
+
+  /**
+   * The pass writes every row of its parameter set: rows get their group advantages (`advantages`)
+   * before they are written, and `signal`, when given, tallies each group as it closes.
+   */
+  writesWhole(advantages: (values: Float64Array) => Float64Array, signal?: StreamedSignalTally): void {
+    this.signal = signal;
+    this.groupAdvantages = new GroupAdvantages(advantages, signal && ((group) => signal.addGroup(group)));
+  }
+
+  /**
+   * The tallied sign-disagreement cells, when they are those the stored credit gives: every episode
+   * read was accepted or failed, once (none cut short by cancellation), and the advantages the tally
+   * saw are those written (groups stayed contiguous: no stored-rows update overwrote them).
+   */
+  signalCells(): SignalCell[] | undefined {
+    const whole = this.groupAdvantages?.contiguous === true && this.computed + this.failures.length === this.total;
+    return whole ? this.signal?.cells() : undefined;
+  }
 
   /**
    * Computes one episode; returns its agent-level rows of the primary method, or undefined when it
@@ -202,6 +226,8 @@ export class RunState {
       step: episode.step,
     });
     this.pendingFailures.push(failure);
+    // Its group is incomplete without it: the shared reward's advantages are over every episode of a group.
+    this.collect(this.groupAdvantages?.add(episode, new Map()) ?? []);
   }
 
   /** Progress with the evaluator's calls and tokens, at most every {@link usageReportMs} (or now, when `force`). */
@@ -222,7 +248,7 @@ export class RunState {
   ): void {
     this.computed++;
     for (const method of rows.keys()) this.methods.add(method);
-    this.collect(this.groupAdvantages ? this.groupAdvantages.add(episode.group, rows) : [rows]);
+    this.collect(this.groupAdvantages ? this.groupAdvantages.add(episode, rows) : [rows]);
     for (const row of rows.get(this.params.method) ?? []) {
       if (row.messageSeq !== null) continue;
       const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);

@@ -1,4 +1,5 @@
-import type { CreditParams } from '../../core/creditInput';
+import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
+import type { SplitKind } from '../../core/split';
 import { advantagesFor, findAdvantageConvention } from '../../credit/signals/advantageConventions';
 import { signDisagreement } from '../../credit/signals/signDisagreement';
 import type { Db } from '../../store/database';
@@ -10,6 +11,7 @@ import {
 } from '../../store/signalRepository';
 import type { AggregateScope } from '../../store/viewAggregates';
 import { defaultAdvantageConvention } from './advantageConvention';
+import type { PassEpisode } from './groupAdvantages';
 
 /** One (split kind, agent) of the step being read: the sample pairs and what was left out. */
 interface AgentTally {
@@ -29,12 +31,15 @@ interface AgentTally {
  * (`advantagesFor`, the same code as the stored credit advantages), paired with each agent's stored
  * credit advantage. `shared` is the reference itself and stores nothing. Reads one step at a time.
  * `scope` undefined: the pass wrote nothing, and only a parameter set without any cell is read whole.
+ * `tallied`: the cells the pass tallied as it wrote ({@link StreamedSignalTally}), stored instead of
+ * reading the stored credit back.
  */
 export function recordSignalDisagreement(
   db: Db,
   runId: number,
   params: CreditParams,
   scope: AggregateScope | undefined,
+  tallied?: readonly SignalCell[],
 ): void {
   if (params.method === 'shared') return;
   const repo = new SignalRepository(db);
@@ -43,66 +48,138 @@ export function recordSignalDisagreement(
     if (repo.hasCells(runId, params.method, params.hash)) return;
     scope = { kind: 'all' };
   }
+  const signalScope: SignalScope = scope.kind === 'all' ? scope : { kind: 'steps', steps: scope.steps };
+  const cells = tallied ?? storedSignalCells(repo, runId, params, signalScope);
+  if (cells) repo.replace(runId, params.method, params.hash, signalScope, cells);
+}
+
+/**
+ * The cells of `scope` from the stored credit of one parameter set, read one step at a time in
+ * (step, group, episode, agent) order; undefined when the pass's convention is unknown.
+ */
+export function storedSignalCells(
+  repo: SignalRepository,
+  runId: number,
+  params: CreditParams,
+  scope: SignalScope,
+): SignalCell[] | undefined {
+  const advantages = sharedAdvantages(params);
+  if (!advantages) return undefined;
+  const cells: SignalCell[] = [];
+  let step: StepTally | undefined;
+  const sameGroup = (a: SignalSampleRow, b: SignalSampleRow): boolean => a.step === b.step && a.groupId === b.groupId;
+  for (const group of consecutive(repo.samples(runId, params.method, params.hash, scope), sameGroup)) {
+    const at = group[0]?.step ?? 0;
+    if (step?.step !== at) {
+      if (step) cells.push(...step.cells());
+      step = new StepTally(at, advantages);
+    }
+    step.addGroup(group);
+  }
+  if (step) cells.push(...step.cells());
+  return cells;
+}
+
+/**
+ * The cells of a pass tallied as its groups close, for a pass that writes every row of its
+ * parameter set (runCredit.ts): each closed group's episodes (failed ones too, without rows) become
+ * the rows {@link SignalRepository.samples} would read back for them, tallied by the same
+ * {@link StepTally}. What the read gives is matched: only stepped episodes; each (step, group) in
+ * episode order; an agent's sample only from exact or estimated agent-level credit with a value (a
+ * NaN one is stored as NULL); the split kind is the pass's (it reads one kind only). The groups of
+ * a step may come in another order than the read's (by group id): the counts add up, and ρ is over
+ * ranks, whose sums are exact in any order.
+ */
+export class StreamedSignalTally {
+  private readonly steps = new Map<number, StepTally>();
+
+  private constructor(
+    private readonly method: string,
+    private readonly splitKind: SplitKind,
+    private readonly advantages: SharedAdvantages,
+  ) {}
+
+  /** A tally for a pass of `params` over the episodes of `splitKind`; undefined when nothing would be stored. */
+  static of(params: CreditParams, splitKind: SplitKind): StreamedSignalTally | undefined {
+    const advantages = params.method === 'shared' ? undefined : sharedAdvantages(params);
+    return advantages ? new StreamedSignalTally(params.method, splitKind, advantages) : undefined;
+  }
+
+  /** One closed group of the pass (or one episode without a group), its rows' advantages set. */
+  addGroup(episodes: readonly PassEpisode[]): void {
+    const byStep = new Map<number, SignalSampleRow[]>();
+    for (const { episode, rows } of [...episodes].sort((a, b) => a.episode.episodeId - b.episode.episodeId)) {
+      if (episode.step === null) continue;
+      const credit = new Map<number, CreditRow>();
+      for (const row of rows.get(this.method) ?? []) if (row.messageSeq === null) credit.set(row.agentId, row);
+      const list = byStep.get(episode.step) ?? [];
+      for (const agent of episode.agents) list.push(this.sample(episode, agent.agentId, credit.get(agent.agentId)));
+      byStep.set(episode.step, list);
+    }
+    for (const [step, rows] of byStep) {
+      let tally = this.steps.get(step);
+      if (!tally) this.steps.set(step, (tally = new StepTally(step, this.advantages)));
+      tally.addGroup(rows);
+    }
+  }
+
+  /** Every step's cells. */
+  cells(): SignalCell[] {
+    return [...this.steps.values()].flatMap((t) => t.cells());
+  }
+
+  private sample(episode: CreditEpisode, agentId: number, row: CreditRow | undefined): SignalSampleRow {
+    const usable = (row?.status === 'exact' || row?.status === 'estimated') && !Number.isNaN(row.value);
+    return {
+      step: episode.step ?? 0,
+      groupId: episode.group,
+      episodeId: episode.episodeId,
+      splitKind: this.splitKind,
+      outcome: episode.reward,
+      agentId,
+      advantage: usable ? row.advantage : null,
+    };
+  }
+}
+
+type SharedAdvantages = (values: Float64Array) => Float64Array;
+
+/** The shared reward's advantages in the pass's convention (its params' `advantage`); undefined when unknown. */
+function sharedAdvantages(params: CreditParams): SharedAdvantages | undefined {
   const named =
     typeof params.params['advantage'] === 'string' ? params.params['advantage'] : defaultAdvantageConvention;
   const convention = findAdvantageConvention(named) ?? findAdvantageConvention(defaultAdvantageConvention);
-  if (!convention) return;
-  const signalScope: SignalScope = scope.kind === 'all' ? scope : { kind: 'steps', steps: scope.steps };
-  const cells: SignalCell[] = [];
-  const step = new StepTally((values) => advantagesFor(convention, values));
-  for (const row of repo.samples(runId, params.method, params.hash, signalScope)) {
-    if (step.step !== undefined && row.step !== step.step) cells.push(...step.finish());
-    step.add(row);
-  }
-  cells.push(...step.finish());
-  repo.replace(runId, params.method, params.hash, signalScope, cells);
+  return convention && ((values) => advantagesFor(convention, values));
 }
 
-/** The rows of one step, grouped as they arrive in (group, episode, agent) order. */
+/** The runs of consecutive items that `same` puts together. */
+function* consecutive<T>(items: Iterable<T>, same: (a: T, b: T) => boolean): Generator<T[]> {
+  let run: T[] = [];
+  for (const item of items) {
+    const last = run[run.length - 1];
+    if (last !== undefined && !same(last, item)) {
+      yield run;
+      run = [];
+    }
+    run.push(item);
+  }
+  if (run.length > 0) yield run;
+}
+
+/** The cells of one step, tallied one (step, group) at a time. */
 class StepTally {
-  step: number | undefined;
   private readonly agents = new Map<string, AgentTally>();
-  private group: SignalSampleRow[] = [];
 
-  constructor(private readonly advantages: (values: Float64Array) => Float64Array) {}
+  constructor(
+    readonly step: number,
+    private readonly advantages: SharedAdvantages,
+  ) {}
 
-  add(row: SignalSampleRow): void {
-    this.step = row.step;
-    const last = this.group[this.group.length - 1];
-    if (last && last.groupId !== row.groupId) this.closeGroup();
-    this.group.push(row);
-  }
-
-  /** The step's cells; the tally is empty afterwards. */
-  finish(): SignalCell[] {
-    this.closeGroup();
-    const step = this.step;
-    const cells = [...this.agents.values()].map((t): SignalCell => {
-      const r = signDisagreement(t.shared, t.credit);
-      const { splitKind, agentId, noGroup, noCredit, noReward } = t;
-      return {
-        splitKind,
-        step: step ?? 0,
-        agentId,
-        n: r.n,
-        opposite: r.opposite,
-        zero: r.zero,
-        sharedOnly: r.sharedOnly,
-        rho: r.rho,
-        noGroup,
-        noCredit,
-        noReward,
-      };
-    });
-    this.agents.clear();
-    this.step = undefined;
-    return cells;
-  }
-
-  /** Pairs each roster row of the group with the shared advantage of its episode. */
-  private closeGroup(): void {
-    const rows = this.group;
-    this.group = [];
+  /**
+   * Pairs each roster row of one group (rows of this step with one group id, in episode order)
+   * with the shared advantage of its episode. The rows without a group are one such group.
+   */
+  addGroup(rows: readonly SignalSampleRow[]): void {
     if (rows.length === 0) return;
     const episodes = [...new Set(rows.map((r) => r.episodeId))];
     const outcomes = new Map(rows.map((r) => [r.episodeId, r.outcome ?? NaN]));
@@ -119,6 +196,27 @@ class StepTally {
         tally.credit.push(row.advantage);
       }
     }
+  }
+
+  /** The step's cells. */
+  cells(): SignalCell[] {
+    return [...this.agents.values()].map((t): SignalCell => {
+      const r = signDisagreement(t.shared, t.credit);
+      const { splitKind, agentId, noGroup, noCredit, noReward } = t;
+      return {
+        splitKind,
+        step: this.step,
+        agentId,
+        n: r.n,
+        opposite: r.opposite,
+        zero: r.zero,
+        sharedOnly: r.sharedOnly,
+        rho: r.rho,
+        noGroup,
+        noCredit,
+        noReward,
+      };
+    });
   }
 
   private tally(row: SignalSampleRow): AgentTally {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { CreditRow } from '../../../src/core/creditInput';
+import type { CreditEpisode, CreditRow } from '../../../src/core/creditInput';
 import { runCreditJob } from '../../../src/engine/credit/creditJob';
 import { GroupAdvantages } from '../../../src/engine/credit/groupAdvantages';
 import { runIndexJob } from '../../../src/engine/indexJob';
@@ -14,6 +14,24 @@ function row(episodeId: number, agentId: number, value: number, messageSeq: numb
   return { episodeId, agentId, messageSeq, value, status: 'exact', source: 'logged', ...provenance };
 }
 
+/** An episode of `group` (only its group matters to the buffer). */
+function inGroup(group: string | null): CreditEpisode {
+  const where = { uri: 'a.jsonl', offset: 0, length: 0, line: 1 };
+  const empty = { loggedCoalitions: new Map(), loggedCounterfactuals: [], messageAuthors: [], labels: [] };
+  return {
+    episodeId: 0,
+    externalId: 'e',
+    runId: 1,
+    step: 1,
+    group,
+    reward: 1,
+    groundTruth: null,
+    agents: [],
+    ...where,
+    ...empty,
+  };
+}
+
 /** A fake convention that makes the order and grouping visible: each value plus 10 × its position in the series. */
 const positions = (values: Float64Array): Float64Array => values.map((v, k) => v + 10 * k);
 
@@ -22,11 +40,11 @@ test('GroupAdvantages holds a group until the next one starts, then sets advanta
   const e1 = new Map([['loo', [row(1, 7, 0.5), row(1, 8, 0.25), row(1, 7, 9, 0)]]]);
   const e2 = new Map([['loo', [row(2, 7, Number.NaN), row(2, 8, 1)]]]);
   const e3 = new Map([['loo', [row(3, 7, 2)]]]);
-  assert.deepEqual(buffer.add('g', e2), []);
-  assert.deepEqual(buffer.add('g', e1), [], 'accepted out of order within the group');
+  assert.deepEqual(buffer.add(inGroup('g'), e2), []);
+  assert.deepEqual(buffer.add(inGroup('g'), e1), [], 'accepted out of order within the group');
   const alone = new Map([['loo', [row(9, 7, 3)]]]);
-  assert.deepEqual(buffer.add(null, alone), [alone], 'an episode without a group is ready at once');
-  const ready = buffer.add('h', e3);
+  assert.deepEqual(buffer.add(inGroup(null), alone), [alone], 'an episode without a group is ready at once');
+  const ready = buffer.add(inGroup('h'), e3);
   assert.deepEqual(ready, [e2, e1], 'the next group closes the first');
   const advantage = (m: ReadonlyMap<string, readonly CreditRow[]>): (number | null)[] =>
     (m.get('loo') ?? []).map((r) => r.advantage);
@@ -43,12 +61,12 @@ test('GroupAdvantages gives up when a closed group comes back', () => {
   const first = new Map([['loo', [row(1, 7, 1)]]]);
   const other = new Map([['loo', [row(2, 7, 1)]]]);
   const back = new Map([['loo', [row(3, 7, 1)]]]);
-  buffer.add('g', first);
-  assert.deepEqual(buffer.add('h', other), [first]);
-  assert.deepEqual(buffer.add('g', back), [other, back], 'everything held is released');
+  buffer.add(inGroup('g'), first);
+  assert.deepEqual(buffer.add(inGroup('h'), other), [first]);
+  assert.deepEqual(buffer.add(inGroup('g'), back), [other, back], 'everything held is released');
   assert.equal(buffer.contiguous, false);
   const later = new Map([['loo', [row(4, 7, 1)]]]);
-  assert.deepEqual(buffer.add('h', later), [later]);
+  assert.deepEqual(buffer.add(inGroup('h'), later), [later]);
   assert.equal(later.get('loo')?.[0]?.advantage, null, 'no advantage is set once it gave up');
 });
 
