@@ -170,68 +170,28 @@ export class CreditInputRepository {
       if (reward !== null && agents.length > 0 && !logged.has(full)) logged.set(full, reward);
       const decision = routing.get(episodeId);
       const episodeLabels = (labels.get(episodeId) ?? []).map(({ episodeId: _episode, ...label }) => label);
-      return new StoredCreditEpisode(
-        row,
+      return {
+        episodeId,
+        externalId: row[1] as string,
+        runId: row[2] as number,
+        step: row[3] as number | null,
+        group: row[4] as string | null,
+        reward,
+        groundTruth: row[6] as string | null,
+        uri: row[7] as string,
+        format: row[8] as string,
+        offset: row[9] as number,
+        length: row[10] as number,
+        line: row[11] as number,
         agents,
-        logged,
-        counterfactuals,
-        episodeLabels,
-        decision && routingIndices(decision, agents),
-      );
+        loggedCoalitions: logged,
+        loggedCounterfactuals: counterfactuals,
+        // Read by message-level methods, and by agent-level ones for a pipeline's exactness (§3.1).
+        messageAuthors: (JSON.parse(row[12] as string) as [number][]).map((m) => m[0]),
+        labels: episodeLabels,
+        ...(decision ? { routing: routingIndices(decision, agents) } : {}),
+      };
     });
-  }
-}
-
-/**
- * An episode as a credit pass reads it: the page row's columns (in {@link pageColumns} order) and
- * what was assembled around it. The message authors are parsed from the stored messages only when
- * asked for: agent-level methods never read them, and parsing every episode's messages cost a
- * tenth of a pass over logged values.
- */
-class StoredCreditEpisode implements CreditEpisode {
-  readonly episodeId: number;
-  readonly externalId: string;
-  readonly runId: number;
-  readonly step: number | null;
-  readonly group: string | null;
-  readonly reward: number | null;
-  readonly groundTruth: string | null;
-  readonly uri: string;
-  readonly format: string;
-  readonly offset: number;
-  readonly length: number;
-  readonly line: number;
-  readonly routing?: CreditEpisode['routing'];
-  private readonly messagesJson: string;
-  private authors: readonly number[] | undefined;
-
-  constructor(
-    row: readonly BindValue[],
-    readonly agents: readonly CreditAgent[],
-    readonly loggedCoalitions: ReadonlyMap<bigint, number>,
-    readonly loggedCounterfactuals: readonly LoggedCounterfactual[],
-    readonly labels: readonly CreditLabel[],
-    routing: CreditEpisode['routing'] | undefined,
-  ) {
-    this.episodeId = row[0] as number;
-    this.externalId = row[1] as string;
-    this.runId = row[2] as number;
-    this.step = row[3] as number | null;
-    this.group = row[4] as string | null;
-    this.reward = row[5] as number | null;
-    this.groundTruth = row[6] as string | null;
-    this.uri = row[7] as string;
-    this.format = row[8] as string;
-    this.offset = row[9] as number;
-    this.length = row[10] as number;
-    this.line = row[11] as number;
-    this.messagesJson = row[12] as string;
-    if (routing) this.routing = routing;
-  }
-
-  get messageAuthors(): readonly number[] {
-    this.authors ??= (JSON.parse(this.messagesJson) as [number][]).map((m) => m[0]);
-    return this.authors;
   }
 }
 

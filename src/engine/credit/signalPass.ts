@@ -91,7 +91,16 @@ export function storedSignalCells(
  * ranks, whose sums are exact in any order.
  */
 export class StreamedSignalTally {
-  private readonly steps = new Map<number, StepTally>();
+  /**
+   * Only the open step's samples are held (ρ needs them all): a step is finished into cells when
+   * a later one starts, so memory stays one step's whatever the run's size. A finished step that
+   * comes back (steps not contiguous in episode order) makes the tally give up (`cells` undefined),
+   * and the stored credit is read instead.
+   */
+  private open: StepTally | undefined;
+  private readonly finished = new Set<number>();
+  private readonly done: SignalCell[] = [];
+  private interleaved = false;
 
   private constructor(
     private readonly method: string,
@@ -116,16 +125,31 @@ export class StreamedSignalTally {
       for (const agent of episode.agents) list.push(this.sample(episode, agent.agentId, credit.get(agent.agentId)));
       byStep.set(episode.step, list);
     }
-    for (const [step, rows] of byStep) {
-      let tally = this.steps.get(step);
-      if (!tally) this.steps.set(step, (tally = new StepTally(step, this.advantages)));
-      tally.addGroup(rows);
-    }
+    for (const [step, rows] of byStep) this.stepTally(step)?.addGroup(rows);
   }
 
-  /** Every step's cells. */
-  cells(): SignalCell[] {
-    return [...this.steps.values()].flatMap((t) => t.cells());
+  /** Every step's cells; undefined when steps came back after they were finished. */
+  cells(): SignalCell[] | undefined {
+    if (this.interleaved) return undefined;
+    return this.open ? [...this.done, ...this.open.cells()] : [...this.done];
+  }
+
+  /** The open step's tally, opening `step` (and finishing the open one); undefined once the tally gave up. */
+  private stepTally(step: number): StepTally | undefined {
+    if (this.interleaved) return undefined;
+    if (this.open?.step === step) return this.open;
+    if (this.finished.has(step)) {
+      this.interleaved = true;
+      this.open = undefined;
+      this.done.length = 0;
+      return undefined;
+    }
+    if (this.open) {
+      this.done.push(...this.open.cells());
+      this.finished.add(this.open.step);
+    }
+    this.open = new StepTally(step, this.advantages);
+    return this.open;
   }
 
   private sample(episode: CreditEpisode, agentId: number, row: CreditRow | undefined): SignalSampleRow {

@@ -176,9 +176,34 @@ describe('sign disagreement tallied as the pass writes (credit-methods.md §3.18
         ]),
       })),
     );
-    const [first, second] = normalised(tally.cells());
+    const cells = tally.cells();
+    assert.ok(cells, 'one step: the tally stands');
+    const [first, second] = normalised(cells);
     assert.deepEqual([first?.agentId, first?.n, first?.noCredit, first?.opposite], [1, 2, 1, 0]);
     assert.deepEqual([second?.agentId, second?.n, second?.noCredit, second?.opposite], [2, 3, 0, 3]);
+  });
+
+  it('holds one step at a time, and gives up when a finished step comes back', () => {
+    const tally = StreamedSignalTally.of({ method: 'loo', params: { advantage: 'verl' }, hash: 'h' }, 'train');
+    assert.ok(tally);
+    const group = (first: number, step: number) =>
+      [1, 0].map((reward, k) => ({
+        episode: { ...creditEpisode(first + k, reward), step, group: `g${String(first)}` },
+        rows: new Map([['loo', [creditRow(first + k, 1, reward, reward - 0.5), creditRow(first + k, 2, 0, 0)]]]),
+      }));
+    tally.addGroup(group(1, 1));
+    tally.addGroup(group(3, 2));
+    assert.deepEqual(
+      normalised(tally.cells() ?? []).map((c) => [c.step, c.agentId, c.n]),
+      [
+        [1, 1, 2],
+        [1, 2, 2],
+        [2, 1, 2],
+        [2, 2, 2],
+      ],
+    );
+    tally.addGroup(group(5, 1)); // step 1 again, after step 2 began
+    assert.equal(tally.cells(), undefined);
   });
 
   it('loo and shapley on the demo: the tallied cells are those the stored-credit read gives, cell by cell', async () => {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { InfluenceRepository } from '../../../src/store/influenceRepository';
 import { migrate, schemaVersion } from '../../../src/store/migrate';
@@ -9,10 +11,21 @@ import { indexedDemo } from './demoIndex';
 // be what the trace's connections say, in their order, whether written so or moved over from 0017.
 
 test("the logged edges of an episode come back as the trace's connections, in order", async () => {
-  const { store } = await indexedDemo();
+  const { store, rollouts, files } = await indexedDemo();
   const edges = new InfluenceRepository(store.db).edgesBetween(1, 3);
   const first = edges.get(1) ?? [];
   assert.ok(first.length > 0, 'the demo logs weights on its messages');
+  // What the trace's first line says: each message's connections to earlier messages, with weights.
+  const line = JSON.parse(readFileSync(join(rollouts, files[0] ?? ''), 'utf8').split('\n')[0] ?? '') as {
+    messages: { agent: string; connections?: number[]; weights?: number[] }[];
+  };
+  const logged = line.messages.flatMap((m, to) =>
+    (m.connections ?? []).map((from, k) => [line.messages[from]?.agent, m.agent, from, to, m.weights?.[k]]),
+  );
+  assert.deepEqual(
+    first.map((e) => [e.fromAgent, e.toAgent, e.fromSeq, e.toSeq, e.weight]),
+    logged,
+  );
   assert.deepEqual(
     first.map((e) => [e.fromAgent, e.toAgent, e.fromSeq, e.toSeq, e.kind, e.provenance]),
     first.map((e) => [e.fromAgent, e.toAgent, e.fromSeq, e.toSeq, 'logged', `messages[${String(e.toSeq)}].weights`]),
