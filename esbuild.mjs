@@ -44,6 +44,7 @@ const configs = [
   { ...bundled, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { ...bundled, entryPoints: ['src/engine/indexWorker.ts'], outfile: 'dist/indexWorker.js' },
   { ...node, entryPoints: ['src/ingest/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
+  { ...node, entryPoints: ['src/engine/traceCredit/traceCreditWorker.ts'], outfile: 'dist/traceCreditWorker.js' },
   { ...node, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js' },
   { ...node, entryPoints: ['bench/bench.ts'], outfile: 'dist/bench.js' },
   {

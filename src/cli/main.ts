@@ -5,7 +5,7 @@ import { compareCommand, type CompareCommandOptions } from './commands/compareCo
 import { parseStepRange } from '../core/stepRange';
 import { creditCommand, parseSteps, type CreditCommandOptions } from './commands/creditCommand';
 import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
-import { parseSplitChoice, type SplitChoice } from '../core/split';
+import { defaultSplit, parseSplitChoice, type SplitChoice } from '../core/split';
 import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
 import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
@@ -16,6 +16,7 @@ import { advantagesCommand, advantagesOptions } from './commands/advantagesComma
 import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
+import { tableCommand, type TableCommandOptions } from './commands/tableCommand';
 import { mcpCommand, type McpCommandOptions } from './commands/mcpCommand';
 import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
@@ -56,6 +57,13 @@ Usage:
       default: run.json "advantage", else the trace format or framework, else verl.
       --split train|validation|all: which episodes (default train: validation dumps, e.g. verl's
       validation_data_dir or run.json "splits", are left out).
+  credit-lens table <run-dir> [--method loo|shapley|shared] [--run NAME] [--step A..B] [--split train|validation|all]
+                    [--json | --csv]
+      The first answer, without an index: per-agent credit and its mean per training step, read
+      straight from the trace files in one pass (every format \`index\` reads) from the logged
+      counterfactuals and coalition values. Nothing is stored; episodes the logged values cannot
+      answer are counted as not identifiable, with what would answer them (index, then \`credit\`
+      with an evaluator). --csv prints one row per (run, step, agent).
   credit-lens audit <run-dir> [--method loo|shapley] [--run NAME] [--threshold k=v,…] [--json | --sarif]
                    [--split train|validation|all]
                    [--evaluator NAME[:k=v,…] | --evaluator replay:url=… | --evaluator-cmd "CMD" | --evaluator none]
@@ -199,6 +207,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       case 'credit':
         if (values.advantage === 'help') return listAdvantageConventions(io);
         return await creditCommand(creditOptions(requireDir(rest), values), io);
+      case 'table':
+        return await tableCommand(tableOptions(requireDir(rest), values), io);
       case 'audit':
         return await auditCommand(auditOptions(requireDir(rest), values), io);
       case 'compare':
@@ -311,6 +321,18 @@ function creditOptions(root: string, values: ParsedValues): CreditCommandOptions
     ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
     ...(values.advantage !== undefined ? { advantage: values.advantage } : {}),
     ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
+  };
+}
+
+function tableOptions(root: string, values: ParsedValues): TableCommandOptions {
+  if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
+  return {
+    root,
+    method: values.method ?? 'loo',
+    split: values.split !== undefined ? splitOption(values.split) : defaultSplit,
+    output: values.json ? 'json' : values.csv ? 'csv' : 'text',
+    ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
+    ...(values.run ? { run: values.run } : {}),
   };
 }
 

@@ -35,9 +35,9 @@ export function inThreadProducer(isCancelled: () => boolean, mappers?: readonly 
 }
 
 /** Batches a parse worker may run ahead of the writer (and of a side full-text index); bounds memory while keeping all busy. */
-const maxInFlight = 4;
+export const maxInFlight = 4;
 /** Batches of texts a parse worker may send ahead of the side full-text index: fewer, since each holds all its text. */
-const maxTextsInFlight = 2;
+export const maxTextsInFlight = 2;
 
 /**
  * Parses in a worker thread (`dist/parseWorker.js`), so that JSON parsing and SQLite writing run on
@@ -63,7 +63,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
     pending = undefined;
   };
   worker.on('message', (message: ParseWorkerMessage) => {
-    if (!pending) return;
+    if (!pending || message.kind === 'end') return;
     if (message.kind === 'failed') return fail(new Error(message.message));
     if (message.kind === 'done') {
       const done = pending;
@@ -100,7 +100,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
 }
 
 /** The batch with what crossed threads beside its JSON: its texts, or the number they were sent to the side index under. */
-function withTexts(batch: ParsedBatch, message: { texts?: string[]; textSeq?: number }): ParsedBatch {
+export function withTexts(batch: ParsedBatch, message: { texts?: string[]; textSeq?: number }): ParsedBatch {
   if (message.texts) return { ...batch, texts: message.texts };
   return message.textSeq !== undefined ? { ...batch, textSeq: message.textSeq } : batch;
 }

@@ -47,6 +47,8 @@ export interface RunTarget {
   readonly splits?: RunSplits;
   /** run.json `rewardWeights`. */
   readonly rewardWeights?: RewardWeights;
+  /** run.json `mechanism`. */
+  readonly mechanism?: string;
   /** The importer forced for the run's files (`--format`, or run.json's `traceFormat`). */
   readonly forced?: FormatMapper;
 }
@@ -234,6 +236,7 @@ function lineWork(
       roster: run.roster,
       ...(run.splits ? { splits: run.splits } : {}),
       ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
+      ...(run.mechanism ? { mechanism: run.mechanism } : {}),
       batchSize: ctx.batchSize,
       ...(mapping ? { mappingSpec: mapping.spec } : {}),
       ...(ctx.search ? { search: true } : {}),

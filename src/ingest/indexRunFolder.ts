@@ -1,3 +1,4 @@
+import { pooledProducer } from './pooledProducer';
 import type { IndexSink, TraceIssue } from '../core/indexing';
 import { emptyTally, type IndexProgress, type IndexTally } from '../core/indexProgress';
 import { inThreadProducer, lazyProducer, workerProducer, type BatchProducer } from './batchProducer';
@@ -36,6 +37,14 @@ export interface IndexOptions {
   readonly search?: boolean;
   /** Parse in a worker running this script (`dist/parseWorker.js`); default: in this thread. */
   readonly parseWorkerScript?: string;
+  /**
+   * With `parseWorkerScript` and no side search: parse with this many workers (default 1), batches
+   * still delivered in file order (pooledProducer.ts). For a sink lighter than the parse; the
+   * index's writer is not, and one worker already keeps it busy.
+   */
+  readonly parseWorkers?: number;
+  /** With `parseWorkers`: what a worker script other than parseWorker.js needs (ParseWorkerData.job). */
+  readonly parseWorkerJob?: unknown;
   /** Read every trace file with this importer (`--format`), instead of detecting each file's format. */
   readonly format?: string;
   /**
@@ -193,6 +202,7 @@ function registerRuns(
       roster: run.manifest?.agents ?? [],
       ...(run.manifest?.splits ? { splits: run.manifest.splits } : {}),
       ...(run.manifest?.rewardWeights ? { rewardWeights: run.manifest.rewardWeights } : {}),
+      ...(run.manifest?.mechanism ? { mechanism: run.manifest.mechanism } : {}),
       ...(forced ? { forced } : {}),
     });
   }
@@ -245,9 +255,10 @@ function manifestUris(runs: readonly ScannedRun[]): string[] {
 
 function makeProducer(options: IndexOptions, isCancelled: () => boolean): BatchProducer {
   if (options.mappers) return inThreadProducer(isCancelled, options.mappers);
-  return options.parseWorkerScript
-    ? workerProducer(options.parseWorkerScript, isCancelled, options.sideSearch?.route)
-    : inThreadProducer(isCancelled);
+  if (!options.parseWorkerScript) return inThreadProducer(isCancelled);
+  if ((options.parseWorkers ?? 1) > 1 && !options.sideSearch)
+    return pooledProducer(options.parseWorkerScript, isCancelled, options.parseWorkers ?? 1, options.parseWorkerJob);
+  return workerProducer(options.parseWorkerScript, isCancelled, options.sideSearch?.route);
 }
 
 /** Calls `onProgress` at most every 100 ms, and always when `force` is set. */

@@ -50,6 +50,8 @@ export interface ParseRequest {
   readonly splits?: RunSplits;
   /** run.json `rewardWeights`, for the record context. */
   readonly rewardWeights?: RewardWeights;
+  /** run.json `mechanism`: not used to parse; for a worker that computes credit as it parses (engine/traceCredit). */
+  readonly mechanism?: string;
   readonly batchSize: number;
   /** Collect the message text of each batch ({@link ParsedBatch.texts}), for the full-text index. */
   readonly search?: boolean;

@@ -8,6 +8,7 @@ import {
   type ParseWorkerData,
   type ParseWorkerMessage,
   type SideTexts,
+  waitBelowLimit,
 } from './parseWorkerProtocol';
 
 // Entry point of the parse worker (dist/parseWorker.js): reads and decodes trace files so the index
@@ -20,21 +21,12 @@ const isCancelled = (): boolean => Atomics.load(flags, flagCancel) === 1;
 const post = (message: ParseWorkerMessage): void => parentPort?.postMessage(message);
 let textSeq = 0;
 
-/** Blocks this thread while `counter` is at `limit` (or until the pass is cancelled). */
-function waitBelowLimit(counter: Int32Array, slot: number, limit: number): void {
-  for (;;) {
-    const inFlight = Atomics.load(counter, slot);
-    if (inFlight < limit || isCancelled()) return;
-    Atomics.wait(counter, slot, inFlight, 100);
-  }
-}
-
 /** Posts a batch to the writer; with a text route, its texts go to the side full-text index instead. */
 function emit(index: number, batch: ParsedBatch): void {
-  waitBelowLimit(flags, flagInFlight, data.maxInFlight);
+  waitBelowLimit(flags, flagInFlight, data.maxInFlight, isCancelled);
   const { texts, ...rows } = batch;
   if (texts && route && textFlags) {
-    waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight);
+    waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight, isCancelled);
     const seq = textSeq++;
     Atomics.add(textFlags, flagTextsInFlight, 1);
     route.port.postMessage({ seq, texts } satisfies SideTexts);
@@ -51,6 +43,7 @@ parentPort?.on('message', (requests: readonly ParseRequest[]) => {
     const details = new RosterDetails();
     requests.forEach((request, index) => {
       if (!isCancelled()) parseLines(request, isCancelled, (batch) => emit(index, batch), details);
+      post({ kind: 'end', index });
     });
     post({ kind: 'done' });
   } catch (error) {

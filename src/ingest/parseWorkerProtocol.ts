@@ -33,10 +33,22 @@ export interface ParseWorkerData {
   /** The limit of {@link flagTextsInFlight}. */
   readonly maxTextsInFlight: number;
   readonly textRoute?: TextRoute;
+  /** What a worker script other than dist/parseWorker.js needs besides the requests (engine/traceCredit: the method). */
+  readonly job?: unknown;
+}
+
+/** Blocks the calling (worker) thread while `counter[slot]` is at `limit`, or until `isCancelled`. */
+export function waitBelowLimit(counter: Int32Array, slot: number, limit: number, isCancelled: () => boolean): void {
+  for (;;) {
+    const inFlight = Atomics.load(counter, slot);
+    if (inFlight < limit || isCancelled()) return;
+    Atomics.wait(counter, slot, inFlight, 100);
+  }
 }
 
 /**
- * Messages from the parse worker: batches tagged with the index of their request, then `done`
+ * Messages from the parse worker: batches tagged with the index of their request, `end` after each
+ * request, then `done`
  * (or a failure). `json` is a ParsedBatch (parseLines.ts) without its `texts`, serialised with
  * JSON.stringify: cheaper to produce than a structured clone of many small objects, and it crosses
  * threads as one copy. `texts` (the message content for the full-text index) is posted as an array
@@ -51,5 +63,7 @@ export type ParseWorkerMessage =
       readonly texts?: string[];
       readonly textSeq?: number;
     }
+  /** Request `index` has posted its last batch (a pool delivers the requests of several workers in order). */
+  | { readonly kind: 'end'; readonly index: number }
   | { readonly kind: 'done' }
   | { readonly kind: 'failed'; readonly message: string };

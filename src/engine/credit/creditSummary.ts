@@ -14,6 +14,14 @@ export interface AgentSummary {
   readonly status: Readonly<Record<ComputedStatus, number>>;
 }
 
+/** One agent's mean credit at one training step (episodes without a step count as step 0). */
+export interface StepCell {
+  readonly agent: string;
+  readonly step: number;
+  readonly n: number;
+  readonly mean: number;
+}
+
 /** One agent's running moments: count, sum (the mean is the sum in arrival order / n) and Welford's M2. */
 interface AgentMoments {
   n: number;
@@ -48,6 +56,18 @@ export class AgentSummaryTally {
     atStep.sum += value;
     m.steps.set(step, atStep);
     m.status[status]++;
+  }
+
+  /**
+   * The mean of every (agent, training step) cell with a finite value, agents in order of their
+   * first value and steps ascending: the table a notebook's `groupby(step, agent).mean()` gives.
+   */
+  stepCells(): StepCell[] {
+    const cells: StepCell[] = [];
+    for (const [agent, m] of this.agents)
+      for (const [step, s] of [...m.steps].sort(([a], [b]) => a - b))
+        cells.push({ agent, step, n: s.n, mean: s.sum / s.n });
+    return cells;
   }
 
   /** Agents in order of their first value (finite or not); see {@link agentSummaries}. */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { trlMapper } from '../../../../src/ingest/importers/formats/trl/trl';
 import { importRecord } from '../../../../src/ingest/importers/mapRecord';
-import { IndexStore, rollingOverlap } from '../../../../src/store/indexStore';
+import { IndexStore } from '../../../../src/store/indexStore';
+import { rollingOverlap } from '../../../../src/core/rollingOverlap';
 
 const fixtures = join(__dirname, '../../../fixtures/importers/trl/grpo');
 const steps = ['00001', '00002', '00003'];

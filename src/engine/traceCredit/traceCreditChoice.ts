@@ -1,0 +1,15 @@
+import type { SplitChoice } from '../../core/split';
+
+/** The agent-level methods a pass over the traces computes: those whose values a trace can log. */
+export const traceCreditMethods = ['shared', 'loo', 'shapley'] as const;
+export type TraceCreditMethod = (typeof traceCreditMethods)[number];
+
+/** What a pass over the traces computes: one method, on the episodes of a split and a step range. */
+export interface TraceCreditChoice {
+  readonly method: TraceCreditMethod;
+  readonly split: SplitChoice;
+  /** Inclusive training-step range; an episode without a step counts as step 0 (as in the index). */
+  readonly steps: readonly [number, number];
+  /** Only the run with this name or folder. */
+  readonly run?: string;
+}

@@ -1,0 +1,115 @@
+import { Worker } from 'node:worker_threads';
+import type { ParsedBatch, ParseRequest } from './parseLines';
+import { maxInFlight, maxTextsInFlight, withTexts, type BatchProducer, type BatchSink } from './batchProducer';
+import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
+
+/** One parse worker of a pool: its thread, its flags, and the requests it was given (global indices). */
+interface PoolWorker {
+  readonly worker: Worker;
+  readonly flags: Int32Array;
+  assigned: number[];
+}
+
+/** A batch received ahead of its turn, acknowledged (so its worker may post more) only when delivered. */
+interface Waiting {
+  readonly worker: PoolWorker;
+  readonly batch: ParsedBatch;
+}
+
+/**
+ * Parses with `size` parse workers (`dist/parseWorker.js`), for a consumer lighter than the parse
+ * (a pass that writes no index: engine/traceCredit): request i goes to worker i mod size, and
+ * batches reach `onBatch` in request order, as from one worker, so the first of two episodes with
+ * the same id is the one a single worker would give. A batch that arrives before its turn waits and
+ * is acknowledged only when delivered, so each worker stays at most `maxInFlight` batches ahead and
+ * memory stays bounded; the worker holding the current request is never held back, so none deadlocks.
+ */
+export function pooledProducer(script: string, isCancelled: () => boolean, size: number, job?: unknown): BatchProducer {
+  const workers: PoolWorker[] = Array.from({ length: Math.max(1, size) }, () => startWorker(script, job));
+  const relayCancel = setInterval(() => {
+    if (isCancelled()) for (const w of workers) Atomics.store(w.flags, flagCancel, 1);
+  }, 20);
+  return {
+    parseAll: (requests, onBatch) => parseInOrder(workers, requests, onBatch),
+    close: async () => {
+      clearInterval(relayCancel);
+      await Promise.all(
+        workers.map(async (w) => {
+          w.worker.removeAllListeners();
+          await w.worker.terminate();
+        }),
+      );
+    },
+  };
+}
+
+function startWorker(script: string, job: unknown): PoolWorker {
+  const flags = new Int32Array(new SharedArrayBuffer(8));
+  const data: ParseWorkerData = {
+    flags: flags.buffer,
+    maxInFlight,
+    maxTextsInFlight,
+    ...(job !== undefined ? { job } : {}),
+  };
+  return { worker: new Worker(script, { workerData: data }), flags, assigned: [] };
+}
+
+function parseInOrder(
+  workers: readonly PoolWorker[],
+  requests: readonly ParseRequest[],
+  onBatch: BatchSink,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let next = 0;
+    let running = workers.length;
+    const waiting = new Map<number, Waiting[]>();
+    const ended = new Set<number>();
+    const deliver = (w: PoolWorker, index: number, batch: ParsedBatch): void => {
+      try {
+        onBatch(index, batch);
+      } finally {
+        Atomics.sub(w.flags, flagInFlight, 1);
+        Atomics.notify(w.flags, flagInFlight);
+      }
+    };
+    const advance = (): void => {
+      while (ended.has(next)) {
+        ended.delete(next);
+        next++;
+        for (const { worker, batch } of waiting.get(next) ?? []) deliver(worker, next, batch);
+        waiting.delete(next);
+      }
+    };
+    const fail = (error: Error): void => {
+      for (const w of workers) Atomics.store(w.flags, flagCancel, 1);
+      reject(error);
+    };
+    workers.forEach((w, k) => {
+      w.assigned = requests.map((_, i) => i).filter((i) => i % workers.length === k);
+      w.worker.removeAllListeners();
+      w.worker.on('message', (message: ParseWorkerMessage) => {
+        try {
+          if (message.kind === 'failed') return fail(new Error(message.message));
+          if (message.kind === 'done') {
+            if (--running === 0) resolve();
+            return;
+          }
+          const index = w.assigned[message.index] ?? -1;
+          if (message.kind === 'end') {
+            ended.add(index);
+            return advance();
+          }
+          const batch = withTexts(JSON.parse(message.json) as ParsedBatch, message);
+          if (index === next) deliver(w, index, batch);
+          else waiting.set(index, [...(waiting.get(index) ?? []), { worker: w, batch }]);
+        } catch (error) {
+          fail(error as Error);
+        }
+      });
+      w.worker.on('error', fail);
+      w.worker.on('exit', (code) => fail(new Error(`parse worker exited with code ${code}`)));
+      w.worker.postMessage(w.assigned.map((i) => requests[i]));
+    });
+    if (requests.length === 0) resolve();
+  });
+}
