@@ -10,7 +10,9 @@ import { loadAverage, median, missingTimeBinary, timedProcess, type ProcessTimin
 // then `credit --method loo` (logged counterfactuals), on an index deleted before each repetition,
 // twice: with the full-text index built by the first command, and episodes first (`index
 // --no-search`: the table's path; a later `index` adds search). The sides alternate, so that the
-// load of a shared machine falls on all alike.
+// load of a shared machine falls on all alike. A third side is the first answer itself: `table
+// --method loo`, the same per-agent table straight from the trace files with no index written; its
+// per-agent means are checked against the notebook's.
 
 /** `index` then `credit`: each process, and the two summed (wall, CPU; the larger peak RSS). */
 export interface CreditLensTable {
@@ -22,6 +24,8 @@ export interface CreditLensTable {
 export interface FirstTableRound {
   readonly withSearch: CreditLensTable;
   readonly episodesFirst: CreditLensTable;
+  /** `credit-lens table --method loo --json`: from the trace files, nothing stored. */
+  readonly fromTraces: ProcessTiming;
   readonly pandas: ProcessTiming;
   /** The 1-minute load average when the round ended. */
   readonly load: number;
@@ -52,7 +56,8 @@ export function firstTable(dir: string, cli: string, peerScript: string, repeat:
       const withSearch = table([]);
       const pandas = timedProcess(scratch, python, [peerScript, dir]);
       const episodesFirst = table(['--no-search']);
-      rounds.push({ withSearch, episodesFirst, pandas, load: loadAverage() });
+      const fromTraces = timedProcess(scratch, process.execPath, [cli, 'table', dir, '--method', 'loo', '--json']);
+      rounds.push({ withSearch, episodesFirst, fromTraces, pandas, load: loadAverage() });
     }
     return { kind: 'measured', dir, rounds };
   } finally {
@@ -79,15 +84,16 @@ export function formatFirstTable(result: FirstTableResult): string {
   if (result.kind === 'skipped') return `first-table: pandas peer skipped: ${result.reason}`;
   const lines = [
     `First LOO table from a cold folder: ${result.dir}`,
-    '| round | with search: s (index + credit) | peak RSS MB | episodes first: s (index + credit) | peak RSS MB | pandas s | peak RSS MB | load |',
-    '|---|---|---|---|---|---|---|---|',
+    '| round | with search: s (index + credit) | peak RSS MB | episodes first: s (index + credit) | peak RSS MB | `table`: s | peak RSS MB | pandas s | peak RSS MB | load |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const side = (t: CreditLensTable): string =>
     `${t.total.wallS.toFixed(2)} (${t.index.wallS.toFixed(2)} + ${t.credit.wallS.toFixed(2)}) | ${t.total.maxRssMb.toFixed(0)}`;
   result.rounds.forEach((r, i) => {
     const pandas = `${r.pandas.wallS.toFixed(2)} | ${r.pandas.maxRssMb.toFixed(0)}`;
+    const traces = `${r.fromTraces.wallS.toFixed(2)} | ${r.fromTraces.maxRssMb.toFixed(0)}`;
     lines.push(
-      `| ${String(i + 1)} | ${side(r.withSearch)} | ${side(r.episodesFirst)} | ${pandas} | ${String(r.load)} |`,
+      `| ${String(i + 1)} | ${side(r.withSearch)} | ${side(r.episodesFirst)} | ${traces} | ${pandas} | ${String(r.load)} |`,
     );
   });
   const theirs = median(result.rounds.map((r) => r.pandas.wallS));
@@ -97,8 +103,30 @@ export function formatFirstTable(result: FirstTableResult): string {
     const ourRss = median(result.rounds.map((r) => pick(r).total.maxRssMb));
     return `${label}: ${ours.toFixed(2)} s / ${ourRss.toFixed(0)} MB, ${(theirs / ours).toFixed(2)}× as fast as pandas with ${(ourRss / theirRss).toFixed(2)}× its memory`;
   };
+  const traces = (pick: (t: ProcessTiming) => number): number => median(result.rounds.map((r) => pick(r.fromTraces)));
   lines.push(
-    `medians: pandas ${theirs.toFixed(2)} s / ${theirRss.toFixed(0)} MB; ${ratio('with search', (r) => r.withSearch)}; ${ratio('episodes first', (r) => r.episodesFirst)}`,
+    `medians: pandas ${theirs.toFixed(2)} s / ${theirRss.toFixed(0)} MB; ${ratio('with search', (r) => r.withSearch)}; ${ratio('episodes first', (r) => r.episodesFirst)}; ` +
+      `\`table\` (from the traces): ${traces((t) => t.wallS).toFixed(2)} s / ${traces((t) => t.maxRssMb).toFixed(0)} MB, ${(theirs / traces((t) => t.wallS)).toFixed(2)}× as fast as pandas with ${(traces((t) => t.maxRssMb) / theirRss).toFixed(2)}× its memory`,
+    sameAnswer(result.rounds[0]),
   );
   return lines.join('\n');
+}
+
+/** Whether `table`'s per-agent LOO means are the notebook's (its last lines: agent, count, mean). */
+function sameAnswer(round: FirstTableRound | undefined): string {
+  if (!round) return '';
+  const theirs = new Map<string, number>();
+  for (const m of round.pandas.stdout.matchAll(/^(\S+)\s+\d+\s+(-?[\d.]+(?:e-?\d+)?)$/gm))
+    theirs.set(m[1] ?? '', Number(m[2]));
+  let ours: { runs: { agents: { agent: string; mean: number }[] }[] };
+  try {
+    ours = JSON.parse(round.fromTraces.stdout) as typeof ours;
+  } catch {
+    return 'answers: `table --json` printed no JSON';
+  }
+  const agents = ours.runs.flatMap((r) => r.agents);
+  const gaps = agents.map((a) => Math.abs(a.mean - (theirs.get(a.agent) ?? Number.NaN)));
+  const worst = Math.max(...gaps);
+  const same = agents.length > 0 && agents.length === theirs.size && gaps.every((g) => g <= 1e-6);
+  return `answers: per-agent LOO means of \`table\` and pandas ${same ? 'agree' : 'DIFFER'} (${agents.length} agents, largest |difference| ${worst.toExponential(1)}; pandas prints 6 decimals)`;
 }

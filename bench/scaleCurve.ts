@@ -7,8 +7,8 @@ import { appendableCopy, quantile, type LiveTailResult } from './liveTail';
 import { dashboardTimings, longEpisodeTimings, type ViewTiming } from './viewBench';
 
 // `node dist/bench.js scale [--sizes large,large3,large10]` (issue 15): the scale curve. For each
-// run (1, 3 and 10 GB of the same team's episodes), whole processes under GNU time: a cold index
-// with search, a re-index with nothing changed, LOO from the logged counterfactuals, the audit from
+// run (1, 3 and 10 GB of the same team's episodes), whole processes under GNU time: the first LOO
+// table straight from the traces (`table`, no index), a cold index with search, a re-index with nothing changed, LOO from the logged counterfactuals, the audit from
 // credit alone (`--no-text`: its flags are what the views sort by; the audit that also reads every
 // message's text is timed on the first run only, its cost being per message), then the view services in a child process of their own (its peak RSS is the panels'
 // host side): the dashboard overview, 500-row pages sorted by reward and by flags, a full-text
@@ -27,6 +27,8 @@ export interface ScalePoint {
   readonly reindex: ProcessTiming;
   readonly indexBytes: number;
   readonly loo: ProcessTiming;
+  /** `table --method loo`: the first answer from the trace files, no index. */
+  readonly table: ProcessTiming;
   readonly audit: ProcessTiming;
   /** The audit with the message-text evidence (first point only). */
   readonly auditText?: ProcessTiming;
@@ -74,6 +76,7 @@ function measurePoint(
     const db = join(scratch, 'index.sqlite');
     const node = (script: string, args: readonly string[]): ProcessTiming =>
       timedProcess(scratch, process.execPath, [script, ...args]);
+    const table = node(cli, ['table', dir, '--method', 'loo', '--json']);
     const cold = node(cli, ['index', dir, '--db', db, '--json']);
     const { pass, summary } = JSON.parse(cold.stdout) as { pass: ColdPass; summary: IndexSummary };
     const reindex = node(cli, ['index', dir, '--db', db, '--json']);
@@ -103,6 +106,7 @@ function measurePoint(
       reindex,
       indexBytes,
       loo,
+      table,
       audit,
       ...(auditText ? { auditText } : {}),
       views: { timings: views.timings, maxRssMb: viewsRun.maxRssMb },
@@ -154,6 +158,9 @@ export function formatScaleCurve(result: ScaleResult): string {
   row('LOO (logged), wall s', (p) => p.loo.wallS);
   row('LOO episodes/s (whole process)', (p) => p.episodes / p.loo.wallS, 0, false);
   row('LOO peak RSS MB', (p) => p.loo.maxRssMb, 0, false);
+  row('first LOO table (`table`, no index), wall s', (p) => p.table.wallS);
+  row('— episodes/s (whole process)', (p) => p.episodes / p.table.wallS, 0, false);
+  row('— peak RSS MB', (p) => p.table.maxRssMb, 0, false);
   row('audit --no-text, wall s', (p) => p.audit.wallS);
   row('audit --no-text peak RSS MB', (p) => p.audit.maxRssMb, 0, false);
   row('audit with text, wall s', (p) => p.auditText?.wallS ?? NaN, 1, false);
