@@ -6,9 +6,10 @@ import type {
   RunRecord,
   StoredFileState,
   TraceIssue,
+  CompactEpisode,
 } from '../../core/indexing';
-import type { CompactEpisode } from '../../core/indexing';
 import { rollingOverlap } from '../../core/rollingOverlap';
+import { canonicalFormat } from '../../ingest/parseLines';
 import type { ValueCounters } from '../credit/coalitionValues';
 import { AgentSummaryTally } from '../credit/creditSummary';
 import { digestEpisode, isDigest, type EpisodeDigest } from './episodeDigest';
@@ -45,6 +46,8 @@ export interface TraceCreditRunTally {
 export const problemExamples = 20;
 /** Trace issues kept with their place (the rest are counted). */
 export const issueExamples = 20;
+/** Distinct problem reasons counted apart per run; further ones are counted together. */
+const maxReasons = 50;
 
 interface SourceInfo {
   readonly uri: string;
@@ -69,8 +72,8 @@ export class TraceCreditSink implements IndexSink {
   readonly issueExamples: TraceIssue[] = [];
   issues = 0;
   private readonly sources = new Map<number, SourceInfo>();
-  /** Per run, each episode id seen. */
-  private readonly seen = new Map<number, Set<string>>();
+  /** Per run, each episode id seen and where: its source id times 2^32 plus its line (one number, not a string). */
+  private readonly seen = new Map<number, Map<string, number>>();
   /** The last source read per (run, format, folder), for rolling-buffer repeats. */
   private readonly lastInFolder = new Map<string, SourceInfo>();
   private pending: Promise<void> = Promise.resolve();
@@ -80,7 +83,7 @@ export class TraceCreditSink implements IndexSink {
   upsertRun(run: RunRecord): number {
     const runId = this.runs.size + 1;
     this.runs.set(runId, emptyRun(run));
-    this.seen.set(runId, new Set());
+    this.seen.set(runId, new Map());
     return runId;
   }
 
@@ -106,16 +109,13 @@ export class TraceCreditSink implements IndexSink {
     const counted = this.countsRun(run);
     episodes.forEach((e, i) => {
       if (i < skip) return;
-      if (seen.has(e.id)) {
-        duplicates.push({
-          uri: batch.uri,
-          line: e.line,
-          offset: e.offset,
-          reason: `duplicate episode id "${e.id}"; skipped`,
-        });
+      const first = seen.get(e.id);
+      if (first !== undefined) {
+        const reason = this.duplicateReason(e.id, first, batch.format);
+        duplicates.push({ uri: batch.uri, line: e.line, offset: e.offset, reason });
         return;
       }
-      seen.add(e.id);
+      seen.set(e.id, batch.sourceId * 2 ** 32 + e.line);
       run.read++;
       if (!counted) run.outside++;
       else if (isDigest(e)) this.tally(run, e, batch.uri);
@@ -150,6 +150,13 @@ export class TraceCreditSink implements IndexSink {
   /** Resolves once every episode written so far is tallied. */
   settled(): Promise<void> {
     return this.pending;
+  }
+
+  /** The index writer's words (store/indexStore.ts) for a later episode of an id the run has. */
+  private duplicateReason(id: string, first: number, format: string): string {
+    const source = this.sources.get(Math.floor(first / 2 ** 32));
+    const where = source ? ` (first seen at ${source.uri}:${first % 2 ** 32})` : '';
+    return `duplicate episode id "${id}"${where}; ${format === canonicalFormat ? 'line' : 'record'} skipped`;
   }
 
   private countsRun(run: TraceCreditRunTally): boolean {
@@ -212,9 +219,10 @@ function recordProblem(run: TraceCreditRunTally, d: EpisodeDigest, uri: string):
   if (!problem) return;
   if (problem.notIdentifiable) run.notIdentifiable++;
   else run.failed++;
-  const known = run.reasons.get(problem.reason);
+  const key = run.reasons.has(problem.reason) || run.reasons.size < maxReasons ? problem.reason : 'other reasons';
+  const known = run.reasons.get(key);
   if (known) known.count++;
-  else run.reasons.set(problem.reason, { count: 1, ...(problem.remedy ? { remedy: problem.remedy } : {}) });
+  else run.reasons.set(key, { count: 1, ...(problem.remedy ? { remedy: problem.remedy } : {}) });
   if (run.problems.length >= problemExamples) return;
   run.problems.push({
     where: `${uri}:${d.line}`,

@@ -170,7 +170,7 @@ test('table: bad lines are issues with file and line, duplicates keep the first 
       ['rollouts/b.jsonl', 1],
     ],
   );
-  assert.match(table.issues[1]?.reason ?? '', /duplicate episode id "dup"/);
+  assert.equal(table.issues[1]?.reason, 'duplicate episode id "dup" (first seen at rollouts/a.jsonl:1); line skipped');
   await assertSameAsIndex(root, 'loo', table);
 });
 
