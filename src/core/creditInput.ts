@@ -38,6 +38,25 @@ export interface CreditEpisode {
   readonly labels: readonly CreditLabel[];
 }
 
+/**
+ * An episode's logged v(S) by mask (credit-methods.md §6.1), in order of precedence: its coalition
+ * tables (`coalitions`, completed in place), then each `remove` counterfactual as v(N∖removed) (only
+ * removal is the coalition game's default; other interventions are other games), then the team
+ * reward as v(N). `full` is the mask of the whole roster (0 for an episode without agents).
+ */
+export function withLoggedValues(
+  coalitions: Map<bigint, number>,
+  counterfactuals: readonly LoggedCounterfactual[],
+  reward: number | null,
+  full: bigint,
+): Map<bigint, number> {
+  for (const cf of counterfactuals)
+    if (cf.intervention === 'remove' && !coalitions.has(full & ~cf.removed))
+      coalitions.set(full & ~cf.removed, cf.value);
+  if (reward !== null && full !== 0n && !coalitions.has(full)) coalitions.set(full, reward);
+  return coalitions;
+}
+
 /** A logged counterfactual reward (docs/trace-format.md §2.6). */
 export interface LoggedCounterfactual {
   /** Bitmask of the agents removed or replaced. */

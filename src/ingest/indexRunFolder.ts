@@ -43,7 +43,7 @@ export interface IndexOptions {
    * index's writer is not, and one worker already keeps it busy.
    */
   readonly parseWorkers?: number;
-  /** With `parseWorkers`: what a worker script other than parseWorker.js needs (ParseWorkerData.job). */
+  /** What a worker script other than parseWorker.js needs (ParseWorkerData.job); it then parses in a pool. */
   readonly parseWorkerJob?: unknown;
   /** Read every trace file with this importer (`--format`), instead of detecting each file's format. */
   readonly format?: string;
@@ -256,7 +256,8 @@ function manifestUris(runs: readonly ScannedRun[]): string[] {
 function makeProducer(options: IndexOptions, isCancelled: () => boolean): BatchProducer {
   if (options.mappers) return inThreadProducer(isCancelled, options.mappers);
   if (!options.parseWorkerScript) return inThreadProducer(isCancelled);
-  if ((options.parseWorkers ?? 1) > 1 && !options.sideSearch)
+  // A job is for a pool's workers (even a pool of one); parseWorker.js alone takes none.
+  if (!options.sideSearch && ((options.parseWorkers ?? 1) > 1 || options.parseWorkerJob !== undefined))
     return pooledProducer(options.parseWorkerScript, isCancelled, options.parseWorkers ?? 1, options.parseWorkerJob);
   return workerProducer(options.parseWorkerScript, isCancelled, options.sideSearch?.route);
 }

@@ -101,7 +101,11 @@ function parseInOrder(
           }
           const batch = withTexts(JSON.parse(message.json) as ParsedBatch, message);
           if (index === next) deliver(w, index, batch);
-          else waiting.set(index, [...(waiting.get(index) ?? []), { worker: w, batch }]);
+          else {
+            const queue = waiting.get(index) ?? [];
+            queue.push({ worker: w, batch });
+            waiting.set(index, queue);
+          }
         } catch (error) {
           fail(error as Error);
         }

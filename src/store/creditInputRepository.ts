@@ -1,4 +1,10 @@
-import type { CreditAgent, CreditEpisode, CreditLabel, LoggedCounterfactual } from '../core/creditInput';
+import {
+  withLoggedValues,
+  type CreditAgent,
+  type CreditEpisode,
+  type CreditLabel,
+  type LoggedCounterfactual,
+} from '../core/creditInput';
 import type { BindValue, Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
 import { splitCondition, splitParam } from './splitFilter';
@@ -163,11 +169,9 @@ export class CreditInputRepository {
           replayed: sqlNullableBoolean(replayed as number | null),
           value: value as number,
         });
-        // Only removal (⊥) is the coalition game's default; other interventions are other games.
-        if (intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, value as number);
       }
       const reward = row[5] as number | null;
-      if (reward !== null && agents.length > 0 && !logged.has(full)) logged.set(full, reward);
+      withLoggedValues(logged, counterfactuals, reward, full);
       const decision = routing.get(episodeId);
       const episodeLabels = (labels.get(episodeId) ?? []).map(({ episodeId: _episode, ...label }) => label);
       return {

@@ -18,7 +18,7 @@ export interface TableCommandOptions {
 
 /**
  * `credit-lens table <run-dir> [--method loo]`: the first answer to "who earned the reward over
- * training", read straight from the trace files in one pass (parsing in a worker thread) with no
+ * training", read straight from the trace files in one pass (in a parse worker per core) with no
  * index written: per agent and per training step, from the logged values only. Exit 1 when no
  * episode could be computed.
  */

@@ -14,12 +14,20 @@ export interface AgentSummary {
   readonly status: Readonly<Record<ComputedStatus, number>>;
 }
 
-/** One agent's mean credit at one training step (episodes without a step count as step 0). */
+/** One agent's mean credit at one training step (episodes without a step count as step 0), with its values' statuses. */
 export interface StepCell {
   readonly agent: string;
   readonly step: number;
   readonly n: number;
   readonly mean: number;
+  readonly status: Readonly<Record<ComputedStatus, number>>;
+}
+
+/** Count, sum and statuses of one agent's values at one step. */
+interface StepMoments {
+  n: number;
+  sum: number;
+  readonly status: Record<ComputedStatus, number>;
 }
 
 /** One agent's running moments: count, sum (the mean is the sum in arrival order / n) and Welford's M2. */
@@ -29,7 +37,7 @@ interface AgentMoments {
   welfordMean: number;
   m2: number;
   /** Count and sum of its values per training step (early and late need the run's step range). */
-  readonly steps: Map<number, { n: number; sum: number }>;
+  readonly steps: Map<number, StepMoments>;
   readonly status: Record<ComputedStatus, number>;
 }
 
@@ -51,9 +59,10 @@ export class AgentSummaryTally {
     const delta = value - m.welfordMean;
     m.welfordMean += delta / m.n;
     m.m2 += delta * (value - m.welfordMean);
-    const atStep = m.steps.get(step) ?? { n: 0, sum: 0 };
+    const atStep = m.steps.get(step) ?? { n: 0, sum: 0, status: { exact: 0, estimated: 0, approximate: 0 } };
     atStep.n++;
     atStep.sum += value;
+    atStep.status[status]++;
     m.steps.set(step, atStep);
     m.status[status]++;
   }
@@ -66,7 +75,7 @@ export class AgentSummaryTally {
     const cells: StepCell[] = [];
     for (const [agent, m] of this.agents)
       for (const [step, s] of [...m.steps].sort(([a], [b]) => a - b))
-        cells.push({ agent, step, n: s.n, mean: s.sum / s.n });
+        cells.push({ agent, step, n: s.n, mean: s.sum / s.n, status: { ...s.status } });
     return cells;
   }
 

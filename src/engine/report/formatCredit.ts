@@ -6,7 +6,8 @@ import { count, csvCell, seconds } from './format';
 import { describeAdvantageChoice } from '../credit/advantageConvention';
 import { budgetSavingText, replayUsageLine } from './formatReplay';
 
-const fixed = (n: number | null | undefined, digits = 3): string =>
+/** A number to `digits` decimals, `—` when there is none. */
+export const fixed = (n: number | null | undefined, digits = 3): string =>
   n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits);
 
 /** The terminal report of a credit pass: per run, per agent mean, 95% interval, early → late and status. */

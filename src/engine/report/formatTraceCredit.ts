@@ -1,12 +1,10 @@
 import type { StepCell } from '../credit/creditSummary';
 import type { TraceCreditResult, TraceCreditRun } from '../traceCredit/traceCreditJob';
 import { count, csvCell, megabytes, seconds } from './format';
-import { agentTableLines } from './formatCredit';
+import { agentTableLines, fixed, statusText } from './formatCredit';
 
 /** Step ranges of the "over training" table: at most this many rows. */
 const trainingRows = 10;
-
-const fixed = (n: number): string => (Number.isFinite(n) ? n.toFixed(3) : '—');
 
 /** The terminal report of `credit-lens table`: per run, the agent table, credit over training, what is missing. */
 export function formatTraceCredit(root: string, method: string, result: TraceCreditResult): string[] {
@@ -67,12 +65,12 @@ function overTraining(run: TraceCreditRun): string[] {
   return lines;
 }
 
-/** CSV of every (run, step, agent) cell: the table a notebook's groupby gives. */
-export const traceCreditCsvHeader = 'run,step,agent,episodes,mean,method,source';
+/** CSV of every (run, step, agent) cell: the table a notebook's groupby gives, with each cell's statuses. */
+export const traceCreditCsvHeader = 'run,step,agent,episodes,mean,method,status,source';
 
 export function traceCreditCsvLines(run: TraceCreditRun, method: string): string[] {
   const source = Object.keys(run.sources).join('+') || null;
   return run.steps.map((c: StepCell) =>
-    [run.name, c.step, c.agent, c.n, c.mean, method, source].map(csvCell).join(','),
+    [run.name, c.step, c.agent, c.n, c.mean, method, statusText(c.status), source].map(csvCell).join(','),
   );
 }

@@ -8,13 +8,8 @@ import { readsEarlierMessages } from '../credit/runState';
 import type { TraceCreditChoice } from './traceCreditChoice';
 import { traceCreditEpisode, type TraceEpisodePlace } from './traceCreditEpisode';
 
-/** One episode's credit under the chosen method: a value per agent with its status and sources. */
-export interface CreditDigest {
-  readonly agents: readonly string[];
-  readonly values: readonly number[];
-  readonly statuses: readonly ComputedStatus[];
-  readonly sources: readonly string[];
-}
+/** One agent's credit in an episode: agent, value, status, sources (as CreditRow has them). */
+export type CreditDigest = readonly (readonly [agent: string, value: number, status: ComputedStatus, source: string])[];
 
 /** Why an episode has no credit: the data cannot answer (with what would), or the computation failed. */
 export interface ProblemDigest {
@@ -88,12 +83,12 @@ export async function digestEpisode(
       monteCarlo: defaultMonteCarlo,
     });
     const rows = (out.rows.get(choice.method) ?? []).filter((r) => r.messageSeq === null);
-    const credit: CreditDigest = {
-      agents: rows.map((r) => episode.agents[r.agentId]?.name ?? String(r.agentId)),
-      values: rows.map((r) => r.value),
-      statuses: rows.map((r) => r.status),
-      sources: rows.map((r) => r.source),
-    };
+    const credit: CreditDigest = rows.map((r) => [
+      episode.agents[r.agentId]?.name ?? String(r.agentId),
+      r.value,
+      r.status,
+      r.source,
+    ]);
     return { ...base, credit, logged: counters.logged };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

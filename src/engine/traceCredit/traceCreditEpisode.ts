@@ -1,4 +1,10 @@
-import type { CreditAgent, CreditEpisode, CreditLabel, LoggedCounterfactual } from '../../core/creditInput';
+import {
+  withLoggedValues,
+  type CreditAgent,
+  type CreditEpisode,
+  type CreditLabel,
+  type LoggedCounterfactual,
+} from '../../core/creditInput';
 import type { CompactEpisode } from '../../core/indexing';
 
 /** Where a parsed episode sits: its file and the file's importer. */
@@ -11,9 +17,9 @@ export interface TraceEpisodePlace {
  * The credit engine's view of a parsed episode, built as CreditInputRepository builds it from the
  * index (the same roster order, the same logged values, the same precedence), for a pass that
  * stores nothing: agent ids are roster ordinals, the episode's id is its line. Agents in roster
- * order (declared, then undeclared speakers); v(S) from logged coalitions first, then `remove`
- * counterfactuals as v(N∖removed), then the team reward as v(N); a value naming an agent outside
- * the roster is left out, as the index writer leaves it out (store/episodeWriter.ts).
+ * order (declared, then undeclared speakers); logged values by {@link withLoggedValues}; a value
+ * naming an agent outside the roster is left out, as the index writer leaves it out
+ * (store/episodeWriter.ts).
  */
 export function traceCreditEpisode(e: CompactEpisode, place: TraceEpisodePlace): CreditEpisode {
   const agents: CreditAgent[] = e.roster.map((a, i) => ({ agentId: i, name: a.name }));
@@ -27,12 +33,9 @@ export function traceCreditEpisode(e: CompactEpisode, place: TraceEpisodePlace):
   const counterfactuals: LoggedCounterfactual[] = [];
   for (const cf of e.extras.counterfactuals ?? []) {
     const removed = maskOf(cf.agents, bits);
-    if (removed === undefined) continue;
-    counterfactuals.push({ removed, intervention: cf.intervention, replayed: cf.replayed ?? null, value: cf.reward });
-    // Only removal (⊥) is the coalition game's default; other interventions are other games.
-    if (cf.intervention === 'remove' && !logged.has(full & ~removed)) logged.set(full & ~removed, cf.reward);
+    if (removed !== undefined)
+      counterfactuals.push({ removed, intervention: cf.intervention, replayed: cf.replayed ?? null, value: cf.reward });
   }
-  if (e.reward !== null && agents.length > 0 && !logged.has(full)) logged.set(full, e.reward);
   return {
     episodeId: e.line,
     externalId: e.id,
@@ -47,7 +50,7 @@ export function traceCreditEpisode(e: CompactEpisode, place: TraceEpisodePlace):
     length: e.length,
     line: e.line,
     agents,
-    loggedCoalitions: logged,
+    loggedCoalitions: withLoggedValues(logged, counterfactuals, e.reward, full),
     loggedCounterfactuals: counterfactuals,
     messageAuthors: (JSON.parse(e.messagesJson) as [number][]).map((m) => m[0]),
     labels: labelsOf(e),

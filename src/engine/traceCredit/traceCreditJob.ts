@@ -28,7 +28,7 @@ export interface TraceCreditRun {
   readonly mechanism: string | null;
   readonly episodes: number;
   readonly computed: number;
-  /** Episodes of other splits, steps or runs than the ones asked for. */
+  /** Episodes of other splits or steps than the ones asked for. */
   readonly outside: number;
   readonly notIdentifiable: number;
   readonly failed: number;
@@ -78,7 +78,7 @@ export async function traceCreditTable(options: TraceCreditOptions): Promise<Tra
   });
   await sink.settled();
   const runs = [...sink.runs.values()]
-    .filter((run) => run.read > 0 || run.notIdentifiable > 0)
+    .filter((run) => run.read > 0 && sink.countsRun(run))
     .map((run): TraceCreditRun => ({
       name: run.record.name,
       root: run.record.root,

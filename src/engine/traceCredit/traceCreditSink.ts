@@ -70,7 +70,6 @@ export class TraceCreditSink implements IndexSink {
   readonly runs = new Map<number, TraceCreditRunTally>();
   readonly counters: ValueCounters = { logged: 0, cached: 0, evaluated: 0 };
   readonly issueExamples: TraceIssue[] = [];
-  issues = 0;
   private readonly sources = new Map<number, SourceInfo>();
   /** Per run, each episode id seen and where: its source id times 2^32 plus its line (one number, not a string). */
   private readonly seen = new Map<number, Map<string, number>>();
@@ -130,8 +129,8 @@ export class TraceCreditSink implements IndexSink {
     return { duplicates, repeats: skip };
   }
 
+  /** Keeps the first issues as examples; the pass's tally counts them all. */
   writeIssues(_sourceId: number, issues: readonly TraceIssue[]): void {
-    this.issues += issues.length;
     for (const issue of issues) if (this.issueExamples.length < issueExamples) this.issueExamples.push(issue);
   }
 
@@ -159,7 +158,8 @@ export class TraceCreditSink implements IndexSink {
     return `duplicate episode id "${id}"${where}; ${format === canonicalFormat ? 'line' : 'record'} skipped`;
   }
 
-  private countsRun(run: TraceCreditRunTally): boolean {
+  /** True for a run the pass was asked for (every run without `--run`). */
+  countsRun(run: TraceCreditRunTally): boolean {
     const wanted = this.choice.run;
     return wanted === undefined || run.record.name === wanted || run.record.root === wanted;
   }
@@ -172,12 +172,10 @@ export class TraceCreditSink implements IndexSink {
       return;
     }
     run.computed++;
-    const { agents, values, statuses, sources } = d.credit;
-    agents.forEach((agent, i) => {
-      run.agents.add(agent, d.step ?? 0, values[i] ?? Number.NaN, statuses[i] ?? 'exact');
-      const source = sources[i] ?? '';
+    for (const [agent, value, status, source] of d.credit) {
+      run.agents.add(agent, d.step ?? 0, value, status);
       run.sources.set(source, (run.sources.get(source) ?? 0) + 1);
-    });
+    }
   }
 
   /** As IndexStore's: leading rows of the batch that re-dump the previous file of the folder. */

@@ -30,12 +30,35 @@ test('credit-lens table --csv gives a row per (run, step, agent); --json the who
   const csv = run('table', demo, '--run', 'planner-solver-verifier', '--csv', '--method', 'shapley');
   assert.equal(csv.status, 0, csv.stderr);
   const lines = csv.stdout.trim().split('\n');
-  assert.equal(lines[0], 'run,step,agent,episodes,mean,method,source');
-  assert.match(lines[1] ?? '', /^planner-solver-verifier,1,planner,\d+,-?[\d.e-]+,shapley,logged$/);
+  assert.equal(lines[0], 'run,step,agent,episodes,mean,method,status,source');
+  assert.match(lines[1] ?? '', /^planner-solver-verifier,1,planner,\d+,-?[\d.e-]+,shapley,exact,logged$/);
+  // Every cell says how exact it is and where its values came from.
+  const loo = run('table', demo, '--run', 'planner-solver-verifier', '--csv').stdout;
+  assert.match(loo, /^planner-solver-verifier,1,verifier,\d+,-?[\d.e-]+,loo,exact,logged$/m);
+  assert.ok(
+    loo
+      .trim()
+      .split('\n')
+      .slice(1)
+      .every((l) => l.startsWith('planner-solver-verifier,')),
+    '--run keeps the other runs out',
+  );
   const json = JSON.parse(run('table', demo, '--json', '--step', '1..3').stdout) as {
     method: string;
-    runs: { name: string; steps: { step: number }[] }[];
+    runs: {
+      name: string;
+      agents: { agent: string; status: Record<string, number> }[];
+      steps: { step: number; agent: string; status: Record<string, number> }[];
+    }[];
   };
+  // The cells' statuses add up to their agent's.
+  for (const r of json.runs)
+    for (const a of r.agents) {
+      const total: Record<string, number> = { exact: 0, estimated: 0, approximate: 0 };
+      for (const c of r.steps.filter((s) => s.agent === a.agent))
+        for (const [k, n] of Object.entries(c.status)) total[k] = (total[k] ?? 0) + n;
+      assert.deepEqual(total, a.status, `${r.name} ${a.agent}`);
+    }
   assert.equal(json.method, 'loo');
   const steps = new Set(json.runs.flatMap((r) => r.steps.map((s) => s.step)));
   assert.deepEqual([...steps].sort(), [1, 2, 3]);

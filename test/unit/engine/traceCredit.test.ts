@@ -97,6 +97,14 @@ for (const method of ['loo', 'shapley', 'shared'] as const) {
     await assertSameAsIndex(demo, method, inWorkers);
     const inThread = await traceCreditTable({ root: demo, method, ...everything });
     assert.deepEqual(inThread.runs, inWorkers.runs);
+    const oneCreditWorker = await traceCreditTable({
+      root: demo,
+      method,
+      ...everything,
+      parseWorkerScript: creditWorker,
+      parseWorkers: 1,
+    });
+    assert.deepEqual(oneCreditWorker.runs, inWorkers.runs, 'a one-core machine: a pool of one credit worker');
     const oneParseWorker = await traceCreditTable({
       root: demo,
       method,
