@@ -1,6 +1,7 @@
 import { MessageChannel, parentPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { SideSearch } from '../ingest/indexRunFolder';
 import { flagTextsInFlight, type SideTexts } from '../ingest/parseWorkerProtocol';
+import { closedOnExitRequest, endWorker, type ExitRequest } from '../ingest/workerExit';
 import type { OpenOptions } from '../store/database';
 import type { IndexStore } from '../store/indexStore';
 import type { TextSlot } from '../store/searchRepository';
@@ -91,13 +92,13 @@ export function startSideSearch(
       if (!outcome) return 0;
       worker?.postMessage({ kind: 'finish' } satisfies ToSideIndex);
       if (!(await outcome)) return 0;
-      await worker?.terminate(); // its heap, before the copy
+      if (worker) await endWorker(worker); // its heap, before the copy
       return adoptSideSearchIndex(paths.indexPath, paths.sidePath, open);
     },
     close: async () => {
       store.divertSearch(undefined);
       port1.close();
-      await worker?.terminate();
+      if (worker) await endWorker(worker);
       removeDatabaseFiles(paths.sidePath);
     },
   };
@@ -121,8 +122,10 @@ export function runSideSearchWorker(data: SideSearchWorkerData): void {
   } catch (error) {
     failure = messageOf(error);
   }
+  let closed = false;
   const maybeFinish = (): void => {
-    if (!finishing || slots.size > 0) return;
+    if (!finishing || slots.size > 0 || closed) return;
+    closed = true;
     data.port.close();
     try {
       if (failure === undefined) side?.finish();
@@ -151,7 +154,12 @@ export function runSideSearchWorker(data: SideSearchWorkerData): void {
     texts.set(message.seq, message.texts);
     settle(message.seq);
   });
-  parentPort?.on('message', (message: ToSideIndex) => {
+  parentPort?.on('message', (message: ToSideIndex | ExitRequest) => {
+    if (closedOnExitRequest(message, [parentPort, data.port])) {
+      if (!closed) closeQuietly(side); // stopped before `finish`: the writer deletes the scratch file
+      closed = true;
+      return;
+    }
     if (message.kind === 'finish') {
       finishing = true;
       maybeFinish();
@@ -160,6 +168,14 @@ export function runSideSearchWorker(data: SideSearchWorkerData): void {
     slots.set(message.seq, message.slots);
     settle(message.seq);
   });
+}
+
+function closeQuietly(side: SideSearchIndex | undefined): void {
+  try {
+    side?.close();
+  } catch {
+    // Already unusable; the writer removes its file.
+  }
 }
 
 function messageOf(error: unknown): string {

@@ -9,6 +9,7 @@ import {
   type ParseWorkerMessage,
   type TextRoute,
 } from './parseWorkerProtocol';
+import { endWorker } from './workerExit';
 
 /** Receives the batches of request `index`, in order. */
 export type BatchSink = (index: number, batch: ParsedBatch) => void;
@@ -94,7 +95,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
     close: async () => {
       clearInterval(relayCancel);
       worker.removeAllListeners('exit');
-      await worker.terminate();
+      await endWorker(worker);
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   type SideTexts,
   waitBelowLimit,
 } from './parseWorkerProtocol';
+import { closedOnExitRequest, type ExitRequest } from './workerExit';
 
 // Entry point of the parse worker (dist/parseWorker.js): reads and decodes trace files so the index
 // worker only writes. Each message is the list of files of one pass; batches stream back in order.
@@ -38,7 +39,8 @@ function emit(index: number, batch: ParsedBatch): void {
   post({ kind: 'batch', index, json: JSON.stringify(rows), ...(texts ? { texts } : {}) });
 }
 
-parentPort?.on('message', (requests: readonly ParseRequest[]) => {
+parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {
+  if (closedOnExitRequest(requests, [parentPort, route?.port])) return;
   try {
     const details = new RosterDetails();
     requests.forEach((request, index) => {

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedBatch, ParseRequest } from './parseLines';
 import { maxInFlight, maxTextsInFlight, withTexts, type BatchProducer, type BatchSink } from './batchProducer';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
+import { endWorker } from './workerExit';
 
 /** One parse worker of a pool: its thread, its flags, and the requests it was given (global indices). */
 interface PoolWorker {
@@ -34,9 +35,9 @@ export function pooledProducer(script: string, isCancelled: () => boolean, size:
     close: async () => {
       clearInterval(relayCancel);
       await Promise.all(
-        workers.map(async (w) => {
+        workers.map((w) => {
           w.worker.removeAllListeners();
-          await w.worker.terminate();
+          return endWorker(w.worker);
         }),
       );
     },

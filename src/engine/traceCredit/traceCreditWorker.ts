@@ -8,6 +8,7 @@ import {
   type ParseWorkerData,
   type ParseWorkerMessage,
 } from '../../ingest/parseWorkerProtocol';
+import { closedOnExitRequest, type ExitRequest } from '../../ingest/workerExit';
 import { digestEpisode } from './episodeDigest';
 import type { TraceCreditChoice } from './traceCreditChoice';
 
@@ -55,7 +56,8 @@ async function parseRequest(index: number, request: ParseRequest, details: Roste
   }
 }
 
-parentPort?.on('message', (requests: readonly ParseRequest[]) => {
+parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {
+  if (closedOnExitRequest(requests, [parentPort])) return;
   void (async () => {
     try {
       const details = new RosterDetails();

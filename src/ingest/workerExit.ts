@@ -1,0 +1,41 @@
+import type { MessagePort, Worker } from 'node:worker_threads';
+
+/**
+ * Why a worker is asked to end rather than terminated: on Node 20, `worker.terminate()` while V8
+ * still compiles the worker's hot code on a background thread aborts the whole process
+ * (node_platform.cc, `ForIsolate`: "Assertion failed: (data.first) != nullptr"); `credit-lens
+ * table` died so in about one run in twenty. A thread whose event loop ends on its own drains its
+ * background tasks before its isolate goes, so that race cannot happen.
+ */
+export const exitRequest = { kind: 'exit' } as const;
+export type ExitRequest = typeof exitRequest;
+
+/** Worker side: true (and the ports closed, so the thread's event loop ends) when `message` is {@link exitRequest}. */
+export function closedOnExitRequest(
+  message: unknown,
+  ports: readonly (MessagePort | null | undefined)[],
+): message is ExitRequest {
+  if (typeof message !== 'object' || message === null || (message as { kind?: unknown }).kind !== exitRequest.kind)
+    return false;
+  for (const port of ports) port?.close();
+  return true;
+}
+
+/** How long a worker asked to exit may take before it is terminated (a thread busy with a long synchronous read). */
+export const exitGraceMs = 2000;
+
+/**
+ * Ends `worker`: asks it to exit ({@link exitRequest}) and resolves once its thread has ended,
+ * terminating it only if it has not after `graceMs`. Resolves at once for a thread already ended.
+ */
+export function endWorker(worker: Worker, graceMs = exitGraceMs): Promise<void> {
+  if (worker.threadId === -1) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void worker.terminate(), graceMs);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage(exitRequest);
+  });
+}

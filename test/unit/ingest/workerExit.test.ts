@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { SideSearchWorkerData } from '../../../src/engine/indexWorkerSearch';
+import type { ParseRequest } from '../../../src/ingest/parseLines';
+import type { ParseWorkerData, ParseWorkerMessage } from '../../../src/ingest/parseWorkerProtocol';
+import { canonicalFormat } from '../../../src/ingest/importers/canonicalMapper';
+import { endWorker } from '../../../src/ingest/workerExit';
+import { episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
+
+// A worker asked to end must end on its own (exit code 0), not be terminated (exit code 1): on
+// Node 20 a termination during V8's background compilation aborts the whole process.
+
+function exitCode(worker: Worker): Promise<number> {
+  return new Promise((resolve) => worker.once('exit', resolve));
+}
+
+function parseWorkerData(job?: unknown): ParseWorkerData {
+  return { flags: new SharedArrayBuffer(8), maxInFlight: 4, maxTextsInFlight: 2, ...(job ? { job } : {}) };
+}
+
+/** Runs one file through a bundled parse-worker script, acknowledging each batch, until `done`. */
+async function parseOneFile(worker: Worker, data: ParseWorkerData): Promise<number> {
+  const root = tempFolder();
+  const path = join(root, 'a.jsonl');
+  writeFileSync(path, jsonl(...episodes(0, 50)));
+  const request: ParseRequest = {
+    uri: path,
+    path,
+    format: canonicalFormat,
+    start: { offset: 0, line: 0 },
+    roster: [],
+    batchSize: 10,
+  };
+  const flags = new Int32Array(data.flags);
+  let batches = 0;
+  await new Promise<void>((done, fail) => {
+    worker.on('message', (message: ParseWorkerMessage) => {
+      if (message.kind === 'batch') {
+        batches++;
+        Atomics.sub(flags, 1, 1);
+        Atomics.notify(flags, 1);
+      } else if (message.kind === 'done') done();
+      else if (message.kind === 'failed') fail(new Error(message.message));
+    });
+    worker.postMessage([request]);
+  });
+  return batches;
+}
+
+for (const [script, job] of [
+  ['dist/parseWorker.js', undefined],
+  ['dist/traceCreditWorker.js', { method: 'loo', split: 'train', steps: [0, Number.MAX_SAFE_INTEGER] }],
+] as const) {
+  test(`${script}, asked to end after a pass, ends on its own`, async () => {
+    assert.ok(existsSync(script), `${script} missing: run \`node esbuild.mjs\` first`);
+    const data = parseWorkerData(job);
+    const worker = new Worker(resolve(script), { workerData: data });
+    const code = exitCode(worker);
+    assert.ok((await parseOneFile(worker, data)) >= 5, 'the pass sent its batches');
+    await endWorker(worker, 10_000);
+    assert.equal(await code, 0);
+  });
+}
+
+test('the side full-text index thread, asked to end before `finish`, ends on its own', async () => {
+  const { port2 } = new MessageChannel();
+  const data: SideSearchWorkerData = {
+    role: 'side-search',
+    sidePath: join(tempFolder(), 'side.sqlite'),
+    port: port2,
+    flags: new SharedArrayBuffer(4),
+    open: {},
+  };
+  const worker = new Worker(resolve('dist/indexWorker.js'), { workerData: data, transferList: [port2] });
+  const code = exitCode(worker);
+  await new Promise((ready) => worker.once('online', ready));
+  await endWorker(worker, 10_000);
+  assert.equal(await code, 0);
+});
+
+test('endWorker terminates a thread that ignores the request once the grace period is over', async () => {
+  const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+  const code = exitCode(worker);
+  await new Promise((ready) => worker.once('online', ready));
+  const started = Date.now();
+  await endWorker(worker, 200);
+  assert.equal(await code, 1);
+  assert.ok(Date.now() - started >= 150, 'waited for the grace period first');
+  await endWorker(worker, 200); // a thread already ended: resolves at once
+});
