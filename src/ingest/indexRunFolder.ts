@@ -11,7 +11,7 @@ import type { FormatMapper } from './importers/types';
 import { importWholeFile } from './importWholeFile';
 import { planFileImport, recordOtherFile, type FileContext, type FileWork, type RunTarget } from './indexFile';
 import type { TextRoute } from './parseWorkerProtocol';
-import { scanRunFolder, type ScannedFile, type ScannedRun } from './scanRunFolder';
+import { onlyRuns, scanRunFolder, type ScannedFile, type ScannedRun } from './scanRunFolder';
 
 /** source.format of a mapping file that cannot be used (the source only holds its issue). */
 export const mappingSourceFormat = 'credit_lens_mapping';
@@ -54,6 +54,11 @@ export interface IndexOptions {
   readonly mappers?: readonly FormatMapper[];
   /** With a parse worker: build the full-text index of the lines read in this pass there (a cold pass). */
   readonly sideSearch?: SideSearch;
+  /**
+   * Read only the runs this accepts (`credit-lens table --run`): the others' files are not read,
+   * nor counted in the pass's totals, and what the sink holds of them is left as it is.
+   */
+  readonly runs?: (run: { readonly name: string; readonly root: string }) => boolean;
 }
 
 /**
@@ -74,7 +79,8 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   const started = Date.now();
   const isCancelled = options.isCancelled ?? (() => false);
   const mappers = options.mappers ?? formatMappers;
-  const scanned = scanRunFolder(root);
+  const everything = scanRunFolder(root);
+  const scanned = options.runs ? onlyRuns(everything, options.runs) : everything;
   const { mappings, problems } = loadMappings(root, scanned.mappings);
   const importers = importerList([...mappings.map((m) => m.mapper), ...mappers]);
   const forced = options.format === undefined ? undefined : findImporter(options.format, importers);
@@ -83,9 +89,10 @@ export async function indexRunFolder(root: string, sink: IndexSink, options: Ind
   const runIds = registerRuns(scanned.runs, sink, tally, { importers, ...(forced ? { forced } : {}) });
   tally.filesTotal = scanned.files.length;
   tally.bytesTotal = scanned.files.reduce((sum, f) => sum + f.size, 0);
-  const kept = [...scanned.files, ...scanned.others].map((f) => f.uri);
+  // From every run: a source is forgotten only when its file is gone, not when its run is not read.
+  const kept = [...everything.files, ...everything.others].map((f) => f.uri);
   tally.removedFiles = sink.removeSourcesExcept(
-    new Set([...kept, ...manifestUris(scanned.runs), ...problems.map((p) => p.uri)]),
+    new Set([...kept, ...manifestUris(everything.runs), ...problems.map((p) => p.uri)]),
   );
   recordMappingProblems(problems, runIds, sink, tally);
   for (const other of scanned.others) {

@@ -48,6 +48,18 @@ export interface ScannedFolder {
   readonly others: readonly ScannedOther[];
 }
 
+/** The part of a scanned folder in the runs `accepts` takes: their runs, trace files and side files (mapping files stay). */
+export function onlyRuns(folder: ScannedFolder, accepts: (run: ScannedRun) => boolean): ScannedFolder {
+  const runs = folder.runs.filter(accepts);
+  const roots = new Set(runs.map((r) => r.root));
+  return {
+    runs,
+    files: folder.files.filter((f) => roots.has(f.runRoot)),
+    mappings: folder.mappings,
+    others: folder.others.filter((f) => roots.has(f.runRoot)),
+  };
+}
+
 export const manifestFileName = 'run.json';
 /** Extensions of trace files (lower case): JSONL, JSON, Inspect `.eval` archives, Parquet tables. */
 export const traceExtensions: readonly string[] = Object.keys(containerExtensions);

@@ -13,3 +13,8 @@ export interface TraceCreditChoice {
   /** Only the run with this name or folder. */
   readonly run?: string;
 }
+
+/** True for a run the choice asks for: every run without `run`, else the one with that name or folder. */
+export function choosesRun(choice: TraceCreditChoice, run: { readonly name: string; readonly root: string }): boolean {
+  return choice.run === undefined || run.name === choice.run || run.root === choice.run;
+}

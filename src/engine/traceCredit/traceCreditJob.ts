@@ -4,7 +4,7 @@ import type { TraceIssue } from '../../core/indexing';
 import type { ValueCounters } from '../credit/coalitionValues';
 import type { AgentSummary, StepCell } from '../credit/creditSummary';
 import { indexRunFolder } from '../../ingest/indexRunFolder';
-import type { TraceCreditChoice } from './traceCreditChoice';
+import { choosesRun, type TraceCreditChoice } from './traceCreditChoice';
 import { TraceCreditSink, type TraceCreditProblem } from './traceCreditSink';
 
 export interface TraceCreditOptions extends TraceCreditChoice {
@@ -70,6 +70,7 @@ export async function traceCreditTable(options: TraceCreditOptions): Promise<Tra
   const sink = new TraceCreditSink(choice);
   const pass = await indexRunFolder(root, sink, {
     search: false,
+    ...(choice.run !== undefined ? { runs: (run) => choosesRun(choice, run) } : {}),
     ...(parseWorkerScript
       ? { parseWorkerScript, parseWorkers: parseWorkers ?? defaultParseWorkers(), parseWorkerJob: choice }
       : {}),

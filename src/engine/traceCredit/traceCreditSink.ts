@@ -13,7 +13,7 @@ import { canonicalFormat } from '../../ingest/parseLines';
 import type { ValueCounters } from '../credit/coalitionValues';
 import { AgentSummaryTally } from '../credit/creditSummary';
 import { digestEpisode, isDigest, type EpisodeDigest } from './episodeDigest';
-import type { TraceCreditChoice } from './traceCreditChoice';
+import { choosesRun, type TraceCreditChoice } from './traceCreditChoice';
 
 /** An episode the data could not answer, or whose credit failed, with where it is. */
 export interface TraceCreditProblem {
@@ -160,8 +160,7 @@ export class TraceCreditSink implements IndexSink {
 
   /** True for a run the pass was asked for (every run without `--run`). */
   countsRun(run: TraceCreditRunTally): boolean {
-    const wanted = this.choice.run;
-    return wanted === undefined || run.record.name === wanted || run.record.root === wanted;
+    return choosesRun(this.choice, run.record);
   }
 
   private tally(run: TraceCreditRunTally, d: EpisodeDigest, uri: string): void {

@@ -127,6 +127,29 @@ test('table on the demo: the verifier idles late under loo, and only logged valu
   assert.ok(table.values.logged > 0);
 });
 
+test("table --run reads only that run's files, and its table is the one of the whole pass", async () => {
+  const all = await traceCreditTable({ root: demo, method: 'loo', ...everything, parseWorkerScript: creditWorker });
+  const run = 'planner-solver-verifier';
+  const one = await traceCreditTable({
+    root: demo,
+    method: 'loo',
+    ...everything,
+    run,
+    parseWorkerScript: creditWorker,
+  });
+  assert.deepEqual(
+    one.runs.map((r) => r.name),
+    [run],
+  );
+  assert.deepEqual(
+    one.runs[0],
+    all.runs.find((r) => r.name === run),
+  );
+  assert.ok(one.pass.filesTotal > 0 && one.pass.filesTotal < all.pass.filesTotal, "the other runs' files are not read");
+  assert.ok(one.pass.bytesTotal < all.pass.bytesTotal);
+  assert.equal(one.pass.linesRead, one.runs[0]?.episodes, 'only its lines were parsed');
+});
+
 // Producers' own files (each folder holds the script that wrote it, with the producer's commit).
 const producers = [
   ['C3 (counterfactual rollouts)', 'test/fixtures/importers/c3/run'],

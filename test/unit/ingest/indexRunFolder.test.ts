@@ -222,6 +222,28 @@ test('indexRunFolder() treats a sub-folder with run.json as its own run with its
   ]);
 });
 
+test('indexRunFolder({runs}) reads only the runs it accepts and forgets nothing of the others', async () => {
+  const { root, store } = setup();
+  for (const team of ['a', 'b']) {
+    mkdirSync(join(root, team));
+    writeFileSync(join(root, team, 'run.json'), JSON.stringify({ format: 'credit-lens', version: '1.0', name: team }));
+  }
+  writeFileSync(join(root, 'a', 'x.jsonl'), jsonl(...episodes(0, 3)));
+  writeFileSync(join(root, 'b', 'y.jsonl'), jsonl(...episodes(10, 12)));
+  await indexRunFolder(root, store, { runs: (run) => run.name === 'a' });
+  assert.deepEqual(ids(store), ['e0', 'e1', 'e2']);
+  appendFileSync(join(root, 'a', 'x.jsonl'), jsonl(...episodes(3, 4)));
+  await indexRunFolder(root, store);
+  appendFileSync(join(root, 'b', 'y.jsonl'), jsonl(...episodes(12, 13)));
+  const onlyA = await indexRunFolder(root, store, { runs: (run) => run.name === 'a' });
+  assert.deepEqual(
+    [onlyA.filesTotal, onlyA.removedFiles, onlyA.linesRead],
+    [1, 0, 0],
+    "b's file neither read nor forgotten",
+  );
+  assert.equal(ids(store).length, 6);
+});
+
 test('indexRunFolder() keeps search in step with rewrites', async () => {
   const { root, file, store } = setup();
   writeFileSync(file, jsonl(episode('s1', { messages: [{ agent: 'a', content: 'zebra crossing' }] })));
