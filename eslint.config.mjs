@@ -259,6 +259,24 @@ export default defineConfig(
   },
   ...layerRules,
   {
+    // One way to start and end a worker thread: its heap cap, and an exit that cannot abort Node 20.
+    files: ['src/**/*.ts'],
+    ignores: ['src/ingest/workerThread.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        ...houseRules['no-restricted-syntax'],
+        {
+          selector: 'NewExpression[callee.name="Worker"]',
+          message: 'Start worker threads with startWorker (src/ingest/workerThread.ts).',
+        },
+        {
+          selector: 'CallExpression[callee.property.name="terminate"]',
+          message: 'End worker threads with endWorker (src/ingest/workerThread.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: testFiles,
     rules: {
       // node:test's describe/it return promises that the runner tracks itself.

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../ingest/workerThread';
 import type { IndexProgress } from '../core/indexProgress';
 import type { IndexJobOptions, IndexJobResult } from './indexJob';
 import type { IndexWorkerData, IndexWorkerMessage } from './indexWorkerProtocol';
@@ -21,7 +21,7 @@ export function runIndexInWorker(
 ): IndexJobHandle {
   const cancel = new SharedArrayBuffer(4);
   const data: IndexWorkerData = { options, cancel };
-  const worker = new Worker(workerScript, { workerData: data });
+  const worker = startWorker(workerScript, { workerData: data });
   const result = new Promise<IndexJobResult & { maxRssBytes: number }>((resolve, reject) => {
     let settled = false;
     worker.on('message', (message: IndexWorkerMessage) => {

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import { RosterDetails } from './compactEpisode';
 import type { FormatMapper } from './importers/types';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
@@ -9,7 +8,7 @@ import {
   type ParseWorkerMessage,
   type TextRoute,
 } from './parseWorkerProtocol';
-import { endWorker } from './workerExit';
+import { endWorker, startWorker } from './workerThread';
 
 /** Receives the batches of request `index`, in order. */
 export type BatchSink = (index: number, batch: ParsedBatch) => void;
@@ -54,7 +53,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
     maxTextsInFlight,
     ...(textRoute ? { textRoute } : {}),
   };
-  const worker = new Worker(script, { workerData: data, transferList: textRoute ? [textRoute.port] : [] });
+  const worker = startWorker(script, { workerData: data, transferList: textRoute ? [textRoute.port] : [] });
   const relayCancel = setInterval(() => {
     if (isCancelled()) Atomics.store(flags, flagCancel, 1);
   }, 20);

@@ -10,7 +10,7 @@ import {
   type SideTexts,
   waitBelowLimit,
 } from './parseWorkerProtocol';
-import { closedOnExitRequest, type ExitRequest } from './workerExit';
+import { closedOnExitRequest, type ExitRequest } from './workerThread';
 
 // Entry point of the parse worker (dist/parseWorker.js): reads and decodes trace files so the index
 // worker only writes. Each message is the list of files of one pass; batches stream back in order.

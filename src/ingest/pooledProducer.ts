@@ -1,8 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ParsedBatch, ParseRequest } from './parseLines';
 import { maxInFlight, maxTextsInFlight, withTexts, type BatchProducer, type BatchSink } from './batchProducer';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
-import { endWorker } from './workerExit';
+import { endWorker, startWorker } from './workerThread';
 
 /** One parse worker of a pool: its thread, its flags, and the requests it was given (global indices). */
 interface PoolWorker {
@@ -26,7 +26,7 @@ interface Waiting {
  * memory stays bounded; the worker holding the current request is never held back, so none deadlocks.
  */
 export function pooledProducer(script: string, isCancelled: () => boolean, size: number, job?: unknown): BatchProducer {
-  const workers: PoolWorker[] = Array.from({ length: Math.max(1, size) }, () => startWorker(script, job));
+  const workers: PoolWorker[] = Array.from({ length: Math.max(1, size) }, () => startPoolWorker(script, job));
   const relayCancel = setInterval(() => {
     if (isCancelled()) for (const w of workers) Atomics.store(w.flags, flagCancel, 1);
   }, 20);
@@ -44,7 +44,7 @@ export function pooledProducer(script: string, isCancelled: () => boolean, size:
   };
 }
 
-function startWorker(script: string, job: unknown): PoolWorker {
+function startPoolWorker(script: string, job: unknown): PoolWorker {
   const flags = new Int32Array(new SharedArrayBuffer(8));
   const data: ParseWorkerData = {
     flags: flags.buffer,
@@ -52,7 +52,7 @@ function startWorker(script: string, job: unknown): PoolWorker {
     maxTextsInFlight,
     ...(job !== undefined ? { job } : {}),
   };
-  return { worker: new Worker(script, { workerData: data }), flags, assigned: [] };
+  return { worker: startWorker(script, { workerData: data }), flags, assigned: [] };
 }
 
 function parseInOrder(

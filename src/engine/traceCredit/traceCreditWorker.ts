@@ -8,7 +8,7 @@ import {
   type ParseWorkerData,
   type ParseWorkerMessage,
 } from '../../ingest/parseWorkerProtocol';
-import { closedOnExitRequest, type ExitRequest } from '../../ingest/workerExit';
+import { closedOnExitRequest, type ExitRequest } from '../../ingest/workerThread';
 import { digestEpisode } from './episodeDigest';
 import type { TraceCreditChoice } from './traceCreditChoice';
 

@@ -7,7 +7,7 @@ import type { SideSearchWorkerData } from '../../../src/engine/indexWorkerSearch
 import type { ParseRequest } from '../../../src/ingest/parseLines';
 import type { ParseWorkerData, ParseWorkerMessage } from '../../../src/ingest/parseWorkerProtocol';
 import { canonicalFormat } from '../../../src/ingest/importers/canonicalMapper';
-import { endWorker } from '../../../src/ingest/workerExit';
+import { endWorker, startWorker, workerYoungGenerationMb } from '../../../src/ingest/workerThread';
 import { episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 // A worker asked to end must end on its own (exit code 0), not be terminated (exit code 1): on
@@ -90,4 +90,18 @@ test('endWorker terminates a thread that ignores the request once the grace peri
   assert.equal(await code, 1);
   assert.ok(Date.now() - started >= 150, 'waited for the grace period first');
   await endWorker(worker, 200); // a thread already ended: resolves at once
+});
+
+test('startWorker caps the young generation of a worker, unless the caller sets its own limits', async () => {
+  const limitsOf = async (options: { resourceLimits?: { maxYoungGenerationSizeMb: number } }) => {
+    const worker = startWorker(
+      "require('node:worker_threads').parentPort.postMessage(require('node:worker_threads').resourceLimits)",
+      { eval: true, ...options },
+    );
+    const limits = await new Promise<{ maxYoungGenerationSizeMb: number }>((got) => worker.once('message', got));
+    await endWorker(worker);
+    return limits.maxYoungGenerationSizeMb;
+  };
+  assert.equal(await limitsOf({}), workerYoungGenerationMb);
+  assert.equal(await limitsOf({ resourceLimits: { maxYoungGenerationSizeMb: 4 } }), 4);
 });
