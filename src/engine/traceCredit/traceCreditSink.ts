@@ -8,6 +8,7 @@ import type {
   TraceIssue,
   CompactEpisode,
 } from '../../core/indexing';
+import { IdMap } from '../../core/idMap';
 import { rollingOverlap } from '../../core/rollingOverlap';
 import { canonicalFormat } from '../../ingest/parseLines';
 import type { ValueCounters } from '../credit/coalitionValues';
@@ -72,7 +73,7 @@ export class TraceCreditSink implements IndexSink {
   readonly issueExamples: TraceIssue[] = [];
   private readonly sources = new Map<number, SourceInfo>();
   /** Per run, each episode id seen and where: its source id times 2^32 plus its line (one number, not a string). */
-  private readonly seen = new Map<number, Map<string, number>>();
+  private readonly seen = new Map<number, IdMap>();
   /** The last source read per (run, format, folder), for rolling-buffer repeats. */
   private readonly lastInFolder = new Map<string, SourceInfo>();
   private pending: Promise<void> = Promise.resolve();
@@ -82,7 +83,7 @@ export class TraceCreditSink implements IndexSink {
   upsertRun(run: RunRecord): number {
     const runId = this.runs.size + 1;
     this.runs.set(runId, emptyRun(run));
-    this.seen.set(runId, new Map());
+    this.seen.set(runId, new IdMap());
     return runId;
   }
 
