@@ -70,7 +70,7 @@ export async function traceCreditTable(options: TraceCreditOptions): Promise<Tra
   const sink = new TraceCreditSink(choice);
   const pass = await indexRunFolder(root, sink, {
     search: false,
-    ...(choice.run !== undefined ? { runs: (run) => choosesRun(choice, run) } : {}),
+    runs: (run) => choosesRun(choice, run), // the one place runs are chosen: others are not read
     ...(parseWorkerScript
       ? { parseWorkerScript, parseWorkers: parseWorkers ?? defaultParseWorkers(), parseWorkerJob: choice }
       : {}),
@@ -79,7 +79,7 @@ export async function traceCreditTable(options: TraceCreditOptions): Promise<Tra
   });
   await sink.settled();
   const runs = [...sink.runs.values()]
-    .filter((run) => run.read > 0 && sink.countsRun(run))
+    .filter((run) => run.read > 0)
     .map((run): TraceCreditRun => ({
       name: run.record.name,
       root: run.record.root,

@@ -14,7 +14,7 @@ import { canonicalFormat } from '../../ingest/parseLines';
 import type { ValueCounters } from '../credit/coalitionValues';
 import { AgentSummaryTally } from '../credit/creditSummary';
 import { digestEpisode, isDigest, type EpisodeDigest } from './episodeDigest';
-import { choosesRun, type TraceCreditChoice } from './traceCreditChoice';
+import type { TraceCreditChoice } from './traceCreditChoice';
 
 /** An episode the data could not answer, or whose credit failed, with where it is. */
 export interface TraceCreditProblem {
@@ -106,7 +106,6 @@ export class TraceCreditSink implements IndexSink {
     const episodes = batch.episodes as readonly (CompactEpisode | EpisodeDigest)[];
     const skip = this.rollingRepeats(source, episodes);
     const duplicates: TraceIssue[] = [];
-    const counted = this.countsRun(run);
     episodes.forEach((e, i) => {
       if (i < skip) return;
       const first = seen.get(e.id);
@@ -117,8 +116,7 @@ export class TraceCreditSink implements IndexSink {
       }
       seen.set(e.id, batch.sourceId * 2 ** 32 + e.line);
       run.read++;
-      if (!counted) run.outside++;
-      else if (isDigest(e)) this.tally(run, e, batch.uri);
+      if (isDigest(e)) this.tally(run, e, batch.uri);
       else {
         const place = { uri: batch.uri, format: batch.format, ...mechanismOf(run) };
         this.pending = this.pending.then(async () =>
@@ -157,11 +155,6 @@ export class TraceCreditSink implements IndexSink {
     const source = this.sources.get(Math.floor(first / 2 ** 32));
     const where = source ? ` (first seen at ${source.uri}:${first % 2 ** 32})` : '';
     return `duplicate episode id "${id}"${where}; ${format === canonicalFormat ? 'line' : 'record'} skipped`;
-  }
-
-  /** True for a run the pass was asked for (every run without `--run`). */
-  countsRun(run: TraceCreditRunTally): boolean {
-    return choosesRun(this.choice, run.record);
   }
 
   private tally(run: TraceCreditRunTally, d: EpisodeDigest, uri: string): void {

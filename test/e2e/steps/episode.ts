@@ -33,11 +33,9 @@ export async function episodeShowsTheTask({ webview, episodeId, screenshot }: Ep
   const metadata = webview.locator('details.task-metadata');
   assert.equal(await metadata.locator('summary').textContent(), 'Metadata (3 keys)');
   await metadata.locator('summary').click();
-  assert.deepEqual(await metadata.locator(':scope > .value-tree > .value-key').allTextContents(), [
-    'temperature',
-    'seed',
-    'template',
-  ]);
+  const keys = metadata.locator(':scope > .value-tree > .value-key');
+  await keys.first().waitFor({ timeout: 10_000 }); // the tree is drawn when the section opens
+  assert.deepEqual(await keys.allTextContents(), ['temperature', 'seed', 'template']);
   await webview.locator('details.task-raw summary').click();
   const raw = webview.locator('.raw-text');
   await raw.waitFor({ timeout: 30_000 });

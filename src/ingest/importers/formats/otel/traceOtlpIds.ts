@@ -1,14 +1,7 @@
+import { fnv1a } from '../../../../core/fnv1a';
+
 // Deterministic OTLP ids for the exporter (pure: no clock, no randomness). OTLP/JSON writes trace
 // ids as 32 and span ids as 16 lower-case hex digits, never all zero.
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
 
 function hex8(n: number): string {
   return (n >>> 0).toString(16).padStart(8, '0');
