@@ -227,15 +227,28 @@ describeInBrowser('Episode webview: swimlanes', (browser) => {
       const v = doc.querySelector('.lanes-viewport');
       return v.scrollLeft > v.scrollWidth * 0.7;
     });
-    const seqs = await page
-      .locator('.lane-block')
-      .evaluateAll((els) =>
-        els.map((e) => Number((e as unknown as { dataset: Record<string, string> }).dataset['seq'])),
+    // The window is redrawn on the frame after the scroll, so wait for that frame's blocks.
+    const drawn = await page
+      .waitForFunction(
+        () => {
+          const doc = (
+            globalThis as unknown as {
+              document: { querySelectorAll(s: string): Iterable<{ dataset: Record<string, string> }> };
+            }
+          ).document;
+          return [...doc.querySelectorAll('.lane-block')].some((e) => {
+            const seq = Number(e.dataset['seq']);
+            return seq > 70_000 && seq < 80_000;
+          });
+        },
+        undefined,
+        { timeout: 5000 },
+      )
+      .then(
+        () => true,
+        () => false,
       );
-    assert.ok(
-      seqs.some((seq) => seq > 70_000 && seq < 80_000),
-      'the blocks three quarters in are drawn',
-    );
+    assert.ok(drawn, 'the blocks three quarters in are drawn');
     assert.ok((await page.locator('.lane-block').count()) < 400);
     const window = await page
       .locator('.minimap-window')
