@@ -5,6 +5,7 @@ import { writeDemoRun } from '../src/demo/writeDemoRun';
 import { barePass } from './barePass';
 import { firstTable, formatFirstTable } from './firstTable';
 import { creditPass, type CreditPass } from './creditBench';
+import { gradedIndexCopy } from './gradedValues';
 import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
 import { formatCoverage, monteCarloCoverage } from './monteCarloCoverage';
@@ -56,6 +57,9 @@ const subcommands: Record<string, () => Promise<void> | void> = {
   credit: async () => {
     const [dir = '.', db = '', method = 'loo', logged = 'true'] = process.argv.slice(3);
     process.stdout.write(JSON.stringify(await creditPass(dir, db, method as 'loo', logged === 'true')));
+  },
+  graded: () => {
+    process.stdout.write(`${gradedIndexCopy(process.argv[3] ?? join(dataRoot, 'large.index.sqlite'))}\n`);
   },
   generate: () => {
     const names = process.argv.slice(3);
@@ -140,11 +144,15 @@ function runScaleCurve(names: readonly string[]): string {
 function measureCredit(dataset: Dataset): CreditPass[] {
   const dir = join(dataRoot, dataset.name);
   const db = join(dataRoot, `${dataset.name}.index.sqlite`);
-  const pass = (method: string, logged: boolean): CreditPass =>
-    runJson(self, ['credit', dir, db, method, String(logged)]) as CreditPass;
+  const graded = gradedIndexCopy(db);
+  const pass = (method: string, logged: boolean, index = db): CreditPass =>
+    runJson(self, ['credit', dir, index, method, String(logged)]) as CreditPass;
+  const gradedPass = (method: string): CreditPass => ({ ...pass(method, true, graded), graded: true });
   return [
     pass('loo', true),
     pass('shapley', true),
+    gradedPass('loo'),
+    gradedPass('shapley'),
     pass('loo', false),
     pass('shapley', false),
     pass('loo', false),

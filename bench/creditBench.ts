@@ -5,6 +5,8 @@ import type { CreditMethodName } from '../src/engine/credit/creditMethod';
 export interface CreditPass {
   readonly method: string;
   readonly useLogged: boolean;
+  /** Run on the graded copy of the index (gradedValues.ts): distinct values instead of 0/1 rewards. */
+  readonly graded?: boolean;
   readonly episodes: number;
   readonly failed: number;
   readonly ms: number;

@@ -49,13 +49,14 @@ export function formatReport(results: readonly DatasetResult[]): string {
 export function formatCreditPasses(dataset: string, passes: readonly CreditPass[]): string {
   const header = [
     `Credit passes on the ${dataset} run (planner-solver-verifier, built-in final-answer evaluator):`,
+    '"graded": the index copy whose logged coalition values are distinct fractions (bench/gradedValues.ts), where the run\'s 0/1 rewards give three credit values.',
     '',
     '| pass | method | values from | episodes | seconds | episodes/s | logged | cached | evaluated | cache hit rate | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const rows = passes.map((p, i) => {
     const lookups = p.cached + p.evaluated;
-    const source = p.useLogged ? 'trace (logged)' : 'evaluator + cache';
+    const source = p.useLogged ? `trace (logged${p.graded === true ? ', graded' : ''})` : 'evaluator + cache';
     return [
       i + 1,
       p.method,

@@ -4,6 +4,7 @@ import type { BindValue, Db, Statement } from './database';
 import { MultiInsert } from './multiInsert';
 import { splitCondition, splitParam } from './splitFilter';
 import { sqlBoolean } from './sqlValues';
+import { WriteSpan } from './writeSpan';
 import type { SplitChoice } from '../core/split';
 
 /** A stored credit value with its episode and agent, as the CLI and exports print it (snake_case on purpose: the column names users read). */
@@ -127,7 +128,9 @@ const sharedCreditColumns = ['run_id', 'scope_kind', 'method', 'params_hash', 'c
 
 /**
  * Computed credit and the evaluator cache. An episode's credit rows are replaced as a whole in one
- * transaction, so a reader never sees a mix of old and new rows, nor a partial episode.
+ * transaction, so a reader never sees a mix of old and new rows, nor a partial episode. A pass's
+ * writes share a {@link WriteSpan} (committed at most a second apart); the pass ends it with
+ * {@link CreditRepository.endWrites}.
  */
 export class CreditRepository {
   private readonly cachedStmt: Statement<{ intervention: string; value: number; replayed: number }>;
@@ -152,8 +155,10 @@ export class CreditRepository {
   private readonly outputStmt: Statement<CreditOutputRow>;
   private readonly storeUsageStmt: Statement;
   private readonly usageStmt: Statement<Omit<EvaluatorUsage, 'estimate'> & { estimateJson: string | null }>;
+  private readonly span: WriteSpan;
 
   constructor(private readonly db: Db) {
+    this.span = new WriteSpan(db);
     this.cachedStmt = db.prepare(
       'SELECT intervention, value, replayed FROM evaluation WHERE episode_id = ? AND evaluator = ?',
     );
@@ -370,7 +375,7 @@ export class CreditRepository {
     replace = true,
   ): void {
     const now = new Date().toISOString();
-    this.db.transaction(() => {
+    this.span.write(() => {
       if (replace) this.clearEpisodes(params, rows, failures);
       this.paramsStmt.run(runId, params.method, params.hash, JSON.stringify(params.params));
       if (rows.length > 0)
@@ -386,7 +391,12 @@ export class CreditRepository {
           f.remedy ?? null,
           now,
         );
-    })();
+    });
+  }
+
+  /** Commits the writes of {@link writeCredit} still in the open span. Every pass calls it when it ends. */
+  endWrites(): void {
+    this.span.commit();
   }
 
   /** Removes the stored rows and failures of the episodes of a write, for one method and parameter set. */

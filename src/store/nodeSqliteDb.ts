@@ -15,6 +15,8 @@ export interface NodeSqliteDatabase {
   prepare(sql: string): NodeSqliteStatement;
   exec(sql: string): void;
   close(): void;
+  /** From Node 22.16 / 24.0: whether a transaction is open (SQLite's autocommit is off). */
+  readonly isTransaction?: boolean;
 }
 
 /** The `node:sqlite` module (Node ≥ 22.5; unflagged from 22.13). */
@@ -34,33 +36,48 @@ export function nodeSqliteDb(
 ): Db {
   const db = new sqlite.DatabaseSync(file, { readOnly: options.readonly, timeout: options.timeoutMs });
   let depth = 0;
+  // A transaction opened by `exec('BEGIN')` (a WriteSpan's), for builds without `isTransaction`.
+  let begun = false;
+  const open = (): boolean => depth > 0 || (db.isTransaction ?? begun);
   const transaction =
     <A extends unknown[], R>(fn: (...args: A) => R) =>
     (...args: A): R => {
+      const outer = !open();
       const savepoint = `credit_lens_${depth}`;
-      db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+      db.exec(outer ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
       depth++;
       try {
         const result = fn(...args);
         depth--;
-        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+        db.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`);
         return result;
       } catch (error) {
         depth--;
-        db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        db.exec(outer ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
         throw error;
       }
     };
   return {
     prepare: <Row>(sql: string) => statement<Row>(db.prepare(sql)),
-    exec: (sql) => db.exec(sql),
+    exec: (sql) => {
+      db.exec(sql);
+      begun = explicitTransaction(sql, begun);
+    },
     transaction,
     pragma: (source) => (source.includes('=') ? db.exec(`PRAGMA ${source}`) : db.prepare(`PRAGMA ${source}`).all()),
     get inTransaction() {
-      return depth > 0;
+      return open();
     },
     close: () => db.close(),
   };
+}
+
+/** Whether an explicit transaction is open after `sql` ran: a lone BEGIN opens one, COMMIT, END or ROLLBACK ends it. */
+function explicitTransaction(sql: string, begun: boolean): boolean {
+  const statement = sql.trim().replace(/;$/, '').toUpperCase();
+  if (/^BEGIN( (DEFERRED|IMMEDIATE|EXCLUSIVE))?( TRANSACTION)?$/.test(statement)) return true;
+  if (/^(COMMIT|END|ROLLBACK)( TRANSACTION)?$/.test(statement)) return false;
+  return begun;
 }
 
 function statement<Row>(s: NodeSqliteStatement): Statement<Row> {

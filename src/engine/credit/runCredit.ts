@@ -88,6 +88,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
           ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, advantages, chosen.ids);
     }
   } finally {
+    ctx.output.endWrites(); // a pass that threw keeps what it wrote, as each batch did before the span
     usage = usageOf(evaluator, state, estimate);
     await evaluator?.close();
   }
