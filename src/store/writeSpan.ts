@@ -50,10 +50,19 @@ export class WriteSpan {
     if (this.db.inTransaction) this.db.exec('COMMIT');
   }
 
+  /** The timer's commit: a connection closed first has already ended its transaction (node:sqlite throws on a closed one). */
+  private commitUnlessClosed(): void {
+    try {
+      this.commit();
+    } catch {
+      this.openedAt = undefined;
+    }
+  }
+
   private armIdleCommit(): void {
     if (this.openedAt === undefined) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.commit(), spanIdleMs);
+    this.timer = setTimeout(() => this.commitUnlessClosed(), spanIdleMs);
     this.timer.unref();
   }
 }

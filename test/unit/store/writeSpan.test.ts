@@ -115,6 +115,16 @@ for (const driver of drivers)
       p.reader.close();
     });
 
+    test('a connection closed before the idle timer fires: the timer does nothing and throws nothing', async () => {
+      const p = pair();
+      const span = new WriteSpan(p.writer);
+      span.write(inserter(p)(1));
+      p.writer.close();
+      await sleep(spanIdleMs * 3);
+      assert.deepEqual(committed(p), [], 'closing a connection rolls back what it did not commit');
+      p.reader.close();
+    });
+
     test("inside a caller's transaction the span neither opens nor commits one", () => {
       const p = pair();
       const span = new WriteSpan(p.writer, () => spanMaxMs * 10);
