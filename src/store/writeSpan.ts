@@ -11,14 +11,14 @@ export const spanIdleMs = 50;
  * Each commit writes every page its transaction dirtied to the WAL. A credit pass writes its rows
  * 250 episodes at a time, and where the values are distinct (graded rewards) each batch lands on
  * pages all over `credit_agent_sort`: 520 commits of the 1 GB run wrote the same index pages again
- * and again, and the pass took 2.2× as long as one whose values are 0 and 1 (BENCHMARKS.md, issue 15
+ * and again, and the pass took 1.9× as long as one whose values are 0 and 1 (BENCHMARKS.md, issue 15
  * tenth part). Inside a span each write is a savepoint of one open transaction (a failed write
  * rolls back alone), so a page is written once per span.
  *
  * The write lock is held for the span: at most {@link spanMaxMs} while writes arrive, and a timer
  * commits {@link spanIdleMs} after the last one, so a pass that waits (an evaluator's server) does
- * not hold the lock against the indexer while it waits. The timer fires only when the event loop
- * turns, which a pass reading logged values does not do between its writes.
+ * not hold the lock against the indexer while it waits. A pass reading logged values writes again
+ * sooner than that (about every 20 ms), so its spans last the full second.
  */
 export class WriteSpan {
   private openedAt: number | undefined;
