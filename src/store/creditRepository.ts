@@ -394,7 +394,7 @@ export class CreditRepository {
     });
   }
 
-  /** Commits the writes of {@link writeCredit} still in the open span. Every pass calls it when it ends. */
+  /** Commits the writes of {@link writeCredit} still in the open span; creditForRun calls it when a pass ends. */
   endWrites(): void {
     this.span.commit();
   }

@@ -41,7 +41,7 @@ export class WriteSpan {
     return result;
   }
 
-  /** Commits the span's transaction, if one is open. Idempotent; every pass calls it when it ends, thrown or not. */
+  /** Commits the span's transaction, if one is open. Idempotent; a credit pass calls it once, when it ends, thrown or not. */
   commit(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

@@ -88,7 +88,9 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
           ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, advantages, chosen.ids);
     }
   } finally {
-    ctx.output.endWrites(); // a pass that threw keeps what it wrote, as each batch did before the span
+    // The one place a pass's write span ends: after its last write, thrown or not (a pass that threw
+    // keeps what it wrote, as each batch did before the span).
+    ctx.output.endWrites();
     usage = usageOf(evaluator, state, estimate);
     await evaluator?.close();
   }

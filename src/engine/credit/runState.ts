@@ -170,7 +170,6 @@ export class RunState {
     if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0)
       this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures, replace);
     this.storeFresh();
-    if (final) this.ctx.output.endWrites();
     this.rows = new Map();
     this.pendingFailures = [];
     this.sinceWrite = 0;
