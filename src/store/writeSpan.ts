@@ -35,13 +35,16 @@ export class WriteSpan {
       this.db.exec('BEGIN');
       this.openedAt = this.now();
     }
-    const result = this.db.transaction(fn)();
-    if (this.openedAt !== undefined && this.now() - this.openedAt >= spanMaxMs) this.commit();
-    else this.armIdleCommit();
-    return result;
+    try {
+      return this.db.transaction(fn)();
+    } finally {
+      // A failed write rolled back alone; the span's earlier writes still commit on time.
+      if (this.openedAt !== undefined && this.now() - this.openedAt >= spanMaxMs) this.commit();
+      else this.armIdleCommit();
+    }
   }
 
-  /** Commits the span's transaction, if one is open. Idempotent; a credit pass calls it once, when it ends, thrown or not. */
+  /** Commits the span's transaction, if one is open. Idempotent; a pass calls it once, when it ends, thrown or not. */
   commit(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

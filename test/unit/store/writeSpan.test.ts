@@ -115,6 +115,25 @@ for (const driver of drivers)
       p.reader.close();
     });
 
+    test('a span opened by a write that threw does not hold the write lock: its idle timer ends it', async () => {
+      const p = pair();
+      const span = new WriteSpan(p.writer);
+      const put = inserter(p);
+      assert.throws(() =>
+        span.write(() => {
+          put(1)();
+          throw new Error('the first batch fails');
+        }),
+      );
+      await sleep(spanIdleMs * 3);
+      assert.equal(p.writer.inTransaction, false, 'the lock is not held until the pass ends');
+      span.write(put(2));
+      span.commit();
+      assert.deepEqual(committed(p), [2]);
+      p.writer.close();
+      p.reader.close();
+    });
+
     test('a connection closed before the idle timer fires: the timer does nothing and throws nothing', async () => {
       const p = pair();
       const span = new WriteSpan(p.writer);
