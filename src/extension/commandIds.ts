@@ -16,6 +16,7 @@ import { revealTraceLineCommand } from './commands/revealTraceLineCommand';
 import { runAuditCommand } from './commands/runAuditCommand';
 import { showLogCommand } from './commands/showLogCommand';
 import { showRunSummaryCommand } from './commands/showRunSummaryCommand';
+import { traceCreditTableCommand } from './commands/traceCreditTableCommand';
 import type { IndexJobs } from './indexJobs';
 import { clearReplayApiKeyCommand, setReplayApiKeyCommand } from './replay/replayKey';
 import type { ComparePanel } from './panels/comparePanel';
@@ -25,6 +26,7 @@ import type { EpisodePanel } from './panels/episodePanel';
 import type { GroupPanel } from './panels/groupPanel';
 import type { RunSummaryPanel } from './panels/runSummaryPanel';
 import type { RunFolderSource } from './runFolders';
+import { ReportDocuments } from './reportDocuments';
 
 /**
  * Every command the extension contributes; `package.json#contributes.commands` lists exactly these
@@ -39,6 +41,8 @@ export const commandIds = {
   showRunSummary: 'creditLens.showRunSummary',
   /** "Credit Lens: Recompute Credit…", handled by {@link recomputeCreditCommand}. */
   recomputeCredit: 'creditLens.recomputeCredit',
+  /** "Credit Lens: Credit Table from the Trace Files…" (no index needed), handled by {@link traceCreditTableCommand}. */
+  creditTableFromTraces: 'creditLens.creditTableFromTraces',
   /** "Credit Lens: Run Audit", handled by {@link runAuditCommand}. */
   runAudit: 'creditLens.runAudit',
   /** "Credit Lens: Export Credit and Flags…", handled by {@link exportCommand}. */
@@ -124,6 +128,17 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
   register(
     commandIds.recomputeCredit,
     recomputeCreditCommand({ log, secrets, ...storage, formatCreditReport, chooseFolder, ...onCredited }),
+  );
+  const reports = new ReportDocuments();
+  context.subscriptions.push(reports.register());
+  register(
+    commandIds.creditTableFromTraces,
+    traceCreditTableCommand({
+      log,
+      workerScript,
+      chooseFolder: indexDeps.chooseFolder,
+      showReport: (title, lines) => reports.show(title, lines),
+    }),
   );
   register(commandIds.setReplayApiKey, setReplayApiKeyCommand({ secrets, log }));
   register(commandIds.clearReplayApiKey, clearReplayApiKeyCommand({ secrets, log }));

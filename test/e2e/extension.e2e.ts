@@ -24,6 +24,7 @@ import {
   runsListed,
   summaryNamesRuns,
 } from './steps/runsTree';
+import { traceTableShown } from './steps/traceTable';
 import { CodeServer } from './steps/workbench';
 
 const cs = new CodeServer();
@@ -69,6 +70,11 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     ),
   );
 
+  test(
+    'e3. "Credit Table from the Trace Files…" shows the CLI\'s LOO table in a read-only editor',
+    { timeout: 150_000 },
+    () => cs.step('e3-trace-table', () => traceTableShown(cs)),
+  );
   test(
     'f. the Run Dashboard shows the verifier’s credit share collapsing over the flagged steps',
     { timeout: 240_000 },

@@ -94,7 +94,7 @@ async function chooseFolderToIndex(source: RunFolderSource, purpose: string): Pr
   const candidates = await source.candidates();
   const [only] = candidates;
   if (candidates.length === 1 && only !== undefined) return only;
-  return pickAmong(candidates, source, purpose, 'Choose the run folder to index');
+  return pickAmong(candidates, source, purpose, 'Choose the run folder');
 }
 
 async function pickAmong(

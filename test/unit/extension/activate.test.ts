@@ -42,8 +42,10 @@ test('activate() hands every disposable to context.subscriptions', () => {
   );
   // Every command registration, the channel, the job tracker, the five panel owners, their five
   // serializers, the active index, the run folders, their change listener, the views, background indexing,
-  // the settings and trust listeners that refresh the Episode view, and the language-model tools.
-  assert.equal(context.subscriptions.length, contributed.length + 22);
+  // the settings and trust listeners that refresh the Episode view, the language-model tools, and the
+  // provider of the read-only reports.
+  assert.equal(context.subscriptions.length, contributed.length + 23);
+  assert.ok(fake.contentProviders.has('credit-lens-report'), 'the report documents are provided');
   assert.equal(fake.lmTools.size, 6, 'the language-model tools are registered');
   assert.deepEqual([...fake.serializers.keys()].sort(), [
     'creditLens.compare',

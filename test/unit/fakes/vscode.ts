@@ -51,7 +51,11 @@ export class Uri {
   private constructor(
     readonly scheme: string,
     readonly path: string,
+    readonly query = '',
   ) {}
+  static from(parts: { scheme: string; path?: string; query?: string }): Uri {
+    return new Uri(parts.scheme, parts.path ?? '', parts.query ?? '');
+  }
   static file(fsPath: string): Uri {
     return new Uri('file', resolve(fsPath));
   }
@@ -65,7 +69,7 @@ export class Uri {
     return new Uri(change.scheme ?? this.scheme, this.path);
   }
   toString(): string {
-    return `${this.scheme}://${this.path}`;
+    return `${this.scheme}://${this.path}${this.query ? `?${this.query}` : ''}`;
   }
 }
 
@@ -367,6 +371,8 @@ function initialState() {
     serializers: new Map<string, FakePanelSerializer>(),
     progress: [] as ProgressSession[],
     shownDocuments: [] as { uri: Uri; options: unknown }[],
+    /** `workspace.registerTextDocumentContentProvider`, by scheme. */
+    contentProviders: new Map<string, { provideTextDocumentContent(uri: Uri): string }>(),
     quickPicks: [] as { items: readonly unknown[]; options: unknown }[],
     openDialogs: [] as unknown[],
     diagnosticCollections: [] as FakeDiagnosticCollection[],
@@ -558,6 +564,14 @@ export const workspace = {
   },
   get onDidGrantWorkspaceTrust() {
     return fake.trustGranted.event;
+  },
+  registerTextDocumentContentProvider(
+    scheme: string,
+    provider: { provideTextDocumentContent(uri: Uri): string },
+  ): Disposable {
+    if (fake.contentProviders.has(scheme)) throw new Error(`a provider of '${scheme}' is already registered`);
+    fake.contentProviders.set(scheme, provider);
+    return new Disposable(() => fake.contentProviders.delete(scheme));
   },
   findFiles(include: string, exclude?: string | null, maxResults?: number): Promise<Uri[]> {
     const call: FindFilesCall = { include, exclude: exclude ?? undefined, maxResults };
