@@ -5,6 +5,7 @@ import { writeDemoRun } from '../src/demo/writeDemoRun';
 import { barePass } from './barePass';
 import { firstTable, formatFirstTable } from './firstTable';
 import { creditPass, type CreditPass } from './creditBench';
+import { creditInsertFloor, formatInsertFloor } from './creditInsertFloor';
 import { gradedIndexCopy } from './gradedValues';
 import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
@@ -60,6 +61,9 @@ const subcommands: Record<string, () => Promise<void> | void> = {
   },
   graded: () => {
     process.stdout.write(`${gradedIndexCopy(process.argv[3] ?? join(dataRoot, 'large.index.sqlite'))}\n`);
+  },
+  'insert-floor': () => {
+    print(formatInsertFloor(creditInsertFloor(process.argv[3] ?? join(dataRoot, 'large.index.sqlite'))));
   },
   generate: () => {
     const names = process.argv.slice(3);

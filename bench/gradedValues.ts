@@ -12,12 +12,7 @@ import { openDatabase } from '../src/store/database';
  * first pass) and sits beside `db`.
  */
 export function gradedIndexCopy(db: string): string {
-  const copy = db.replace(/\.sqlite$/, '') + '.graded.sqlite';
-  for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
-  const source = openDatabase(db);
-  source.pragma('wal_checkpoint(TRUNCATE)'); // the copy must hold every committed page
-  source.close();
-  copyFileSync(db, copy);
+  const copy = indexCopy(db, 'graded');
   const graded = openDatabase(copy);
   graded.exec(`
     DELETE FROM credit; DELETE FROM credit_error; DELETE FROM credit_params;
@@ -30,4 +25,20 @@ export function gradedIndexCopy(db: string): string {
     WHERE source = 'logged'`);
   graded.close();
   return copy;
+}
+
+/** A copy of the index `db` beside it, `<db>.<tag>.sqlite`, holding every page `db` committed. */
+export function indexCopy(db: string, tag: string): string {
+  const copy = `${db.replace(/\.sqlite$/, '')}.${tag}.sqlite`;
+  removeIndexFiles(copy);
+  const source = openDatabase(db);
+  source.pragma('wal_checkpoint(TRUNCATE)'); // the copy must hold every committed page
+  source.close();
+  copyFileSync(db, copy);
+  return copy;
+}
+
+/** Deletes an index file and its WAL and shared-memory files. */
+export function removeIndexFiles(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
 }
