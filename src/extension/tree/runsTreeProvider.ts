@@ -77,6 +77,8 @@ export interface RunsTreeOptions {
 
 /** Placeholder shown while the workspace has no index. */
 export const noIndexMessage = 'No Credit Lens index yet: click to index a run folder.';
+/** Below it: the first answer, which needs no index (Credit Table from the Trace Files…). */
+export const traceTableMessage = 'Or read who earned the reward straight from the trace files (no index).';
 
 /** A level's size and a reader of `limit` of its items from `offset` (one indexed query). */
 interface Level {
@@ -155,6 +157,11 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
               kind: 'message',
               text: noIndexMessage,
               command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' },
+            },
+            {
+              kind: 'message',
+              text: traceTableMessage,
+              command: { command: commandIds.creditTableFromTraces, title: 'Credit Table from the Trace Files…' },
             },
           ];
     try {

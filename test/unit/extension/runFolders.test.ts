@@ -152,7 +152,7 @@ test(
       runsTree()
         .getChildren()
         .map((node) => node.kind),
-      ['message'],
+      ['message', 'message'],
     );
     fake.answerMessage = (message) => (message.items.includes('Index Run Folder…') ? 'Index Run Folder…' : undefined);
     fake.answerQuickPick = (items) => (items as { label: string }[]).find((item) => item.label.endsWith(' runs/exp1'));
@@ -185,7 +185,7 @@ test('an index appearing later is found through the file watcher', async () => {
     runsTree()
       .getChildren()
       .map((node) => node.kind),
-    ['message'],
+    ['message', 'message'],
   );
   await runIndexJob({ root: join(root, 'late'), search: false });
   const watcher = fake.watchers.find((w) => w.pattern === indexGlob);

@@ -2,7 +2,12 @@ import '../../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as vscode from 'vscode';
-import { RunsTreeProvider, noIndexMessage, type RunsNode } from '../../../../src/extension/tree/runsTreeProvider';
+import {
+  RunsTreeProvider,
+  noIndexMessage,
+  traceTableMessage,
+  type RunsNode,
+} from '../../../../src/extension/tree/runsTreeProvider';
 import type { BrowseRepository } from '../../../../src/store/browseRepository';
 import { demoIndex, teamUri, type DemoIndex } from './demoIndex';
 
@@ -144,12 +149,15 @@ test('large levels are split: step ranges for many steps, pages for many groups 
   );
 });
 
-test('without an index the view shows a placeholder that offers to index', () => {
+test('without an index the view offers to index, and the credit table that needs no index', () => {
   const tree = new RunsTreeProvider({ index: () => undefined });
-  const [placeholder] = items(tree);
-  assert.equal(placeholder?.label, noIndexMessage);
-  assert.equal(placeholder?.command?.command, 'creditLens.indexRunFolder');
-  assert.equal(items(tree).length, 1);
+  assert.deepEqual(
+    items(tree).map((i) => [i.label, i.command?.command]),
+    [
+      [noIndexMessage, 'creditLens.indexRunFolder'],
+      [traceTableMessage, 'creditLens.creditTableFromTraces'],
+    ],
+  );
 });
 
 test('an empty index and a failing read show a message instead of throwing', () => {
