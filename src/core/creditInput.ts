@@ -1,3 +1,4 @@
+import type { SplitKind } from './split';
 import type { ComputedStatus } from './provenance';
 
 /** What the credit engine knows about one episode before any evaluator call (read from the index). */
@@ -7,6 +8,8 @@ export interface CreditEpisode {
   readonly runId: number;
   readonly step: number | null;
   readonly group: string | null;
+  /** Its split kind (core/split.ts) as the index classifies it; absent where no index is read (the pass's kind is meant). */
+  readonly splitKind?: SplitKind;
   /** The logged team reward v(N); null when the trace has none. */
   readonly reward: number | null;
   readonly groundTruth: string | null;

@@ -7,9 +7,9 @@ import {
 } from '../core/creditInput';
 import type { BindValue, Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
-import { splitCondition, splitParam } from './splitFilter';
+import { splitCondition, splitKindOf, splitParam } from './splitFilter';
 import { sqlNullableBoolean } from './sqlValues';
-import type { SplitChoice } from '../core/split';
+import type { SplitChoice, SplitKind } from '../core/split';
 
 /** A logged routing decision as stored: the selected agent's id, the probabilities by agent name as JSON text. */
 interface RoutingDecision {
@@ -30,7 +30,7 @@ export interface CreditRun {
 
 const pageColumns = `e.episode_id AS episodeId, e.external_id AS externalId, e.run_id AS runId, e.train_step AS step,
   e.group_id AS "group", e.outcome AS reward, e.ground_truth AS groundTruth, s.uri, s.format, e.byte_offset AS offset,
-  e.byte_length AS length, e.line, e.messages_json AS messagesJson`;
+  e.byte_length AS length, e.line, e.messages_json AS messagesJson, ${splitKindOf('e')} AS splitKind`;
 
 /** Reads what the credit engine needs from the index, a page of episodes at a time. */
 export class CreditInputRepository {
@@ -180,6 +180,7 @@ export class CreditInputRepository {
         runId: row[2] as number,
         step: row[3] as number | null,
         group: row[4] as string | null,
+        splitKind: row[13] as SplitKind,
         reward,
         groundTruth: row[6] as string | null,
         uri: row[7] as string,

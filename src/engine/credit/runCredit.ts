@@ -117,8 +117,8 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
 /**
  * The in-stream sign-disagreement tally of a first whole pass (signalPass.ts), when the episodes it
  * reads are those the stored-credit read would: that read takes every split kind of the pass's
- * steps, and an episode of the pass does not carry its kind, so the pass must read one kind and
- * its steps hold no episode of the other.
+ * steps, so a pass over one kind stands for it only when its steps hold no episode of the other
+ * (each episode is tallied under its own kind, so a pass over both always does).
  */
 function streamedSignal(
   run: CreditRun,
@@ -127,7 +127,7 @@ function streamedSignal(
   total: number,
 ): StreamedSignalTally | undefined {
   const split = ctx.options.split ?? defaultSplit;
-  if (split === 'all') return undefined;
+  if (split === 'all') return StreamedSignalTally.of(params, split);
   const [from, to] = ctx.options.steps ?? [-Infinity, Infinity];
   if (ctx.input.countEpisodes(run.runId, from, to, undefined, 'all') !== total) return undefined;
   return StreamedSignalTally.of(params, split);

@@ -1,5 +1,5 @@
 import type { CreditEpisode, CreditParams, CreditRow } from '../../core/creditInput';
-import type { SplitKind } from '../../core/split';
+import { splitKind, type SplitChoice, type SplitKind } from '../../core/split';
 import { advantagesFor, findAdvantageConvention } from '../../credit/signals/advantageConventions';
 import { signDisagreement } from '../../credit/signals/signDisagreement';
 import type { Db } from '../../store/database';
@@ -86,7 +86,8 @@ export function storedSignalCells(
  * the rows {@link SignalRepository.samples} would read back for them, tallied by the same
  * {@link StepTally}. What the read gives is matched: only stepped episodes; each (step, group) in
  * episode order; an agent's sample only from exact or estimated agent-level credit with a value (a
- * NaN one is stored as NULL); the split kind is the pass's (it reads one kind only). The groups of
+ * NaN one is stored as NULL); each sample under its episode's split kind (the pass's when the
+ * episode does not say). The groups of
  * a step may come in another order than the read's (by group id): the counts add up, and ρ is over
  * ranks, whose sums are exact in any order.
  */
@@ -104,14 +105,16 @@ export class StreamedSignalTally {
 
   private constructor(
     private readonly method: string,
+    /** The kind of an episode that does not carry its own: the pass's, or with `all` an unsplit episode's. */
     private readonly splitKind: SplitKind,
     private readonly advantages: SharedAdvantages,
   ) {}
 
-  /** A tally for a pass of `params` over the episodes of `splitKind`; undefined when nothing would be stored. */
-  static of(params: CreditParams, splitKind: SplitKind): StreamedSignalTally | undefined {
+  /** A tally for a pass of `params` over the episodes of `split`; undefined when nothing would be stored. */
+  static of(params: CreditParams, split: SplitChoice): StreamedSignalTally | undefined {
     const advantages = params.method === 'shared' ? undefined : sharedAdvantages(params);
-    return advantages ? new StreamedSignalTally(params.method, splitKind, advantages) : undefined;
+    const kind = split === 'all' ? splitKind(null) : split;
+    return advantages ? new StreamedSignalTally(params.method, kind, advantages) : undefined;
   }
 
   /** One closed group of the pass (or one episode without a group), its rows' advantages set. */
@@ -158,7 +161,7 @@ export class StreamedSignalTally {
       step: episode.step ?? 0,
       groupId: episode.group,
       episodeId: episode.episodeId,
-      splitKind: this.splitKind,
+      splitKind: episode.splitKind ?? this.splitKind,
       outcome: episode.reward,
       agentId,
       advantage: usable ? row.advantage : null,
