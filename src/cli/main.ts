@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { syncLineWriter } from './syncLineWriter';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
 import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
 import { compareCommand, type CompareCommandOptions } from './commands/compareCommand';
@@ -465,7 +466,8 @@ export function main(): void {
     throw error;
   });
   const io: CliIo = {
-    out: (line) => process.stdout.write(`${line}\n`),
+    // Written before the next line is made, so a slow reader slows the command instead of filling memory.
+    out: syncLineWriter(1, () => process.exit(0)),
     err: (line) => process.stderr.write(`${line}\n`),
     ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
   };
