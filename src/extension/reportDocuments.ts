@@ -10,17 +10,13 @@ export const reportScheme = 'credit-lens-report';
  * (agent and run names) is shown as plain text and never rendered.
  */
 export class ReportDocuments implements vscode.TextDocumentContentProvider {
+  // A report never changes once shown (each run of its command opens a new one): no onDidChange.
   private readonly texts = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private shown = 0;
-  readonly onDidChange = this.changed.event;
 
   /** Registers the provider for {@link reportScheme}; dispose the result to unregister. */
   register(): vscode.Disposable {
-    return vscode.Disposable.from(
-      vscode.workspace.registerTextDocumentContentProvider(reportScheme, this),
-      this.changed,
-    );
+    return vscode.workspace.registerTextDocumentContentProvider(reportScheme, this);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -34,11 +30,6 @@ export class ReportDocuments implements vscode.TextDocumentContentProvider {
     this.texts.set(uri.toString(), `${lines.join('\n')}\n`);
     await vscode.window.showTextDocument(uri, { preview: false });
     return uri;
-  }
-
-  /** The text of a document this provider holds (tests). */
-  textOf(uri: vscode.Uri): string | undefined {
-    return this.texts.get(uri.toString());
   }
 }
 

@@ -127,9 +127,8 @@ function streamedSignal(
   total: number,
 ): StreamedSignalTally | undefined {
   const split = ctx.options.split ?? defaultSplit;
-  if (split === 'all') return StreamedSignalTally.of(params, split);
   const [from, to] = ctx.options.steps ?? [-Infinity, Infinity];
-  if (ctx.input.countEpisodes(run.runId, from, to, undefined, 'all') !== total) return undefined;
+  if (split !== 'all' && ctx.input.countEpisodes(run.runId, from, to, undefined, 'all') !== total) return undefined;
   return StreamedSignalTally.of(params, split);
 }
 

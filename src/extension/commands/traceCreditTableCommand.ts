@@ -113,6 +113,7 @@ async function reportTable(
   deps: TraceCreditTableDeps,
 ): Promise<void> {
   const root = folder.fsPath;
+  // The report lists an unreadable run.json among its issues; the log marks it as an error too.
   for (const fatal of result.pass.fatal) deps.log.error(`${root}: ${fatal}`);
   if (cancelled) {
     deps.log.info(`Credit table of ${root} cancelled`);

@@ -146,8 +146,8 @@ test('each report is its own read-only document; a document no longer held says 
   const a = await reports.show('run/a — LOO', ['first']);
   const b = await reports.show('run/a — LOO', ['second']);
   assert.notEqual(a.toString(), b.toString());
-  assert.equal(reports.textOf(a), 'first\n');
-  assert.equal(reports.textOf(b), 'second\n');
+  assert.equal(reports.provideTextDocumentContent(a), 'first\n');
+  assert.equal(reports.provideTextDocumentContent(b), 'second\n');
   assert.ok(!(a as unknown as FakeUri).path.slice(1).includes('/'), 'the title is one path segment');
   const provider = fake.contentProviders.get(reportScheme)!;
   assert.match(
