@@ -84,7 +84,8 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
     }
   });
   worker.on('error', fail);
-  worker.on('exit', (code) => fail(new Error(`parse worker exited with code ${code}`)));
+  const onExit = (code: number): void => fail(new Error(`parse worker exited with code ${code}`));
+  worker.on('exit', onExit);
   return {
     parseAll: (requests, onBatch) =>
       new Promise((resolve, reject) => {
@@ -93,7 +94,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
       }),
     close: async () => {
       clearInterval(relayCancel);
-      worker.removeAllListeners('exit');
+      worker.off('exit', onExit);
       await endWorker(worker);
     },
   };

@@ -9,6 +9,8 @@ interface PoolWorker {
   readonly worker: Worker;
   readonly flags: Int32Array;
   assigned: number[];
+  /** Removes the listeners of the current parseAll (only those: startWorker keeps its own). */
+  detach?: () => void;
 }
 
 /** A batch received ahead of its turn, acknowledged (so its worker may post more) only when delivered. */
@@ -36,7 +38,7 @@ export function pooledProducer(script: string, isCancelled: () => boolean, size:
       clearInterval(relayCancel);
       await Promise.all(
         workers.map((w) => {
-          w.worker.removeAllListeners();
+          w.detach?.();
           return endWorker(w.worker);
         }),
       );
@@ -87,8 +89,8 @@ function parseInOrder(
     };
     workers.forEach((w, k) => {
       w.assigned = requests.map((_, i) => i).filter((i) => i % workers.length === k);
-      w.worker.removeAllListeners();
-      w.worker.on('message', (message: ParseWorkerMessage) => {
+      w.detach?.();
+      const onMessage = (message: ParseWorkerMessage): void => {
         try {
           if (message.kind === 'failed') return fail(new Error(message.message));
           if (message.kind === 'done') {
@@ -110,9 +112,10 @@ function parseInOrder(
         } catch (error) {
           fail(error as Error);
         }
-      });
-      w.worker.on('error', fail);
-      w.worker.on('exit', (code) => fail(new Error(`parse worker exited with code ${code}`)));
+      };
+      const onExit = (code: number): void => fail(new Error(`parse worker exited with code ${code}`));
+      w.worker.on('message', onMessage).on('error', fail).on('exit', onExit);
+      w.detach = () => w.worker.off('message', onMessage).off('error', fail).off('exit', onExit);
       w.worker.postMessage(w.assigned.map((i) => requests[i]));
     });
     if (requests.length === 0) resolve();

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
 
 // How Credit Lens starts and ends its worker threads (parse workers, the index worker, the side
@@ -12,12 +13,54 @@ import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_thread
  */
 export const workerYoungGenerationMb = 8;
 
-/** A worker thread running `script`, with the {@link workerYoungGenerationMb} cap unless `options` sets its own. */
+/**
+ * A worker thread running `script`, with the {@link workerYoungGenerationMb} cap unless `options`
+ * sets its own, whose isolate compiles optimized code on its own thread ({@link ownThreadCompilation}).
+ */
 export function startWorker(script: string, options: WorkerOptions = {}): Worker {
-  return new Worker(script, {
-    ...options,
-    resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb, ...options.resourceLimits },
-  });
+  return ownThreadCompilation(
+    () =>
+      new Worker(script, {
+        ...options,
+        resourceLimits: { maxYoungGenerationSizeMb: workerYoungGenerationMb, ...options.resourceLimits },
+      }),
+  );
+}
+
+/** Workers started and not yet online: V8's concurrent recompilation stays off until none is left. */
+let starting = 0;
+const concurrentByDefault = ![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) =>
+  arg.includes('--no-concurrent-recompilation'),
+);
+
+/**
+ * Creates a worker whose isolate has no background optimizing compiler. Why: on Node 20 a worker
+ * whose event loop ends while a background Turbofan job of its isolate waits for a garbage
+ * collection deadlocks in `NodePlatform::DrainTasks` (nodejs/node#54918): the job waits for the
+ * worker's thread, the thread waits for all background jobs, the worker never exits,
+ * `terminate()` cannot end it, and the process hangs (`credit-lens table` on a loaded 2-core
+ * machine: one run in about fifteen; docs/architecture.md, "One way to start and end a worker
+ * thread"). V8 reads `--concurrent-recompilation` when an isolate is created, so it is turned off
+ * while workers start and back on once they are online: the host's own isolate (the extension
+ * host's, the CLI's) and workers others start later keep their background compiler.
+ */
+function ownThreadCompilation(create: () => Worker): Worker {
+  if (starting++ === 0) setFlagsFromString('--no-concurrent-recompilation');
+  let counted = true;
+  const started = (): void => {
+    if (!counted) return;
+    counted = false;
+    if (--starting === 0 && concurrentByDefault) setFlagsFromString('--concurrent-recompilation');
+  };
+  try {
+    const worker = create();
+    worker.once('online', started);
+    worker.once('exit', started);
+    return worker;
+  } catch (error) {
+    started();
+    throw error;
+  }
 }
 
 /**

@@ -15,7 +15,11 @@ function cliAgentRows(repo: string, folder: string): string[] {
     encoding: 'utf8',
     timeout: 60_000,
   });
-  assert.equal(out.status, 0, `credit-lens table failed: ${out.stderr}`);
+  assert.equal(
+    out.status,
+    0,
+    `credit-lens table: status ${out.status}, signal ${out.signal}: ${out.stderr}${out.stdout}`,
+  );
   const rows = out.stdout.split('\n').filter((line) => /^\s+(planner|solver|verifier)\s+\d/.test(line));
   assert.ok(rows.length >= 3, `agent rows of the CLI's table: ${out.stdout}`);
   return rows;

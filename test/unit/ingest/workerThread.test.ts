@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInThisContext } from 'node:vm';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { SideSearchWorkerData } from '../../../src/engine/indexWorkerSearch';
 import type { ParseRequest } from '../../../src/ingest/parseLines';
@@ -104,4 +106,23 @@ test('startWorker caps the young generation of a worker, unless the caller sets 
   };
   assert.equal(await limitsOf({}), workerYoungGenerationMb);
   assert.equal(await limitsOf({ resourceLimits: { maxYoungGenerationSizeMb: 4 } }), 4);
+});
+
+// V8's own answer, asked inside the isolate: does it compile optimized code on a background thread?
+const backgroundCompilerProbe = `require('node:v8').setFlagsFromString('--allow-natives-syntax');
+require('node:worker_threads').parentPort.postMessage(runInThisContext('%IsConcurrentRecompilationSupported()'));`;
+
+test('workers from startWorker compile on their own thread; the host and workers started elsewhere keep the background compiler', async () => {
+  const answer = (worker: Worker) => new Promise<boolean>((got) => worker.once('message', got));
+  const ours = [
+    startWorker(backgroundCompilerProbe, { eval: true }),
+    startWorker(backgroundCompilerProbe, { eval: true }),
+  ];
+  const answers = await Promise.all(ours.map(answer));
+  assert.deepEqual(answers, [false, false], 'a worker of ours has no background compiler (nodejs/node#54918)');
+  const other = new Worker(backgroundCompilerProbe, { eval: true });
+  assert.equal(await answer(other), true, 'the flag is back on once our workers are online');
+  await Promise.all([...ours, other].map((w) => endWorker(w)));
+  setFlagsFromString('--allow-natives-syntax');
+  assert.equal(runInThisContext('%IsConcurrentRecompilationSupported()'), true, 'the host isolate is untouched');
 });
