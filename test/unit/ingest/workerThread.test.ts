@@ -110,7 +110,7 @@ test('startWorker caps the young generation of a worker, unless the caller sets 
 
 // V8's own answer, asked inside the isolate: does it compile optimized code on a background thread?
 const backgroundCompilerProbe = `require('node:v8').setFlagsFromString('--allow-natives-syntax');
-require('node:worker_threads').parentPort.postMessage(runInThisContext('%IsConcurrentRecompilationSupported()'));`;
+require('node:worker_threads').parentPort.postMessage(require('node:vm').runInThisContext('%IsConcurrentRecompilationSupported()'));`;
 
 test('workers from startWorker compile on their own thread; the host and workers started elsewhere keep the background compiler', async () => {
   const answer = (worker: Worker) => new Promise<boolean>((got) => worker.once('message', got));
