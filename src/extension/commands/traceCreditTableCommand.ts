@@ -53,14 +53,15 @@ export function traceCreditTableCommand(deps: TraceCreditTableDeps): (argument?:
     const method = await pickTraceMethod(config.defaultMethod);
     if (method === undefined) return;
     const root = folder.fsPath;
-    deps.log.info(`Credit table (${method}) from the trace files of ${root}`);
+    const run = runOfItem(argument);
+    deps.log.info(`Credit table (${method}) from the trace files of ${run ? join(root, run) : root}`);
     let result: TraceCreditResult;
     let cancelled = false;
     try {
       result = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `${title}: ${folderLabel(folder)}`,
+          title: `${title}: ${folderLabel(folder)}${run ? ` › ${run}` : ''}`,
           cancellable: true,
         },
         (progress, token) => {
@@ -70,6 +71,7 @@ export function traceCreditTableCommand(deps: TraceCreditTableDeps): (argument?:
             method,
             split: defaultSplit,
             steps: [-Infinity, Infinity],
+            ...(run ? { run } : {}),
             parseWorkerScript: join(dirname(deps.workerScript), 'traceCreditWorker.js'),
             isCancelled: () => (cancelled ||= token.isCancellationRequested),
             onProgress: (update) => {
@@ -85,8 +87,20 @@ export function traceCreditTableCommand(deps: TraceCreditTableDeps): (argument?:
       await reportJobFailure(folder, error, deps.log, 'read the traces of');
       return;
     }
-    await reportTable(folder, method, result, cancelled, deps);
+    await reportTable(folder, run, method, result, cancelled, deps);
   };
+}
+
+/**
+ * The run an item of the Runs view stands for — its folder inside the run folder, as `table --run`
+ * takes it — so the table reads only that run's files; none for a folder, the palette, or a run
+ * that is the folder itself.
+ */
+function runOfItem(argument: unknown): string | undefined {
+  if (typeof argument !== 'object' || argument === null || !('run' in argument)) return undefined;
+  const run = argument.run;
+  if (typeof run !== 'object' || run === null || !('root' in run)) return undefined;
+  return typeof run.root === 'string' && run.root !== '' ? run.root : undefined;
 }
 
 /** The methods in the order offered: the credit methods first, the shared-reward reference last. */
@@ -107,6 +121,7 @@ async function pickTraceMethod(defaultMethod: CreditMethodName): Promise<TraceCr
 
 async function reportTable(
   folder: vscode.Uri,
+  run: string | undefined,
   method: TraceCreditMethod,
   result: TraceCreditResult,
   cancelled: boolean,
@@ -122,10 +137,11 @@ async function reportTable(
   }
   const lines = formatTraceCredit(root, method, result);
   for (const line of lines) deps.log.info(line);
-  await deps.showReport(`${folderLabel(folder)} — ${methodLabels[method]} from the trace files`, lines);
+  const scope = run ? `${folderLabel(folder)} › ${run}` : folderLabel(folder);
+  await deps.showReport(`${scope} — ${methodLabels[method]} from the trace files`, lines);
   const computed = result.runs.reduce((sum, r) => sum + r.computed, 0);
   if (computed === 0)
     void vscode.window.showWarningMessage(
-      `Credit Lens: no episode of ${folderLabel(folder)} logs the values ${methodLabels[method]} needs; the report says what would answer it.`,
+      `Credit Lens: no episode of ${scope} logs the values ${methodLabels[method]} needs; the report says what would answer it.`,
     );
 }

@@ -156,3 +156,39 @@ test('each report is its own read-only document; a document no longer held says 
   );
   registration.dispose();
 });
+
+test('on a run of the Runs view: only that run is read, as `table --run` reads it', async () => {
+  const reports = new ReportDocuments();
+  const registration = reports.register();
+  const asked: TraceCreditOptions[] = [];
+  const command = traceCreditTableCommand({
+    log: vscode.window.createOutputChannel('Credit Lens', { log: true }),
+    workerScript,
+    chooseFolder: (argument) => Promise.resolve((argument as { folder: vscode.Uri }).folder),
+    showReport: (title, lines) => reports.show(title, lines),
+    runTable: (options) => {
+      asked.push(options);
+      return traceCreditTable(options);
+    },
+  });
+  pickMethod('LOO');
+  const run = { name: 'planner-solver-verifier', root: 'planner-solver-verifier' };
+  await command({ kind: 'run', folder: vscode.Uri.file(demo), run });
+  assert.equal(asked[0]?.run, 'planner-solver-verifier');
+  const uri = fake.shownDocuments[0]!.uri;
+  const text = fake.contentProviders.get(reportScheme)!.provideTextDocumentContent(uri);
+  const alone = await traceCreditTable({
+    root: demo,
+    method: 'loo',
+    split: 'train',
+    steps: [-Infinity, Infinity],
+    run: 'planner-solver-verifier',
+  });
+  const stable = (lines: readonly string[]): string[] => lines.filter((l) => !l.trimStart().startsWith('values:'));
+  assert.deepEqual(stable(text.trimEnd().split('\n')), stable(formatTraceCredit(demo, 'loo', alone)));
+  assert.match(text, /^\s+verifier\s+\d+\s+0\.\d+/m);
+  assert.doesNotMatch(text, /routed-experts|planner-solver-verifier-credit/, 'no other run of the folder is read');
+  assert.match(fake.progress[0]?.options.title ?? '', /› planner-solver-verifier$/);
+  assert.match(fake.shownDocuments[0]!.uri.path + uri.query, /planner-solver-verifier/);
+  registration.dispose();
+});
