@@ -9,7 +9,7 @@ import { indexDbPath, loadConfigOrReport, type CreditLensConfig } from '../confi
 import { plural } from '../indexReport';
 import { gatedEvaluatorChoice } from '../trust';
 import { folderLabel } from '../runFolders';
-import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
+import { pickRunFolder, runOfItem, type ChooseRunFolder } from './pickRunFolder';
 import { reportJobFailure, type RunCredit } from './recomputeCreditCommand';
 import type { RunAuditJob } from './runAuditCommand';
 
@@ -82,21 +82,28 @@ export function exportCommand(deps: ExportDeps): (argument?: unknown) => Promise
       placeHolder: `Choose what to export (credit: ${config.defaultMethod})`,
     });
     if (picked === undefined) return;
+    const run = runOfItem(argument);
     const target = await vscode.window.showSaveDialog({
       title,
       defaultUri: vscode.Uri.joinPath(
         folder,
-        `credit-lens-${picked.format === 'sarif' ? 'audit' : config.defaultMethod}.${picked.format}`,
+        `credit-lens-${run ? `${basename(run)}-` : ''}${picked.format === 'sarif' ? 'audit' : config.defaultMethod}.${picked.format}`,
       ),
       filters: { [picked.label]: [picked.format] },
     });
     if (target === undefined) return;
-    await exportTo(folder, target, picked.format, config, deps);
+    await exportTo({ folder, run }, target, picked.format, config, deps);
   };
 }
 
+/** What is exported: a run folder, or one run of it (runOfItem). */
+interface ExportScope {
+  readonly folder: vscode.Uri;
+  readonly run: string | undefined;
+}
+
 async function exportTo(
-  folder: vscode.Uri,
+  { folder, run }: ExportScope,
   target: vscode.Uri,
   format: ExportFormat,
   config: CreditLensConfig,
@@ -105,23 +112,31 @@ async function exportTo(
   const root = folder.fsPath;
   const dbPath = indexDbPath(config.indexLocation, root, deps.storageDir);
   const evaluator = gatedEvaluatorChoice(config, deps.log);
+  const only = run ? { run } : {};
   let exported: ExportText | undefined;
   try {
     exported = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Credit Lens: exporting ${folderLabel(folder)}`,
+        title: `Credit Lens: exporting ${folderLabel(folder)}${run ? ` › ${run}` : ''}`,
         cancellable: format !== 'sarif',
       },
       async (_progress, token) => {
         if (format === 'sarif')
           return sarifText(
             root,
-            { root, thresholds: config.auditThresholds, evaluator, ...(dbPath !== undefined ? { dbPath } : {}) },
+            {
+              root,
+              ...only,
+              thresholds: config.auditThresholds,
+              evaluator,
+              ...(dbPath !== undefined ? { dbPath } : {}),
+            },
             deps,
           );
         const options: CreditJobOptions = {
           root,
+          ...only,
           method: config.defaultMethod,
           evaluator,
           concurrency: config.evaluator.concurrency,

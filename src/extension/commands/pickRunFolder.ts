@@ -136,3 +136,15 @@ function folderOfNode(argument: unknown): vscode.Uri | undefined {
   const folder = argument.folder;
   return folder instanceof vscode.Uri ? folder : undefined;
 }
+
+/**
+ * The run an item of the Runs view stands for (a run, its steps, a step…): its folder inside the run
+ * folder, as the CLI's `--run` takes it, so a command invoked on it acts on that run alone; none for
+ * a folder, the palette, the explorer, or a run that is the folder itself.
+ */
+export function runOfItem(argument: unknown): string | undefined {
+  if (typeof argument !== 'object' || argument === null || !('run' in argument)) return undefined;
+  const run = argument.run;
+  if (typeof run !== 'object' || run === null || !('root' in run)) return undefined;
+  return typeof run.root === 'string' && run.root !== '' ? run.root : undefined;
+}

@@ -20,7 +20,7 @@ import { count, plural } from '../indexReport';
 import { currentEvaluatorChoice, showTrustWarning } from '../trust';
 import { abortOnCancel, confirmPass, PassMeter, type ReplayDeps } from '../replay/replayPass';
 import { folderLabel } from '../runFolders';
-import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
+import { pickRunFolder, runOfItem, type ChooseRunFolder } from './pickRunFolder';
 
 /** Runs a credit pass; `runCreditJob` unless a test injects another. */
 export type RunCredit = (options: CreditJobOptions, hooks?: CreditJobHooks) => Promise<CreditJobResult>;
@@ -72,6 +72,8 @@ interface CreditRequest {
   readonly evaluator?: EvaluatorChoice;
   readonly budget?: number;
   readonly steps?: readonly [number, number];
+  /** The run of the Runs view item the command was invoked on (runOfItem); every run otherwise. */
+  readonly run?: string;
 }
 
 /**
@@ -88,7 +90,8 @@ export function recomputeCreditCommand(deps: RecomputeCreditDeps): (argument?: u
     if (config === undefined) return;
     const request = await askRequest(config, deps.log);
     if (request === undefined) return;
-    await recompute(folder, config, request, deps);
+    const run = runOfItem(argument);
+    await recompute(folder, config, { ...request, ...(run ? { run } : {}) }, deps);
   };
 }
 
@@ -270,7 +273,7 @@ async function recompute(
     result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Credit Lens: ${methodLabels[request.method]} credit of ${folderLabel(folder)}`,
+        title: `Credit Lens: ${methodLabels[request.method]} credit of ${folderLabel(folder)}${request.run ? ` › ${request.run}` : ''}`,
         cancellable: true,
       },
       async (progress, token) => {

@@ -5,7 +5,7 @@ import { indexDbPath, loadConfigOrReport } from '../config';
 import { plural } from '../indexReport';
 import { gatedEvaluatorChoice } from '../trust';
 import { folderLabel } from '../runFolders';
-import { pickRunFolder, type ChooseRunFolder } from './pickRunFolder';
+import { pickRunFolder, runOfItem, type ChooseRunFolder } from './pickRunFolder';
 import { reportJobFailure } from './recomputeCreditCommand';
 
 /** Runs an audit; `runAudit` unless a test injects another. */
@@ -39,9 +39,11 @@ export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Pro
     const config = loadConfigOrReport(deps.log);
     if (config === undefined) return;
     const root = folder.fsPath;
+    const run = runOfItem(argument);
     const dbPath = indexDbPath(config.indexLocation, root, deps.storageDir);
     const options: AuditOptions = {
       root,
+      ...(run ? { run } : {}),
       thresholds: config.auditThresholds,
       evaluator: gatedEvaluatorChoice(config, deps.log),
       ...(dbPath !== undefined ? { dbPath } : {}),
@@ -52,7 +54,7 @@ export function runAuditCommand(deps: RunAuditDeps): (argument?: unknown) => Pro
       result = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Credit Lens: auditing ${folderLabel(folder)}`,
+          title: `Credit Lens: auditing ${folderLabel(folder)}${run ? ` › ${run}` : ''}`,
           cancellable: true,
         },
         (_progress, token) =>

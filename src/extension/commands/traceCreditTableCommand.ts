@@ -12,7 +12,7 @@ import {
 import { loadConfigOrReport } from '../config';
 import { count, plural, progressIncrement } from '../indexReport';
 import { folderLabel } from '../runFolders';
-import { pickFolderToIndex, type ChooseRunFolder } from './pickRunFolder';
+import { pickFolderToIndex, runOfItem, type ChooseRunFolder } from './pickRunFolder';
 import { methodLabels, reportJobFailure } from './recomputeCreditCommand';
 
 /** Computes the table; `traceCreditTable` unless a test injects another. */
@@ -89,18 +89,6 @@ export function traceCreditTableCommand(deps: TraceCreditTableDeps): (argument?:
     }
     await reportTable(folder, run, method, result, cancelled, deps);
   };
-}
-
-/**
- * The run an item of the Runs view stands for — its folder inside the run folder, as `table --run`
- * takes it — so the table reads only that run's files; none for a folder, the palette, or a run
- * that is the folder itself.
- */
-function runOfItem(argument: unknown): string | undefined {
-  if (typeof argument !== 'object' || argument === null || !('run' in argument)) return undefined;
-  const run = argument.run;
-  if (typeof run !== 'object' || run === null || !('root' in run)) return undefined;
-  return typeof run.root === 'string' && run.root !== '' ? run.root : undefined;
 }
 
 /** The methods in the order offered: the credit methods first, the shared-reward reference last. */

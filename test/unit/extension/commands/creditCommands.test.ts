@@ -2,7 +2,7 @@ import '../../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import * as vscode from 'vscode';
-import type { AuditResult } from '../../../../src/engine/audit/auditJob';
+import type { AuditOptions, AuditResult } from '../../../../src/engine/audit/auditJob';
 import type { CreditJobHooks, CreditJobOptions, CreditJobResult } from '../../../../src/engine/credit/creditJob';
 import { exportCommand } from '../../../../src/extension/commands/exportCommand';
 import { creditHeadline, recomputeCreditCommand } from '../../../../src/extension/commands/recomputeCreditCommand';
@@ -91,6 +91,16 @@ test('recompute: the default method is offered first and the picks become runCre
     fake.messages.map((m) => [m.level, m.text]),
     [['info', 'LOO credit: 1,280 episodes; verifier 0.259 → 0.000']],
   );
+});
+
+test('recompute on a run of the Runs view: the pass is that run alone, and the notification names it', async () => {
+  const stub = stubCredit();
+  script(['LOO'], ['', '']);
+  const item = { kind: 'run', folder: root, run: { name: 'pipeline', root: 'runs/pipeline' } };
+  await recomputeCreditCommand({ log: log(), formatCreditReport, runCredit: stub.runCredit })(item);
+  assert.equal(stub.calls[0]?.options.root, '/runs/r');
+  assert.equal(stub.calls[0]?.options.run, 'runs/pipeline');
+  assert.match(fake.progress[0]?.options.title ?? '', /credit of \/runs\/r › runs\/pipeline$/);
 });
 
 test('recompute: methods without counterfactuals ask for neither evaluator nor budget', async () => {
@@ -299,3 +309,43 @@ test('showLog reveals the channel', async () => {
   await showLogCommand({ log: channel })();
   assert.equal(lastChannel().shown, 1);
 });
+
+const runItem = { kind: 'run', folder: root, run: { name: 'pipeline', root: 'runs/pipeline' } };
+
+test('runAudit on a run of the Runs view audits that run alone', async () => {
+  let options: AuditOptions | undefined;
+  await runAuditCommand({
+    log: log(),
+    formatAudit: () => [],
+    onAudited: () => undefined,
+    runAudit: (o) => ((options = o), Promise.resolve(auditResult)),
+  })(runItem);
+  assert.equal(options?.root, '/runs/r');
+  assert.equal(options?.run, 'runs/pipeline');
+  assert.match(fake.progress[0]?.options.title ?? '', /auditing \/runs\/r › runs\/pipeline$/);
+});
+
+for (const [label, file] of [
+  ['CSV', 'credit-lens-pipeline-loo.csv'],
+  ['SARIF', 'credit-lens-pipeline-audit.sarif'],
+] as const) {
+  test(`export ${label} on a run of the Runs view exports that run alone, under a name that says so`, async () => {
+    script([label]);
+    fake.answerSaveDialog = () => FakeUri.file('/out/file');
+    const asked: { run?: string }[] = [];
+    await exportCommand({
+      log: log(),
+      formatters,
+      version: '0.1.0',
+      runCredit: (options, hooks) => (asked.push(options), exportRunCredit(options, hooks)),
+      runAudit: (options) => (asked.push(options), Promise.resolve(auditResult)),
+    })(runItem);
+    assert.deepEqual(
+      asked.map((o) => o.run),
+      ['runs/pipeline'],
+    );
+    const dialog = fake.saveDialogs[0] as { defaultUri: vscode.Uri };
+    assert.equal(dialog.defaultUri.fsPath, `/runs/r/${file}`);
+    assert.equal(fake.writtenFiles.length, 1);
+  });
+}
