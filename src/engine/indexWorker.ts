@@ -3,15 +3,19 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runIndexJob } from './indexJob';
 import { runSideSearchWorker, type SideSearchWorkerData } from './indexWorkerSearch';
+import { runCreditWriteWorker } from './credit/creditWriteWorker';
+import type { CreditWriteWorkerData } from './credit/creditWriteProtocol';
 import type { IndexWorkerData, IndexWorkerMessage } from './indexWorkerProtocol';
 
 // Entry point of the index worker thread (dist/indexWorker.js). better-sqlite3 is synchronous, so
 // indexing runs here to keep the extension host and the CLI's progress display responsive. The
 // same script, started by an index worker in the side-search role, builds a cold pass's full-text
-// index in a third thread (indexWorkerSearch.ts).
-const data = workerData as IndexWorkerData | SideSearchWorkerData;
-if ('role' in data) runSideSearchWorker(data);
-else runIndex(data);
+// index in a third thread (indexWorkerSearch.ts); in the credit-writes role, it stores a credit
+// pass's rows beside the pass (credit/creditWrites.ts).
+const data = workerData as IndexWorkerData | SideSearchWorkerData | CreditWriteWorkerData;
+if (!('role' in data)) runIndex(data);
+else if (data.role === 'credit-writes') runCreditWriteWorker(data);
+else runSideSearchWorker(data);
 
 function runIndex(data: IndexWorkerData): void {
   const cancelFlag = new Int32Array(data.cancel);

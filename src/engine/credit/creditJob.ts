@@ -27,7 +27,9 @@ import { RunProducerRepository } from '../../store/runProducerRepository';
 import { defaultSplit, type SplitChoice } from '../../core/split';
 import { jobSignal } from './jobSignal';
 import { creditForRun, type RunPass } from './runCredit';
+import type { RunContext } from './runState';
 import { recordSignalDisagreement } from './signalPass';
+import { bundledIndexWorkerScript, writeWorkerMinEpisodes } from './creditWrites';
 
 export interface CreditJobOptions {
   readonly root: string;
@@ -70,6 +72,15 @@ export interface CreditJobOptions {
    * the others keep their rows and are counted in `reused`. The audit uses this; the credit command recomputes.
    */
   readonly onlyMissing?: boolean;
+  /**
+   * The built `dist/indexWorker.js`, in which a pass of many episodes stores its rows while it
+   * computes the next ones (creditWrites.ts); by default the one beside the running bundle (the
+   * extension's, the CLI's, the benchmark's); `false`, or none found (tests run from source): the
+   * pass writes on its own connection.
+   */
+  readonly writeWorkerScript?: string | false;
+  /** Least episodes a pass needs to write in the worker (default {@link writeWorkerMinEpisodes}; tests set 1). */
+  readonly writeWorkerMinEpisodes?: number;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -177,6 +188,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
             counters,
             producers: new RunProducerRepository(store.db),
             signal: cancel.signal,
+            ...writeWorkerOf(options, location.path),
           },
           freshness,
         );
@@ -220,6 +232,14 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     cancel.dispose();
     store.close();
   }
+}
+
+/** Where the job's large passes write: its write worker's script (the bundled one by default) and the index. */
+function writeWorkerOf(options: CreditJobOptions, dbPath: string): Pick<RunContext, 'writeWorker'> {
+  const script =
+    options.writeWorkerScript === false ? undefined : (options.writeWorkerScript ?? bundledIndexWorkerScript());
+  if (!script) return {};
+  return { writeWorker: { script, dbPath, minEpisodes: options.writeWorkerMinEpisodes ?? writeWorkerMinEpisodes } };
 }
 
 /**

@@ -14,9 +14,10 @@ import { chooseEvaluator } from './chooseEvaluator';
 import type { RunCreditResult } from './creditJob';
 import { coalitionMethods, perMessageMethods } from './creditMethod';
 import { creditParams } from './creditParams';
-import { defaultMonteCarlo } from './monteCarloCredit';
+import { defaultMonteCarlo, type MonteCarloSettings } from './monteCarloCredit';
 import { forEachConcurrently, RunState, type RunContext } from './runState';
 import { StreamedSignalTally } from './signalPass';
+import { directCreditWrites, startCreditWrites, type CreditWrites } from './creditWrites';
 import type { SignalCell } from '../../store/signalRepository';
 import { defaultSplit } from '../../core/split';
 
@@ -39,36 +40,26 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
         ...(ctx.hooks.onWarning ? { onWarning: ctx.hooks.onWarning } : {}),
       })
     : undefined;
-  if (evaluator?.replays && options.method === 'owen') {
-    await evaluator.close();
-    throw new Error(
-      'owen needs the values of message subsets that are not prefixes, and a replay answers prefixes only (the agents continue after the kept messages): use --method prefix with a replay',
-    );
-  }
+  await refuseOwenOnReplay(evaluator, options.method);
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
-  const params = creditParams(options.method, {
-    advantage: advantage.convention.name,
-    ...(options.budget !== undefined ? { budget: options.budget } : {}),
-    evaluator: evaluator?.fingerprint ?? null,
-    // The default action d_i defines the game (credit-methods.md §2): logged values carry their own
-    // intervention in the index; evaluators are asked for removals (⊥), or a replay for default actions.
-    ...(needsEvaluator ? { intervention: evaluator ? (evaluator.intervention ?? 'remove') : 'logged' } : {}),
-    ...(options.useLogged === false ? { useLogged: false } : {}),
-    // owen samples its long episodes (credit-methods.md §3.12), so its results depend on the settings too.
-    ...(options.method === 'shapley-mc' || options.method === 'owen' ? { monteCarlo } : {}),
-  });
+  const params = passParams(options, advantage.convention.name, evaluator, needsEvaluator, monteCarlo);
   const [from, to] = options.steps ?? [-Infinity, Infinity];
   const split = options.split ?? defaultSplit;
   const chosen = episodesToCompute(run, ctx, params.hash, freshness);
   const episodes = (): Generator<CreditEpisode> =>
     ctx.input.episodes(run.runId, from, to, undefined, chosen.ids, split);
   const total = chosen.ids?.length === 0 ? 0 : ctx.input.countEpisodes(run.runId, from, to, chosen.ids, split);
-  const state = new RunState(run, params, ctx, total, evaluator, monteCarlo);
+  const writes = await openWrites(ctx, total).catch(async (error: unknown) => {
+    await evaluator?.close();
+    throw error;
+  });
+  const state = new RunState(run, params, ctx, total, evaluator, monteCarlo, writes);
   const calibrated = calibrateOnNeed(run, ctx, state, evaluator);
   state.trust = calibrated.trust;
   let budget: BudgetReport | undefined;
   let estimate: ReplayCost | undefined;
   let usage: EvaluatorUsage | undefined;
+  let finished = false;
   try {
     const costs = evaluator?.estimate ? await episodeCosts(episodes(), state, options.concurrency) : undefined;
     if (costs) {
@@ -83,14 +74,20 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
       if (firstWholePass) state.writesWhole(advantages, streamedSignal(run, ctx, params, total));
       budget = await computeEpisodes(ctx, state, episodes, costs);
       state.flush(true);
-      if (!state.groupAdvantages?.contiguous)
+      if (!state.groupAdvantages?.contiguous) {
+        await writes.settle(); // the update reads the rows back, on this thread's connection
         for (const method of state.methods)
           ctx.output.updateGroupAdvantages(run.runId, { ...params, method }, advantages, chosen.ids);
+      }
     }
+    finished = true;
   } finally {
-    // The one place a pass's write span ends: after its last write, thrown or not (a pass that threw
-    // keeps what it wrote, as each batch did before the span).
-    ctx.output.endWrites();
+    // The one place a pass's writes end: after its last write, thrown or not (a pass that threw
+    // keeps what it wrote, as each batch did before the span). A failed write of the worker is the
+    // pass's error unless the pass failed first.
+    await writes.close().catch((error: unknown) => {
+      if (finished) throw error;
+    });
     usage = usageOf(evaluator, state, estimate);
     await evaluator?.close();
   }
@@ -112,6 +109,36 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
     ...(usage && !options.dryRun ? { usage } : {}),
   };
   return { result, ...(signalCells ? { signalCells } : {}) };
+}
+
+/** owen needs values a replay cannot give: refused before anything runs (the evaluator closed). */
+async function refuseOwenOnReplay(evaluator: Evaluator | undefined, method: string): Promise<void> {
+  if (!evaluator?.replays || method !== 'owen') return;
+  await evaluator.close();
+  throw new Error(
+    'owen needs the values of message subsets that are not prefixes, and a replay answers prefixes only (the agents continue after the kept messages): use --method prefix with a replay',
+  );
+}
+
+/** The parameter set a pass computes (its hash names the stored rows). */
+function passParams(
+  options: RunContext['options'],
+  advantage: string,
+  evaluator: Evaluator | undefined,
+  needsEvaluator: boolean,
+  monteCarlo: MonteCarloSettings,
+): CreditParams {
+  return creditParams(options.method, {
+    advantage,
+    ...(options.budget !== undefined ? { budget: options.budget } : {}),
+    evaluator: evaluator?.fingerprint ?? null,
+    // The default action d_i defines the game (credit-methods.md §2): logged values carry their own
+    // intervention in the index; evaluators are asked for removals (⊥), or a replay for default actions.
+    ...(needsEvaluator ? { intervention: evaluator ? (evaluator.intervention ?? 'remove') : 'logged' } : {}),
+    ...(options.useLogged === false ? { useLogged: false } : {}),
+    // owen samples its long episodes (credit-methods.md §3.12), so its results depend on the settings too.
+    ...(options.method === 'shapley-mc' || options.method === 'owen' ? { monteCarlo } : {}),
+  });
 }
 
 /**
@@ -176,9 +203,10 @@ function calibrateOnNeed(
       ctx.input.countEpisodes(run.runId, undefined, undefined, undefined, split),
       state.calibrationIo(evaluator),
       ctx.options.calibration,
-    ).then((result) => {
-      ctx.output.storeCalibration(run.runId, result);
-      state.storeFresh(); // so episodes find the factual values calibration just scored
+    ).then(async (result) => {
+      state.writes.storeCalibration(run.runId, result);
+      state.storeFresh();
+      await state.writes.settle(); // so episodes find the factual values calibration just scored
       return result;
     });
     return calibrationDistrust(await calibration);
@@ -230,6 +258,17 @@ async function computeEpisodes(
     },
     options.budgetSeed,
   );
+}
+
+/**
+ * Where the pass writes: a write worker for a pass of at least its `minEpisodes` episodes when the
+ * job has one, else the pass's own connection (a dry run writes nothing).
+ */
+function openWrites(ctx: RunContext, total: number): Promise<CreditWrites> {
+  const worker = ctx.writeWorker;
+  if (!worker || ctx.options.dryRun || total < worker.minEpisodes)
+    return Promise.resolve(directCreditWrites(ctx.output));
+  return startCreditWrites(worker.script, worker.dbPath);
 }
 
 /** Each episode's estimated cost, by episode id. */

@@ -20,6 +20,7 @@ import type { MessageCreditResult } from './messageCredit';
 import type { MonteCarloSettings } from './monteCarloCredit';
 import { recordingEvaluator } from './recordingEvaluator';
 import type { StreamedSignalTally } from './signalPass';
+import type { CreditWrites } from './creditWrites';
 import type { SignalCell } from '../../store/signalRepository';
 
 /** What every run of a job shares. */
@@ -32,6 +33,8 @@ export interface RunContext {
   readonly producers: RunProducerRepository;
   /** Fires when the job is cancelled; aborts evaluator calls in flight. */
   readonly signal: AbortSignal;
+  /** Where passes of at least `minEpisodes` write (creditWrites.ts): the built `dist/indexWorker.js` and the index file. */
+  readonly writeWorker?: { readonly script: string; readonly dbPath: string; readonly minEpisodes: number };
 }
 
 const writeEvery = 250;
@@ -68,6 +71,8 @@ export class RunState {
     private readonly total: number,
     private readonly evaluator: Evaluator | undefined,
     private readonly monteCarlo: MonteCarloSettings,
+    /** Where the pass's rows, failures and evaluations go; the pass's thread writes nothing else while it runs. */
+    readonly writes: CreditWrites,
   ) {}
 
   /**
@@ -103,8 +108,10 @@ export class RunState {
     } catch (error) {
       if (!this.ctx.signal.aborted) this.fail(episode, error);
     }
-    if (++this.sinceWrite >= writeEvery) this.flush();
-    else this.reportUsage();
+    if (++this.sinceWrite >= writeEvery) {
+      this.flush();
+      await this.writes.ready(); // a write worker that falls behind holds the pass, not the memory
+    } else this.reportUsage();
     return primary;
   }
 
@@ -149,7 +156,7 @@ export class RunState {
   /** Writes the new evaluations so far to the cache. */
   storeFresh(): void {
     if (this.fresh.length === 0) return;
-    this.ctx.output.storeEvaluations(
+    this.writes.storeEvaluations(
       this.fresh.map((e) => ({ ...e, evaluator: this.params.params['evaluator'] as string })),
     );
     this.fresh.length = 0;
@@ -160,7 +167,7 @@ export class RunState {
     if (final) this.collect(this.groupAdvantages?.close() ?? []);
     const replace = this.groupAdvantages === undefined;
     for (const [method, rows] of this.rows)
-      this.ctx.output.writeCredit(
+      this.writes.writeCredit(
         this.run.runId,
         { ...this.params, method },
         rows,
@@ -168,7 +175,7 @@ export class RunState {
         replace,
       );
     if (!this.rows.has(this.params.method) && this.pendingFailures.length > 0)
-      this.ctx.output.writeCredit(this.run.runId, this.params, [], this.pendingFailures, replace);
+      this.writes.writeCredit(this.run.runId, this.params, [], this.pendingFailures, replace);
     this.storeFresh();
     this.rows = new Map();
     this.pendingFailures = [];

@@ -1,0 +1,193 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { before, test } from 'node:test';
+import type { CreditRow } from '../../../src/core/creditInput';
+import { writeDemoRun } from '../../../src/demo/writeDemoRun';
+import { runCreditJob, type CreditJobOptions } from '../../../src/engine/credit/creditJob';
+import { packCreditRows, unpackCreditRows } from '../../../src/engine/credit/creditWriteProtocol';
+import { runIndexJob } from '../../../src/engine/indexJob';
+import { IndexStore } from '../../../src/store/indexStore';
+import { tempFolder } from '../../builders/episodeBuilder';
+
+// The credit pass's write worker (src/engine/credit/creditWrites.ts): the rows it stores are those
+// the pass's own connection stores, byte for byte; a failed write is the pass's error, and what
+// was written before it stays.
+
+const script = resolve('dist/indexWorker.js');
+const run = 'planner-solver-verifier';
+let demo = '';
+let indexed = '';
+
+before(async () => {
+  assert.ok(existsSync(script), 'dist/indexWorker.js missing: run `node esbuild.mjs` first');
+  demo = tempFolder();
+  writeDemoRun(demo, { episodes: 1280 });
+  indexed = join(tempFolder(), 'index.sqlite');
+  await runIndexJob({ root: demo, dbPath: indexed, search: false });
+});
+
+/** A fresh copy of the demo's index. */
+function copyOfIndex(): string {
+  const path = join(tempFolder(), 'index.sqlite');
+  copyFileSync(indexed, path);
+  return path;
+}
+
+const inWorker = { writeWorkerScript: script, writeWorkerMinEpisodes: 1 } as const;
+const onThread = { writeWorkerScript: false } as const;
+
+/** Every stored row a pass writes, without its row ids and times. */
+function storedRows(dbPath: string): Record<string, unknown[]> {
+  const store = IndexStore.open(dbPath);
+  try {
+    const all = (sql: string): unknown[] => store.db.prepare(sql).all();
+    return {
+      credit: all(`SELECT run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, stderr, n,
+        params_hash, ci_low, ci_high, advantage, approximate, source, status, intervention
+        FROM credit ORDER BY method, params_hash, episode_id, agent_id, message_seq`),
+      errors: all(
+        'SELECT run_id, episode_id, method, params_hash, reason, status, remedy FROM credit_error ORDER BY 1, 2, 3',
+      ),
+      params: all('SELECT * FROM credit_params ORDER BY 1, 2, 3'),
+      evaluations: all('SELECT episode_id, evaluator, intervention, value, replayed FROM evaluation ORDER BY 1, 2, 3'),
+      calibration: all(
+        'SELECT run_id, evaluator, sampled, agreed, threshold, accepted, reason FROM calibration ORDER BY 1, 2',
+      ),
+      aggregates: all('SELECT * FROM credit_step_agent ORDER BY 1, 2, 3, 4, 5, 6, 7'),
+      coverage: all('SELECT * FROM credit_step_coverage ORDER BY 1, 2, 3, 4, 5'),
+      signal: all('SELECT * FROM signal_step_agent ORDER BY 1, 2, 3, 4, 5, 6'),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** The same pass on two copies of the index (or again on those of `earlier`): written by the pass's thread and by the worker. */
+async function storedBothWays(
+  options: Omit<CreditJobOptions, 'root' | 'dbPath'>,
+  earlier?: { onThreadDb: string; inWorkerDb: string },
+) {
+  const onThreadDb = earlier?.onThreadDb ?? copyOfIndex();
+  const inWorkerDb = earlier?.inWorkerDb ?? copyOfIndex();
+  const direct = await runCreditJob({ root: demo, dbPath: onThreadDb, run, ...options, ...onThread });
+  const worker = await runCreditJob({ root: demo, dbPath: inWorkerDb, run, ...options, ...inWorker });
+  return { direct, worker, onThreadDb, inWorkerDb, onThread: storedRows(onThreadDb), inWorker: storedRows(inWorkerDb) };
+}
+
+test('credit rows cross to the worker as columns and come back equal, nulls and texts included', () => {
+  const rows: CreditRow[] = [
+    {
+      episodeId: 1,
+      agentId: 2,
+      messageSeq: null,
+      value: -0.25,
+      stderr: null,
+      ciLow: null,
+      ciHigh: null,
+      n: null,
+      status: 'exact',
+      source: 'logged',
+      intervention: 'remove',
+      advantage: null,
+    },
+    {
+      episodeId: 2 ** 40,
+      agentId: 3,
+      messageSeq: 7,
+      value: 1 / 3,
+      stderr: 0.01,
+      ciLow: -1e-300,
+      ciHigh: 5,
+      n: 64,
+      status: 'estimated',
+      source: 'logged+checked',
+      intervention: null,
+      advantage: 0,
+    },
+    // A value the type calls non-null but a row holds null: it stays null (nothing is filled in).
+    {
+      episodeId: 3,
+      agentId: 2,
+      messageSeq: 0,
+      value: null as unknown as number,
+      stderr: 0,
+      ciLow: 0,
+      ciHigh: 0,
+      n: 0,
+      status: 'approximate',
+      source: 'logged',
+      intervention: 'replace_text',
+      advantage: -2.5,
+    },
+  ];
+  const packed = packCreditRows(rows);
+  assert.equal(packed.count, 3);
+  assert.deepEqual(packed.texts, [
+    'exact',
+    'logged',
+    'remove',
+    'estimated',
+    'logged+checked',
+    'approximate',
+    'replace_text',
+  ]);
+  assert.deepEqual(unpackCreditRows(packed), rows);
+  assert.deepEqual(unpackCreditRows(packCreditRows([])), []);
+});
+
+test('a LOO pass from logged values written by the worker stores what the pass thread stores', async () => {
+  const both = await storedBothWays({ method: 'loo' });
+  assert.equal(both.worker.runs[0]?.computed, 1280);
+  assert.deepEqual(both.worker.runs[0]?.agents, both.direct.runs[0]?.agents);
+  assert.equal(both.inWorker.credit?.length, 1280 * 3);
+  assert.ok((both.inWorker.aggregates?.length ?? 0) > 0 && (both.inWorker.signal?.length ?? 0) > 0);
+  assert.deepEqual(both.inWorker, both.onThread);
+});
+
+test('an evaluator pass written by the worker: its cache, its calibration and its rows are the pass thread’s', async () => {
+  // Nothing logged is used: every coalition is scored by the checker, cached and calibrated first.
+  const both = await storedBothWays({ method: 'shapley', useLogged: false, steps: [1, 4] });
+  assert.ok(both.worker.values.evaluated > 0);
+  assert.equal(both.worker.values.evaluated, both.direct.values.evaluated);
+  assert.ok((both.inWorker.evaluations?.length ?? 0) > 0, 'the checker’s values are cached');
+  assert.equal(both.inWorker.calibration?.length, 1);
+  assert.deepEqual(both.inWorker, both.onThread);
+  // A second pass finds every value in the cache the worker wrote, as in the one the pass wrote.
+  const again = await storedBothWays({ method: 'shapley', useLogged: false, steps: [1, 4] }, both);
+  assert.equal(again.worker.values.evaluated, 0);
+  assert.ok(again.worker.values.cached >= both.worker.values.evaluated);
+  assert.deepEqual(again.worker.values, again.direct.values);
+});
+
+test('a write that fails in the worker fails the pass, and the rows written before it are kept', async () => {
+  const dbPath = copyOfIndex();
+  const store = IndexStore.open(dbPath);
+  const last = store.db
+    .prepare('SELECT max(episode_id) AS id FROM episode JOIN run USING (run_id) WHERE run.name = ?')
+    .get(run) as { id: number };
+  store.db.exec(`CREATE TRIGGER planted BEFORE INSERT ON credit WHEN NEW.episode_id = ${last.id}
+    BEGIN SELECT RAISE(ABORT, 'planted write failure'); END`);
+  store.close();
+  await assert.rejects(runCreditJob({ root: demo, dbPath, run, method: 'loo', ...inWorker }), /planted write failure/);
+  const kept = storedRows(dbPath).credit?.length ?? 0;
+  assert.ok(kept > 0 && kept < 1280 * 3, `rows kept: ${kept}`);
+});
+
+test('a worker that cannot start fails the pass with the reason; below the threshold the pass writes itself', async () => {
+  const dbPath = copyOfIndex();
+  const missing = { writeWorkerScript: join(tempFolder(), 'indexWorker.js') };
+  await assert.rejects(
+    runCreditJob({ root: demo, dbPath, run, method: 'loo', ...missing, writeWorkerMinEpisodes: 1 }),
+    /Cannot find module/,
+  );
+  const direct = await runCreditJob({
+    root: demo,
+    dbPath,
+    run,
+    method: 'loo',
+    ...missing,
+    writeWorkerMinEpisodes: 1281,
+  });
+  assert.equal(direct.runs[0]?.computed, 1280);
+});
