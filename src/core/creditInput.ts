@@ -15,6 +15,8 @@ export interface CreditEpisode {
   readonly groundTruth: string | null;
   /** Roster in ordinal order; agent i of every bitmask below is `agents[i]`. */
   readonly agents: readonly CreditAgent[];
+  /** Messages each roster agent wrote, as indexed (`episode_agent.n_messages`), in roster order; absent where no index is read. */
+  readonly agentMessages?: readonly number[];
   /** Where the raw record is, to read message text when an evaluator needs it. */
   readonly uri: string;
   /** The importer of the file (source.format); the canonical format when absent. */

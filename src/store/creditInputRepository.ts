@@ -61,7 +61,7 @@ export class CreditInputRepository {
       ORDER BY e.episode_id LIMIT ?`);
     const range = 'episode_id BETWEEN ? AND ?';
     this.rosterStmt = db.prepare(`
-      SELECT ea.episode_id AS episodeId, ea.agent_id AS agentId, a.name FROM episode_agent ea JOIN agent a USING (agent_id)
+      SELECT ea.episode_id AS episodeId, ea.agent_id AS agentId, a.name, ea.n_messages FROM episode_agent ea JOIN agent a USING (agent_id)
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
     this.coalitionStmt = db.prepare(
       `SELECT episode_id AS episodeId, values_json AS valuesJson FROM coalition_value WHERE ${range} AND source = 'logged'`,
@@ -156,7 +156,8 @@ export class CreditInputRepository {
     const teams = new TeamMasks();
     return page.map((row) => {
       const episodeId = row[0] as number;
-      const team = teams.of(rosters.get(episodeId));
+      const roster = rosters.get(episodeId);
+      const team = teams.of(roster?.agents);
       const { agents, full } = team;
       const logged = coalitionMasks(coalitions.get(episodeId), team);
       const counterfactuals: LoggedCounterfactual[] = [];
@@ -189,6 +190,7 @@ export class CreditInputRepository {
         length: row[10] as number,
         line: row[11] as number,
         agents,
+        agentMessages: roster?.messages ?? [],
         loggedCoalitions: logged,
         loggedCounterfactuals: counterfactuals,
         // Read by message-level methods, and by agent-level ones for a pipeline's exactness (§3.1).
@@ -212,14 +214,16 @@ function valuesByEpisode(rows: readonly BindValue[][]): Map<number, BindValue[][
   return map;
 }
 
-/** Roster rows (episode id, agent id, name) as each episode's agents, in row (ordinal) order. */
-function rostersByEpisode(rows: readonly BindValue[][]): Map<number, CreditAgent[]> {
-  const map = new Map<number, CreditAgent[]>();
-  for (const [episodeId, agentId, name] of rows) {
+/** Roster rows (episode id, agent id, name, messages) as each episode's agents and their message counts, in row (ordinal) order. */
+function rostersByEpisode(rows: readonly BindValue[][]): Map<number, { agents: CreditAgent[]; messages: number[] }> {
+  const map = new Map<number, { agents: CreditAgent[]; messages: number[] }>();
+  for (const [episodeId, agentId, name, messages] of rows) {
     const agent = { agentId: agentId as number, name: name as string };
-    const list = map.get(episodeId as number);
-    if (list) list.push(agent);
-    else map.set(episodeId as number, [agent]);
+    const roster = map.get(episodeId as number);
+    if (roster) {
+      roster.agents.push(agent);
+      roster.messages.push(messages as number);
+    } else map.set(episodeId as number, { agents: [agent], messages: [messages as number] });
   }
   return map;
 }

@@ -64,6 +64,41 @@ const parameterSetsSql = `
   UNION SELECT method, params_hash FROM credit_step_coverage WHERE run_id = :run
   UNION SELECT method, params_hash FROM credit_error WHERE run_id = :run`;
 
+/** One row of `credit_step_agent` of a parameter set (its run and hash given with it). */
+export interface CreditStepCell {
+  readonly method: string;
+  readonly epsilon: number;
+  readonly splitKind: string;
+  readonly step: number;
+  readonly agentId: number;
+  readonly total: number;
+  readonly n: number;
+  readonly spoke: number;
+  readonly idle: number;
+}
+
+/** One row of `credit_step_coverage` of a parameter set (`step` null: the episodes without one). */
+export interface CoverageCell {
+  readonly method: string;
+  readonly splitKind: string;
+  readonly step: number | null;
+  readonly drawn: number;
+  readonly approximate: number;
+  readonly unidentified: number;
+  readonly failed: number;
+}
+
+/**
+ * The aggregates of one parameter set a credit pass tallied as it wrote its rows, when they are what
+ * {@link CreditAggregates.rebuild} would read back: every row of the set in the pass's scope is
+ * the pass's own (engine/credit/aggregateTally.ts).
+ */
+export interface TalliedAggregates {
+  readonly hash: string;
+  readonly credit: readonly CreditStepCell[];
+  readonly coverage: readonly CoverageCell[];
+}
+
 /** The aggregates' maintenance by the credit pass and their reads by the Run Dashboard. */
 export class CreditAggregates {
   private readonly freshStmt: Statement<{ fresh: number }>;
@@ -73,6 +108,9 @@ export class CreditAggregates {
   private readonly stepRangeStmt: Statement<{ step: number }>;
   private readonly toleranceStmt: Statement<{ yes: number }>;
   private readonly write: ReadonlyMap<string, Statement>;
+  private readonly tolerancesStmt: Statement<{ epsilon: number }>;
+  private readonly insertCreditCellStmt: Statement;
+  private readonly insertCoverageCellStmt: Statement;
 
   constructor(private readonly db: Db) {
     this.freshStmt = db.prepare('SELECT fresh FROM credit_view_state WHERE run_id = ?');
@@ -101,6 +139,18 @@ export class CreditAggregates {
     );
     write.set('coverage-unstepped', db.prepare(coverageRowsOf(false, false)));
     this.write = write;
+    this.tolerancesStmt = db.prepare('SELECT epsilon FROM view_tolerance ORDER BY epsilon');
+    this.insertCreditCellStmt = db.prepare(
+      'INSERT INTO credit_step_agent VALUES (:run, :method, :hash, :epsilon, :splitKind, :step, :agentId, :total, :n, :spoke, :idle)',
+    );
+    this.insertCoverageCellStmt = db.prepare(
+      'INSERT INTO credit_step_coverage VALUES (:run, :method, :hash, :splitKind, :step, :drawn, :approximate, :unidentified, :failed)',
+    );
+  }
+
+  /** The tolerances the aggregates keep idle counts at. */
+  tolerances(): number[] {
+    return this.tolerancesStmt.all().map((r) => r.epsilon);
   }
 
   /** True when the run's aggregates are current (no pass writing, none failed, no episode deleted since). */
@@ -137,7 +187,8 @@ export class CreditAggregates {
    * for the parameter set `hashOf(result)` when they were current before, else every parameter set
    * of the run whole. A pass that throws leaves them stale (the views read the credit rows). A pass
    * that wrote nothing (`wrote` false: an audit that reused every stored row) leaves current ones as
-   * they are, instead of rebuilding the run at every audit.
+   * they are, instead of rebuilding the run at every audit. `tallied`: the cells the pass tallied
+   * of its parameter set, written instead of reading its rows back.
    */
   async around<T>(
     runId: number,
@@ -145,6 +196,7 @@ export class CreditAggregates {
     pass: () => Promise<T>,
     hashOf: (r: T) => string,
     wrote: (r: T) => boolean = () => true,
+    tallied?: (r: T) => TalliedAggregates | undefined,
   ): Promise<T> {
     const wasFresh = this.fresh(runId);
     this.setFreshStmt.run(runId, 0);
@@ -153,31 +205,45 @@ export class CreditAggregates {
       this.setFreshStmt.run(runId, 1);
       return result;
     }
+    const tallies = tallied?.(result);
     this.db.transaction(() => {
       const sets = this.setsStmt.all({ run: runId });
+      // Every row of the tallied set is the pass's, in its scope: its cells replace that scope (or the
+      // whole run, which holds nothing else of the set) without reading the rows back.
+      const refresh = (method: string, hash: string, at: AggregateScope): void =>
+        this.rebuild(runId, method, hash, at, tallies?.hash === hash ? tallies : undefined);
       if (wasFresh) {
         const hash = hashOf(result);
-        for (const set of sets) if (set.hash === hash) this.rebuild(runId, set.method, hash, scope);
-      } else for (const set of sets) this.rebuild(runId, set.method, set.hash, { kind: 'all' });
+        for (const set of sets) if (set.hash === hash) refresh(set.method, hash, scope);
+      } else for (const set of sets) refresh(set.method, set.hash, { kind: 'all' });
       this.setFreshStmt.run(runId, 1);
     })();
     return result;
   }
 
-  /** Replaces the aggregates of one parameter set of a run in `scope` by those of its credit rows. */
-  rebuild(runId: number, method: string, hash: string, scope: AggregateScope): void {
+  /**
+   * Replaces the aggregates of one parameter set of a run in `scope` by those of its credit rows, or
+   * by the cells of `method` the pass tallied (`tallies`).
+   */
+  rebuild(runId: number, method: string, hash: string, scope: AggregateScope, tallies?: TalliedAggregates): void {
     const key = { run: runId, method, hash };
     const run = (name: string, params: Record<string, string | number>): void => {
       this.write.get(name)?.run(params);
     };
-    if (scope.kind === 'all') {
-      for (const name of ['clear-credit-all', 'clear-coverage-all', 'credit-all', 'coverage-all']) run(name, key);
-      run('coverage-unstepped', key);
+    const all = scope.kind === 'all';
+    const at = all ? 'all' : 'steps';
+    const listed = all ? key : { ...key, steps: JSON.stringify(scope.steps) };
+    const unstepped = all || scope.unstepped;
+    for (const name of [`clear-credit-${at}`, `clear-coverage-${at}`]) run(name, listed);
+    if (unstepped && !all) run('clear-coverage-unstepped', key); // clearing every step clears these too
+    if (tallies) {
+      for (const c of tallies.credit)
+        if (c.method === method) this.insertCreditCellStmt.run({ ...c, run: runId, hash });
+      for (const c of tallies.coverage)
+        if (c.method === method) this.insertCoverageCellStmt.run({ ...c, run: runId, hash });
       return;
     }
-    const listed = { ...key, steps: JSON.stringify(scope.steps) };
-    for (const name of ['clear-credit-steps', 'clear-coverage-steps', 'credit-steps', 'coverage-steps'])
-      run(name, listed);
-    if (scope.unstepped) for (const name of ['clear-coverage-unstepped', 'coverage-unstepped']) run(name, key);
+    for (const name of [`credit-${at}`, `coverage-${at}`]) run(name, listed);
+    if (unstepped) run('coverage-unstepped', key);
   }
 }

@@ -165,6 +165,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     const input = new CreditInputRepository(store.db);
     const output = new CreditRepository(store.db);
     const aggregates = new CreditAggregates(store.db);
+    const tolerances = aggregates.tolerances();
     const freshness = options.onlyMissing ? new CreditFreshness(store.db) : undefined;
     const runs: RunCreditResult[] = [];
     const selected = input
@@ -188,6 +189,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
             counters,
             producers: new RunProducerRepository(store.db),
             signal: cancel.signal,
+            tolerances,
             ...writeWorkerOf(options, location.path),
           },
           freshness,
@@ -203,6 +205,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
             pass,
             (p) => p.result.params.hash,
             (p) => wrote(p.result),
+            (p) => p.aggregates,
           );
       const result = done.result;
       // The sign disagreement of the steps it wrote (credit-methods.md §3.18), replaced as they are:

@@ -19,12 +19,18 @@ import { forEachConcurrently, RunState, type RunContext } from './runState';
 import { StreamedSignalTally } from './signalPass';
 import { directCreditWrites, startCreditWrites, type CreditWrites } from './creditWrites';
 import type { SignalCell } from '../../store/signalRepository';
-import { defaultSplit } from '../../core/split';
+import type { TalliedAggregates } from '../../store/viewAggregates';
+import { defaultSplit, splitKind } from '../../core/split';
+import { AggregateTally } from './aggregateTally';
 
-/** A run's pass: its result, and the sign-disagreement cells it tallied as it wrote when they stand for its stored credit. */
+/**
+ * A run's pass: its result, and what it tallied as it wrote when that stands for its stored credit:
+ * the sign-disagreement cells and the dashboard's aggregates.
+ */
 export interface RunPass {
   readonly result: RunCreditResult;
   readonly signalCells?: readonly SignalCell[];
+  readonly aggregates?: TalliedAggregates;
 }
 
 /** Computes (or, in a dry run, only estimates) one run's credit; see runCreditJob. */
@@ -71,7 +77,8 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
       // A first pass of the parameter set over the whole run sets advantages before it writes.
       const firstWholePass =
         chosen.ids === undefined && options.budget === undefined && !ctx.output.hasParams(run.runId, params);
-      if (firstWholePass) state.writesWhole(advantages, streamedSignal(run, ctx, params, total));
+      if (firstWholePass)
+        state.writesWhole(advantages, streamedSignal(run, ctx, params, total), aggregateTally(ctx, params));
       budget = await computeEpisodes(ctx, state, episodes, costs);
       state.flush(true);
       if (!state.groupAdvantages?.contiguous) {
@@ -93,6 +100,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   }
   if (usage && !options.dryRun) ctx.output.storeUsage(run.runId, params, usage);
   const signalCells = state.signalCells();
+  const aggregates = state.aggregateCells();
   const result: RunCreditResult = {
     run,
     params,
@@ -108,7 +116,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
     ...(estimate ? { estimate } : {}),
     ...(usage && !options.dryRun ? { usage } : {}),
   };
-  return { result, ...(signalCells ? { signalCells } : {}) };
+  return { result, ...(signalCells ? { signalCells } : {}), ...(aggregates ? { aggregates } : {}) };
 }
 
 /** owen needs values a replay cannot give: refused before anything runs (the evaluator closed). */
@@ -157,6 +165,12 @@ function streamedSignal(
   const [from, to] = ctx.options.steps ?? [-Infinity, Infinity];
   if (split !== 'all' && ctx.input.countEpisodes(run.runId, from, to, undefined, 'all') !== total) return undefined;
   return StreamedSignalTally.of(params, split);
+}
+
+/** The dashboard's aggregates of a first whole pass, tallied as it goes (aggregateTally.ts). */
+function aggregateTally(ctx: RunContext, params: CreditParams): AggregateTally {
+  const split = ctx.options.split ?? defaultSplit;
+  return new AggregateTally(params.hash, params.method, ctx.tolerances, split === 'all' ? splitKind(null) : split);
 }
 
 /**

@@ -21,6 +21,8 @@ import type { MonteCarloSettings } from './monteCarloCredit';
 import { recordingEvaluator } from './recordingEvaluator';
 import type { StreamedSignalTally } from './signalPass';
 import type { CreditWrites } from './creditWrites';
+import type { AggregateTally } from './aggregateTally';
+import type { TalliedAggregates } from '../../store/viewAggregates';
 import type { SignalCell } from '../../store/signalRepository';
 
 /** What every run of a job shares. */
@@ -33,6 +35,8 @@ export interface RunContext {
   readonly producers: RunProducerRepository;
   /** Fires when the job is cancelled; aborts evaluator calls in flight. */
   readonly signal: AbortSignal;
+  /** The tolerances the dashboard's aggregates keep idle counts at (a whole pass tallies them, aggregateTally.ts). */
+  readonly tolerances: readonly number[];
   /** Where passes of at least `minEpisodes` write (creditWrites.ts): the built `dist/indexWorker.js` and the index file. */
   readonly writeWorker?: { readonly script: string; readonly dbPath: string; readonly minEpisodes: number };
 }
@@ -63,6 +67,8 @@ export class RunState {
   groupAdvantages: GroupAdvantages | undefined;
   /** The sign disagreement tallied as groups close, when the pass tallies it (see {@link writesWhole}). */
   private signal: StreamedSignalTally | undefined;
+  /** The dashboard's aggregates tallied as episodes finish (see {@link writesWhole}). */
+  private aggregates: AggregateTally | undefined;
 
   constructor(
     private readonly run: CreditRun,
@@ -77,10 +83,16 @@ export class RunState {
 
   /**
    * The pass writes every row of its parameter set: rows get their group advantages (`advantages`)
-   * before they are written, and `signal`, when given, tallies each group as it closes.
+   * before they are written, `signal`, when given, tallies each group as it closes, and `aggregates`
+   * each episode as it finishes.
    */
-  writesWhole(advantages: (values: Float64Array) => Float64Array, signal?: StreamedSignalTally): void {
+  writesWhole(
+    advantages: (values: Float64Array) => Float64Array,
+    signal?: StreamedSignalTally,
+    aggregates?: AggregateTally,
+  ): void {
     this.signal = signal;
+    this.aggregates = aggregates;
     this.groupAdvantages = new GroupAdvantages(advantages, signal && ((group) => signal.addGroup(group)));
   }
 
@@ -92,6 +104,11 @@ export class RunState {
   signalCells(): SignalCell[] | undefined {
     const whole = this.groupAdvantages?.contiguous === true && this.computed + this.failures.length === this.total;
     return whole ? this.signal?.cells() : undefined;
+  }
+
+  /** The dashboard's aggregates of the rows written, when the pass tallied them (every episode it finished is written). */
+  aggregateCells(): TalliedAggregates | undefined {
+    return this.aggregates?.cells();
   }
 
   /**
@@ -233,6 +250,7 @@ export class RunState {
       step: episode.step,
     });
     this.pendingFailures.push(failure);
+    this.aggregates?.failed(episode, failure.status === 'not-identifiable');
     // Its group is incomplete without it: the shared reward's advantages are over every episode of a group.
     this.collect(this.groupAdvantages?.add(episode, new Map()) ?? []);
   }
@@ -255,6 +273,7 @@ export class RunState {
   ): void {
     this.computed++;
     for (const method of rows.keys()) this.methods.add(method);
+    this.aggregates?.accepted(episode, rows);
     this.collect(this.groupAdvantages ? this.groupAdvantages.add(episode, rows) : [rows]);
     for (const row of rows.get(this.params.method) ?? []) {
       if (row.messageSeq !== null) continue;

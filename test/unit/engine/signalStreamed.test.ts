@@ -52,6 +52,7 @@ async function passCells(
       counters: { logged: 0, cached: 0, evaluated: 0 },
       producers: new RunProducerRepository(store.db),
       signal: new AbortController().signal,
+      tolerances: [0.01, 0.02],
     };
     const { result, signalCells } = await creditForRun(credited, ctx);
     const read = storedSignalCells(new SignalRepository(store.db), credited.runId, result.params, scope);
