@@ -8,12 +8,11 @@ import { runCreditJob, type CreditJobOptions } from '../../../src/engine/credit/
 import { creditForRun } from '../../../src/engine/credit/runCredit';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { CreditInputRepository } from '../../../src/store/creditInputRepository';
-import { CreditRepository } from '../../../src/store/creditRepository';
 import { IndexStore } from '../../../src/store/indexStore';
-import { RunProducerRepository } from '../../../src/store/runProducerRepository';
 import { CreditAggregates, type CoverageCell, type CreditStepCell } from '../../../src/store/viewAggregates';
 import { e16Sample } from '../../builders/e16Episodes';
 import { jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { runContextFor } from '../../builders/runContext';
 
 // The dashboard's aggregates a first whole credit pass tallies as it goes (aggregateTally.ts) must
 // be those the rebuild from its stored rows (CreditAggregates.rebuild) gives: cell by cell, counts
@@ -129,17 +128,7 @@ describe('the dashboard aggregates tallied by a whole credit pass', () => {
       const input = new CreditInputRepository(store.db);
       const run = input.runs()[0];
       assert.ok(run);
-      const ctx = {
-        options: { root, method: 'loo' as const, split: 'all' as const },
-        hooks: {},
-        input,
-        output: new CreditRepository(store.db),
-        counters: { logged: 0, cached: 0, evaluated: 0 },
-        producers: new RunProducerRepository(store.db),
-        signal: new AbortController().signal,
-        tolerances: new CreditAggregates(store.db).tolerances(),
-      };
-      const { aggregates } = await creditForRun(run, ctx);
+      const { aggregates } = await creditForRun(run, runContextFor(store, { root, method: 'loo', split: 'all' }));
       assert.ok(aggregates, 'a first whole pass tallies its aggregates');
       const byKey = <T extends object>(cells: readonly T[], key: (c: T) => string): T[] =>
         [...cells].sort((a, b) => key(a).localeCompare(key(b)));

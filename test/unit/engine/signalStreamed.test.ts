@@ -10,12 +10,11 @@ import { creditForRun } from '../../../src/engine/credit/runCredit';
 import { storedSignalCells, StreamedSignalTally } from '../../../src/engine/credit/signalPass';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { CreditInputRepository } from '../../../src/store/creditInputRepository';
-import { CreditRepository } from '../../../src/store/creditRepository';
 import { IndexStore } from '../../../src/store/indexStore';
-import { RunProducerRepository } from '../../../src/store/runProducerRepository';
 import { SignalRepository, type SignalCell, type SignalScope } from '../../../src/store/signalRepository';
 import { e16Sample } from '../../builders/e16Episodes';
 import { jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { runContextFor } from '../../builders/runContext';
 
 // The cells a first whole pass tallies as it writes (signalPass.ts StreamedSignalTally) must be those
 // the stored-credit read (storedSignalCells) gives for the credit the pass stored, cell by cell.
@@ -44,17 +43,7 @@ async function passCells(
     const input = new CreditInputRepository(store.db);
     const credited = input.runs().find((r) => run === onlyRun || r.name === run);
     assert.ok(credited, `run ${run} indexed`);
-    const ctx = {
-      options: { root, ...options },
-      hooks: {},
-      input,
-      output: new CreditRepository(store.db),
-      counters: { logged: 0, cached: 0, evaluated: 0 },
-      producers: new RunProducerRepository(store.db),
-      signal: new AbortController().signal,
-      tolerances: [0.01, 0.02],
-    };
-    const { result, signalCells } = await creditForRun(credited, ctx);
+    const { result, signalCells } = await creditForRun(credited, runContextFor(store, { root, ...options }));
     const read = storedSignalCells(new SignalRepository(store.db), credited.runId, result.params, scope);
     assert.ok(read, 'the convention is known');
     return { tallied: signalCells && normalised(signalCells), read: normalised(read) };
