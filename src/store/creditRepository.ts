@@ -126,6 +126,15 @@ const creditColumns = [
 /** The columns every row of one {@link CreditRepository.writeCredit} shares, bound once per statement. */
 const sharedCreditColumns = ['run_id', 'scope_kind', 'method', 'params_hash', 'computed_at'] as const;
 
+/** An evaluator result for the evaluation cache, as {@link CreditRepository.storeEvaluations} takes it. */
+export interface NewCachedEvaluation {
+  readonly episodeId: number;
+  readonly evaluator: string;
+  readonly intervention: string;
+  readonly value: number;
+  readonly replayed: boolean;
+}
+
 /**
  * Computed credit and the evaluator cache. An episode's credit rows are replaced as a whole in one
  * transaction, so a reader never sees a mix of old and new rows, nor a partial episode. A pass's
@@ -344,9 +353,7 @@ export class CreditRepository {
     );
   }
 
-  storeEvaluations(
-    rows: readonly { episodeId: number; evaluator: string; intervention: string; value: number; replayed: boolean }[],
-  ): void {
+  storeEvaluations(rows: readonly NewCachedEvaluation[]): void {
     const now = new Date().toISOString();
     this.db.transaction(() => {
       for (const r of rows)

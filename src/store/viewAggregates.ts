@@ -2,8 +2,9 @@ import type { Db, Statement } from './database';
 import { splitKindOf } from './splitFilter';
 
 // The credit side of the Run Dashboard's aggregates (migration 0011): agent-level credit and
-// coverage per (run, method, parameter set, split kind, step), rebuilt by the credit pass when it
-// ends, for the steps it wrote. credit_view_state.fresh says whether a run's rows can be read:
+// coverage per (run, method, parameter set, split kind, step), written by the credit pass when it
+// ends, for the steps it wrote: the cells a first whole pass tallied as it went, else rebuilt from
+// the stored rows. credit_view_state.fresh says whether a run's rows can be read:
 // 0 while a pass writes (a crash leaves it so), and once an episode of the run is deleted (trigger).
 
 /** Which steps of a run a credit pass wrote: all, or those listed (`unstepped`: episodes without a step too). */

@@ -1,6 +1,6 @@
 import type { CreditParams, CreditRow } from '../../core/creditInput';
 import type { ComputedStatus } from '../../core/provenance';
-import type { CreditFailure, StoredCalibration } from '../../store/creditRepository';
+import type { CreditFailure, NewCachedEvaluation, StoredCalibration } from '../../store/creditRepository';
 
 // The messages between a credit pass and its write worker (creditWrites.ts, creditWriteWorker.ts).
 // Credit rows cross as columns: numbers in one Float64Array (transferred, not copied), their nulls
@@ -37,13 +37,7 @@ export type CreditWriteRequest =
     }
   | {
       readonly kind: 'evaluations';
-      readonly rows: readonly {
-        episodeId: number;
-        evaluator: string;
-        intervention: string;
-        value: number;
-        replayed: boolean;
-      }[];
+      readonly rows: readonly NewCachedEvaluation[];
     }
   | { readonly kind: 'calibration'; readonly runId: number; readonly calibration: StoredCalibration }
   | { readonly kind: 'commit'; readonly seq: number };

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import type { CreditParams, CreditRow } from '../../core/creditInput';
 import { endWorker, startWorker } from '../../ingest/workerThread';
-import type { CreditFailure, CreditRepository, StoredCalibration } from '../../store/creditRepository';
+import type { CreditRepository, NewCachedEvaluation, StoredCalibration } from '../../store/creditRepository';
 import {
   packCreditRows,
   type CreditWriteReply,
@@ -11,23 +10,8 @@ import {
   type CreditWriteWorkerData,
 } from './creditWriteProtocol';
 
-/** An evaluator result for the cache, as {@link CreditRepository.storeEvaluations} takes it. */
-export type NewCachedEvaluation = {
-  episodeId: number;
-  evaluator: string;
-  intervention: string;
-  value: number;
-  replayed: boolean;
-};
-
-/** The arguments of one credit write: run, parameter set, rows, failures, whether they replace the episodes' rows. */
-type CreditWrite = [
-  runId: number,
-  params: CreditParams,
-  rows: readonly CreditRow[],
-  failures: readonly CreditFailure[],
-  replace: boolean,
-];
+/** The arguments of one credit write, as {@link CreditRepository.writeCredit} takes them, `replace` always given. */
+type CreditWrite = Required<Parameters<CreditRepository['writeCredit']>>;
 
 /**
  * Every write a credit pass makes while it runs (its rows and failures, the evaluator's cache, the
@@ -36,7 +20,6 @@ type CreditWrite = [
  * worker holds the write lock for its spans.
  */
 export interface CreditWrites {
-  /** As {@link CreditRepository.writeCredit}, `replace` always given. */
   writeCredit(...write: CreditWrite): void;
   storeEvaluations(rows: readonly NewCachedEvaluation[]): void;
   storeCalibration(runId: number, calibration: StoredCalibration): void;
@@ -50,19 +33,17 @@ export interface CreditWrites {
 
 /** The pass's writes on its own connection, as before the worker: each call writes at once. */
 export function directCreditWrites(output: CreditRepository): CreditWrites {
+  const endWrites = (): Promise<void> => {
+    output.endWrites();
+    return Promise.resolve();
+  };
   return {
     writeCredit: (runId, params, rows, failures, replace) => output.writeCredit(runId, params, rows, failures, replace),
     storeEvaluations: (rows) => output.storeEvaluations(rows),
     storeCalibration: (runId, calibration) => output.storeCalibration(runId, calibration),
     ready: () => Promise.resolve(),
-    settle: () => {
-      output.endWrites();
-      return Promise.resolve();
-    },
-    close: () => {
-      output.endWrites();
-      return Promise.resolve();
-    },
+    settle: endWrites,
+    close: endWrites,
   };
 }
 
