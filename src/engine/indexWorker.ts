@@ -5,16 +5,20 @@ import { runIndexJob } from './indexJob';
 import { runSideSearchWorker, type SideSearchWorkerData } from './indexWorkerSearch';
 import { runCreditWriteWorker } from './credit/creditWriteWorker';
 import type { CreditWriteWorkerData } from './credit/creditWriteProtocol';
+import { runCreditJobWorker } from './credit/creditJobWorker';
+import type { CreditJobWorkerData } from './credit/creditJobProtocol';
 import type { IndexWorkerData, IndexWorkerMessage } from './indexWorkerProtocol';
 
 // Entry point of the index worker thread (dist/indexWorker.js). better-sqlite3 is synchronous, so
 // indexing runs here to keep the extension host and the CLI's progress display responsive. The
 // same script, started by an index worker in the side-search role, builds a cold pass's full-text
 // index in a third thread (indexWorkerSearch.ts); in the credit-writes role, it stores a credit
-// pass's rows beside the pass (credit/creditWrites.ts).
-const data = workerData as IndexWorkerData | SideSearchWorkerData | CreditWriteWorkerData;
+// pass's rows beside the pass (credit/creditWrites.ts); in the credit-job role, it runs a whole
+// credit job off the caller's thread (credit/creditJobInWorker.ts).
+const data = workerData as IndexWorkerData | SideSearchWorkerData | CreditWriteWorkerData | CreditJobWorkerData;
 if (!('role' in data)) runIndex(data);
 else if (data.role === 'credit-writes') runCreditWriteWorker(data);
+else if (data.role === 'credit-job') runCreditJobWorker(data);
 else runSideSearchWorker(data);
 
 function runIndex(data: IndexWorkerData): void {

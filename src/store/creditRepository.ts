@@ -38,6 +38,13 @@ export interface CreditFailure {
   readonly remedy?: string;
 }
 
+/** A failed or not-identifiable episode with where it is: its file and line, its id and step. */
+export type LocatedFailure = CreditFailure & {
+  readonly where: string;
+  readonly episode: string;
+  readonly step: number | null;
+};
+
 /** An episode a parameter set could not compute, as reports print it (snake_case like {@link CreditOutputRow}). */
 export interface CreditProblemRow {
   readonly episode_id: number;
@@ -144,6 +151,9 @@ export interface NewCachedEvaluation {
 export class CreditRepository {
   private readonly cachedStmt: Statement<{ intervention: string; value: number; replayed: number }>;
   private readonly problemStmt: Statement<CreditProblemRow>;
+  private readonly failureStmt: Statement<
+    Omit<LocatedFailure, 'status' | 'remedy'> & { status: LocatedFailure['status'] | null; remedy: string | null }
+  >;
   private readonly calibrationStmt: Statement;
   private readonly cacheStmt: Statement;
   private readonly clearStmt: Statement;
@@ -178,6 +188,12 @@ export class CreditRepository {
       SELECT x.episode_id, e.external_id, e.train_step, e.group_id, e.outcome, x.method, x.status, x.reason, x.remedy
       FROM credit_error x JOIN episode e ON e.episode_id = x.episode_id
       WHERE x.run_id = ? AND x.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? ORDER BY x.episode_id`);
+    this.failureStmt = db.prepare(`
+      SELECT x.episode_id AS episodeId, x.reason, x.status, x.remedy, e.external_id AS episode, e.train_step AS step,
+        s.uri || ':' || e.line AS "where"
+      FROM credit_error x JOIN episode e ON e.episode_id = x.episode_id JOIN source s ON s.source_id = e.source_id
+      WHERE x.run_id = ? AND x.params_hash = ? AND coalesce(e.train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}
+      ORDER BY x.episode_id`);
     this.calibrationStmt = db.prepare(`
       INSERT INTO calibration (run_id, evaluator, sampled, agreed, threshold, accepted, reason, example_json, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO UPDATE SET sampled = excluded.sampled, agreed = excluded.agreed, threshold = excluded.threshold, accepted = excluded.accepted,
@@ -260,25 +276,19 @@ export class CreditRepository {
   }
 
   /** Stored rows of one parameter set of a run (all its methods) in a step range and split (default all), in episode order. */
-  outputRows(
-    runId: number,
-    paramsHash: string,
-    fromStep = -1e15,
-    toStep = 1e15,
-    split: SplitChoice = 'all',
-  ): IterableIterator<CreditOutputRow> {
-    return this.outputStmt.iterate(
-      runId,
-      paramsHash,
-      Math.max(-1e15, fromStep),
-      Math.min(1e15, toStep),
-      splitParam(split),
-    );
+  outputRows(runId: number, paramsHash: string, ...range: StepRangeAndSplit): IterableIterator<CreditOutputRow> {
+    return this.outputStmt.iterate(runId, paramsHash, ...rangeParams(...range));
   }
 
   /** Episodes of one parameter set of a run that failed or are not identifiable, in a step range. */
   problemRows(runId: number, paramsHash: string, fromStep = -1e15, toStep = 1e15): CreditProblemRow[] {
     return this.problemStmt.all(runId, paramsHash, Math.max(-1e15, fromStep), Math.min(1e15, toStep));
+  }
+
+  /** Every failed or not-identifiable episode of one parameter set of a run in a step range and split (default all), streamed. */
+  *failures(runId: number, paramsHash: string, ...range: StepRangeAndSplit): IterableIterator<LocatedFailure> {
+    for (const { status, remedy, ...row } of this.failureStmt.iterate(runId, paramsHash, ...rangeParams(...range)))
+      yield { ...row, ...(status !== null ? { status } : {}), ...(remedy !== null ? { remedy } : {}) };
   }
 
   storeCalibration(runId: number, c: StoredCalibration): void {
@@ -438,4 +448,12 @@ function creditValues(rows: readonly CreditRow[]): BindValue[] {
     );
   }
   return values;
+}
+
+/** An optional inclusive step range and a split, as the row readers take them. */
+type StepRangeAndSplit = [fromStep?: number, toStep?: number, split?: SplitChoice];
+
+/** The range clamped to what SQLite binds (±1e15 for ±∞), and the split's parameter. */
+function rangeParams(fromStep = -1e15, toStep = 1e15, split: SplitChoice = 'all'): [number, number, string] {
+  return [Math.max(-1e15, fromStep), Math.min(1e15, toStep), splitParam(split)];
 }

@@ -5,9 +5,15 @@ import {
   type CreditJobResult,
   type EpisodeCreditReport,
   type RunCreditResult,
+  type RunFailure,
 } from '../../engine/credit/creditJob';
 import type { CreditOutputRow } from '../../store/creditRepository';
-import { isCreditMethod, creditMethods, type CreditMethodName } from '../../engine/credit/creditMethod';
+import {
+  isCreditMethod,
+  creditMethods,
+  perMessageMethods,
+  type CreditMethodName,
+} from '../../engine/credit/creditMethod';
 import type { EvaluatorChoice } from '../../engine/credit/chooseEvaluator';
 import { parseStepRange } from '../../core/stepRange';
 import { exitCodes, UsageError, type CliIo } from '../cliIo';
@@ -75,13 +81,17 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
     note(estimateLine(run, estimate, options.budget));
   };
   const onWarning = (message: string): void => io.err(`credit-lens: warning: ${message}`);
-  const onRunStored = (run: RunCreditResult, rows: IterableIterator<CreditOutputRow>): void => {
+  const onRunStored = (
+    run: RunCreditResult,
+    rows: IterableIterator<CreditOutputRow>,
+    failures: () => IterableIterator<RunFailure>,
+  ): void => {
     if (options.output === 'csv') {
       for (const row of rows) if (options.messages || row.message_seq === null) io.out(csvLine(run.run.name, row));
-      for (const f of run.failures) io.out(csvProblemLine(run.run.name, run.params.method, f));
+      for (const f of failures()) io.out(csvProblemLine(run.run.name, run.params.method, f));
     } else if (report) {
       const episodes = episodesJson(rows);
-      report.run(runJson(run), options.messages ? episodes : withoutMessages(episodes));
+      report.run(runJson(run, failures()), options.messages ? episodes : withoutMessages(episodes));
     }
   };
   const cancel = ctrlC(io);
@@ -103,7 +113,8 @@ export async function creditCommand(options: CreditCommandOptions, io: CliIo): P
       ...(options.dryRun ? { dryRun: true } : {}),
     },
     {
-      onEpisode,
+      // Only per-message methods locate first errors; others' episodes need not cross from the job's thread.
+      ...(perMessageMethods.has(method) ? { onEpisode } : {}),
       onRunStored,
       onEstimate,
       onWarning,
@@ -148,7 +159,7 @@ function dryRunReport(options: CreditCommandOptions, method: string, result: Cre
   return exitCodes.ok;
 }
 
-function runJson(run: RunCreditResult) {
+function runJson(run: RunCreditResult, failures: Iterable<RunFailure>) {
   return {
     name: run.run.name,
     root: run.run.root,
@@ -158,7 +169,7 @@ function runJson(run: RunCreditResult) {
     evaluator: run.evaluator ?? null,
     computed: run.computed,
     notIdentifiable: run.unidentified,
-    failed: run.failures.length - run.unidentified,
+    failed: run.failed,
     agents: run.agents.map((a) => ({
       agent: a.agent,
       episodes: a.episodes,
@@ -168,7 +179,7 @@ function runJson(run: RunCreditResult) {
       late: a.late,
       status: a.status,
     })),
-    failures: run.failures.map((f) => ({
+    failures: Array.from(failures, (f) => ({
       episode: f.episode,
       step: f.step,
       where: f.where,

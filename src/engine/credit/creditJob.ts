@@ -5,8 +5,8 @@ import { CreditInputRepository, type CreditRun } from '../../store/creditInputRe
 import { CreditFreshness } from '../../store/creditFreshness';
 import {
   CreditRepository,
-  type CreditFailure,
   type CreditOutputRow,
+  type LocatedFailure,
   type EvaluatorUsage,
 } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
@@ -30,6 +30,9 @@ import { creditForRun, type RunPass } from './runCredit';
 import type { RunContext } from './runState';
 import { recordSignalDisagreement } from './signalPass';
 import { bundledIndexWorkerScript, writeWorkerMinEpisodes } from './creditWrites';
+import { creditJobWorkerScript, runCreditJobInWorker } from './creditJobInWorker';
+import { reportStoredRun } from './storedRunReport';
+import type { FailureGroup } from './failureTally';
 
 export interface CreditJobOptions {
   readonly root: string;
@@ -81,6 +84,12 @@ export interface CreditJobOptions {
   readonly writeWorkerScript?: string | false;
   /** Least episodes a pass needs to write in the worker (default {@link writeWorkerMinEpisodes}; tests set 1). */
   readonly writeWorkerMinEpisodes?: number;
+  /**
+   * The built `dist/indexWorker.js`, in which the whole job runs (creditJobInWorker.ts); by default
+   * the one beside the running bundle; `false`, or none found: the job runs on the caller's thread.
+   * Jobs of single episodes, dry runs and jobs with `replayDeps` always do.
+   */
+  readonly jobWorkerScript?: string | false;
 }
 
 /** One episode's credit as reported to the caller. */
@@ -97,10 +106,18 @@ export interface RunCreditResult {
   readonly computed: number;
   /** With `onlyMissing`: episodes whose stored credit (or failure) was current and was not recomputed. */
   readonly reused?: number;
-  /** Episodes that failed or are not identifiable (see `status`), with their file and line. */
+  /**
+   * The first 1,000 episodes (failureTally.ts) that failed or are not identifiable (see `status`),
+   * with their file and line; all of them are in the index (`onRunStored`'s `failures`).
+   */
   readonly failures: readonly RunFailure[];
-  /** Episodes the data could not answer (a subset of `failures`). */
+  /** Episodes that failed. */
+  readonly failed: number;
+  /** Episodes the data could not answer. */
   readonly unidentified: number;
+  /** The failures grouped by status and reason, most first; `ungrouped` counts those of reasons past the first 200. */
+  readonly problems: readonly FailureGroup[];
+  readonly ungrouped: number;
   readonly agents: readonly AgentSummary[];
   readonly budget?: BudgetReport;
   /** The evaluator's calibration on this run, when one was needed. */
@@ -114,11 +131,7 @@ export interface RunCreditResult {
 }
 
 /** A failed or not-identifiable episode of a run, with where it is. */
-export type RunFailure = CreditFailure & {
-  readonly where: string;
-  readonly episode: string;
-  readonly step: number | null;
-};
+export type RunFailure = LocatedFailure;
 
 export interface CreditJobResult {
   readonly runs: readonly RunCreditResult[];
@@ -142,8 +155,15 @@ export interface CreditJobHooks {
   readonly onEstimate?: (run: string, estimate: ReplayCost) => void;
   /** Something the user should know that does not stop the job (run.json settings that were ignored). */
   readonly onWarning?: (message: string) => void;
-  /** Called once a run's rows (with their group advantages) are stored, while the index is open. */
-  readonly onRunStored?: (result: RunCreditResult, rows: IterableIterator<CreditOutputRow>) => void;
+  /**
+   * Called once a run's rows (with their group advantages) are stored, while the index is open; with
+   * its failed and not-identifiable episodes, read back from the index on call (all of them).
+   */
+  readonly onRunStored?: (
+    result: RunCreditResult,
+    rows: IterableIterator<CreditOutputRow>,
+    failures: () => IterableIterator<RunFailure>,
+  ) => void;
 }
 
 /**
@@ -154,6 +174,8 @@ export interface CreditJobHooks {
  * job stops between episodes and aborts evaluator calls in flight; what finished is stored.
  */
 export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHooks = {}): Promise<CreditJobResult> {
+  const worker = creditJobWorkerScript(options);
+  if (worker !== undefined) return runCreditJobInWorker(options, hooks, worker);
   const started = Date.now();
   const location = findIndexLocation(options.root, options.dbPath);
   if (!location)
@@ -196,7 +218,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
         );
       // The Run Dashboard's aggregates of the run are stale while the pass writes, rebuilt after it.
       const scope = aggregates.scopeOf(run.runId, options);
-      const wrote = (r: RunCreditResult): boolean => r.computed > 0 || r.failures.length > 0;
+      const wrote = (r: RunCreditResult): boolean => r.computed > 0 || r.failed + r.unidentified > 0;
       const done = options.dryRun
         ? await pass()
         : await aggregates.around(
@@ -219,14 +241,7 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
           wrote(result) ? scope : undefined,
           done.signalCells,
         );
-      if (hooks.onRunStored && !options.dryRun) {
-        const rows = output.outputRows(run.runId, result.params.hash, from, to, split);
-        try {
-          hooks.onRunStored(result, rows);
-        } finally {
-          rows.return?.(); // an unfinished iteration would keep the connection busy for the next write
-        }
-      }
+      reportStoredRun(output, hooks, options, result);
       runs.push(result);
     }
     const cancelled = cancel.cancelled();

@@ -107,8 +107,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
     evaluator: evaluator?.fingerprint,
     computed: state.computed,
     ...(chosen.reused !== undefined ? { reused: chosen.reused } : {}),
-    failures: state.failures,
-    unidentified: state.failures.filter((f) => f.status === 'not-identifiable').length,
+    ...state.failures.report(),
     agents: state.summary.summaries(),
     ...(budget ? { budget } : {}),
     ...(await calibrated.result()),
@@ -306,8 +305,7 @@ function usageOf(
 ): EvaluatorUsage | undefined {
   const stats = evaluator?.usage?.();
   if (!stats) return undefined;
-  const failedEpisodes = state.failures.filter((f) => f.status !== 'not-identifiable').length;
-  return { ...stats, failedEpisodes, ...(estimate ? { estimate } : {}) };
+  return { ...stats, failedEpisodes: state.failures.failed, ...(estimate ? { estimate } : {}) };
 }
 
 /** The run's roster from its manifest (`run.config_json`), for trace lines that declare none. */

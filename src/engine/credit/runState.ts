@@ -12,7 +12,8 @@ import {
   type NewEvaluation,
   type ValueCounters,
 } from './coalitionValues';
-import type { CreditJobHooks, CreditJobOptions, RunFailure } from './creditJob';
+import type { CreditJobHooks, CreditJobOptions } from './creditJob';
+import { FailureTally } from './failureTally';
 import { AgentSummaryTally } from './creditSummary';
 import { episodeCredit, type EpisodeCreditOutput } from './episodeCredit';
 import { GroupAdvantages } from './groupAdvantages';
@@ -48,7 +49,7 @@ const usageReportMs = 500;
 /** Accumulates rows, failures and new evaluations of a run and writes them in batches. */
 export class RunState {
   computed = 0;
-  readonly failures: RunFailure[] = [];
+  readonly failures = new FailureTally();
   readonly methods = new Set<string>();
   /** Running per-agent summary of every agent-level value of the primary method. */
   readonly summary = new AgentSummaryTally();
@@ -102,7 +103,7 @@ export class RunState {
    * saw are those written (groups stayed contiguous: no stored-rows update overwrote them).
    */
   signalCells(): SignalCell[] | undefined {
-    const whole = this.groupAdvantages?.contiguous === true && this.computed + this.failures.length === this.total;
+    const whole = this.groupAdvantages?.contiguous === true && this.computed + this.failures.total === this.total;
     return whole ? this.signal?.cells() : undefined;
   }
 
@@ -197,7 +198,7 @@ export class RunState {
     this.rows = new Map();
     this.pendingFailures = [];
     this.sinceWrite = 0;
-    this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
+    this.ctx.hooks.onProgress?.(this.computed + this.failures.total, this.total, this.run.name);
     this.reportUsage(true);
   }
 
@@ -243,7 +244,7 @@ export class RunState {
       error instanceof NotIdentifiableError
         ? { episodeId: episode.episodeId, reason, status: 'not-identifiable', remedy: error.remedy }
         : { episodeId: episode.episodeId, reason };
-    this.failures.push({
+    this.failures.add({
       ...failure,
       where: `${episode.uri}:${episode.line}`,
       episode: episode.externalId,
@@ -262,7 +263,7 @@ export class RunState {
     const now = Date.now();
     if (!force && now - this.lastUsageReport < usageReportMs) return;
     this.lastUsageReport = now;
-    if (!force) this.ctx.hooks.onProgress?.(this.computed + this.failures.length, this.total, this.run.name);
+    if (!force) this.ctx.hooks.onProgress?.(this.computed + this.failures.total, this.total, this.run.name);
     this.ctx.hooks.onReplayStats?.(usage);
   }
 

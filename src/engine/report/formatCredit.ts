@@ -1,5 +1,6 @@
 import type { CalibrationResult } from '../credit/calibration';
 import type { CreditJobResult, RunFailure } from '../credit/creditJob';
+import type { FailureGroup } from '../credit/failureTally';
 import type { AgentSummary } from '../credit/creditSummary';
 import type { CreditOutputRow } from '../../store/creditRepository';
 import { count, csvCell, seconds } from './format';
@@ -15,9 +16,8 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
   const lines = [`Credit (${method}) of ${root}`];
   for (const run of result.runs) {
     const evaluator = run.evaluator ?? 'none (logged values only)';
-    const failed = run.failures.length - run.unidentified;
     lines.push(
-      `  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.unidentified)} not identifiable, ${count(failed)} failed; evaluator ${evaluator}`,
+      `  ${run.run.name || '(root)'}${run.run.mechanism ? ` (${run.run.mechanism})` : ''}: ${count(run.computed)} episodes computed, ${count(run.unidentified)} not identifiable, ${count(run.failed)} failed; evaluator ${evaluator}`,
     );
     const seed = (run.params.params['monteCarlo'] as { seed?: number } | undefined)?.seed;
     if (seed !== undefined)
@@ -28,7 +28,7 @@ export function formatCreditReport(root: string, method: string, result: CreditJ
     if (run.usage) lines.push(`    ${replayUsageLine(run.usage)}`);
     lines.push(`    advantages: ${describeAdvantageChoice(run.advantage)}`);
     lines.push(...agentTableLines(run.agents));
-    lines.push(...problemLines(run.failures));
+    lines.push(...problemLines(run.problems, run.ungrouped));
     if (run.budget) {
       const b = run.budget;
       lines.push(
@@ -81,21 +81,18 @@ export function statusText(status: Readonly<Record<string, number>>): string {
 }
 
 /** The reasons episodes were not identifiable or failed, most frequent first, with their remedy. */
-function problemLines(failures: readonly RunFailure[]): string[] {
-  const byReason = new Map<string, { n: number; first: RunFailure }>();
-  for (const f of failures) {
-    const key = `${f.status ?? 'failed'}\u0000${f.reason}`;
-    const entry = byReason.get(key);
-    if (entry) entry.n++;
-    else byReason.set(key, { n: 1, first: f });
-  }
+function problemLines(groups: readonly FailureGroup[], ungrouped: number): string[] {
   const lines: string[] = [];
-  for (const { n, first } of [...byReason.values()].sort((a, b) => b.n - a.n).slice(0, 5)) {
+  for (const { n, first } of groups.slice(0, 5)) {
     const label = first.status === 'not-identifiable' ? 'not identifiable' : 'failed';
     lines.push(`    ${label} (${count(n)} episode${n === 1 ? '' : 's'}, e.g. ${first.where}): ${first.reason}`);
     if (first.remedy) lines.push(`      what would answer it: ${first.remedy}`);
   }
-  if (byReason.size > 5) lines.push(`    … and ${count(byReason.size - 5)} other reasons (see --json)`);
+  const others = groups.length - Math.min(groups.length, 5);
+  if (others > 0 || ungrouped > 0)
+    lines.push(
+      `    … and ${others > 0 ? `${count(others)} other reasons` : ''}${others > 0 && ungrouped > 0 ? ', ' : ''}${ungrouped > 0 ? `${count(ungrouped)} episodes of further reasons` : ''} (see --json)`,
+    );
   return lines;
 }
 

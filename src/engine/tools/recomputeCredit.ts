@@ -46,7 +46,7 @@ async function recompute(index: ToolIndex, input: Readonly<Record<string, unknow
         run: r.run.name,
         evaluator: r.evaluator ?? null,
         computed: r.computed,
-        failed: r.failures.length - r.unidentified,
+        failed: r.failed,
         notIdentifiable: r.unidentified,
         calibration: r.calibration
           ? { sampled: r.calibration.sampled, agreed: r.calibration.agreed, accepted: r.calibration.accepted }

@@ -254,7 +254,7 @@ export class DashboardPanel extends PanelHost<DashboardPlace> {
   private reportRecompute(folder: string, method: ViewMethod, name: string, outcome: PanelCreditOutcome): void {
     const replay = outcome.replay ? `; ${outcome.replay}` : '';
     this.deps.log.info(
-      `Run dashboard: ${method} credit of ${name}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failures.length, 'failure')}${replay}`,
+      `Run dashboard: ${method} credit of ${name}: ${plural(outcome.computed, 'episode')}, ${plural(outcome.failureCount, 'failure')}${replay}`,
     );
     for (const failure of outcome.failures.slice(0, 20)) this.deps.log.warn(failure);
     if (outcome.computed > 0) this.deps.onCredited?.(vscode.Uri.file(folder));

@@ -46,7 +46,10 @@ export interface PanelCreditDeps extends ReplayDeps {
 /** What a panel recompute did, for the progress notification. */
 export interface PanelCreditOutcome {
   readonly computed: number;
+  /** The first failed or not-identifiable episodes (up to 1,000 a run), as `file:line: reason`. */
   readonly failures: readonly string[];
+  /** Every failed or not-identifiable episode, counted. */
+  readonly failureCount: number;
   readonly evaluatorCalls: number;
   readonly cached: number;
   /** For a replay: the closing note (`replayed on 127.0.0.1:8000: 40 of ~40 calls · 31.2 k tokens · 42 s`). */
@@ -91,6 +94,7 @@ export async function recomputeForPanel(
   return {
     computed: result.runs.reduce((sum, r) => sum + r.computed, 0),
     failures: result.runs.flatMap((r) => r.failures.map((f) => `${f.where}: ${f.reason}`)),
+    failureCount: result.runs.reduce((sum, r) => sum + r.failed + r.unidentified, 0),
     evaluatorCalls: result.values.evaluated,
     cached: result.values.cached,
     ...(summary !== undefined ? { replay: summary } : {}),

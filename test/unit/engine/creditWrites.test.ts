@@ -1,67 +1,25 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { before, test } from 'node:test';
+import { join } from 'node:path';
+import { test } from 'node:test';
 import type { CreditRow } from '../../../src/core/creditInput';
-import { writeDemoRun } from '../../../src/demo/writeDemoRun';
 import { runCreditJob, type CreditJobOptions } from '../../../src/engine/credit/creditJob';
 import { packCreditRows, unpackCreditRows } from '../../../src/engine/credit/creditWriteProtocol';
-import { runIndexJob } from '../../../src/engine/indexJob';
 import { IndexStore } from '../../../src/store/indexStore';
 import { tempFolder } from '../../builders/episodeBuilder';
+import { indexedDemo, indexWorkerScript, storedCredit } from '../../builders/storedCredit';
 
 // The credit pass's write worker (src/engine/credit/creditWrites.ts): the rows it stores are those
 // the pass's own connection stores, byte for byte; a failed write is the pass's error, and what
 // was written before it stays.
 
-const script = resolve('dist/indexWorker.js');
 const run = 'planner-solver-verifier';
-let demo = '';
-let indexed = '';
-
-before(async () => {
-  assert.ok(existsSync(script), 'dist/indexWorker.js missing: run `node esbuild.mjs` first');
-  demo = tempFolder();
-  writeDemoRun(demo, { episodes: 1280 });
-  indexed = join(tempFolder(), 'index.sqlite');
-  await runIndexJob({ root: demo, dbPath: indexed, search: false });
-});
-
-/** A fresh copy of the demo's index. */
-function copyOfIndex(): string {
-  const path = join(tempFolder(), 'index.sqlite');
-  copyFileSync(indexed, path);
-  return path;
-}
+const script = indexWorkerScript;
+const indexed = indexedDemo(1280);
+const demo = indexed.root;
+const copyOfIndex = (): string => indexed.copyOfIndex();
 
 const inWorker = { writeWorkerScript: script, writeWorkerMinEpisodes: 1 } as const;
 const onThread = { writeWorkerScript: false } as const;
-
-/** Every stored row a pass writes, without its row ids and times. */
-function storedRows(dbPath: string): Record<string, unknown[]> {
-  const store = IndexStore.open(dbPath);
-  try {
-    const all = (sql: string): unknown[] => store.db.prepare(sql).all();
-    return {
-      credit: all(`SELECT run_id, episode_id, scope_kind, scope_id, agent_id, message_seq, method, value, stderr, n,
-        params_hash, ci_low, ci_high, advantage, approximate, source, status, intervention
-        FROM credit ORDER BY method, params_hash, episode_id, agent_id, message_seq`),
-      errors: all(
-        'SELECT run_id, episode_id, method, params_hash, reason, status, remedy FROM credit_error ORDER BY 1, 2, 3',
-      ),
-      params: all('SELECT * FROM credit_params ORDER BY 1, 2, 3'),
-      evaluations: all('SELECT episode_id, evaluator, intervention, value, replayed FROM evaluation ORDER BY 1, 2, 3'),
-      calibration: all(
-        'SELECT run_id, evaluator, sampled, agreed, threshold, accepted, reason FROM calibration ORDER BY 1, 2',
-      ),
-      aggregates: all('SELECT * FROM credit_step_agent ORDER BY 1, 2, 3, 4, 5, 6, 7'),
-      coverage: all('SELECT * FROM credit_step_coverage ORDER BY 1, 2, 3, 4, 5'),
-      signal: all('SELECT * FROM signal_step_agent ORDER BY 1, 2, 3, 4, 5, 6'),
-    };
-  } finally {
-    store.close();
-  }
-}
 
 /** The same pass on two copies of the index (or again on those of `earlier`): written by the pass's thread and by the worker. */
 async function storedBothWays(
@@ -72,7 +30,14 @@ async function storedBothWays(
   const inWorkerDb = earlier?.inWorkerDb ?? copyOfIndex();
   const direct = await runCreditJob({ root: demo, dbPath: onThreadDb, run, ...options, ...onThread });
   const worker = await runCreditJob({ root: demo, dbPath: inWorkerDb, run, ...options, ...inWorker });
-  return { direct, worker, onThreadDb, inWorkerDb, onThread: storedRows(onThreadDb), inWorker: storedRows(inWorkerDb) };
+  return {
+    direct,
+    worker,
+    onThreadDb,
+    inWorkerDb,
+    onThread: storedCredit(onThreadDb),
+    inWorker: storedCredit(inWorkerDb),
+  };
 }
 
 test('credit rows cross to the worker as columns and come back equal, nulls and texts included', () => {
@@ -170,7 +135,7 @@ test('a write that fails in the worker fails the pass, and the rows written befo
     BEGIN SELECT RAISE(ABORT, 'planted write failure'); END`);
   store.close();
   await assert.rejects(runCreditJob({ root: demo, dbPath, run, method: 'loo', ...inWorker }), /planted write failure/);
-  const kept = storedRows(dbPath).credit?.length ?? 0;
+  const kept = storedCredit(dbPath).credit?.length ?? 0;
   assert.ok(kept > 0 && kept < 1280 * 3, `rows kept: ${kept}`);
 });
 

@@ -79,7 +79,15 @@ function stats(calls: number): ChatClientStats {
 
 function result(computed: number, failures: { where: string; reason: string }[] = []): CreditJobResult {
   return {
-    runs: [{ computed, failures: failures.map((f) => ({ episodeId: 1, ...f })), unidentified: 0, agents: [] }],
+    runs: [
+      {
+        computed,
+        failures: failures.map((f) => ({ episodeId: 1, ...f })),
+        failed: failures.length,
+        unidentified: 0,
+        agents: [],
+      },
+    ],
     values: { logged: 0, cached: 0, evaluated: 40 },
     elapsedMs: 5,
   } as unknown as CreditJobResult;

@@ -9,27 +9,31 @@ import { creditHeadline, recomputeCreditCommand } from '../../../../src/extensio
 import { runAuditCommand } from '../../../../src/extension/commands/runAuditCommand';
 import { showLogCommand } from '../../../../src/extension/commands/showLogCommand';
 import type { CreditOutputRow } from '../../../../src/store/creditRepository';
+import { FailureTally } from '../../../../src/engine/credit/failureTally';
 import { fake, Uri as FakeUri, type FakeLogOutputChannel } from '../../fakes/vscode';
 
-const creditResult = (computed = 1280, failures = 0, unidentified = 0): CreditJobResult =>
-  ({
+const creditResult = (computed = 1280, failures = 0, unidentified = 0): CreditJobResult => {
+  const tally = new FailureTally();
+  for (let i = 0; i < failures; i++)
+    tally.add({ episodeId: i, reason: 'boom', where: `r.jsonl:${i + 1}`, episode: `e${i}`, step: 0 });
+  for (let i = 0; i < unidentified; i++)
+    tally.add({
+      episodeId: 100 + i,
+      reason: 'no router',
+      status: 'not-identifiable',
+      remedy: 'log it',
+      where: `r.jsonl:${i + 100}`,
+      episode: `e${100 + i}`,
+      step: 0,
+    });
+  return {
     runs: [
       {
         run: { runId: 1, name: 'psv', root: '', mechanism: 'pipeline', evaluatorJson: null },
         params: { method: 'loo', params: {}, hash: 'h' },
         evaluator: 'final-answer',
         computed,
-        failures: [
-          ...Array.from({ length: failures }, (_, i) => ({ episodeId: i, reason: 'boom', where: `r.jsonl:${i + 1}` })),
-          ...Array.from({ length: unidentified }, (_, i) => ({
-            episodeId: 100 + i,
-            reason: 'no router',
-            status: 'not-identifiable',
-            remedy: 'log it',
-            where: `r.jsonl:${i + 100}`,
-          })),
-        ],
-        unidentified,
+        ...tally.report(),
         agents: [
           { agent: 'planner', episodes: computed, mean: 0.3, ci: [0.2, 0.4], early: 0.3, late: 0.31 },
           { agent: 'verifier', episodes: computed, mean: 0.1, ci: [0, 0.2], early: 0.259, late: 0 },
@@ -38,7 +42,8 @@ const creditResult = (computed = 1280, failures = 0, unidentified = 0): CreditJo
     ],
     values: { logged: 0, cached: 0, evaluated: 10 },
     elapsedMs: 5,
-  }) as unknown as CreditJobResult;
+  } as unknown as CreditJobResult;
+};
 
 function stubCredit(result = creditResult()) {
   const calls: { options: CreditJobOptions; hooks: CreditJobHooks | undefined }[] = [];
@@ -271,7 +276,9 @@ const formatters = {
 
 function exportRunCredit(options: CreditJobOptions, hooks?: CreditJobHooks): Promise<CreditJobResult> {
   const result = creditResult(2);
-  hooks?.onRunStored?.(result.runs[0]!, [row(1, 'a', 0.5), row(2, 'b', 0.25)][Symbol.iterator]());
+  hooks?.onRunStored?.(result.runs[0]!, [row(1, 'a', 0.5), row(2, 'b', 0.25)][Symbol.iterator](), () =>
+    [][Symbol.iterator](),
+  );
   assert.equal(options.method, 'loo');
   return Promise.resolve(result);
 }
