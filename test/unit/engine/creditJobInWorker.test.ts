@@ -87,7 +87,10 @@ test('a pass the data cannot answer: every episode not identifiable, the same bo
   assert.equal(run?.computed, 0);
   assert.equal(run?.unidentified, 1280);
   assert.equal(run?.failed, 0);
-  assert.equal(run?.problems.reduce((sum, g) => sum + g.n, 0), 1280);
+  assert.equal(
+    run?.problems.reduce((sum, g) => sum + g.n, 0),
+    1280,
+  );
   assert.deepEqual(timeless(both.worker), timeless(both.direct));
   assert.deepEqual(storedCredit(both.inWorkerDb), storedCredit(both.onThreadDb));
   // The pass kept the first 1,000; the index gives back all 1,280, those first, record for record.
