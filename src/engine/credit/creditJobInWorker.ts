@@ -45,7 +45,12 @@ export async function runCreditJobInWorker(
 ): Promise<CreditJobResult> {
   const { replayDeps: _inProcessOnly, ...crossing } = options;
   const cancel = new SharedArrayBuffer(4);
-  const data: CreditJobWorkerData = { role: 'credit-job', options: crossing, cancel, episodes: !!hooks.onEpisode };
+  const data: CreditJobWorkerData = {
+    role: 'credit-job',
+    options: plainCopy(crossing),
+    cancel,
+    episodes: !!hooks.onEpisode,
+  };
   const signal = jobSignal(hooks);
   const cancelWorker = (): void => {
     Atomics.store(new Int32Array(cancel), 0, 1);
@@ -76,6 +81,18 @@ export async function runCreditJobInWorker(
     signal.dispose();
     await endWorker(worker);
   }
+}
+
+/**
+ * `value` as plain objects and arrays, which a thread can receive. Why: a host's options may hold
+ * objects that structured cloning refuses ("#<Object> could not be cloned"): VS Code's settings
+ * (`workspace.getConfiguration`) are proxies, and an evaluator choice read from them is one.
+ */
+export function plainCopy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => plainCopy(item)) as T;
+  if (typeof value === 'function') throw new Error('a credit job option cannot be a function to run in a worker');
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plainCopy(item as unknown)])) as T;
 }
 
 function forwardHook(

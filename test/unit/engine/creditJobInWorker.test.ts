@@ -102,6 +102,22 @@ test('a pass the data cannot answer: every episode not identifiable, the same bo
   assert.match(run?.failures[0]?.where ?? '', /\.jsonl:\d+$/);
 });
 
+test("options a thread cannot receive as they are (VS Code's settings are proxies) cross as plain copies", async () => {
+  const fromSettings = <T extends object>(value: T): T => new Proxy(value, {});
+  assert.throws(() => structuredClone(fromSettings({ kind: 'none' })), /could not be cloned/);
+  const result = await runCreditJob({
+    root: demo,
+    dbPath: copyOfIndex(),
+    run,
+    method: 'loo',
+    evaluator: fromSettings({ kind: 'builtin' as const, name: 'final-answer', options: fromSettings({}) }),
+    calibration: fromSettings({ threshold: 0.9 }),
+    steps: fromSettings([-Infinity, Infinity] as const),
+    jobWorkerScript: script,
+  });
+  assert.equal(result.runs[0]?.computed, 1280);
+});
+
 test('a job cancelled before it starts stops in its worker, and says so', async () => {
   const controller = new AbortController();
   controller.abort();
