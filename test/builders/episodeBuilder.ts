@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Episode, Message } from '../../src/core/episode';
@@ -37,7 +37,20 @@ export function episodes(from: number, to: number, step = 1): Episode[] {
   return list;
 }
 
-/** A fresh temporary folder for one test. */
+/** Folders made by {@link tempFolder} in this process, removed when it exits. */
+const madeFolders: string[] = [];
+
+/**
+ * A fresh temporary folder for one test, removed with everything in it when the test process
+ * exits (each test file runs in a process of its own); `CREDIT_LENS_KEEP_TEMP=1` keeps them, to
+ * look into a failure. Why: the suite made about 300 folders a run (indexes, copies, demo runs),
+ * and a machine that ran it for a few sessions had 5.6 GB of them in its temp folder.
+ */
 export function tempFolder(prefix = 'credit-lens-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  if (madeFolders.push(folder) === 1 && !process.env['CREDIT_LENS_KEEP_TEMP'])
+    process.once('exit', () => {
+      for (const made of madeFolders) rmSync(made, { recursive: true, force: true });
+    });
+  return folder;
 }

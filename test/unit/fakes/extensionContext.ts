@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { emptyTally, type IndexTally } from '../../../src/core/indexProgress';
 import type { IndexSummary } from '../../../src/core/indexSummary';
 import type { IndexJobResult } from '../../../src/engine/indexJob';
 import { EventEmitter, Uri } from './vscode';
+import { tempFolder as tempTestFolder } from '../../builders/episodeBuilder';
 
 /** The parts of an ExtensionContext that src/extension reads, over the fake `vscode`; pass `workspaceState` (or `secrets`) to keep it across activations. */
 export function fakeExtensionContext(
@@ -67,9 +66,9 @@ export class FakeMemento {
   }
 }
 
-/** A fresh empty folder under the OS temp folder. */
+/** A fresh empty folder under the OS temp folder, removed when the test process exits. */
 export function tempFolder(prefix = 'credit-lens-ext-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return tempTestFolder(prefix);
 }
 
 /** An index summary with every count at zero, overridden by `fields`. */

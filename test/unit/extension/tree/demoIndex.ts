@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuditFlag } from '../../../../src/core/auditReport';
 import { writeDemoRun } from '../../../../src/demo/writeDemoRun';
@@ -7,6 +6,7 @@ import { indexRunFolder } from '../../../../src/ingest/indexRunFolder';
 import { AuditRepository } from '../../../../src/store/auditRepository';
 import { BrowseRepository } from '../../../../src/store/browseRepository';
 import { IndexStore } from '../../../../src/store/indexStore';
+import { tempFolder } from '../../../builders/episodeBuilder';
 
 /** A small demo folder indexed into an in-memory store, with two flags on the team run. */
 export interface DemoIndex {
@@ -45,7 +45,7 @@ export const demoFlags: readonly AuditFlag[] = [
  * (line 7), flags {@link demoFlags} on the team run.
  */
 export async function demoIndex(): Promise<DemoIndex> {
-  const root = mkdtempSync(join(tmpdir(), 'credit-lens-browse-'));
+  const root = tempFolder('credit-lens-browse-');
   writeDemoRun(root, { steps: 3, groupsPerStep: 2, samplesPerGroup: 3, creditRun: false });
   appendFileSync(join(root, 'routed-experts', 'rollouts', 'step_0002.jsonl'), 'not json\n');
   const store = IndexStore.open(':memory:');
