@@ -88,11 +88,12 @@ function problemLines(groups: readonly FailureGroup[], ungrouped: number): strin
     lines.push(`    ${label} (${count(n)} episode${n === 1 ? '' : 's'}, e.g. ${first.where}): ${first.reason}`);
     if (first.remedy) lines.push(`      what would answer it: ${first.remedy}`);
   }
-  const others = groups.length - Math.min(groups.length, 5);
-  if (others > 0 || ungrouped > 0)
-    lines.push(
-      `    … and ${others > 0 ? `${count(others)} other reasons` : ''}${others > 0 && ungrouped > 0 ? ', ' : ''}${ungrouped > 0 ? `${count(ungrouped)} episodes of further reasons` : ''} (see --json)`,
-    );
+  const others = Math.max(0, groups.length - 5);
+  const rest = [
+    ...(others > 0 ? [`${count(others)} other reasons`] : []),
+    ...(ungrouped > 0 ? [`${count(ungrouped)} episodes of further reasons`] : []),
+  ];
+  if (rest.length > 0) lines.push(`    … and ${rest.join(', ')} (see --json)`);
   return lines;
 }
 
