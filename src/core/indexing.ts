@@ -1,4 +1,5 @@
 import type { AgentDecl, Episode } from './episode';
+import type { PackedTexts } from './packedTexts';
 import type { RunManifest } from './runManifest';
 
 /** What the index remembers about a trace file after reading it. */
@@ -104,7 +105,7 @@ export interface EpisodeBatch {
    * the episodes enter the full-text index in the same transaction and are searchable at once;
    * without it they wait for the search stage (IndexSink.pendingSearch).
    */
-  readonly texts?: readonly string[];
+  readonly texts?: PackedTexts;
   /**
    * Set instead of `texts` when the parse worker sent the batch's texts to a side full-text index
    * (a cold pass): the episodes are written unsearchable, and the sink reports where they landed

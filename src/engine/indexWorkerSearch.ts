@@ -1,4 +1,5 @@
 import { MessageChannel, parentPort, type MessagePort, type Worker } from 'node:worker_threads';
+import type { PackedTexts } from '../core/packedTexts';
 import type { SideSearch } from '../ingest/indexRunFolder';
 import { flagTextsInFlight, type SideTexts } from '../ingest/parseWorkerProtocol';
 import { closedOnExitRequest, endWorker, startWorker, type ExitRequest } from '../ingest/workerThread';
@@ -112,7 +113,7 @@ export function startSideSearch(
  */
 export function runSideSearchWorker(data: SideSearchWorkerData): void {
   const flags = new Int32Array(data.flags);
-  const texts = new Map<number, string[]>();
+  const texts = new Map<number, PackedTexts>();
   const slots = new Map<number, readonly TextSlot[]>();
   const post = (message: FromSideIndex): void => parentPort?.postMessage(message);
   let failure: string | undefined;
@@ -147,6 +148,8 @@ export function runSideSearchWorker(data: SideSearchWorkerData): void {
     } catch (error) {
       failure = messageOf(error);
     }
+    const buffer = batchTexts.bytes.buffer;
+    data.port.postMessage(buffer, [buffer]); // back to the parse worker's packer (core/packedTexts.ts)
     Atomics.sub(flags, flagTextsInFlight, 1);
     Atomics.notify(flags, flagTextsInFlight);
     maybeFinish();

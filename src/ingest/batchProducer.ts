@@ -1,3 +1,4 @@
+import type { PackedTexts } from '../core/packedTexts';
 import { RosterDetails } from './compactEpisode';
 import type { FormatMapper } from './importers/types';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
@@ -101,7 +102,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
 }
 
 /** The batch with what crossed threads beside its JSON: its texts, or the number they were sent to the side index under. */
-export function withTexts(batch: ParsedBatch, message: { texts?: string[]; textSeq?: number }): ParsedBatch {
+export function withTexts(batch: ParsedBatch, message: { texts?: PackedTexts; textSeq?: number }): ParsedBatch {
   if (message.texts) return { ...batch, texts: message.texts };
   return message.textSeq !== undefined ? { ...batch, textSeq: message.textSeq } : batch;
 }

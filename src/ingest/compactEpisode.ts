@@ -1,5 +1,6 @@
 import type { AgentDecl, Episode } from '../core/episode';
-import { searchDocument, type CompactEpisode, type MessageConnection } from '../core/indexing';
+import type { CompactEpisode, MessageConnection } from '../core/indexing';
+import type { TextPacker } from '../core/packedTexts';
 
 /** Where an episode's line sits in its file. */
 export interface LineLocation {
@@ -45,7 +46,7 @@ export function compactEpisode(
   e: Episode,
   at: LineLocation,
   details?: RosterDetails,
-  texts?: string[],
+  texts?: TextPacker,
 ): CompactEpisode {
   const roster: AgentDecl[] = [];
   const ordinals = new Map<string, number>();
@@ -107,7 +108,7 @@ export function compactEpisode(
     metadataJson: e.metadata ? JSON.stringify(e.metadata) : null,
     extras: extrasOf(e),
   };
-  if (texts) texts.push(searchDocument(e.messages.map((m) => m.content)));
+  texts?.pushDocument(e.messages.map((m) => m.content));
   return compact;
 }
 

@@ -2,6 +2,7 @@ import type { RewardWeights } from '../core/runManifest';
 import type { RunSplits } from '../core/split';
 import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
+import { TextPacker, type PackedTexts } from '../core/packedTexts';
 import { checkAgentReferences } from './canonical/agentReferences';
 import { decodeEpisode } from './canonical/decodeEpisode';
 import { compactEpisode, RosterDetails } from './compactEpisode';
@@ -31,7 +32,7 @@ export interface ParsedBatch {
    * With {@link ParseRequest.search}: the search document of every episode of `episodes`, in order
    * (core/indexing.ts searchDocument), for the full-text index. Crosses threads beside the batch's JSON.
    */
-  readonly texts?: string[];
+  readonly texts?: PackedTexts;
   /** Set instead of `texts` when the parse worker sent them to a side full-text index (EpisodeBatch.textSeq). */
   readonly textSeq?: number;
 }
@@ -62,7 +63,8 @@ export interface ParseRequest {
  * at most `batchSize` episodes to `emit` (the last batch may be empty; it carries the end
  * position). Runs in the index worker or in a parse worker; both produce identical batches.
  * Canonical lines go through the fast canonical decoder; other formats through their mapper (found
- * in `mappers`, the registered formats by default), one record per line.
+ * in `mappers`, the registered formats by default), one record per line. With `request.search`,
+ * `packer` collects each batch's search documents.
  */
 export function parseLines(
   request: ParseRequest,
@@ -70,18 +72,18 @@ export function parseLines(
   emit: (batch: ParsedBatch) => void,
   details: RosterDetails = new RosterDetails(),
   mappers: readonly FormatMapper[] = formatMappers,
+  packer: TextPacker = new TextPacker(),
 ): ReadPosition {
   let episodes: CompactEpisode[] = [];
   let issues: TraceIssue[] = [];
-  let texts: string[] | undefined = request.search ? [] : undefined;
+  const texts = request.search ? packer : undefined;
   let lines = 0;
   let bytes = 0;
   let position = request.start;
   const flush = (final: boolean): void => {
-    emit({ episodes, issues, end: position, lines, bytes, final, ...(texts ? { texts } : {}) });
+    emit({ episodes, issues, end: position, lines, bytes, final, ...(texts ? { texts: texts.take() } : {}) });
     episodes = [];
     issues = [];
-    texts = texts ? [] : undefined;
     lines = 0;
     bytes = 0;
   };
@@ -126,7 +128,7 @@ function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): Fo
 interface BatchRows {
   readonly episodes: CompactEpisode[];
   readonly issues: TraceIssue[];
-  readonly texts: string[] | undefined;
+  readonly texts: TextPacker | undefined;
 }
 
 /** Maps one line of a non-canonical JSONL file: any number of episodes and issues. */
@@ -184,7 +186,7 @@ export function decodeLine(
   uri: string,
   roster: readonly AgentDecl[],
   details?: RosterDetails,
-  texts?: string[],
+  texts?: TextPacker,
 ): LineOutcome {
   // `{` first is the common case; only other lines pay for the blank check.
   if (line.text.charCodeAt(0) !== 0x7b && line.text.trim() === '') return { kind: 'blank' };

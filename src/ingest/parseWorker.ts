@@ -1,4 +1,6 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { packedTransfer, TextPacker } from '../core/packedTexts';
+import { formatMappers } from './importers/mappers';
 import { RosterDetails } from './compactEpisode';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import {
@@ -19,8 +21,13 @@ const flags = new Int32Array(data.flags);
 const route = data.textRoute;
 const textFlags = route ? new Int32Array(route.flags) : undefined;
 const isCancelled = (): boolean => Atomics.load(flags, flagCancel) === 1;
-const post = (message: ParseWorkerMessage): void => parentPort?.postMessage(message);
+const post = (message: ParseWorkerMessage, transfer: ArrayBuffer[] = []): void =>
+  parentPort?.postMessage(message, transfer);
 let textSeq = 0;
+/** With a side index, the texts' buffers come back from it through the route to be written again. */
+const packer = new TextPacker(
+  route ? () => receiveMessageOnPort(route.port)?.message as ArrayBuffer | undefined : undefined,
+);
 
 /** Posts a batch to the writer; with a text route, its texts go to the side full-text index instead. */
 function emit(index: number, batch: ParsedBatch): void {
@@ -30,13 +37,14 @@ function emit(index: number, batch: ParsedBatch): void {
     waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight, isCancelled);
     const seq = textSeq++;
     Atomics.add(textFlags, flagTextsInFlight, 1);
-    route.port.postMessage({ seq, texts } satisfies SideTexts);
+    route.port.postMessage({ seq, texts } satisfies SideTexts, packedTransfer(texts));
     Atomics.add(flags, flagInFlight, 1);
     post({ kind: 'batch', index, json: JSON.stringify(rows), textSeq: seq });
     return;
   }
   Atomics.add(flags, flagInFlight, 1);
-  post({ kind: 'batch', index, json: JSON.stringify(rows), ...(texts ? { texts } : {}) });
+  if (texts) post({ kind: 'batch', index, json: JSON.stringify(rows), texts }, packedTransfer(texts));
+  else post({ kind: 'batch', index, json: JSON.stringify(rows) });
 }
 
 parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {
@@ -44,7 +52,8 @@ parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {
   try {
     const details = new RosterDetails();
     requests.forEach((request, index) => {
-      if (!isCancelled()) parseLines(request, isCancelled, (batch) => emit(index, batch), details);
+      if (!isCancelled())
+        parseLines(request, isCancelled, (batch) => emit(index, batch), details, formatMappers, packer);
       post({ kind: 'end', index });
     });
     post({ kind: 'done' });

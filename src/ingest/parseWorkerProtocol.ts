@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { PackedTexts } from '../core/packedTexts';
 
 /** Index of the cancel flag (1 = stop) in the shared flags. */
 export const flagCancel = 0;
@@ -13,7 +14,7 @@ export const flagTextsInFlight = 0;
  * in another thread (engine/indexWorkerSearch.ts), so the writer never receives them.
  */
 export interface TextRoute {
-  /** Receives {@link SideTexts}, in batch order. */
+  /** Receives {@link SideTexts}, in batch order, and sends each batch's text buffer back once indexed. */
   readonly port: MessagePort;
   /** One Int32 slot, {@link flagTextsInFlight}: the side index decrements it (and notifies) per batch indexed. */
   readonly flags: SharedArrayBuffer;
@@ -22,7 +23,7 @@ export interface TextRoute {
 /** One batch's message texts on their way to the side index; the writer reports the batch's slots under `seq`. */
 export interface SideTexts {
   readonly seq: number;
-  readonly texts: string[];
+  readonly texts: PackedTexts;
 }
 
 /** What the parse worker is started with. */
@@ -51,16 +52,17 @@ export function waitBelowLimit(counter: Int32Array, slot: number, limit: number,
  * request, then `done`
  * (or a failure). `json` is a ParsedBatch (parseLines.ts) without its `texts`, serialised with
  * JSON.stringify: cheaper to produce than a structured clone of many small objects, and it crosses
- * threads as one copy. `texts` (the message content for the full-text index) is posted as an array
- * of strings beside it: cloning strings is a copy, where putting them in the JSON would escape
- * them and make the writer parse them again.
+ * threads as one copy. `texts` (the message content for the full-text index) crosses beside it as
+ * UTF-8 bytes, transferred (core/packedTexts.ts): putting them in the JSON would escape them and
+ * make the writer parse them again, and as strings every thread that held them would copy them in
+ * each young-generation collection.
  */
 export type ParseWorkerMessage =
   | {
       readonly kind: 'batch';
       readonly index: number;
       readonly json: string;
-      readonly texts?: string[];
+      readonly texts?: PackedTexts;
       readonly textSeq?: number;
     }
   /** Request `index` has posted its last batch (a pool delivers the requests of several workers in order). */

@@ -1,4 +1,5 @@
 import type { PendingSearchEpisode, SearchRow } from '../core/indexing';
+import { packedText, type PackedTexts } from '../core/packedTexts';
 import type { Db, Statement } from './database';
 
 interface PendingRow {
@@ -65,10 +66,10 @@ export class SearchRepository {
    * Adds each slot's episode with its search document (inside the caller's transaction; the
    * episodes were inserted as searchable). An empty document (no message) adds nothing.
    */
-  insertSlots(slots: readonly TextSlot[], texts: readonly string[]): void {
+  insertSlots(slots: readonly TextSlot[], texts: PackedTexts): void {
     for (const [episodeId, at] of slots) {
-      const text = texts[at];
-      if (text) this.insertStmt.run(episodeId, text);
+      const text = packedText(texts, at);
+      if (text.length > 0) this.insertStmt.run(episodeId, text);
     }
   }
 

@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import type { PackedTexts } from '../core/packedTexts';
 import { openDatabase, type Db, type OpenOptions, type Statement } from './database';
 import { SearchRepository, type TextSlot } from './searchRepository';
 
@@ -44,7 +45,7 @@ export class SideSearchIndex {
   }
 
   /** Adds one batch's search documents, `slots` saying which is whose. */
-  add(slots: readonly TextSlot[], texts: readonly string[]): void {
+  add(slots: readonly TextSlot[], texts: PackedTexts): void {
     this.search.insertSlots(slots, texts);
     for (const [episodeId] of slots) this.coveredStmt.run(episodeId);
   }

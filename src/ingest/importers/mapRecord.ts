@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Episode } from '../../core/episode';
 import type { CompactEpisode, TraceIssue } from '../../core/indexing';
+import type { TextPacker } from '../../core/packedTexts';
 import { checkAgentReferences } from '../canonical/agentReferences';
 import { decodeEpisode } from '../canonical/decodeEpisode';
 import { compactEpisode, type RosterDetails } from '../compactEpisode';
@@ -71,7 +72,7 @@ export function importRecord(
   context: RecordContext,
   place: RecordPlace,
   details?: RosterDetails,
-  texts?: string[],
+  texts?: TextPacker,
 ): { episodes: CompactEpisode[]; issues: TraceIssue[] } {
   const { episodes, errors } = mapRecord(mapper, record, context);
   const issue = (reason: string): TraceIssue => ({

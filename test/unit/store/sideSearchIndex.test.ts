@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { packTexts } from '../../../src/core/packedTexts';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import { sqliteDriverKind } from '../../../src/store/database';
 import { IndexStore } from '../../../src/store/indexStore';
@@ -39,7 +40,7 @@ function sideIndexOf(path: string, texts: string[]): string {
       [1, 0],
       [2, 1],
     ],
-    texts,
+    packTexts(texts),
   );
   side.finish();
   return sidePath;

@@ -1,0 +1,92 @@
+/**
+ * A batch's search documents (`searchDocument`, core/indexing.ts) encoded as UTF-8 one after another: document
+ * `i` is `bytes[ends[i - 1] .. ends[i])` (from 0 for the first). Why bytes: a batch's documents are
+ * megabytes of text that live until the batch is written; as JavaScript strings every young-generation
+ * collection of the threads that hold them copies them again (most of the side full-text thread's
+ * garbage collection time), where two typed arrays cross threads by transfer and are never copied
+ * by the collector. The store binds each document as a blob: FTS5 reads a blob's bytes as its text.
+ */
+export interface PackedTexts {
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly ends: Uint32Array<ArrayBuffer>;
+}
+
+const encoder = new TextEncoder();
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units). */
+const maxBytesPerUnit = 3;
+/** The first buffer a packer allocates. */
+const minimumBytes = 1 << 20;
+
+/**
+ * Builds {@link PackedTexts} one document at a time. By default each {@link take} copies the
+ * documents out and the packer keeps its buffer. With `spare`, a take hands out the packer's own
+ * buffer (for a transfer) and writes on in a buffer `spare` returns (one the receiver sent back
+ * after use), or a new one: the same few buffers then circulate between the threads, and none waits
+ * for a collection in a thread that allocates too little to run one.
+ */
+export class TextPacker {
+  private buffer: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+  private used = 0;
+  private ends: number[] = [];
+
+  constructor(private readonly spare?: () => ArrayBuffer | undefined) {}
+
+  /** Documents pushed since the last {@link take}. */
+  get count(): number {
+    return this.ends.length;
+  }
+
+  /** Appends the document of an episode whose messages have these contents (equal to searchDocument(contents) encoded). */
+  pushDocument(contents: readonly string[]): void {
+    for (let i = 0; i < contents.length; i++) {
+      if (i > 0) this.write('\n');
+      this.write(contents[i] ?? '');
+    }
+    this.ends.push(this.used);
+  }
+
+  /** The documents pushed so far, in buffers of their own (safe to transfer), and an empty packer. */
+  take(): PackedTexts {
+    const ends = Uint32Array.from(this.ends);
+    let bytes: Uint8Array<ArrayBuffer>;
+    if (this.spare) {
+      bytes = this.buffer.subarray(0, this.used);
+      this.buffer = new Uint8Array(0); // the next write takes a spare
+    } else bytes = this.buffer.slice(0, this.used);
+    this.used = 0;
+    this.ends = [];
+    return { bytes, ends };
+  }
+
+  private write(text: string): void {
+    const needed = this.used + text.length * maxBytesPerUnit;
+    if (this.used === 0 && needed > this.buffer.length) {
+      const spare = this.spare?.();
+      if (spare) this.buffer = new Uint8Array(spare);
+    }
+    if (needed > this.buffer.length) {
+      const grown = new Uint8Array(Math.max(needed, this.buffer.length * 2, minimumBytes));
+      grown.set(this.buffer.subarray(0, this.used));
+      this.buffer = grown;
+    }
+    this.used += encoder.encodeInto(text, this.buffer.subarray(this.used)).written;
+  }
+}
+
+/** Document `i` of `texts` as UTF-8 bytes (a view, not a copy); empty when the episode has no text. */
+export function packedText(texts: PackedTexts, i: number): Uint8Array {
+  const start = i === 0 ? 0 : (texts.ends[i - 1] ?? 0);
+  return texts.bytes.subarray(start, texts.ends[i] ?? start);
+}
+
+/** The buffers of `texts`, for a postMessage transfer list. */
+export function packedTransfer(texts: PackedTexts): ArrayBuffer[] {
+  return [texts.bytes.buffer, texts.ends.buffer];
+}
+
+/** Packs whole documents (tests, and callers that already hold the strings). */
+export function packTexts(documents: readonly string[]): PackedTexts {
+  const packer = new TextPacker();
+  for (const document of documents) packer.pushDocument([document]);
+  return packer.take();
+}
