@@ -21,13 +21,15 @@ const minimumBytes = 1 << 20;
  * Builds {@link PackedTexts} one document at a time. By default each {@link take} copies the
  * documents out and the packer keeps its buffer. With `spare`, a take hands out the packer's own
  * buffer (for a transfer) and writes on in a buffer `spare` returns (one the receiver sent back
- * after use), or a new one: the same few buffers then circulate between the threads, and none waits
- * for a collection in a thread that allocates too little to run one.
+ * after use), or a new one as large as the last: the same few buffers then circulate between the
+ * threads, and none waits for a collection in a thread that allocates too little to run one.
  */
 export class TextPacker {
   private buffer: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   private used = 0;
   private ends: number[] = [];
+  /** With `spare`: the size of the buffer last handed out. */
+  private lastCapacity = 0;
 
   constructor(private readonly spare?: () => ArrayBuffer | undefined) {}
 
@@ -45,12 +47,23 @@ export class TextPacker {
     this.ends.push(this.used);
   }
 
+  /** Appends `text` to the document being built, which {@link endDocument} ends. */
+  append(text: string): void {
+    this.write(text);
+  }
+
+  /** Ends the document that {@link append} built. */
+  endDocument(): void {
+    this.ends.push(this.used);
+  }
+
   /** The documents pushed so far, in buffers of their own (safe to transfer), and an empty packer. */
   take(): PackedTexts {
     const ends = Uint32Array.from(this.ends);
     let bytes: Uint8Array<ArrayBuffer>;
     if (this.spare) {
       bytes = this.buffer.subarray(0, this.used);
+      this.lastCapacity = this.buffer.length;
       this.buffer = new Uint8Array(0); // the next write takes a spare
     } else bytes = this.buffer.slice(0, this.used);
     this.used = 0;
@@ -60,9 +73,9 @@ export class TextPacker {
 
   private write(text: string): void {
     const needed = this.used + text.length * maxBytesPerUnit;
-    if (this.used === 0 && needed > this.buffer.length) {
-      const spare = this.spare?.();
-      if (spare) this.buffer = new Uint8Array(spare);
+    if (this.used === 0 && needed > this.buffer.length && this.spare) {
+      // A returned buffer, or one as large as the last batch needed: batches are alike in size.
+      this.buffer = new Uint8Array(this.spare() ?? new ArrayBuffer(Math.max(needed, this.lastCapacity)));
     }
     if (needed > this.buffer.length) {
       const grown = new Uint8Array(Math.max(needed, this.buffer.length * 2, minimumBytes));

@@ -1,7 +1,7 @@
 import type { PackedTexts } from '../core/packedTexts';
 import { RosterDetails } from './compactEpisode';
 import type { FormatMapper } from './importers/types';
-import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
+import { batchOfJson, parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import {
   flagCancel,
   flagInFlight,
@@ -27,7 +27,7 @@ export function inThreadProducer(isCancelled: () => boolean, mappers?: readonly 
     parseAll: (requests, onBatch) => {
       const details = new RosterDetails();
       requests.forEach((request, index) => {
-        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch), details, mappers);
+        if (!isCancelled()) parseLines(request, isCancelled, (batch) => onBatch(index, batch), { details, mappers });
       });
       return Promise.resolve();
     },
@@ -72,7 +72,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
       return done.resolve();
     }
     try {
-      const batch = JSON.parse(message.json) as ParsedBatch;
+      const batch = batchOfJson(message.json, message.episodes);
       pending.onBatch(message.index, withTexts(batch, message));
     } catch (error) {
       Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block

@@ -18,6 +18,13 @@ export interface ReadPosition {
 }
 
 const chunkSize = 1 << 20;
+/**
+ * The read buffer of the last finished read, for the next one in this thread. Why: a buffer per
+ * file is garbage outside the JavaScript heap, freed only when the thread next collects; a parse
+ * worker that allocates little collects seldom, and the 1 GB benchmark run's 508 files left up
+ * to 66 MB of dead buffers behind (heaptrack).
+ */
+let spareChunk: Buffer | undefined;
 const newline = 0x0a;
 
 /**
@@ -33,15 +40,22 @@ export function readJsonlLines(
   onLine: (line: JsonlLine) => boolean | void,
 ): ReadPosition {
   const fd = openSync(path, 'r');
+  const buffer = spareChunk ?? Buffer.allocUnsafe(chunkSize);
+  spareChunk = undefined; // a read started from `onLine` gets a buffer of its own
   try {
-    return readLines(fd, start, onLine);
+    return readLines(fd, buffer, start, onLine);
   } finally {
     closeSync(fd);
+    spareChunk = buffer;
   }
 }
 
-function readLines(fd: number, start: ReadPosition, onLine: (line: JsonlLine) => boolean | void): ReadPosition {
-  const buffer = Buffer.allocUnsafe(chunkSize);
+function readLines(
+  fd: number,
+  buffer: Buffer,
+  start: ReadPosition,
+  onLine: (line: JsonlLine) => boolean | void,
+): ReadPosition {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let fileOffset = start.offset;

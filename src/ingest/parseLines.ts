@@ -35,6 +35,30 @@ export interface ParsedBatch {
   readonly texts?: PackedTexts;
   /** Set instead of `texts` when the parse worker sent them to a side full-text index (EpisodeBatch.textSeq). */
   readonly textSeq?: number;
+  /**
+   * With {@link ParseState.episodeJson}: the JSON array of the batch's episodes as UTF-8 (a copy of
+   * its own, to transfer), and `episodes` is empty; {@link batchOfJson} reads them back.
+   */
+  readonly episodeJson?: Uint8Array<ArrayBuffer>;
+}
+
+/** What one pass's calls of {@link parseLines} share besides the request. */
+export interface ParseState {
+  /** The roster details of the pass (one per pass). */
+  readonly details?: RosterDetails;
+  /** The formats to import (default: the registered ones). */
+  readonly mappers?: readonly FormatMapper[];
+  /** Collects each batch's search documents when the request asks for them (default: a packer of its own). */
+  readonly texts?: TextPacker;
+  /**
+   * When given, each episode is serialised here (as UTF-8) as soon as it is decoded, instead of
+   * kept as an object until its batch is emitted ({@link ParsedBatch.episodeJson}). Why: a thread
+   * that posts its batches as JSON would otherwise hold a thousand episodes' object graphs through
+   * every young-generation collection of the batch, which copies them each time (a third of the
+   * parse worker's time before this); bytes outside the JavaScript heap are never copied, and the
+   * batch's one string, decoded at the end, is too large for the young generation.
+   */
+  readonly episodeJson?: TextPacker;
 }
 
 /** What to parse: one file from a position, with the run's default roster. */
@@ -70,52 +94,100 @@ export function parseLines(
   request: ParseRequest,
   isCancelled: () => boolean,
   emit: (batch: ParsedBatch) => void,
-  details: RosterDetails = new RosterDetails(),
-  mappers: readonly FormatMapper[] = formatMappers,
-  packer: TextPacker = new TextPacker(),
+  state: ParseState = {},
 ): ReadPosition {
-  let episodes: CompactEpisode[] = [];
-  let issues: TraceIssue[] = [];
-  const texts = request.search ? packer : undefined;
-  let lines = 0;
-  let bytes = 0;
+  const { details = new RosterDetails(), mappers = formatMappers } = state;
+  const texts = request.search ? (state.texts ?? new TextPacker()) : undefined;
+  const batch = new BatchCollector(texts, state.episodeJson);
   let position = request.start;
-  const flush = (final: boolean): void => {
-    emit({ episodes, issues, end: position, lines, bytes, final, ...(texts ? { texts: texts.take() } : {}) });
-    episodes = [];
-    issues = [];
-    lines = 0;
-    bytes = 0;
-  };
   const mapper = request.format === canonicalFormat ? undefined : importerOf(request, mappers);
   if (request.format !== canonicalFormat && mapper === undefined) {
-    issues.push({
+    batch.issues.push({
       uri: request.uri,
       line: 0,
       offset: 0,
       reason: `no importer named "${request.format}" in this build; re-index the run`,
     });
-    flush(true);
+    emit(batch.take(position, true));
     return position;
   }
   position = readJsonlLines(request.path, request.start, (line) => {
     if (isCancelled()) return false;
-    if (mapper) mapLine(mapper, line, request, details, { episodes, issues, texts });
+    if (mapper) mapLine(mapper, line, request, details, batch);
     else {
       const outcome = decodeLine(line, request.uri, request.roster, details, texts);
       if (outcome.kind === 'episode') {
-        episodes.push(outcome.record);
-        for (const warning of outcome.warnings) issues.push(warning);
-      } else if (outcome.kind === 'issue') issues.push(outcome.issue);
+        batch.keep(outcome.record);
+        for (const warning of outcome.warnings) batch.issues.push(warning);
+      } else if (outcome.kind === 'issue') batch.issues.push(outcome.issue);
     }
     position = { offset: line.offset + line.length + 1, line: line.line };
-    lines++;
-    bytes += line.length + 1;
-    if (episodes.length >= request.batchSize || bytes >= maxBatchBytes) flush(false);
+    batch.lines++;
+    batch.bytes += line.length + 1;
+    if (batch.count >= request.batchSize || batch.bytes >= maxBatchBytes) emit(batch.take(position, false));
     return true;
   });
-  flush(!isCancelled());
+  emit(batch.take(position, !isCancelled()));
   return position;
+}
+
+/** What a batch collects, line by line, until {@link BatchCollector.take} hands it out. */
+class BatchCollector {
+  private episodes: CompactEpisode[] = [];
+  issues: TraceIssue[] = [];
+  lines = 0;
+  bytes = 0;
+  /** Episodes kept, as objects or as JSON. */
+  count = 0;
+
+  constructor(
+    readonly texts: TextPacker | undefined,
+    private readonly episodeJson: TextPacker | undefined,
+  ) {}
+
+  keep(record: CompactEpisode): void {
+    if (this.episodeJson) {
+      this.episodeJson.append(this.count === 0 ? '[' : ',');
+      this.episodeJson.append(JSON.stringify(record));
+    } else this.episodes.push(record);
+    this.count++;
+  }
+
+  take(end: ReadPosition, final: boolean): ParsedBatch {
+    const { episodes, issues, lines, bytes, texts, episodeJson, count } = this;
+    this.episodes = [];
+    this.issues = [];
+    this.lines = this.bytes = this.count = 0;
+    return {
+      episodes,
+      issues,
+      end,
+      lines,
+      bytes,
+      final,
+      ...(texts ? { texts: texts.take() } : {}),
+      ...(episodeJson ? { episodeJson: arrayText(episodeJson, count) } : {}),
+    };
+  }
+}
+
+/** The JSON array `packer` holds (count elements, the `[` and commas written), as UTF-8 bytes. */
+function arrayText(packer: TextPacker, count: number): Uint8Array<ArrayBuffer> {
+  packer.append(count === 0 ? '[]' : ']');
+  packer.endDocument();
+  return packer.take().bytes;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * A batch from what crossed threads: its JSON (without texts or episode JSON), and the episodes'
+ * JSON bytes when the parser serialised them as it went ({@link ParseState.episodeJson}).
+ */
+export function batchOfJson(json: string, episodeJson: Uint8Array | undefined): ParsedBatch {
+  const batch = JSON.parse(json) as ParsedBatch;
+  if (episodeJson === undefined) return batch;
+  return { ...batch, episodes: JSON.parse(decoder.decode(episodeJson)) as CompactEpisode[] };
 }
 
 function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): FormatMapper | undefined {
@@ -124,20 +196,13 @@ function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): Fo
   return mapped.ok ? mapped.value : undefined;
 }
 
-/** What a batch collects, appended to by each line. */
-interface BatchRows {
-  readonly episodes: CompactEpisode[];
-  readonly issues: TraceIssue[];
-  readonly texts: TextPacker | undefined;
-}
-
 /** Maps one line of a non-canonical JSONL file: any number of episodes and issues. */
 function mapLine(
   mapper: FormatMapper,
   line: JsonlLine,
   request: ParseRequest,
   details: RosterDetails,
-  { episodes, issues, texts }: BatchRows,
+  batch: BatchCollector,
 ): void {
   if (line.text.trim() === '') return;
   const locator = { line: line.line, offset: line.offset, length: line.length };
@@ -146,7 +211,7 @@ function mapLine(
   try {
     record = JSON.parse(line.text);
   } catch (error) {
-    issues.push({
+    batch.issues.push({
       uri: request.uri,
       line: line.line,
       offset: line.offset,
@@ -165,9 +230,10 @@ function mapLine(
     ...(request.splits ? { splits: request.splits } : {}),
     ...(request.rewardWeights ? { rewardWeights: request.rewardWeights } : {}),
   };
-  const imported = importRecord(mapper, record, context, { uri: request.uri, locator, excerpt }, details, texts);
-  for (const e of imported.episodes) episodes.push(e);
-  for (const i of imported.issues) issues.push(i);
+  const place = { uri: request.uri, locator, excerpt };
+  const imported = importRecord(mapper, record, context, place, details, batch.texts);
+  for (const e of imported.episodes) batch.keep(e);
+  for (const i of imported.issues) batch.issues.push(i);
 }
 
 type LineOutcome =

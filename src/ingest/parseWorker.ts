@@ -1,6 +1,5 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { packedTransfer, TextPacker } from '../core/packedTexts';
-import { formatMappers } from './importers/mappers';
 import { RosterDetails } from './compactEpisode';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import {
@@ -25,26 +24,31 @@ const post = (message: ParseWorkerMessage, transfer: ArrayBuffer[] = []): void =
   parentPort?.postMessage(message, transfer);
 let textSeq = 0;
 /** With a side index, the texts' buffers come back from it through the route to be written again. */
-const packer = new TextPacker(
+const textPacker = new TextPacker(
   route ? () => receiveMessageOnPort(route.port)?.message as ArrayBuffer | undefined : undefined,
 );
+/** The episodes' JSON, as they are parsed (ParseState.episodeJson). */
+const episodePacker = new TextPacker();
 
 /** Posts a batch to the writer; with a text route, its texts go to the side full-text index instead. */
 function emit(index: number, batch: ParsedBatch): void {
   waitBelowLimit(flags, flagInFlight, data.maxInFlight, isCancelled);
-  const { texts, ...rows } = batch;
+  const { texts, episodeJson: episodes, ...rows } = batch;
+  const json = JSON.stringify(rows);
+  const transfer = episodes ? [episodes.buffer] : [];
+  const withEpisodes = episodes ? { episodes } : {};
   if (texts && route && textFlags) {
     waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight, isCancelled);
     const seq = textSeq++;
     Atomics.add(textFlags, flagTextsInFlight, 1);
     route.port.postMessage({ seq, texts } satisfies SideTexts, packedTransfer(texts));
     Atomics.add(flags, flagInFlight, 1);
-    post({ kind: 'batch', index, json: JSON.stringify(rows), textSeq: seq });
+    post({ kind: 'batch', index, json, textSeq: seq, ...withEpisodes }, transfer);
     return;
   }
   Atomics.add(flags, flagInFlight, 1);
-  if (texts) post({ kind: 'batch', index, json: JSON.stringify(rows), texts }, packedTransfer(texts));
-  else post({ kind: 'batch', index, json: JSON.stringify(rows) });
+  const textsTransfer = texts ? packedTransfer(texts) : [];
+  post({ kind: 'batch', index, json, ...(texts ? { texts } : {}), ...withEpisodes }, [...transfer, ...textsTransfer]);
 }
 
 parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {
@@ -53,7 +57,11 @@ parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {
     const details = new RosterDetails();
     requests.forEach((request, index) => {
       if (!isCancelled())
-        parseLines(request, isCancelled, (batch) => emit(index, batch), details, formatMappers, packer);
+        parseLines(request, isCancelled, (batch) => emit(index, batch), {
+          details,
+          texts: textPacker,
+          episodeJson: episodePacker,
+        });
       post({ kind: 'end', index });
     });
     post({ kind: 'done' });

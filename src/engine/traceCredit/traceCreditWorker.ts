@@ -42,7 +42,7 @@ async function parseRequest(index: number, request: ParseRequest, details: Roste
       { ...request, start },
       () => batches.length > 0 || isCancelled(),
       (batch) => batches.push(batch),
-      details,
+      { details },
     );
     for (const batch of batches) {
       if (batch.lines === 0 && batch.issues.length === 0 && !batch.final) continue; // the stop after a batch

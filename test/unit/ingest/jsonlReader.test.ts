@@ -106,3 +106,24 @@ test('readJsonlLines(path) drops a UTF-8 byte-order mark at the start of the fil
     ],
   );
 });
+
+test('readJsonlLines(path) reuses its read buffer from file to file, and a read started inside a read gets its own', () => {
+  const folder = tempFolder();
+  const long = 'x'.repeat((1 << 20) + 10); // spans a chunk: the second file's bytes overwrite a reused buffer
+  writeFileSync(join(folder, 'a.jsonl'), `a1\n${long}\na3\n`);
+  writeFileSync(join(folder, 'b.jsonl'), 'b1\nb2\n');
+  const start = { offset: 0, line: 0 };
+  const outer: string[] = [];
+  const inner: string[] = [];
+  readJsonlLines(join(folder, 'a.jsonl'), start, (line) => {
+    outer.push(line.text.length > 10 ? `long ${line.text.length}` : line.text);
+    if (line.line === 1) readJsonlLines(join(folder, 'b.jsonl'), start, (l) => void inner.push(l.text));
+  });
+  assert.deepEqual(outer, ['a1', `long ${long.length}`, 'a3'], 'the outer read is untouched by the inner one');
+  assert.deepEqual(inner, ['b1', 'b2']);
+  const again: string[] = [];
+  for (const name of ['b.jsonl', 'a.jsonl', 'b.jsonl']) {
+    readJsonlLines(join(folder, name), start, (line) => void again.push(line.text.slice(0, 2)));
+  }
+  assert.deepEqual(again, ['b1', 'b2', 'a1', 'xx', 'a3', 'b1', 'b2']);
+});
