@@ -47,16 +47,6 @@ export class TextPacker {
     this.ends.push(this.used);
   }
 
-  /** Appends `text` to the document being built, which {@link endDocument} ends. */
-  append(text: string): void {
-    this.write(text);
-  }
-
-  /** Ends the document that {@link append} built. */
-  endDocument(): void {
-    this.ends.push(this.used);
-  }
-
   /** The documents pushed so far, in buffers of their own (safe to transfer), and an empty packer. */
   take(): PackedTexts {
     const ends = Uint32Array.from(this.ends);

@@ -11,6 +11,14 @@ export interface IndexJobHandle {
 }
 
 /**
+ * The index worker writes every batch; a batch's episodes live while they are bound, and with the
+ * 8 MB young generation of other workers (ingest/workerThread.ts) each scavenge copied them again.
+ * 32 MB: the cold index of the 1 GB benchmark run 0.91× the wall time, 0.90× the CPU, the same
+ * peak memory (BENCHMARKS.md, issue 15, fifteenth part).
+ */
+const writerHeapLimits = { maxYoungGenerationSizeMb: 32 };
+
+/**
  * Runs {@link runIndexJob} in a worker thread. `workerScript` is the built `dist/indexWorker.js`
  * (the host, the CLI and the tests all pass the bundled file, so they run identical code).
  */
@@ -21,7 +29,7 @@ export function runIndexInWorker(
 ): IndexJobHandle {
   const cancel = new SharedArrayBuffer(4);
   const data: IndexWorkerData = { options, cancel };
-  const worker = startWorker(workerScript, { workerData: data });
+  const worker = startWorker(workerScript, { workerData: data, resourceLimits: writerHeapLimits });
   const result = new Promise<IndexJobResult & { maxRssBytes: number }>((resolve, reject) => {
     let settled = false;
     worker.on('message', (message: IndexWorkerMessage) => {

@@ -2,7 +2,7 @@ import type { RewardWeights } from '../core/runManifest';
 import type { RunSplits } from '../core/split';
 import type { AgentDecl } from '../core/episode';
 import type { CompactEpisode, TraceIssue } from '../core/indexing';
-import { TextPacker, type PackedTexts } from '../core/packedTexts';
+import { packedText, TextPacker, type PackedTexts } from '../core/packedTexts';
 import { checkAgentReferences } from './canonical/agentReferences';
 import { decodeEpisode } from './canonical/decodeEpisode';
 import { compactEpisode, RosterDetails } from './compactEpisode';
@@ -36,10 +36,10 @@ export interface ParsedBatch {
   /** Set instead of `texts` when the parse worker sent them to a side full-text index (EpisodeBatch.textSeq). */
   readonly textSeq?: number;
   /**
-   * With {@link ParseState.episodeJson}: the JSON array of the batch's episodes as UTF-8 (a copy of
-   * its own, to transfer), and `episodes` is empty; {@link batchOfJson} reads them back.
+   * With {@link ParseState.episodeJson}: each episode's JSON as UTF-8 (buffers of their own, to
+   * transfer), and `episodes` is empty; {@link batchOfJson} reads them back.
    */
-  readonly episodeJson?: Uint8Array<ArrayBuffer>;
+  readonly episodeJson?: PackedTexts;
 }
 
 /** What one pass's calls of {@link parseLines} share besides the request. */
@@ -146,15 +146,13 @@ class BatchCollector {
   ) {}
 
   keep(record: CompactEpisode): void {
-    if (this.episodeJson) {
-      this.episodeJson.append(this.count === 0 ? '[' : ',');
-      this.episodeJson.append(JSON.stringify(record));
-    } else this.episodes.push(record);
+    if (this.episodeJson) this.episodeJson.pushDocument([JSON.stringify(record)]);
+    else this.episodes.push(record);
     this.count++;
   }
 
   take(end: ReadPosition, final: boolean): ParsedBatch {
-    const { episodes, issues, lines, bytes, texts, episodeJson, count } = this;
+    const { episodes, issues, lines, bytes, texts, episodeJson } = this;
     this.episodes = [];
     this.issues = [];
     this.lines = this.bytes = this.count = 0;
@@ -166,16 +164,9 @@ class BatchCollector {
       bytes,
       final,
       ...(texts ? { texts: texts.take() } : {}),
-      ...(episodeJson ? { episodeJson: arrayText(episodeJson, count) } : {}),
+      ...(episodeJson ? { episodeJson: episodeJson.take() } : {}),
     };
   }
-}
-
-/** The JSON array `packer` holds (count elements, the `[` and commas written), as UTF-8 bytes. */
-function arrayText(packer: TextPacker, count: number): Uint8Array<ArrayBuffer> {
-  packer.append(count === 0 ? '[]' : ']');
-  packer.endDocument();
-  return packer.take().bytes;
 }
 
 const decoder = new TextDecoder();
@@ -184,10 +175,16 @@ const decoder = new TextDecoder();
  * A batch from what crossed threads: its JSON (without texts or episode JSON), and the episodes'
  * JSON bytes when the parser serialised them as it went ({@link ParseState.episodeJson}).
  */
-export function batchOfJson(json: string, episodeJson: Uint8Array | undefined): ParsedBatch {
+export function batchOfJson(json: string, episodeJson: PackedTexts | undefined): ParsedBatch {
   const batch = JSON.parse(json) as ParsedBatch;
   if (episodeJson === undefined) return batch;
-  return { ...batch, episodes: JSON.parse(decoder.decode(episodeJson)) as CompactEpisode[] };
+  // One episode at a time: decoding a few kilobytes is about 25 times faster per byte than decoding
+  // a whole batch into one string too large for V8's regular pages (BENCHMARKS.md, issue 15, fifteenth part).
+  const episodes: CompactEpisode[] = [];
+  for (let i = 0; i < episodeJson.ends.length; i++) {
+    episodes.push(JSON.parse(decoder.decode(packedText(episodeJson, i))) as CompactEpisode);
+  }
+  return { ...batch, episodes };
 }
 
 function importerOf(request: ParseRequest, mappers: readonly FormatMapper[]): FormatMapper | undefined {

@@ -35,7 +35,7 @@ function emit(index: number, batch: ParsedBatch): void {
   waitBelowLimit(flags, flagInFlight, data.maxInFlight, isCancelled);
   const { texts, episodeJson: episodes, ...rows } = batch;
   const json = JSON.stringify(rows);
-  const transfer = episodes ? [episodes.buffer] : [];
+  const transfer = episodes ? packedTransfer(episodes) : [];
   const withEpisodes = episodes ? { episodes } : {};
   if (texts && route && textFlags) {
     waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight, isCancelled);

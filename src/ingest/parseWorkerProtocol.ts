@@ -53,7 +53,7 @@ export function waitBelowLimit(counter: Int32Array, slot: number, limit: number,
  * (or a failure). `json` is a ParsedBatch (parseLines.ts) without its `texts`, serialised with
  * JSON.stringify: cheaper to produce than a structured clone of many small objects, and it crosses
  * threads as one copy. The parse worker leaves its episodes out of `json`: each is serialised as
- * soon as it is decoded, and their JSON array crosses as UTF-8 bytes in `episodes`, transferred
+ * soon as it is decoded, and their JSON crosses as UTF-8 bytes in `episodes`, transferred
  * (ParseState.episodeJson says why). `texts` (the message content for the full-text index) crosses beside it as
  * UTF-8 bytes, transferred (core/packedTexts.ts): putting them in the JSON would escape them and
  * make the writer parse them again, and as strings every thread that held them would copy them in
@@ -64,8 +64,8 @@ export type ParseWorkerMessage =
       readonly kind: 'batch';
       readonly index: number;
       readonly json: string;
-      /** The episodes' JSON array as UTF-8, transferred; `json` then has no episodes (ParsedBatch.episodeJson). */
-      readonly episodes?: Uint8Array<ArrayBuffer>;
+      /** Each episode's JSON as UTF-8, transferred; `json` then has no episodes (ParsedBatch.episodeJson). */
+      readonly episodes?: PackedTexts;
       readonly texts?: PackedTexts;
       readonly textSeq?: number;
     }

@@ -9,7 +9,8 @@ import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_thread
  * to 3 × 16 MB, and a pass has up to four isolates; a worker's garbage is short-lived batches, which
  * a small young generation collects as well. Measured on the 1 GB benchmark run (BENCHMARKS.md,
  * issue 15, ninth part, paired): peak RSS of `table` 272 → 201 MiB, of the cold index 320 → 262 MiB,
- * for a few percent more wall time in the cold index.
+ * for a few percent more wall time in the cold index. The index worker, which writes every batch, sets
+ * its own (engine/runIndexInWorker.ts).
  */
 export const workerYoungGenerationMb = 8;
 

@@ -66,17 +66,3 @@ test("with spare buffers, take hands out the packer's own buffer and writes on i
   assert.ok(third.bytes.buffer !== first.bytes.buffer);
   assert.equal(decoder.decode(packedText(third, 0)), `${'z'.repeat(3000)}\nw`);
 });
-
-test('append builds a document piece by piece until endDocument', () => {
-  const packer = new TextPacker();
-  packer.append('[');
-  packer.append('{"a":"é"}');
-  packer.append(']');
-  packer.endDocument();
-  packer.pushDocument(['next']);
-  const packed = packer.take();
-  assert.deepEqual(
-    [0, 1].map((i) => decoder.decode(packedText(packed, i))),
-    ['[{"a":"é"}]', 'next'],
-  );
-});
