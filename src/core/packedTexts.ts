@@ -1,10 +1,11 @@
 /**
- * A batch's search documents (`searchDocument`, core/indexing.ts) encoded as UTF-8 one after another: document
- * `i` is `bytes[ends[i - 1] .. ends[i])` (from 0 for the first). Why bytes: a batch's documents are
- * megabytes of text that live until the batch is written; as JavaScript strings every young-generation
+ * A batch's documents encoded as UTF-8 one after another: its episodes' search documents
+ * (`searchDocument`, core/indexing.ts), or its episodes' JSON (ingest/parseLines.ts). Document `i`
+ * is `bytes[ends[i - 1] .. ends[i])` (from 0 for the first). Why bytes: a batch's documents are
+ * megabytes that live until the batch is written; as JavaScript strings every young-generation
  * collection of the threads that hold them copies them again (most of the side full-text thread's
  * garbage collection time), where two typed arrays cross threads by transfer and are never copied
- * by the collector. The store binds each document as a blob: FTS5 reads a blob's bytes as its text.
+ * by the collector. The store binds a search document as a blob: FTS5 reads a blob's bytes as its text.
  */
 export interface PackedTexts {
   readonly bytes: Uint8Array<ArrayBuffer>;
@@ -85,11 +86,4 @@ export function packedText(texts: PackedTexts, i: number): Uint8Array {
 /** The buffers of `texts`, for a postMessage transfer list. */
 export function packedTransfer(texts: PackedTexts): ArrayBuffer[] {
   return [texts.bytes.buffer, texts.ends.buffer];
-}
-
-/** Packs whole documents (tests, and callers that already hold the strings). */
-export function packTexts(documents: readonly string[]): PackedTexts {
-  const packer = new TextPacker();
-  for (const document of documents) packer.pushDocument([document]);
-  return packer.take();
 }

@@ -55,8 +55,7 @@ export interface ParseState {
    * kept as an object until its batch is emitted ({@link ParsedBatch.episodeJson}). Why: a thread
    * that posts its batches as JSON would otherwise hold a thousand episodes' object graphs through
    * every young-generation collection of the batch, which copies them each time (a third of the
-   * parse worker's time before this); bytes outside the JavaScript heap are never copied, and the
-   * batch's one string, decoded at the end, is too large for the young generation.
+   * parse worker's time before this), where bytes outside the JavaScript heap are never copied.
    */
   readonly episodeJson?: TextPacker;
 }
@@ -87,8 +86,8 @@ export interface ParseRequest {
  * at most `batchSize` episodes to `emit` (the last batch may be empty; it carries the end
  * position). Runs in the index worker or in a parse worker; both produce identical batches.
  * Canonical lines go through the fast canonical decoder; other formats through their mapper (found
- * in `mappers`, the registered formats by default), one record per line. With `request.search`,
- * `packer` collects each batch's search documents.
+ * in `mappers`, the registered formats by default), one record per line. `state` is what the
+ * pass's calls share ({@link ParseState}).
  */
 export function parseLines(
   request: ParseRequest,
@@ -178,7 +177,7 @@ const decoder = new TextDecoder();
 export function batchOfJson(json: string, episodeJson: PackedTexts | undefined): ParsedBatch {
   const batch = JSON.parse(json) as ParsedBatch;
   if (episodeJson === undefined) return batch;
-  // One episode at a time: decoding a few kilobytes is about 25 times faster per byte than decoding
+  // One episode at a time: decoding a few kilobytes is about 20 times faster per byte than decoding
   // a whole batch into one string too large for V8's regular pages (BENCHMARKS.md, issue 15, fifteenth part).
   const episodes: CompactEpisode[] = [];
   for (let i = 0; i < episodeJson.ends.length; i++) {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { searchDocument } from '../../../src/core/indexing';
-import { packedText, packedTransfer, packTexts, TextPacker } from '../../../src/core/packedTexts';
+import { packedText, packedTransfer, TextPacker } from '../../../src/core/packedTexts';
+import { packTexts } from '../../builders/packedTexts';
 
 const decoder = new TextDecoder();
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { packTexts } from '../../../src/core/packedTexts';
+import { packTexts } from '../../builders/packedTexts';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import { sqliteDriverKind } from '../../../src/store/database';
 import { IndexStore } from '../../../src/store/indexStore';
