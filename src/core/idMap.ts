@@ -24,6 +24,12 @@ export class IdMap {
     return this.count;
   }
 
+  /** The bytes this map's arrays hold, room to grow included. */
+  get byteLength(): number {
+    const arrays = [this.arena, this.starts, this.wide, this.hashes, this.values, this.slots];
+    return arrays.reduce((sum, array) => sum + array.byteLength, 0);
+  }
+
   get(id: string): number | undefined {
     const entry = this.find(id, hashOf(id));
     return entry < 0 ? undefined : this.values[entry];

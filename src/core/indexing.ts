@@ -88,8 +88,11 @@ export interface CompactEpisode {
  * no term is made of the end of one message and the start of the next (migration 0019).
  */
 export function searchDocument(contents: readonly string[]): string {
-  return contents.join('\n');
+  return contents.join(searchDocumentSeparator);
 }
+
+/** What separates two messages' contents in a search document ({@link searchDocument}). */
+export const searchDocumentSeparator = '\n';
 
 /** Lines of one file read in one pass, committed atomically with the file's new state. */
 export interface EpisodeBatch {

@@ -1,3 +1,5 @@
+import { searchDocumentSeparator } from './indexing';
+
 /**
  * A batch's documents encoded as UTF-8 one after another: its episodes' search documents
  * (`searchDocument`, core/indexing.ts), or its episodes' JSON (ingest/parseLines.ts). Document `i`
@@ -39,10 +41,19 @@ export class TextPacker {
     return this.ends.length;
   }
 
-  /** Appends the document of an episode whose messages have these contents (equal to searchDocument(contents) encoded). */
+  /** Appends one document. */
+  push(text: string): void {
+    this.write(text);
+    this.ends.push(this.used);
+  }
+
+  /**
+   * Appends the search document of an episode whose messages have these contents: searchDocument(contents)
+   * (core/indexing.ts) encoded, without building the joined string.
+   */
   pushDocument(contents: readonly string[]): void {
     for (let i = 0; i < contents.length; i++) {
-      if (i > 0) this.write('\n');
+      if (i > 0) this.write(searchDocumentSeparator);
       this.write(contents[i] ?? '');
     }
     this.ends.push(this.used);

@@ -1,10 +1,10 @@
-import type { PackedTexts } from '../core/packedTexts';
 import { RosterDetails } from './compactEpisode';
 import type { FormatMapper } from './importers/types';
 import { batchOfJson, parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import {
   flagCancel,
   flagInFlight,
+  type ParseWorkerBatch,
   type ParseWorkerData,
   type ParseWorkerMessage,
   type TextRoute,
@@ -72,8 +72,7 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
       return done.resolve();
     }
     try {
-      const batch = batchOfJson(message.json, message.episodes);
-      pending.onBatch(message.index, withTexts(batch, message));
+      pending.onBatch(message.index, batchOfMessage(message));
     } catch (error) {
       Atomics.store(flags, flagCancel, 1); // a failed write ends the pass; the worker must not block
       fail(error as Error);
@@ -101,8 +100,12 @@ export function workerProducer(script: string, isCancelled: () => boolean, textR
   };
 }
 
-/** The batch with what crossed threads beside its JSON: its texts, or the number they were sent to the side index under. */
-export function withTexts(batch: ParsedBatch, message: { texts?: PackedTexts; textSeq?: number }): ParsedBatch {
+/**
+ * The batch a parse worker's message carries: its JSON and episodes read back, with what crossed
+ * beside them (its texts, or the number they were sent to the side index under).
+ */
+export function batchOfMessage(message: ParseWorkerBatch): ParsedBatch {
+  const batch = batchOfJson(message.json, message.episodes);
   if (message.texts) return { ...batch, texts: message.texts };
   return message.textSeq !== undefined ? { ...batch, textSeq: message.textSeq } : batch;
 }

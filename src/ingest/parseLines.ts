@@ -121,9 +121,7 @@ export function parseLines(
       } else if (outcome.kind === 'issue') batch.issues.push(outcome.issue);
     }
     position = { offset: line.offset + line.length + 1, line: line.line };
-    batch.lines++;
-    batch.bytes += line.length + 1;
-    if (batch.count >= request.batchSize || batch.bytes >= maxBatchBytes) emit(batch.take(position, false));
+    if (batch.countLine(line.length + 1, request.batchSize)) emit(batch.take(position, false));
     return true;
   });
   emit(batch.take(position, !isCancelled()));
@@ -134,10 +132,10 @@ export function parseLines(
 class BatchCollector {
   private episodes: CompactEpisode[] = [];
   issues: TraceIssue[] = [];
-  lines = 0;
-  bytes = 0;
+  private lines = 0;
+  private bytes = 0;
   /** Episodes kept, as objects or as JSON. */
-  count = 0;
+  private count = 0;
 
   constructor(
     readonly texts: TextPacker | undefined,
@@ -145,9 +143,16 @@ class BatchCollector {
   ) {}
 
   keep(record: CompactEpisode): void {
-    if (this.episodeJson) this.episodeJson.pushDocument([JSON.stringify(record)]);
+    if (this.episodeJson) this.episodeJson.push(JSON.stringify(record));
     else this.episodes.push(record);
     this.count++;
+  }
+
+  /** Counts a line read (its bytes with the newline); true when the batch is full and should be taken. */
+  countLine(bytes: number, batchSize: number): boolean {
+    this.lines++;
+    this.bytes += bytes;
+    return this.count >= batchSize || this.bytes >= maxBatchBytes;
   }
 
   take(end: ReadPosition, final: boolean): ParsedBatch {

@@ -1,14 +1,16 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { packedTransfer, TextPacker } from '../core/packedTexts';
+import { packedTransfer, TextPacker, type PackedTexts } from '../core/packedTexts';
 import { RosterDetails } from './compactEpisode';
 import { parseLines, type ParsedBatch, type ParseRequest } from './parseLines';
 import {
   flagCancel,
   flagInFlight,
   flagTextsInFlight,
+  type ParseWorkerBatch,
   type ParseWorkerData,
   type ParseWorkerMessage,
   type SideTexts,
+  type TextRoute,
   waitBelowLimit,
 } from './parseWorkerProtocol';
 import { closedOnExitRequest, type ExitRequest } from './workerThread';
@@ -34,21 +36,24 @@ const episodePacker = new TextPacker();
 function emit(index: number, batch: ParsedBatch): void {
   waitBelowLimit(flags, flagInFlight, data.maxInFlight, isCancelled);
   const { texts, episodeJson: episodes, ...rows } = batch;
-  const json = JSON.stringify(rows);
   const transfer = episodes ? packedTransfer(episodes) : [];
-  const withEpisodes = episodes ? { episodes } : {};
-  if (texts && route && textFlags) {
-    waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight, isCancelled);
-    const seq = textSeq++;
-    Atomics.add(textFlags, flagTextsInFlight, 1);
-    route.port.postMessage({ seq, texts } satisfies SideTexts, packedTransfer(texts));
-    Atomics.add(flags, flagInFlight, 1);
-    post({ kind: 'batch', index, json, textSeq: seq, ...withEpisodes }, transfer);
-    return;
+  let beside: Pick<ParseWorkerBatch, 'texts' | 'textSeq'> = {};
+  if (texts && route && textFlags) beside = { textSeq: sendToSideIndex(texts, route, textFlags) };
+  else if (texts) {
+    beside = { texts };
+    transfer.push(...packedTransfer(texts));
   }
   Atomics.add(flags, flagInFlight, 1);
-  const textsTransfer = texts ? packedTransfer(texts) : [];
-  post({ kind: 'batch', index, json, ...(texts ? { texts } : {}), ...withEpisodes }, [...transfer, ...textsTransfer]);
+  post({ kind: 'batch', index, json: JSON.stringify(rows), ...(episodes ? { episodes } : {}), ...beside }, transfer);
+}
+
+/** Sends a batch's texts to the side full-text index; returns the number they are sent under. */
+function sendToSideIndex(texts: PackedTexts, route: TextRoute, textFlags: Int32Array): number {
+  waitBelowLimit(textFlags, flagTextsInFlight, data.maxTextsInFlight, isCancelled);
+  const seq = textSeq++;
+  Atomics.add(textFlags, flagTextsInFlight, 1);
+  route.port.postMessage({ seq, texts } satisfies SideTexts, packedTransfer(texts));
+  return seq;
 }
 
 parentPort?.on('message', (requests: readonly ParseRequest[] | ExitRequest) => {

@@ -47,6 +47,17 @@ export function waitBelowLimit(counter: Int32Array, slot: number, limit: number,
   }
 }
 
+/** A batch from the parse worker (see {@link ParseWorkerMessage}). */
+export interface ParseWorkerBatch {
+  readonly kind: 'batch';
+  readonly index: number;
+  readonly json: string;
+  /** Each episode's JSON as UTF-8, transferred; `json` then has no episodes (ParsedBatch.episodeJson). */
+  readonly episodes?: PackedTexts;
+  readonly texts?: PackedTexts;
+  readonly textSeq?: number;
+}
+
 /**
  * Messages from the parse worker: batches tagged with the index of their request, `end` after each
  * request, then `done`
@@ -60,15 +71,7 @@ export function waitBelowLimit(counter: Int32Array, slot: number, limit: number,
  * each young-generation collection.
  */
 export type ParseWorkerMessage =
-  | {
-      readonly kind: 'batch';
-      readonly index: number;
-      readonly json: string;
-      /** Each episode's JSON as UTF-8, transferred; `json` then has no episodes (ParsedBatch.episodeJson). */
-      readonly episodes?: PackedTexts;
-      readonly texts?: PackedTexts;
-      readonly textSeq?: number;
-    }
+  | ParseWorkerBatch
   /** Request `index` has posted its last batch (a pool delivers the requests of several workers in order). */
   | { readonly kind: 'end'; readonly index: number }
   | { readonly kind: 'done' }

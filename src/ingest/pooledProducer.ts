@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
-import { batchOfJson, type ParsedBatch, type ParseRequest } from './parseLines';
-import { maxInFlight, maxTextsInFlight, withTexts, type BatchProducer, type BatchSink } from './batchProducer';
+import type { ParsedBatch, ParseRequest } from './parseLines';
+import { batchOfMessage, maxInFlight, maxTextsInFlight, type BatchProducer, type BatchSink } from './batchProducer';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
 import { endWorker, startWorker } from './workerThread';
 
@@ -102,7 +102,7 @@ function parseInOrder(
             ended.add(index);
             return advance();
           }
-          const batch = withTexts(batchOfJson(message.json, message.episodes), message);
+          const batch = batchOfMessage(message);
           if (index === next) deliver(w, index, batch);
           else {
             const queue = waiting.get(index) ?? [];

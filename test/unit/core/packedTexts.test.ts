@@ -29,7 +29,7 @@ test('each packed document decodes to its searchDocument, in order, empty episod
 
 test('take empties the packer and its result owns exactly its bytes, so transferring it leaves the packer intact', () => {
   const packer = new TextPacker();
-  packer.pushDocument(['first batch']);
+  packer.push('first batch');
   const first = packer.take();
   assert.equal(packer.count, 0);
   assert.equal(first.bytes.byteLength, first.bytes.buffer.byteLength);
@@ -54,11 +54,11 @@ test('packTexts packs whole documents', () => {
 test("with spare buffers, take hands out the packer's own buffer and writes on in the spare one", () => {
   const returned: ArrayBuffer[] = [];
   const packer = new TextPacker(() => returned.pop());
-  packer.pushDocument(['x'.repeat(5000)]); // larger than nothing: the packer allocates
+  packer.push('x'.repeat(5000)); // larger than nothing: the packer allocates
   const first = packer.take();
   assert.equal(decoder.decode(packedText(first, 0)), 'x'.repeat(5000));
   returned.push(first.bytes.buffer); // the receiver sends it back after use
-  packer.pushDocument(['y']);
+  packer.push('y');
   const second = packer.take();
   assert.ok(second.bytes.buffer === first.bytes.buffer, 'the returned buffer is written again');
   assert.equal(decoder.decode(packedText(second, 0)), 'y');
