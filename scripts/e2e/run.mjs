@@ -198,7 +198,10 @@ try {
       },
     },
   );
-  if (result.error || result.signal) throw new Error(`the tests did not end within ${e2eDeadlineMs / 60_000} minutes`);
+  if (result.error?.code === 'ETIMEDOUT')
+    throw new Error(`the tests did not end within ${e2eDeadlineMs / 60_000} minutes`);
+  if (result.error || result.signal)
+    throw new Error(`the test runner ${result.error?.message ?? `ended by ${result.signal}`}`);
   exitCode = result.status ?? 1;
   log(`tests finished with exit code ${exitCode}; screenshots in ${resultsDir}`);
   log(`the extension's log says: ${driverLine(userData) ?? 'no "SQLite driver:" line'}`);
