@@ -41,6 +41,15 @@ export interface OpenOptions {
   readonly readonly?: boolean;
   /** Absolute path of a better-sqlite3 `.node` addon built for this runtime's ABI. */
   readonly nativeBinding?: string;
+  /**
+   * Keep the connection's temporary data in memory (`temp_store = MEMORY`) instead of files. Only
+   * for a connection whose temporary data is the journals of its own writes: a credit write worker
+   * (docs/architecture.md §2.3). Its statements and savepoints each touch at most one batch's pages,
+   * but once those pass 64 KiB SQLite moves their journal to a temporary file, which graded credit
+   * values (spread over all of `credit_agent_sort`) did for nearly every statement. Connections
+   * that sort or build temporary tables keep them in files (the default, below).
+   */
+  readonly journalsInMemory?: boolean;
 }
 
 /**
@@ -59,7 +68,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   // Sorts and temporary b-trees spill to temporary files past the cache instead of growing the
   // process: the credit pass's rebuild of the aggregates at 10 GB (a GROUP BY over 3.9 M credit
   // rows) peaked at 509 MB held in memory, 174 MB spilling (and ran no slower).
-  db.pragma('temp_store = FILE');
+  db.pragma(options.journalsInMemory ? 'temp_store = MEMORY' : 'temp_store = FILE');
   if (!options.readonly) migrate(db);
   return db;
 }

@@ -19,7 +19,7 @@ export function runCreditWriteWorker(data: CreditWriteWorkerData): void {
   const post = (reply: CreditWriteReply): void => parentPort?.postMessage(reply);
   let store: IndexStore;
   try {
-    store = IndexStore.open(data.dbPath);
+    store = IndexStore.open(data.dbPath, { journalsInMemory: true });
   } catch (error) {
     post(failure(error));
     parentPort?.close();
