@@ -6,7 +6,8 @@ import { tempFolder } from '../../builders/episodeBuilder';
 
 // Large sorts (the credit pass's rebuild of the dashboard aggregates) spill to temporary files
 // instead of growing the process: every connection, writer or reader, keeps temp_store = FILE (1),
-// except a credit write worker's, which asks for its journals in memory (2).
+// except a credit write worker's, which asks for its journals in memory (2). Each connection's page
+// cache is 32 MiB unless it asks for another size (a credit pass's reading thread: 8).
 
 const tempStoreOf = (db: ReturnType<typeof openDatabase>): unknown =>
   (db.pragma('temp_store') as { temp_store: number }[])[0]?.temp_store;
@@ -55,5 +56,20 @@ test('a connection that asks for its journals in memory keeps temporary data in 
   } finally {
     other.close();
     writer.close();
+  }
+});
+
+test('a connection opens with a 32 MiB page cache unless it asks for another size', () => {
+  const file = join(tempFolder('credit-lens-cache-size-'), 'index.sqlite');
+  const cacheOf = (db: ReturnType<typeof openDatabase>): unknown =>
+    (db.pragma('cache_size') as { cache_size: number }[])[0]?.cache_size;
+  const usual = openDatabase(file);
+  const small = openDatabase(file, { cacheMiB: 8 });
+  try {
+    // Negative: a size in KiB rather than in pages.
+    assert.deepEqual([cacheOf(usual), cacheOf(small)], [-32768, -8192]);
+  } finally {
+    small.close();
+    usual.close();
   }
 });
