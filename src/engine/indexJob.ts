@@ -49,8 +49,8 @@ export async function runIndexJob(
   const index = resolveIndexLocation(options.root, options.dbPath);
   const open = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
   // 16 MiB of page cache instead of 32: the cold index of the 1 GB run took no longer (paired, 1.01×)
-  // and its peak fell 17 MiB; at 10 GB the pass's peak was within a few MB of its 300 MB bound
-  // (BENCHMARKS.md, issue 15 seventeenth part).
+  // and its peak fell 17 MiB; at 10 GB it peaked at 298 and 302 MB with 32, over the 300 MB bound,
+  // and at 283 and 291 with 16 (BENCHMARKS.md, issue 15 seventeenth part).
   const store = IndexStore.open(index.path, { ...open, cacheMiB: 16 });
   const sideSearch = coldSideSearch(options, store, index.path, open);
   try {
