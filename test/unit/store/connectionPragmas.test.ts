@@ -7,7 +7,8 @@ import { tempFolder } from '../../builders/episodeBuilder';
 // Large sorts (the credit pass's rebuild of the dashboard aggregates) spill to temporary files
 // instead of growing the process: every connection, writer or reader, keeps temp_store = FILE (1),
 // except a credit write worker's, which asks for its journals in memory (2). Each connection's page
-// cache is 32 MiB unless it asks for another size (a credit pass's reading thread: 8).
+// cache is 32 MiB unless it asks for another size (the indexer's writer: 16; a credit pass's reading
+// thread: 8).
 
 const tempStoreOf = (db: ReturnType<typeof openDatabase>): unknown =>
   (db.pragma('temp_store') as { temp_store: number }[])[0]?.temp_store;
