@@ -19,6 +19,8 @@ export class EpisodeWriter {
   private readonly coalitionStmt: Statement;
   private readonly labelStmt: Statement;
   private readonly influenceRows: MultiInsert;
+  /** Episodes inserted without their search documents (migration 0022), for the search stage or the side index. */
+  private readonly unsearchedRows: MultiInsert;
 
   constructor(
     db: Db,
@@ -28,8 +30,8 @@ export class EpisodeWriter {
     this.episodeStmt = db.prepare(`
       INSERT INTO episode (run_id, source_id, line, byte_offset, byte_length, external_id, task_id, group_id, sample_idx,
         train_step, split, ground_truth, outcome, final_answer, final_agent_id, n_messages, n_tokens, messages_json, metadata_json, content_hash,
-        search_indexed, external_key, group_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        external_key, group_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (run_id, external_id) DO NOTHING`);
     this.rosterRows = new MultiInsert(db, 'episode_agent', rosterColumns, queuedRows);
     this.routingStmt = db.prepare(
@@ -43,6 +45,7 @@ export class EpisodeWriter {
       'INSERT INTO label (episode_id, agent_id, message_seq, kind, value, reason, annotator) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.influenceRows = new MultiInsert(db, 'episode_influence', ['episode_id', 'edges_json'], queuedRows);
+    this.unsearchedRows = new MultiInsert(db, 'episode_unsearched', ['episode_id'], queuedRows);
   }
 
   /**
@@ -82,12 +85,12 @@ export class EpisodeWriter {
       e.messagesJson,
       e.metadataJson,
       e.contentHash ?? null,
-      searchable ? 1 : 0,
       naturalSortKey(e.id),
       naturalSortKeyOf(e.group),
     );
     if (result.changes === 0) return undefined;
     const episodeId = Number(result.lastInsertRowid);
+    if (!searchable) this.unsearchedRows.add(episodeId);
     this.totals.addEpisode(runId, sourceId, e.nMessages, e.reward);
     this.insertRoster(episodeId, e, rosterIds, roster);
     this.insertRouting(episodeId, e, roster);
@@ -106,6 +109,7 @@ export class EpisodeWriter {
     this.rosterRows.flush();
     this.counterfactualRows.flush();
     this.influenceRows.flush();
+    this.unsearchedRows.flush();
   }
 
   /** Forgets the queued rows (their transaction was rolled back). */
@@ -113,6 +117,7 @@ export class EpisodeWriter {
     this.rosterRows.discard();
     this.counterfactualRows.discard();
     this.influenceRows.discard();
+    this.unsearchedRows.discard();
   }
 
   /** One roster row per agent that is declared or speaks, with its logged reward and advantage. */

@@ -20,6 +20,7 @@ import { batchAggregates0018 } from './migrations/0018_batch_aggregates';
 import { episodeSearch0019 } from './migrations/0019_episode_search';
 import { signalDisagreement0020 } from './migrations/0020_signal_disagreement';
 import { episodeInfluence0021 } from './migrations/0021_episode_influence';
+import { unsearchedTable0022 } from './migrations/0022_unsearched_table';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -47,6 +48,7 @@ export const migrations: readonly Migration[] = [
   episodeSearch0019,
   signalDisagreement0020,
   episodeInfluence0021,
+  unsearchedTable0022,
 ];
 
 /** The schema version this build writes. */

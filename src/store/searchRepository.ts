@@ -31,10 +31,10 @@ export class SearchRepository {
   constructor(private readonly db: Db) {
     this.pendingStmt = db.prepare(`
       SELECT e.episode_id, e.external_id, s.format, s.uri, e.line, e.byte_offset, e.byte_length, e.n_messages
-      FROM episode e JOIN source s ON s.source_id = e.source_id
-      WHERE e.search_indexed = 0 ORDER BY e.episode_id LIMIT ?`);
+      FROM episode_unsearched u JOIN episode e ON e.episode_id = u.episode_id JOIN source s ON s.source_id = e.source_id
+      ORDER BY u.episode_id LIMIT ?`);
     this.insertStmt = db.prepare('INSERT INTO episode_fts (rowid, content) VALUES (?, ?)');
-    this.markStmt = db.prepare('UPDATE episode SET search_indexed = 1 WHERE episode_id = ?');
+    this.markStmt = db.prepare('DELETE FROM episode_unsearched WHERE episode_id = ?');
     this.searchStmt = db.prepare('SELECT rowid FROM episode_fts WHERE episode_fts MATCH ? ORDER BY rowid LIMIT ?');
     // contentless_delete=1 keeps one docsize row per indexed episode.
     this.anyRowStmt = db.prepare('SELECT 1 FROM episode_fts_docsize LIMIT 1');

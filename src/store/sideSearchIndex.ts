@@ -96,10 +96,9 @@ function copyShadowTables(db: Db): number {
     db.exec(`DELETE FROM main.${table}`);
     db.exec(`INSERT INTO main.${table} SELECT * FROM side.${table}`);
   }
+  // The ids only: the episode rows stay as they are (migration 0022).
   const marked = db
-    .prepare(
-      'UPDATE episode SET search_indexed = 1 WHERE search_indexed = 0 AND episode_id IN (SELECT episode_id FROM side.side_searched)',
-    )
+    .prepare('DELETE FROM episode_unsearched WHERE episode_id IN (SELECT episode_id FROM side.side_searched)')
     .run();
   return marked.changes;
 }

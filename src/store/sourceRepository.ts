@@ -61,7 +61,8 @@ export class SourceRepository {
       WHERE run_id = @run AND format = @format AND uri < @uri AND substr(uri, 1, length(@folder)) = @folder AND instr(substr(uri, length(@folder) + 1), '/') = 0
       ORDER BY uri DESC LIMIT 1`);
     this.deleteSearchStmt = db.prepare(`
-      DELETE FROM episode_fts WHERE rowid IN (SELECT episode_id FROM episode WHERE source_id = ? AND search_indexed = 1)`);
+      DELETE FROM episode_fts WHERE rowid IN (SELECT e.episode_id FROM episode e WHERE e.source_id = ?
+        AND NOT EXISTS (SELECT 1 FROM episode_unsearched u WHERE u.episode_id = e.episode_id))`);
     this.deleteEpisodesStmt = db.prepare('DELETE FROM episode WHERE source_id = ?');
     this.deleteErrorsStmt = db.prepare('DELETE FROM parse_error WHERE source_id = ?');
     this.insertErrorStmt = db.prepare(

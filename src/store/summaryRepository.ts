@@ -48,12 +48,12 @@ export class SummaryRepository {
       SELECT a.name, a.kind, coalesce(t.episodes, 0) AS episodes, coalesce(t.messages, 0) AS messages
       FROM agent a LEFT JOIN agent_totals t ON t.agent_id = a.agent_id
       WHERE a.run_id = ? ORDER BY a.agent_id`);
-    // Searchable: all episodes but the few not yet indexed for search (the partial index episode_unsearched).
+    // Searchable: all episodes but the few not yet indexed for search (the table episode_unsearched).
     this.countsStmt = db.prepare(`
       SELECT (SELECT count(*) FROM source WHERE format NOT IN ${notTraces}) AS files,
         (SELECT count(*) FROM agent_totals WHERE episodes > 0) AS agents,
         (SELECT count(*) FROM (SELECT DISTINCT run_id, train_step FROM step_total WHERE episodes > 0)) AS steps,
-        (SELECT coalesce(sum(episodes), 0) FROM run_totals) - (SELECT count(*) FROM episode WHERE search_indexed = 0) AS searchable,
+        (SELECT coalesce(sum(episodes), 0) FROM run_totals) - (SELECT count(*) FROM episode_unsearched) AS searchable,
         (SELECT count(*) FROM parse_error) AS errors`);
     this.errorsStmt = db.prepare(`
       SELECT s.uri AS file, p.line, p.reason FROM parse_error p JOIN source s ON s.source_id = p.source_id

@@ -15,7 +15,13 @@ export function mixedSearchFolder(): string {
   return root;
 }
 
-/** Episodes marked searchable. */
+/** Episodes marked searchable: those whose ids are not in `episode_unsearched` (migration 0022). */
 export function searchableEpisodes(store: IndexStore): number {
-  return store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode WHERE search_indexed = 1').get()?.n ?? -1;
+  return (
+    store.db
+      .prepare<{ n: number }>(
+        'SELECT count(*) AS n FROM episode e WHERE NOT EXISTS (SELECT 1 FROM episode_unsearched u WHERE u.episode_id = e.episode_id)',
+      )
+      .get()?.n ?? -1
+  );
 }

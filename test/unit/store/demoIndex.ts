@@ -17,8 +17,20 @@ export async function indexedDemo(): Promise<{ root: string; store: IndexStore; 
   return { root, store, rollouts, files: readdirSync(rollouts).sort() };
 }
 
+/**
+ * Undoes migration 0022: whether an episode is searchable back in its `search_indexed` column (with the
+ * partial index), the table of unsearched ids dropped.
+ */
+export function revertUnsearchedTable(db: Db): void {
+  db.exec(`ALTER TABLE episode ADD COLUMN search_indexed INTEGER NOT NULL DEFAULT 1;
+    UPDATE episode SET search_indexed = 0 WHERE episode_id IN (SELECT episode_id FROM episode_unsearched);
+    DROP TABLE episode_unsearched;
+    CREATE INDEX episode_unsearched ON episode(episode_id) WHERE search_indexed = 0;`);
+}
+
 /** Takes an index back to schema 11: without what migrations 0012 and later add, with the credit indexes 0012 drops. */
 export function revertTo11(db: Db): void {
+  revertUnsearchedTable(db);
   // Schema 11's full-text index had a document per message (migration 0019 replaced it).
   db.exec(`DROP TABLE episode_fts; CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
     DROP TABLE episode_influence; DROP TABLE audit_summary; DROP TRIGGER IF EXISTS episode_flag_insert; DROP TRIGGER episode_flag_delete;

@@ -7,6 +7,8 @@ import { influence0017 } from '../../../src/store/migrations/0017_influence';
 import { migrate } from '../../../src/store/migrate';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { searchableEpisodes } from '../ingest/searchFixtures';
+import { revertUnsearchedTable } from './demoIndex';
 import { searchTerms } from './searchTerms';
 
 // The full-text index has one document per episode (migration 0019): a query matches an episode
@@ -54,14 +56,14 @@ test('migration 0019 drops the per-message index and the next pass searches ever
   await indexRunFolder(root, store);
   // As at schema 18: a document per message, every episode searchable (no sign-disagreement table, 0020,
   // and the influence edges a row each, 0021).
+  revertUnsearchedTable(store.db);
   store.db.exec(`DROP TABLE episode_fts; DROP TABLE signal_step_agent; DROP TRIGGER signal_step_agent_delete;
     DROP TABLE episode_influence; ${influence0017}
     CREATE VIRTUAL TABLE message_fts USING fts5(content, content='', contentless_delete=1, detail=none);
     INSERT INTO message_fts (rowid, content) VALUES (16777216, 'the zebra');`);
   store.db.pragma('user_version = 18');
   migrate(store.db);
-  const searchable = (): number =>
-    store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode WHERE search_indexed = 1').get()?.n ?? -1;
+  const searchable = (): number => searchableEpisodes(store);
   assert.equal(searchable(), 0);
   assert.equal(store.search.isEmpty(), true);
   assert.equal(store.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'message_fts'").get(), undefined);
@@ -69,5 +71,39 @@ test('migration 0019 drops the per-message index and the next pass searches ever
   assert.equal(searchable(), 2);
   assert.deepEqual(store.search.search('okapi'), [id('split')]);
   store.db.exec("INSERT INTO episode_fts (episode_fts, rank) VALUES ('integrity-check', 0)");
+  store.close();
+});
+
+test('migration 0022 keeps the unsearched episodes as a table of ids; the next pass searches exactly them', async () => {
+  const { root, store, id } = indexedFolder();
+  await indexRunFolder(root, store, { search: false });
+  // As at schema 21: the state in the episode row; 'split' searchable (with its document), 'one' not.
+  revertUnsearchedTable(store.db);
+  store.db.prepare('UPDATE episode SET search_indexed = 1 WHERE episode_id = ?').run(id('split'));
+  store.db.prepare("INSERT INTO episode_fts (rowid, content) VALUES (?, 'the zebra\nokapi grazes')").run(id('split'));
+  store.db.pragma('user_version = 21');
+  migrate(store.db);
+  const column = store.db.prepare("SELECT 1 FROM pragma_table_info('episode') WHERE name = 'search_indexed'").get();
+  assert.equal(column, undefined, 'the column is dropped');
+  assert.deepEqual(
+    store.search.pending(10).map((p) => p.episodeId),
+    [id('one')],
+  );
+  assert.equal(store.summary.summary().searchableEpisodes, 1);
+  await indexRunFolder(root, store);
+  assert.equal(searchableEpisodes(store), 2);
+  assert.deepEqual(store.search.search('zebra'), [id('split'), id('one')]);
+  store.db.exec("INSERT INTO episode_fts (episode_fts, rank) VALUES ('integrity-check', 0)");
+  store.close();
+});
+
+test("an unsearched episode's id goes with its episode", async () => {
+  const { root, store } = indexedFolder();
+  await indexRunFolder(root, store, { search: false });
+  const unsearched = (): number =>
+    store.db.prepare<{ n: number }>('SELECT count(*) AS n FROM episode_unsearched').get()?.n ?? -1;
+  assert.equal(unsearched(), 2);
+  store.db.exec('DELETE FROM episode');
+  assert.equal(unsearched(), 0);
   store.close();
 });

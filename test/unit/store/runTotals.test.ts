@@ -70,7 +70,9 @@ function counted(db: Db): unknown {
     steps: number(
       'SELECT count(*) AS n FROM (SELECT DISTINCT run_id, train_step FROM episode WHERE train_step IS NOT NULL)',
     ),
-    searchable: number('SELECT count(*) AS n FROM episode WHERE search_indexed = 1'),
+    searchable: number(
+      'SELECT count(*) AS n FROM episode WHERE episode_id NOT IN (SELECT episode_id FROM episode_unsearched)',
+    ),
     sources: db
       .prepare<{ line: string }>(
         `SELECT s.uri || ' ' || (SELECT count(*) FROM episode e WHERE e.source_id = s.source_id) AS line FROM source s
