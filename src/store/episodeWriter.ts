@@ -9,7 +9,8 @@ import type { RunTotals } from './runTotals';
  * Inserts one episode and everything hanging off it (roster with activity, routing, logged
  * counterfactuals and coalition values, labels), and counts it in the run's totals (written by the
  * caller's {@link RunTotals.flush}). Runs inside the caller's transaction, which calls
- * {@link EpisodeWriter.flush} before it ends (roster, counterfactual and influence rows are queued).
+ * {@link EpisodeWriter.flush} before it ends (roster, counterfactual and influence rows, and the
+ * ids of episodes inserted unsearched, are queued).
  */
 export class EpisodeWriter {
   private readonly episodeStmt: Statement;
@@ -101,7 +102,7 @@ export class EpisodeWriter {
   }
 
   /**
-   * Writes the roster, counterfactual and influence rows queued since the last flush (they go in chunks of
+   * Writes the roster, counterfactual, influence and unsearched-id rows queued since the last flush (they go in chunks of
    * {@link queuedRows} across episodes). Must run in the inserting transaction, before anything
    * reads them (the views' aggregates).
    */
