@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { indexRunFolder } from '../../../src/ingest/indexRunFolder';
 import { influence0017 } from '../../../src/store/migrations/0017_influence';
-import { migrate } from '../../../src/store/migrate';
+import { openDatabase } from '../../../src/store/database';
+import { EpisodePages } from '../../../src/store/episodePages';
 import { IndexStore } from '../../../src/store/indexStore';
+import { migrate } from '../../../src/store/migrate';
+import { SearchRepository } from '../../../src/store/searchRepository';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { searchableEpisodes } from '../ingest/searchFixtures';
 import { revertUnsearchedTable } from './demoIndex';
@@ -106,4 +109,20 @@ test("an unsearched episode's id goes with its episode", async () => {
   store.db.exec('DELETE FROM episode');
   assert.equal(unsearched(), 0);
   store.close();
+});
+
+test('a read-only connection searches an index the indexer has not yet migrated to schema 22', async () => {
+  const root = tempFolder();
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('z', { messages: [{ agent: 'planner', content: 'the zebra' }] })));
+  const path = join(root, 'index.sqlite');
+  const store = IndexStore.open(path);
+  await indexRunFolder(root, store);
+  revertUnsearchedTable(store.db);
+  store.db.pragma('user_version = 21');
+  store.close();
+  // As the extension's views open it (read-only, no migration) before the next indexing pass.
+  const db = openDatabase(path, { readonly: true });
+  assert.doesNotThrow(() => new EpisodePages(db, () => []));
+  assert.equal(new SearchRepository(db).search('zebra').length, 1);
+  db.close();
 });
