@@ -2,11 +2,23 @@ import type * as vscode from 'vscode';
 import { findIndexLocation } from '../engine/indexLocation';
 import { BrowseRepository } from '../store/browseRepository';
 import { openDatabase, type Db } from '../store/database';
+import { IndexSchemaError } from '../store/migrate';
 import type { BrowseIndex } from './tree/treeItems';
 
 interface OpenIndex {
   readonly index: BrowseIndex;
   readonly db: Db;
+}
+
+/**
+ * Why a folder's index is found but not open: `upgrade` when an older Credit Lens wrote it (an
+ * indexing pass with this build migrates it), else a reason the user must act on (a newer schema,
+ * an unreadable file).
+ */
+export interface UnopenedIndex {
+  readonly folder: vscode.Uri;
+  readonly reason: string;
+  readonly upgrade: boolean;
 }
 
 /**
@@ -18,6 +30,8 @@ interface OpenIndex {
 export class ActiveIndex implements vscode.Disposable {
   private current: OpenIndex | undefined;
   private readonly others = new Map<string, OpenIndex>();
+  /** Why the folder last asked to be shown has no open index, when it has one on disk. */
+  private unopenedIndex: UnopenedIndex | undefined;
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -30,9 +44,18 @@ export class ActiveIndex implements vscode.Disposable {
     return this.current?.index;
   }
 
-  /** Shows `folder`; returns false (and logs why) when it has no index or it cannot be opened. */
+  /** Why the shown folder's index is not open ({@link show} returned false on an index it found); else undefined. */
+  unopened(): UnopenedIndex | undefined {
+    return this.unopenedIndex;
+  }
+
+  /**
+   * Shows `folder`; returns false (and logs why) when it has no index or it cannot be opened, and
+   * then {@link unopened} says why when it has one.
+   */
   show(folder: vscode.Uri): boolean {
-    const opened = this.open(folder);
+    this.unopenedIndex = undefined;
+    const opened = this.open(folder, (unopened) => (this.unopenedIndex = unopened));
     if (!opened) return false;
     this.current?.db.close();
     this.others.get(folder.fsPath)?.db.close();
@@ -45,6 +68,7 @@ export class ActiveIndex implements vscode.Disposable {
   hide(): void {
     this.current?.db.close();
     this.current = undefined;
+    this.unopenedIndex = undefined;
   }
 
   /** The index of any folder: the shown one, else opened (and kept) on first read; undefined without one. */
@@ -68,16 +92,22 @@ export class ActiveIndex implements vscode.Disposable {
     this.hide();
   }
 
-  private open(folder: vscode.Uri): OpenIndex | undefined {
+  private open(folder: vscode.Uri, onUnopened?: (why: UnopenedIndex) => void): OpenIndex | undefined {
     const location = findIndexLocation(folder.fsPath, this.configuredPath(folder.fsPath));
     if (!location) return undefined;
     try {
       const db = openDatabase(location.path, { readonly: true });
-      return { index: { folder, repository: new BrowseRepository(db) }, db };
+      try {
+        return { index: { folder, repository: new BrowseRepository(db) }, db };
+      } catch (error) {
+        db.close();
+        throw error;
+      }
     } catch (error) {
-      this.log.warn(
-        `Cannot open the index of ${folder.fsPath}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.warn(`Cannot open the index of ${folder.fsPath}: ${reason}`);
+      const upgrade = error instanceof IndexSchemaError && error.direction === 'older';
+      onUnopened?.({ folder, reason, upgrade });
       return undefined;
     }
   }

@@ -30,11 +30,7 @@ export class BackgroundIndexing implements vscode.Disposable {
     this.tail = new LiveTail({
       watch: (folder, onChange) => watchTraces(folder, onChange),
       runPass: async (folder) => {
-        const dbPath = deps.indexPath?.(folder);
-        this.handle(
-          folder,
-          await runIndexInWorker({ root: folder, ...(dbPath ? { dbPath } : {}) }, deps.workerScript).result,
-        );
+        this.handle(folder, await this.pass(vscode.Uri.file(folder)));
       },
       onPass: (folder, error) => this.passed(folder, error),
     });
@@ -45,6 +41,16 @@ export class BackgroundIndexing implements vscode.Disposable {
     if (result) this.show(result);
     if (vscode.workspace.getConfiguration('creditLens').get<boolean>('liveTail.enabled', true))
       this.tail.follow(folder.fsPath);
+  }
+
+  /**
+   * Runs one indexing pass over `folder` now, in the index worker, whatever the live-tail setting
+   * (the pass also migrates an index an older Credit Lens wrote); the status bar shows its result.
+   */
+  async passNow(folder: vscode.Uri): Promise<IndexJobResult> {
+    const result = await this.pass(folder);
+    this.show(result);
+    return result;
   }
 
   dispose(): void {
@@ -68,6 +74,11 @@ export class BackgroundIndexing implements vscode.Disposable {
     this.status.tooltip = `${plural(summary.runs.length, 'run')}, ${plural(summary.errorCount, 'line')} with errors; the last pass added ${plural(tally.episodesAdded, 'episode')}`;
     this.status.command = 'creditLens.showRunSummary';
     this.status.show();
+  }
+
+  private pass(folder: vscode.Uri): Promise<IndexJobResult> {
+    const dbPath = this.deps.indexPath?.(folder.fsPath);
+    return runIndexInWorker({ root: folder.fsPath, ...(dbPath ? { dbPath } : {}) }, this.deps.workerScript).result;
   }
 
   /** A live-tail pass finished: status bar and views. */

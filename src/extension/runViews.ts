@@ -4,6 +4,7 @@ import type { IndexJobResult } from '../engine/indexJob';
 import { ActiveIndex } from './activeIndex';
 import { appendedOnly, BackgroundIndexing } from './backgroundIndexing';
 import { configuredIndexPath, hasIndex } from './config';
+import { IndexUpgrades } from './indexUpgrades';
 import type { SeverityByKind } from './diagnostics/flagDiagnostics';
 import { plural } from './indexReport';
 import { folderLabel, RunFolders } from './runFolders';
@@ -46,16 +47,25 @@ export function activateRunViews(
   );
   /** The folder the views follow: the current one, else the first indexed (the commands still ask). */
   const shownFolder = (): vscode.Uri | undefined => folders.current() ?? folders.indexed()[0];
-  const severities = (): SeverityByKind =>
-    vscode.workspace.getConfiguration('creditLens').get<SeverityByKind>('audit.severity', {});
+  const upgrades = new IndexUpgrades({
+    log,
+    pass: (folder) => background.passNow(folder),
+    // Shown again if it is still the folder to show (the user may have chosen another meanwhile).
+    onUpgraded: (folder) => {
+      showCurrent();
+      onChanged(folder);
+    },
+    onFailed: () => views.refresh(),
+  });
   const views = own(
     new CreditLensViews({
       index: () => active.get(),
+      unopened: () => upgrades.describe(active.unopened()),
       folders: () => folderEntries(folders.indexed(), active.get()?.folder),
       indexOf: (folder) => active.of(folder),
       onSelect: (folder) => folders.choose(folder),
       log,
-      severities,
+      severities: auditSeverities,
     }),
   );
   const isShown = (folder: vscode.Uri): boolean => active.get()?.folder.fsPath === folder.fsPath;
@@ -75,6 +85,7 @@ export function activateRunViews(
     const folder = shownFolder();
     if (folder && (isShown(folder) || active.show(folder))) background.follow(folder);
     else if (!folder) active.hide();
+    else upgrades.start(active.unopened());
     views.refresh();
   };
   own(folders.onDidChange(showCurrent));
@@ -89,19 +100,24 @@ export function activateRunViews(
   return {
     runFolders: folders,
     onIndexed: (folder, result) => {
+      upgrades.forget(folder);
       changed(folder);
       background.follow(folder, result);
     },
     onAudited: (folder, result) => {
-      log.info(
-        `Audit of ${folder.fsPath}: ${plural(
-          result.runs.reduce((n, r) => n + r.flags.length, 0),
-          'flag',
-        )}`,
-      );
+      log.info(`Audit of ${folder.fsPath}: ${plural(countFlags(result), 'flag')}`);
       changed(folder);
     },
   };
+}
+
+/** Diagnostic severity per flag kind, as the settings ask (read on each refresh). */
+function auditSeverities(): SeverityByKind {
+  return vscode.workspace.getConfiguration('creditLens').get<SeverityByKind>('audit.severity', {});
+}
+
+function countFlags(result: AuditResult): number {
+  return result.runs.reduce((n, r) => n + r.flags.length, 0);
 }
 
 /** The Runs view's folder level: every indexed folder by its workspace-relative name. */

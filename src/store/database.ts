@@ -1,4 +1,4 @@
-import { migrate } from './migrate';
+import { assertReadableSchema, migrate } from './migrate';
 import { selectDriver, type DriverKind, type SqliteDriver } from './sqliteDriver';
 
 /** Bind parameters: positional values or one object of named values. */
@@ -63,7 +63,8 @@ const defaultCacheMiB = 32;
 
 /**
  * Opens (creating if needed) an index database, sets the pragmas for a single-writer, many-reader
- * index (WAL, foreign keys, NORMAL sync) and migrates it to the current schema.
+ * index (WAL, foreign keys, NORMAL sync) and migrates it to the current schema. A read-only
+ * connection migrates nothing and refuses an index of another schema (an IndexSchemaError).
  * `':memory:'` opens a private in-memory database (tests).
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
@@ -79,7 +80,18 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   // rows) peaked at 509 MB held in memory, 174 MB spilling (and ran no slower).
   db.pragma(options.journalsInMemory ? 'temp_store = MEMORY' : 'temp_store = FILE');
   if (!options.readonly) migrate(db);
+  else checkReadable(db);
   return db;
+}
+
+/** A read-only connection on an index of another schema is closed and refused (see assertReadableSchema). */
+function checkReadable(db: Db): void {
+  try {
+    assertReadableSchema(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /**

@@ -55,18 +55,35 @@ export const migrations: readonly Migration[] = [
 export const schemaVersion = migrations.length;
 
 /**
+ * Why an index cannot be read by this build: written by an older Credit Lens (`older`: an indexing
+ * pass with this build migrates it) or a newer one (`newer`: never touched). Its message names the
+ * remedy; callers that can act on it (the extension's views upgrade an older index) read `direction`.
+ */
+export class IndexSchemaError extends Error {
+  constructor(
+    readonly version: number,
+    readonly understood: number,
+    readonly direction: 'older' | 'newer',
+  ) {
+    super(
+      direction === 'newer'
+        ? `index schema version ${String(version)} is newer than this Credit Lens understands (${String(understood)}); ` +
+            `upgrade Credit Lens or delete the index to rebuild it`
+        : `index schema version ${String(version)} is older than this Credit Lens reads (${String(understood)}); ` +
+            `index the folder once with this version to upgrade it (Credit Lens: Index Run Folder, or credit-lens index <folder>)`,
+    );
+    this.name = 'IndexSchemaError';
+  }
+}
+
+/**
  * Brings the database to {@link schemaVersion}, one transaction per migration, using
  * `PRAGMA user_version` as the version. A database newer than this build is refused rather than
  * touched, so an older Credit Lens never corrupts an index written by a newer one.
  */
 export function migrate(db: Db, steps: readonly Migration[] = migrations): number {
-  const current = readVersion(db);
-  if (current > steps.length) {
-    throw new Error(
-      `index schema version ${current} is newer than this Credit Lens understands (${steps.length}); ` +
-        `upgrade Credit Lens or delete the index to rebuild it`,
-    );
-  }
+  const current = schemaVersionOf(db);
+  if (current > steps.length) throw new IndexSchemaError(current, steps.length, 'newer');
   for (let version = current; version < steps.length; version++) {
     const step = steps[version] ?? '';
     db.transaction(() => {
@@ -78,7 +95,21 @@ export function migrate(db: Db, steps: readonly Migration[] = migrations): numbe
   return steps.length;
 }
 
-function readVersion(db: Db): number {
+/**
+ * Refuses, with an {@link IndexSchemaError}, an index a read-only connection cannot read: one
+ * written by another schema than this build's. A read-only connection never migrates, and a view's
+ * statements written for this schema fail on an older one with errors such as "no such table"
+ * (an index from before migration 0013 read as "no index yet"). Version 0 (no Credit Lens schema)
+ * passes: its first read says what it is.
+ */
+export function assertReadableSchema(db: Db): void {
+  const version = schemaVersionOf(db);
+  if (version === 0 || version === schemaVersion) return;
+  throw new IndexSchemaError(version, schemaVersion, version > schemaVersion ? 'newer' : 'older');
+}
+
+/** The schema version the database is at (`PRAGMA user_version`; 0 before the first migration). */
+export function schemaVersionOf(db: Db): number {
   const rows = db.pragma('user_version') as { user_version: number }[];
   return rows[0]?.user_version ?? 0;
 }

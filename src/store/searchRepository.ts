@@ -22,7 +22,7 @@ export type TextSlot = readonly [episodeId: number, text: number];
  */
 export class SearchRepository {
   // The search stage's statements are prepared on first use: a view's read-only connection only
-  // searches, and must also work on an index that the indexer has not yet migrated to schema 22.
+  // searches, and prepares nothing it never runs.
   private pendingStmt: Statement<PendingRow> | undefined;
   private markStmt: Statement | undefined;
   private readonly insertStmt: Statement;

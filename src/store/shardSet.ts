@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { openDatabase, type BindValue, type Db } from './database';
-import { schemaVersion } from './migrate';
+import { schemaVersionOf } from './migrate';
 
 /**
  * SQLite's default SQLITE_MAX_ATTACHED: a connection holds its main database and at most 10
@@ -124,12 +124,9 @@ function unreadableReason(path: string): string | undefined {
   if (!existsSync(path)) return 'no such index file';
   let db: Db | undefined;
   try {
+    // Another schema's index is refused by the read-only open itself (IndexSchemaError).
     db = openDatabase(path, { readonly: true });
-    const rows = db.pragma('user_version') as { user_version: number }[];
-    const version = rows[0]?.user_version ?? 0;
-    if (version === 0) return 'not a Credit Lens index (no schema)';
-    if (version !== schemaVersion)
-      return `index schema ${String(version)}, this Credit Lens reads ${String(schemaVersion)}: index the shard again with this version`;
+    if (schemaVersionOf(db) === 0) return 'not a Credit Lens index (no schema)';
     db.prepare('SELECT count(*) FROM run').get(); // a corrupt file fails on its first read
     return undefined;
   } catch (error) {

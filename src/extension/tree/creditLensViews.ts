@@ -4,7 +4,7 @@ import type { SeverityByKind } from '../diagnostics/flagDiagnostics';
 import { Disposable } from '../lifecycle';
 import { FlagsTreeProvider } from './flagsTreeProvider';
 import { RunsTreeProvider, type RunFolderEntry, type RunsNode } from './runsTreeProvider';
-import type { BrowseIndex, BrowseIndexSource } from './treeItems';
+import type { BrowseIndex, BrowseIndexSource, UnopenedReason } from './treeItems';
 
 /** The view ids contributed in `package.json#contributes.views.creditLens`. */
 export const viewIds = {
@@ -15,6 +15,8 @@ export const viewIds = {
 export interface CreditLensViewsOptions {
   /** The open index of the workspace's run folder, or undefined while there is none. */
   readonly index: BrowseIndexSource;
+  /** Why the current folder's index is not open (an older Credit Lens wrote it and it is being upgraded, ...). */
+  readonly unopened?: UnopenedReason;
   /** The indexed run folders, listed above their runs when there are several. */
   readonly folders?: () => readonly RunFolderEntry[];
   /** The index of a listed folder other than the current one. */
@@ -37,11 +39,16 @@ export class CreditLensViews extends Disposable {
 
   constructor(private readonly options: CreditLensViewsOptions) {
     super();
-    const { folders, indexOf } = options;
+    const { folders, indexOf, unopened } = options;
     this.runs = this._register(
-      new RunsTreeProvider({ index: options.index, ...(folders ? { folders } : {}), ...(indexOf ? { indexOf } : {}) }),
+      new RunsTreeProvider({
+        index: options.index,
+        ...(unopened ? { unopened } : {}),
+        ...(folders ? { folders } : {}),
+        ...(indexOf ? { indexOf } : {}),
+      }),
     );
-    this.flags = this._register(new FlagsTreeProvider({ index: options.index }));
+    this.flags = this._register(new FlagsTreeProvider({ index: options.index, ...(unopened ? { unopened } : {}) }));
     this.diagnostics = this._register(new DiagnosticsPublisher(options.severities));
     const runsView = this._register(
       vscode.window.createTreeView(viewIds.runs, { treeDataProvider: this.runs, showCollapseAll: true }),

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
 import type { BrowseFlag, BrowseRun } from '../../store/browseRepository';
-import { commandIds } from '../commandIds';
 import { flagEvidenceRows, type EvidenceRow } from '../../engine/report/flagEvidence';
 import { flagHeadline, flagMessage, flagScope } from '../diagnostics/flagText';
 import { Disposable } from '../lifecycle';
-import { noIndexMessage } from './runsTreeProvider';
 import {
   capped,
   defaultMaxChildren,
@@ -13,11 +11,13 @@ import {
   flagBadge,
   messageItem,
   moreItem,
+  noIndexNode,
   plural,
   readError,
   traceLineCommand,
   type BrowseIndex,
   type BrowseIndexSource,
+  type UnopenedReason,
 } from './treeItems';
 
 /** A node of the Flags view: run → flag → evidence rows in words (a window of steps expands to its figures). */
@@ -30,6 +30,8 @@ export type FlagsNode =
 
 export interface FlagsTreeOptions {
   readonly index: BrowseIndexSource;
+  /** Why the current folder's index is not open, shown instead of the placeholder. */
+  readonly unopened?: UnopenedReason;
   /** Children per level before a "… N more" item (default 500). */
   readonly maxChildren?: number;
 }
@@ -67,16 +69,7 @@ export class FlagsTreeProvider extends Disposable implements vscode.TreeDataProv
 
   getChildren(node?: FlagsNode): FlagsNode[] {
     const index = this.options.index();
-    if (!index)
-      return node
-        ? []
-        : [
-            {
-              kind: 'message',
-              text: noIndexMessage,
-              command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' },
-            },
-          ];
+    if (!index) return node ? [] : [noIndexNode(this.options.unopened?.())];
     try {
       return this.cap(this.childrenOf(index, node), node?.kind === 'run' ? 'flag' : 'row');
     } catch (error) {

@@ -3,7 +3,14 @@ import type { BrowseEpisode, BrowseGroup, BrowseRun, BrowseStep, BrowseStepRange
 import { commandIds } from '../commandIds';
 import { Disposable } from '../lifecycle';
 import { nodeId, runsTreeItem } from './runsTreeItems';
-import { defaultMaxChildren, readError, type BrowseIndex, type BrowseIndexSource } from './treeItems';
+import {
+  defaultMaxChildren,
+  noIndexNode,
+  readError,
+  type BrowseIndex,
+  type BrowseIndexSource,
+  type UnopenedReason,
+} from './treeItems';
 import { pageSpans, rangeWidth } from './treePaging';
 
 /** A run folder the Runs view lists when several have an index. */
@@ -65,6 +72,8 @@ export type RunsNode =
 export interface RunsTreeOptions {
   /** The current index; undefined shows a placeholder that offers to index a folder. */
   readonly index: BrowseIndexSource;
+  /** Why the current folder's index is not open, shown instead of the placeholder's first line. */
+  readonly unopened?: UnopenedReason;
   /** The indexed run folders; with more than one, the view lists them above their runs. */
   readonly folders?: () => readonly RunFolderEntry[];
   /** The index of a listed folder other than the current one. */
@@ -75,8 +84,6 @@ export interface RunsTreeOptions {
   readonly stepsPerRange?: number;
 }
 
-/** Placeholder shown while the workspace has no index. */
-export const noIndexMessage = 'No Credit Lens index yet: click to index a run folder.';
 /** Below it: the first answer, which needs no index (Credit Table from the Trace Files…). */
 export const traceTableMessage = 'Or read who earned the reward straight from the trace files (no index).';
 
@@ -153,11 +160,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       return node
         ? []
         : [
-            {
-              kind: 'message',
-              text: noIndexMessage,
-              command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' },
-            },
+            noIndexNode(this.options.unopened?.()),
             {
               kind: 'message',
               text: traceTableMessage,

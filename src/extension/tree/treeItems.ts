@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { BrowseRepository } from '../../store/browseRepository';
 import { plural } from '../../core/plural';
 import { formatNumber } from '../diagnostics/flagText';
+import { commandIds } from '../commandIds';
 
 /** An open index as the tree views read it: the indexed folder and its listings. */
 export interface BrowseIndex {
@@ -11,6 +12,25 @@ export interface BrowseIndex {
 
 /** Where the views get the current index; undefined while the folder has none (the integrator opens it). */
 export type BrowseIndexSource = () => BrowseIndex | undefined;
+
+/** Why the shown folder's index is found but not open (being upgraded, unreadable); undefined otherwise. */
+export type UnopenedReason = () => string | undefined;
+
+/** Placeholder shown while the workspace has no index. */
+export const noIndexMessage = 'No Credit Lens index yet: click to index a run folder.';
+
+/** The first root item of a view without an open index: why its index is not open, else that there is none; both offer to index. */
+export function noIndexNode(unopened: string | undefined): {
+  readonly kind: 'message';
+  readonly text: string;
+  readonly command: vscode.Command;
+} {
+  return {
+    kind: 'message',
+    text: unopened ?? noIndexMessage,
+    command: { command: commandIds.indexRunFolder, title: 'Index Run Folder' },
+  };
+}
 
 /** Children shown per level before a "… N more" item. */
 export const defaultMaxChildren = 500;

@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import * as vscode from 'vscode';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { ActiveIndex } from '../../../src/extension/activeIndex';
+import { openDatabase } from '../../../src/store/database';
+import { schemaVersion } from '../../../src/store/migrate';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 const log = {
@@ -44,5 +46,29 @@ test('ActiveIndex.of(folder) reads other indexed folders beside the shown one, u
   assert.equal(active.of(vscode.Uri.file(tempFolder())), undefined);
   active.hide();
   assert.equal(active.get(), undefined);
+  active.dispose();
+});
+
+test('ActiveIndex.show(folder) on an index of another schema opens nothing and says why: older ones can be upgraded', async () => {
+  const root = tempFolder();
+  writeFileSync(join(root, 'a.jsonl'), jsonl(episode('e1')));
+  await runIndexJob({ root, search: false });
+  const writer = openDatabase(join(root, '.credit-lens', 'index.sqlite'));
+  const active = new ActiveIndex(log);
+  for (const [version, upgrade] of [
+    [schemaVersion - 1, true],
+    [schemaVersion + 1, false],
+  ] as const) {
+    writer.pragma(`user_version = ${version}`);
+    assert.equal(active.show(vscode.Uri.file(root)), false);
+    assert.equal(active.get(), undefined);
+    assert.equal(active.unopened()?.folder.fsPath, root);
+    assert.equal(active.unopened()?.upgrade, upgrade, `schema ${version}`);
+    assert.match(active.unopened()?.reason ?? '', upgrade ? /is older than/ : /is newer than/);
+  }
+  writer.pragma(`user_version = ${schemaVersion}`);
+  assert.equal(active.show(vscode.Uri.file(root)), true);
+  assert.equal(active.unopened(), undefined, 'shown: nothing to explain');
+  writer.close();
   active.dispose();
 });

@@ -9,7 +9,10 @@ import { commandIds } from '../../../src/extension/commandIds';
 import { activate } from '../../../src/extension/extension';
 import { chosenFolderKey, indexGlob } from '../../../src/extension/runFolders';
 import type { RunsNode, RunsTreeProvider } from '../../../src/extension/tree/runsTreeProvider';
+import { openDatabase } from '../../../src/store/database';
+import { IndexSchemaError, schemaVersion, schemaVersionOf } from '../../../src/store/migrate';
 import { episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
+import { revertTo11 } from '../store/demoIndex';
 import { FakeMemento, fakeExtensionContext, until } from '../fakes/extensionContext';
 import { fake, Uri } from '../fakes/vscode';
 
@@ -194,4 +197,50 @@ test('an index appearing later is found through the file watcher', async () => {
   await until(() => labels(runsTree().getChildren()).includes('late'), 'the late index in the Runs view');
   await run(commandIds.openDashboard);
   assert.equal(fake.panels[0]?.title, 'Run Dashboard: late');
+});
+
+test(
+  'an index an older Credit Lens wrote is upgraded as soon as the views find it, then shown (it read as "no index yet")',
+  { skip: skipWithoutWorker },
+  async () => {
+    const root = await workspace(['old'], ['old']);
+    const indexFile = join(root, 'old', '.credit-lens', 'index.sqlite');
+    const writer = openDatabase(indexFile);
+    revertTo11(writer); // schema 11: no flag_episode table, which the Runs view reads
+    writer.close();
+
+    await activateIn(root);
+    assert.deepEqual(
+      labels(runsTree().getChildren()).slice(0, 1),
+      ['Upgrading the index an older Credit Lens wrote (one indexing pass)…'],
+      'the view says what is happening, not that there is no index',
+    );
+    await until(() => labels(runsTree().getChildren()).includes('old'), 'the upgraded index in the Runs view');
+    const reader = openDatabase(indexFile, { readonly: true }); // refused below the current schema
+    assert.equal(schemaVersionOf(reader), schemaVersion);
+    assert.equal(reader.prepare<{ n: number }>('SELECT count(*) AS n FROM episode').get()?.n, 4);
+    reader.close();
+    assert.deepEqual(noIndexMessages(), []);
+  },
+);
+
+test('an index a newer Credit Lens wrote is never touched: the views say to upgrade Credit Lens', async () => {
+  const root = await workspace(['new'], ['new']);
+  const indexFile = join(root, 'new', '.credit-lens', 'index.sqlite');
+  const writer = openDatabase(indexFile);
+  writer.pragma(`user_version = ${schemaVersion + 1}`);
+  writer.close();
+
+  await activateIn(root);
+  const [message] = labels(runsTree().getChildren());
+  assert.match(
+    message ?? '',
+    /^Cannot open the Credit Lens index: index schema version \d+ is newer than this Credit Lens understands/,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.throws(
+    () => openDatabase(indexFile, { readonly: true }),
+    (error: unknown) => error instanceof IndexSchemaError && error.version === schemaVersion + 1,
+    'no pass migrated or rewrote it',
+  );
 });

@@ -7,7 +7,7 @@ import { influence0017 } from '../../../src/store/migrations/0017_influence';
 import { openDatabase } from '../../../src/store/database';
 import { EpisodePages } from '../../../src/store/episodePages';
 import { IndexStore } from '../../../src/store/indexStore';
-import { migrate } from '../../../src/store/migrate';
+import { IndexSchemaError, migrate } from '../../../src/store/migrate';
 import { SearchRepository } from '../../../src/store/searchRepository';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 import { searchableEpisodes } from '../ingest/searchFixtures';
@@ -111,7 +111,7 @@ test("an unsearched episode's id goes with its episode", async () => {
   store.close();
 });
 
-test('a read-only connection searches an index the indexer has not yet migrated to schema 22', async () => {
+test('a read-only connection refuses an index the indexer has not yet migrated, naming the remedy; it reads it once a pass has', async () => {
   const root = tempFolder();
   writeFileSync(join(root, 'a.jsonl'), jsonl(episode('z', { messages: [{ agent: 'planner', content: 'the zebra' }] })));
   const path = join(root, 'index.sqlite');
@@ -120,7 +120,17 @@ test('a read-only connection searches an index the indexer has not yet migrated 
   revertUnsearchedTable(store.db);
   store.db.pragma('user_version = 21');
   store.close();
-  // As the extension's views open it (read-only, no migration) before the next indexing pass.
+  // As the extension's views open it (read-only, no migration): before 4da6dea's fix the episode
+  // pages failed here with "no such table: episode_unsearched"; every view now gets this instead.
+  assert.throws(
+    () => openDatabase(path, { readonly: true }),
+    (error: unknown) =>
+      error instanceof IndexSchemaError &&
+      error.direction === 'older' &&
+      /index schema version 21 is older than this Credit Lens reads \(\d+\); index the folder once/.test(error.message),
+  );
+  const writer = IndexStore.open(path); // what the indexer's pass does first
+  writer.close();
   const db = openDatabase(path, { readonly: true });
   assert.doesNotThrow(() => new EpisodePages(db, () => []));
   assert.equal(new SearchRepository(db).search('zebra').length, 1);

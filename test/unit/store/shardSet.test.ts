@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { shardSummary } from '../../../src/engine/export/shardSummary';
 import { openDatabase } from '../../../src/store/database';
+import { schemaVersion } from '../../../src/store/migrate';
 import { ExportRepository } from '../../../src/store/exportRepository';
 import { maxAttached, ShardSet } from '../../../src/store/shardSet';
 import { tempFolder } from '../../builders/episodeBuilder';
@@ -108,15 +109,30 @@ test('a missing, corrupt or foreign file is named and left out; the other shards
   plain.pragma('user_version = 0'); // an SQLite file, but not (or no longer) a Credit Lens index
   plain.close();
   const missing = join(dir, 'missing.sqlite');
-  const { shards, problems } = ShardSet.open([missing, corrupt, good, foreign]);
+  const [older, newer] = [join(dir, 'older.sqlite'), join(dir, 'newer.sqlite')];
+  for (const [path, version] of [
+    [older, schemaVersion - 1],
+    [newer, schemaVersion + 1],
+  ] as const) {
+    tinyIndex(path, 'r', [[1, 'x', 5]]);
+    const other = openDatabase(path);
+    other.pragma(`user_version = ${version}`); // written by another Credit Lens
+    other.close();
+  }
+  const { shards, problems } = ShardSet.open([missing, corrupt, good, foreign, older, newer]);
   try {
     assert.deepEqual(
       problems.map((p) => p.path),
-      [missing, corrupt, foreign],
+      [missing, corrupt, foreign, older, newer],
     );
     assert.match(problems[0]?.reason ?? '', /no such index file/);
     assert.match(problems[1]?.reason ?? '', /not a database/);
     assert.match(problems[2]?.reason ?? '', /not a Credit Lens index/);
+    assert.match(
+      problems[3]?.reason ?? '',
+      /is older than this Credit Lens reads .*index the folder once with this version/,
+    );
+    assert.match(problems[4]?.reason ?? '', /is newer than this Credit Lens understands/);
     assert.deepEqual(shards.paths, [good]);
     assert.equal(shardSummary(shards, problems, 'loo').runs[0]?.agents[0]?.mean, 2);
   } finally {

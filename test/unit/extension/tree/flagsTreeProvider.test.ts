@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as vscode from 'vscode';
 import { FlagsTreeProvider, type FlagsNode } from '../../../../src/extension/tree/flagsTreeProvider';
-import { noIndexMessage } from '../../../../src/extension/tree/runsTreeProvider';
+import { noIndexMessage } from '../../../../src/extension/tree/treeItems';
 import { demoIndex, teamUri, type DemoIndex } from './demoIndex';
 
 let index: DemoIndex;
@@ -118,6 +118,17 @@ test('without an index the view shows the placeholder', () => {
   assert.deepEqual(
     items(tree).map((i) => [i.label, i.command?.command]),
     [[noIndexMessage, 'creditLens.indexRunFolder']],
+  );
+});
+
+test('an index found but not open: the view says why', () => {
+  const tree = new FlagsTreeProvider({
+    index: () => undefined,
+    unopened: () => 'Cannot open the Credit Lens index: x',
+  });
+  assert.deepEqual(
+    items(tree).map((i) => [i.label, i.command?.command]),
+    [['Cannot open the Credit Lens index: x', 'creditLens.indexRunFolder']],
   );
 });
 

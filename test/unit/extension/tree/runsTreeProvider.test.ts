@@ -2,12 +2,8 @@ import '../../fakes/registerVscodeFake';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as vscode from 'vscode';
-import {
-  RunsTreeProvider,
-  noIndexMessage,
-  traceTableMessage,
-  type RunsNode,
-} from '../../../../src/extension/tree/runsTreeProvider';
+import { RunsTreeProvider, traceTableMessage, type RunsNode } from '../../../../src/extension/tree/runsTreeProvider';
+import { noIndexMessage } from '../../../../src/extension/tree/treeItems';
 import type { BrowseRepository } from '../../../../src/store/browseRepository';
 import { demoIndex, teamUri, type DemoIndex } from './demoIndex';
 
@@ -155,6 +151,17 @@ test('without an index the view offers to index, and the credit table that needs
     items(tree).map((i) => [i.label, i.command?.command]),
     [
       [noIndexMessage, 'creditLens.indexRunFolder'],
+      [traceTableMessage, 'creditLens.creditTableFromTraces'],
+    ],
+  );
+});
+
+test('an index found but not open says why instead of "no index yet", and still offers to index', () => {
+  const tree = new RunsTreeProvider({ index: () => undefined, unopened: () => 'Upgrading the index…' });
+  assert.deepEqual(
+    items(tree).map((i) => [i.label, i.command?.command]),
+    [
+      ['Upgrading the index…', 'creditLens.indexRunFolder'],
       [traceTableMessage, 'creditLens.creditTableFromTraces'],
     ],
   );
