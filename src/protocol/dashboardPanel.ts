@@ -270,6 +270,12 @@ export interface EpisodePage extends EpisodeCreditColumns, EpisodeTotalBound {
    * order instead of the asked one, read only as far as the page goes. Absent: sorted as asked.
    */
   readonly inIndexOrder?: boolean;
+  /**
+   * With a search, while an indexing pass is still building the full-text index: how many of the
+   * index's episodes it does not hold yet. Their matches are missing from `total` and the rows.
+   * Absent when every episode is searchable.
+   */
+  readonly unsearched?: number;
 }
 
 export interface DashboardRecomputeParams {

@@ -74,10 +74,12 @@ export class EpisodePages {
     const [total, totalIsLowerBound] = this.pageTotal(query, params, search, inIndexOrder);
     const agents = this.agents(query.runId);
     const names = agents.map((a) => a.name);
-    if (total <= query.offset) return { total, totalIsLowerBound, inIndexOrder, agents: names, rows: [] };
+    const unsearched = typeof params['search'] === 'string' ? this.searchIndex.unsearchedCount() : 0;
+    const head = { total, totalIsLowerBound, inIndexOrder, unsearched, agents: names };
+    if (total <= query.offset) return { ...head, rows: [] };
     const window = { offset: query.offset, limit: query.limit };
     const rows = inIndexOrder ? this.rows('search:index', params, window) : this.sortedRows(query, params, window);
-    return { total, totalIsLowerBound, inIndexOrder, agents: names, rows: this.withCredit(query, rows, agents) };
+    return { ...head, rows: this.withCredit(query, rows, agents) };
   }
 
   /** The page's rows in the order the query asks for. */
@@ -216,6 +218,8 @@ export interface EpisodePageResult {
   readonly totalIsLowerBound: boolean;
   /** True when a search matched too many messages to sort: the rows come in index (episode id) order. */
   readonly inIndexOrder: boolean;
+  /** With a search: the index's episodes not yet in the full-text index, whose matches are missing (0 without a search). */
+  readonly unsearched: number;
   /** The run's agents, in the order of each row's `credit`. */
   readonly agents: string[];
   readonly rows: EpisodePageCreditRow[];

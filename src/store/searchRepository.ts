@@ -29,6 +29,7 @@ export class SearchRepository {
   private readonly searchStmt: Statement<{ rowid: number }>;
   private readonly anyRowStmt: Statement;
   private readonly countUpToStmt: Statement<{ n: number }>;
+  private readonly unsearchedStmt: Statement<{ n: number }>;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare('INSERT INTO episode_fts (rowid, content) VALUES (?, ?)');
@@ -38,6 +39,15 @@ export class SearchRepository {
     this.countUpToStmt = db.prepare(
       'SELECT count(*) AS n FROM (SELECT 1 FROM episode_fts WHERE episode_fts MATCH ? LIMIT ?)',
     );
+    this.unsearchedStmt = db.prepare('SELECT count(*) AS n FROM episode_unsearched');
+  }
+
+  /**
+   * Episodes of the whole index not yet in the full-text index (a pass is still building it, or the
+   * search stage has not reached them): a search cannot match them. Counts a narrow table of ids.
+   */
+  unsearchedCount(): number {
+    return this.unsearchedStmt.get()?.n ?? 0;
   }
 
   /** True when the full-text index holds no message (a cold pass may then build it apart, sideSearchIndex.ts). */

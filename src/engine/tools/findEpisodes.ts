@@ -89,6 +89,11 @@ function findEpisodes(index: ToolIndex, input: Input): Result<ToolValue> {
     offset,
     nextOffset: next < page.total || (page.totalIsLowerBound && page.rows.length === limit) ? next : null,
     ...(page.inIndexOrder === true ? { note: 'too many matches to sort: in index order' } : {}),
+    ...(page.unsearched !== undefined
+      ? {
+          searchIncomplete: `${String(page.unsearched)} episodes are not yet searchable (an indexing pass is building the full-text index): their matches are missing`,
+        }
+      : {}),
     episodes: page.rows.map((r) => ({
       episodeId: r.episodeId,
       externalId: r.externalId,

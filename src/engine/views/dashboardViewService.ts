@@ -245,6 +245,7 @@ export class DashboardViewService {
       offset: query.offset,
       searchError: null,
       ...(page.inIndexOrder ? { inIndexOrder: true } : {}),
+      ...(page.unsearched > 0 ? { unsearched: page.unsearched } : {}),
       creditAgents: page.agents,
       rows: page.rows,
     };

@@ -176,3 +176,29 @@ test('the count text says when a search too big to sort lists its matches in ind
     assert.equal(data.countText(), text);
   }
 });
+
+test('the count text says how many episodes a search cannot match yet while search is still building', async () => {
+  const data = new TableData(() => undefined);
+  const answer = (key: string, unsearched?: number) => ({
+    key,
+    fetch: () =>
+      Promise.resolve({
+        total: 12,
+        totalIsLowerBound: false,
+        offset: 0,
+        rows: [],
+        searchError: null,
+        ...(unsearched === undefined ? {} : { unsearched }),
+      }),
+  });
+  for (const [key, unsearched, text] of [
+    ['building', 130_000, '12 episodes · search still building: 130,000 episodes not yet searchable'],
+    ['one left', 1, '12 episodes · search still building: 1 episode not yet searchable'],
+    ['built', undefined, '12 episodes'],
+  ] as const) {
+    data.setQuery(answer(key, unsearched));
+    data.ensure(0, 10);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(data.countText(), text);
+  }
+});

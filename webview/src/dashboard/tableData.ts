@@ -30,6 +30,8 @@ export class TableData {
   searchError: string | null = null;
   /** The search matched too many messages to sort: the rows are in index order. */
   inIndexOrder = false;
+  /** Episodes the search cannot match yet: an indexing pass is still building the full-text index. */
+  unsearched = 0;
   error: string | null = null;
 
   constructor(private readonly onChange: () => void) {}
@@ -80,6 +82,7 @@ export class TableData {
       this.totalIsLowerBound = result.totalIsLowerBound;
       this.searchError = result.searchError;
       this.inIndexOrder = result.inIndexOrder ?? false;
+      this.unsearched = result.unsearched ?? 0;
       this.error = null;
     } catch (error) {
       if (query !== this.query) return;
@@ -93,13 +96,17 @@ export class TableData {
 
   /**
    * The row count as the table's status says it: "1,234 episodes", or "10,500+ episodes" for a
-   * lower bound, and when a search is too big to sort, that its rows are in index order.
+   * lower bound, when a search is too big to sort, that its rows are in index order, and while
+   * search is still being built, how many episodes it cannot match yet.
    */
   countText(): string {
     const total = this.total;
     if (total === undefined) return 'Loading…';
     const count = `${formatInt(total)}${this.totalIsLowerBound ? '+' : ''} episode${total === 1 && !this.totalIsLowerBound ? '' : 's'}`;
-    return this.inIndexOrder ? `${count} in index order (too many matches to sort)` : count;
+    const ordered = this.inIndexOrder ? `${count} in index order (too many matches to sort)` : count;
+    return this.unsearched > 0
+      ? `${ordered} · search still building: ${formatInt(this.unsearched)} episode${this.unsearched === 1 ? '' : 's'} not yet searchable`
+      : ordered;
   }
 
   /** Drops the oldest pages beyond the cap, never the one just loaded. */

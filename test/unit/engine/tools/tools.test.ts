@@ -7,7 +7,8 @@ import { validateInput } from '../../../../src/engine/tools/toolInput';
 import { availableTools, creditLensTools, invokeTool } from '../../../../src/engine/tools/toolSet';
 import type { ToolIndex } from '../../../../src/engine/tools/toolIndex';
 import { tempFolder } from '../../../builders/episodeBuilder';
-import { demoToolIndex } from './toolDemo';
+import { openDatabase } from '../../../../src/store/database';
+import { demoToolIndex, sharedDemo } from './toolDemo';
 
 let opened: ToolIndex | undefined;
 async function index(): Promise<ToolIndex> {
@@ -241,11 +242,28 @@ test('find_episodes filters by reward and full-text search, reports bad queries,
   );
   const searched = await call('find_episodes', { run: 'planner-solver-verifier', search: 'Agreed', limit: 1 });
   assert.ok(Number(searched['total']) > 0);
+  assert.equal(searched['searchIncomplete'], undefined, 'the demo is fully searchable');
   assert.match(
     await refusal('find_episodes', { run: 'planner-solver-verifier', search: '"unclosed' }),
     /cannot search/,
   );
   assert.match(await refusal('find_episodes', { run: 'nope' }), /no run "nope"/);
+});
+
+test('find_episodes says how many episodes its search cannot match while search is still being built', async () => {
+  const root = await sharedDemo();
+  const writer = openDatabase(join(root, '.credit-lens', 'index.sqlite'));
+  writer.exec('INSERT INTO episode_unsearched (episode_id) SELECT episode_id FROM episode ORDER BY episode_id LIMIT 3');
+  try {
+    const searched = await call('find_episodes', { run: 'planner-solver-verifier', search: 'Agreed', limit: 1 });
+    assert.match(
+      String(searched['searchIncomplete']),
+      /^3 episodes are not yet searchable .*their matches are missing$/,
+    );
+  } finally {
+    writer.exec('DELETE FROM episode_unsearched');
+    writer.close();
+  }
 });
 
 test('invokeTool refuses tools not offered, and the compute tool is hidden from the read-only set', async () => {

@@ -314,6 +314,19 @@ test('episodes() filters by step range, group, reward range, roster agent and fl
   assert.deepEqual(ids(page({ agent: 'alone' }, 'step', false, 0, 50, f.soloRunId)), ['s1']);
 });
 
+test('episodes() says how many episodes a search cannot match while search is still being built', () => {
+  assert.equal(page({ search: 'alpha' }).unsearched, undefined, 'every episode searchable: nothing to say');
+  const db = f.store.db;
+  const pendingIds = [f.id('t2a'), f.id('t2b')];
+  for (const id of pendingIds) db.prepare('INSERT INTO episode_unsearched (episode_id) VALUES (?)').run(id);
+  try {
+    assert.equal(page({ search: 'alpha' }).unsearched, 2);
+    assert.equal(page({}).unsearched, undefined, 'without a search the table is complete');
+  } finally {
+    db.exec('DELETE FROM episode_unsearched');
+  }
+});
+
 test('episodes() searches message text within the run; a malformed query gives searchError and an empty page', () => {
   assert.deepEqual(ids(page({ search: 'alpha' })), ['t1a'], "the solo run's 'alpha' is not listed");
   assert.deepEqual(ids(page({ search: 'alpha OR beta' }, 'reward')), ['t1b', 't1a']);
