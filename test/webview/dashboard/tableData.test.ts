@@ -152,53 +152,30 @@ test('the count text says "N+" while the host counted only part of the matches',
   }
 });
 
-test('the count text says when a search too big to sort lists its matches in index order', async () => {
+/** The count text after one page whose answer is `page` (total, bound and notes), for each case. */
+async function countTexts(cases: readonly (readonly [Partial<EpisodePage>, string])[]): Promise<void> {
   const data = new TableData(() => undefined);
-  const answer = (key: string, inIndexOrder?: boolean) => ({
-    key,
-    fetch: () =>
-      Promise.resolve({
-        total: 10_500,
-        totalIsLowerBound: true,
-        offset: 0,
-        rows: [],
-        searchError: null,
-        ...(inIndexOrder === undefined ? {} : { inIndexOrder }),
-      }),
-  });
-  for (const [key, inIndexOrder, text] of [
-    ['big', true, '10,500+ episodes in index order (too many matches to sort)'],
-    ['sorted', undefined, '10,500+ episodes'],
-  ] as const) {
-    data.setQuery(answer(key, inIndexOrder));
+  for (const [i, [page, text]] of cases.entries()) {
+    const answer: EpisodePage = { total: 0, totalIsLowerBound: false, offset: 0, rows: [], searchError: null, ...page };
+    data.setQuery({ key: `case ${String(i)}`, fetch: () => Promise.resolve(answer) });
     data.ensure(0, 10);
     await new Promise((r) => setImmediate(r));
     assert.equal(data.countText(), text);
   }
+}
+
+test('the count text says when a search too big to sort lists its matches in index order', async () => {
+  const big = { total: 10_500, totalIsLowerBound: true };
+  await countTexts([
+    [{ ...big, inIndexOrder: true }, '10,500+ episodes in index order (too many matches to sort)'],
+    [big, '10,500+ episodes'],
+  ]);
 });
 
 test('the count text says how many episodes a search cannot match yet while search is still building', async () => {
-  const data = new TableData(() => undefined);
-  const answer = (key: string, unsearched?: number) => ({
-    key,
-    fetch: () =>
-      Promise.resolve({
-        total: 12,
-        totalIsLowerBound: false,
-        offset: 0,
-        rows: [],
-        searchError: null,
-        ...(unsearched === undefined ? {} : { unsearched }),
-      }),
-  });
-  for (const [key, unsearched, text] of [
-    ['building', 130_000, '12 episodes · search still building: 130,000 episodes not yet searchable'],
-    ['one left', 1, '12 episodes · search still building: 1 episode not yet searchable'],
-    ['built', undefined, '12 episodes'],
-  ] as const) {
-    data.setQuery(answer(key, unsearched));
-    data.ensure(0, 10);
-    await new Promise((r) => setImmediate(r));
-    assert.equal(data.countText(), text);
-  }
+  await countTexts([
+    [{ total: 12, unsearched: 130_000 }, '12 episodes · search still building: 130,000 episodes not yet searchable'],
+    [{ total: 12, unsearched: 1 }, '12 episodes · search still building: 1 episode not yet searchable'],
+    [{ total: 12 }, '12 episodes'],
+  ]);
 });
