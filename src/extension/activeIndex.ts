@@ -32,6 +32,8 @@ export class ActiveIndex implements vscode.Disposable {
   private readonly others = new Map<string, OpenIndex>();
   /** Why the folder last asked to be shown has no open index, when it has one on disk. */
   private unopenedIndex: UnopenedIndex | undefined;
+  /** The same for the other folders read ({@link of}), by path, until one opens. */
+  private readonly unopenedOthers = new Map<string, UnopenedIndex>();
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -44,9 +46,12 @@ export class ActiveIndex implements vscode.Disposable {
     return this.current?.index;
   }
 
-  /** Why the shown folder's index is not open ({@link show} returned false on an index it found); else undefined. */
-  unopened(): UnopenedIndex | undefined {
-    return this.unopenedIndex;
+  /**
+   * Why a folder's index is not open: the folder last asked to be shown ({@link show} returned false
+   * on an index it found), or `folder` when given ({@link of} found none it could open); else undefined.
+   */
+  unopened(folder?: vscode.Uri): UnopenedIndex | undefined {
+    return folder === undefined ? this.unopenedIndex : this.unopenedOthers.get(folder.fsPath);
   }
 
   /**
@@ -76,8 +81,13 @@ export class ActiveIndex implements vscode.Disposable {
     if (this.current?.index.folder.fsPath === folder.fsPath) return this.current.index;
     const kept = this.others.get(folder.fsPath);
     if (kept) return kept.index;
-    const opened = this.open(folder);
-    if (opened) this.others.set(folder.fsPath, opened);
+    // Not retried on every read of the view: only after closeOthers() (a pass or a change of folder).
+    if (this.unopenedOthers.has(folder.fsPath)) return undefined;
+    const opened = this.open(folder, (unopened) => this.unopenedOthers.set(folder.fsPath, unopened));
+    if (opened) {
+      this.others.set(folder.fsPath, opened);
+      this.unopenedOthers.delete(folder.fsPath);
+    }
     return opened?.index;
   }
 
@@ -85,6 +95,7 @@ export class ActiveIndex implements vscode.Disposable {
   closeOthers(): void {
     for (const other of this.others.values()) other.db.close();
     this.others.clear();
+    this.unopenedOthers.clear();
   }
 
   dispose(): void {

@@ -60,9 +60,9 @@ export function activateRunViews(
   const views = own(
     new CreditLensViews({
       index: () => active.get(),
-      unopened: () => upgrades.describe(active.unopened()),
+      unopened: (folder) => upgrades.describe(active.unopened(folder)),
       folders: () => folderEntries(folders.indexed(), active.get()?.folder),
-      indexOf: (folder) => active.of(folder),
+      indexOf: (folder) => readOrUpgrade(active, upgrades, folder),
       onSelect: (folder) => folders.choose(folder),
       log,
       severities: auditSeverities,
@@ -109,6 +109,13 @@ export function activateRunViews(
       changed(folder);
     },
   };
+}
+
+/** A listed folder's index; one an older Credit Lens wrote starts its upgrade when the view first reads it. */
+function readOrUpgrade(active: ActiveIndex, upgrades: IndexUpgrades, folder: vscode.Uri): BrowseIndex | undefined {
+  const index = active.of(folder);
+  if (!index) upgrades.start(active.unopened(folder));
+  return index;
 }
 
 /** Diagnostic severity per flag kind, as the settings ask (read on each refresh). */

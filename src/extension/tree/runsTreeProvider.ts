@@ -158,7 +158,9 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const index = node ? this.indexOfNode(node) : this.options.index();
     if (!index)
       return node
-        ? []
+        ? node.kind === 'folder'
+          ? [noIndexNode(this.options.unopened?.(node.folder))]
+          : []
         : [
             noIndexNode(this.options.unopened?.()),
             {

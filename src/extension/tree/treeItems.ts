@@ -13,8 +13,11 @@ export interface BrowseIndex {
 /** Where the views get the current index; undefined while the folder has none (the integrator opens it). */
 export type BrowseIndexSource = () => BrowseIndex | undefined;
 
-/** Why the shown folder's index is found but not open (being upgraded, unreadable); undefined otherwise. */
-export type UnopenedReason = () => string | undefined;
+/**
+ * Why a folder's index is found but not open (being upgraded, unreadable): the shown folder's, or
+ * `folder`'s when given; undefined otherwise.
+ */
+export type UnopenedReason = (folder?: vscode.Uri) => string | undefined;
 
 /** Placeholder shown while the workspace has no index. */
 export const noIndexMessage = 'No Credit Lens index yet: click to index a run folder.';

@@ -66,7 +66,15 @@ test('ActiveIndex.show(folder) on an index of another schema opens nothing and s
     assert.equal(active.unopened()?.upgrade, upgrade, `schema ${version}`);
     assert.match(active.unopened()?.reason ?? '', upgrade ? /is older than/ : /is newer than/);
   }
+  // Read as another listed folder (ActiveIndex.of): the same reason, kept per folder.
+  assert.equal(active.of(vscode.Uri.file(root)), undefined);
+  assert.equal(active.unopened(vscode.Uri.file(root))?.upgrade, false);
   writer.pragma(`user_version = ${schemaVersion}`);
+  assert.equal(active.of(vscode.Uri.file(root)), undefined, 'not reopened on every read of the view');
+  active.closeOthers(); // after a pass or a change of folder
+  assert.ok(active.of(vscode.Uri.file(root)));
+  assert.equal(active.unopened(vscode.Uri.file(root)), undefined, 'opened: the reason is gone');
+  active.closeOthers();
   assert.equal(active.show(vscode.Uri.file(root)), true);
   assert.equal(active.unopened(), undefined, 'shown: nothing to explain');
   writer.close();

@@ -224,6 +224,33 @@ test(
   },
 );
 
+test(
+  'a listed folder whose index an older Credit Lens wrote is upgraded when the Runs view expands it',
+  { skip: skipWithoutWorker },
+  async () => {
+    const root = await workspace(['current', 'old'], ['current', 'old']);
+    const state = new FakeMemento();
+    await state.update(chosenFolderKey, join(root, 'current'));
+    const writer = openDatabase(join(root, 'old', '.credit-lens', 'index.sqlite'));
+    revertTo11(writer);
+    writer.close();
+
+    await activateIn(root, state);
+    const folderNode = (): RunsNode => runsTree().getChildren()[1]!;
+    assert.deepEqual(labels(runsTree().getChildren()), ['current', 'old']);
+    assert.deepEqual(labels(runsTree().getChildren(folderNode())), [
+      'Upgrading the index an older Credit Lens wrote (one indexing pass)…',
+    ]);
+    await until(() => labels(runsTree().getChildren(folderNode())).includes('old'), "the old folder's run").catch(
+      (e: unknown) => {
+        console.log('LABELS', labels(runsTree().getChildren(folderNode())));
+        throw e;
+      },
+    );
+    assert.equal(state.get(chosenFolderKey), join(root, 'current'), 'the upgrade did not change the current folder');
+  },
+);
+
 test('an index a newer Credit Lens wrote is never touched: the views say to upgrade Credit Lens', async () => {
   const root = await workspace(['new'], ['new']);
   const indexFile = join(root, 'new', '.credit-lens', 'index.sqlite');

@@ -193,6 +193,24 @@ test('refresh() fires onDidChangeTreeData; dispose() stops it', () => {
   assert.equal(fired.length, 1);
 });
 
+test('a listed folder whose index is found but not open says why under its node', () => {
+  const older = vscode.Uri.file(`${index.root}-older`);
+  const tree = new RunsTreeProvider({
+    index: () => ({ folder, repository: index.browse }),
+    folders: () => [
+      { folder, label: 'demo-run', current: true },
+      { folder: older, label: 'older', current: false },
+    ],
+    indexOf: () => undefined,
+    unopened: (f) => (f?.fsPath === older.fsPath ? 'Upgrading the index…' : undefined),
+  });
+  const [, olderNode] = tree.getChildren();
+  assert.deepEqual(
+    items(tree, olderNode).map((i) => [i.label, i.command?.command]),
+    [['Upgrading the index…', 'creditLens.indexRunFolder']],
+  );
+});
+
 test('several indexed folders: one node per folder, the current one expanded, each reading its own index with its own ids', () => {
   const other = vscode.Uri.file(`${index.root}-copy`);
   const read: string[] = [];
