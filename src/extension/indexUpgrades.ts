@@ -7,7 +7,7 @@ export interface IndexUpgradesDeps {
   /** One indexing pass over the folder, in the index worker (it migrates the index first). */
   readonly pass: (folder: vscode.Uri) => Promise<IndexJobResult>;
   /** The pass upgraded the folder's index: reopen it and refresh what shows it. */
-  readonly onUpgraded: (folder: vscode.Uri, result: IndexJobResult) => void;
+  readonly onUpgraded: (folder: vscode.Uri) => void;
   /** The pass failed: the views show why ({@link IndexUpgrades.describe}). */
   readonly onFailed: (folder: vscode.Uri) => void;
 }
@@ -33,10 +33,10 @@ export class IndexUpgrades {
     this.running.add(key);
     this.deps.log.info(`Upgrading the index of ${key}: ${unopened.reason}`);
     this.deps.pass(folder).then(
-      (result) => {
+      () => {
         this.running.delete(key);
         this.deps.log.info(`Upgraded the index of ${key}`);
-        this.deps.onUpgraded(folder, result);
+        this.deps.onUpgraded(folder);
       },
       (error: unknown) => {
         this.running.delete(key);

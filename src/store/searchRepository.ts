@@ -21,18 +21,21 @@ export type TextSlot = readonly [episodeId: number, text: number];
  * episode, its messages' texts joined by newlines (so no term spans two messages), rowid = episode_id.
  */
 export class SearchRepository {
-  // The search stage's statements are prepared on first use: a view's read-only connection only
-  // searches, and prepares nothing it never runs.
-  private pendingStmt: Statement<PendingRow> | undefined;
-  private markStmt: Statement | undefined;
+  private readonly pendingStmt: Statement<PendingRow>;
   private readonly insertStmt: Statement;
+  private readonly markStmt: Statement;
   private readonly searchStmt: Statement<{ rowid: number }>;
   private readonly anyRowStmt: Statement;
   private readonly countUpToStmt: Statement<{ n: number }>;
   private readonly unsearchedStmt: Statement<{ n: number }>;
 
   constructor(private readonly db: Db) {
+    this.pendingStmt = db.prepare(`
+      SELECT e.episode_id, e.external_id, s.format, s.uri, e.line, e.byte_offset, e.byte_length, e.n_messages
+      FROM episode_unsearched u JOIN episode e ON e.episode_id = u.episode_id JOIN source s ON s.source_id = e.source_id
+      ORDER BY u.episode_id LIMIT ?`);
     this.insertStmt = db.prepare('INSERT INTO episode_fts (rowid, content) VALUES (?, ?)');
+    this.markStmt = db.prepare('DELETE FROM episode_unsearched WHERE episode_id = ?');
     this.searchStmt = db.prepare('SELECT rowid FROM episode_fts WHERE episode_fts MATCH ? ORDER BY rowid LIMIT ?');
     // contentless_delete=1 keeps one docsize row per indexed episode.
     this.anyRowStmt = db.prepare('SELECT 1 FROM episode_fts_docsize LIMIT 1');
@@ -57,10 +60,6 @@ export class SearchRepository {
 
   /** Episodes not yet in the full-text index, oldest first. */
   pending(limit: number): PendingSearchEpisode[] {
-    this.pendingStmt ??= this.db.prepare(`
-      SELECT e.episode_id, e.external_id, s.format, s.uri, e.line, e.byte_offset, e.byte_length, e.n_messages
-      FROM episode_unsearched u JOIN episode e ON e.episode_id = u.episode_id JOIN source s ON s.source_id = e.source_id
-      ORDER BY u.episode_id LIMIT ?`);
     return this.pendingStmt.all(limit).map((row) => ({
       episodeId: row.episode_id,
       externalId: row.external_id,
@@ -86,10 +85,9 @@ export class SearchRepository {
 
   /** Adds episodes' search documents and marks the episodes searchable, in one transaction. */
   write(episodeIds: readonly number[], rows: readonly SearchRow[]): void {
-    const mark = (this.markStmt ??= this.db.prepare('DELETE FROM episode_unsearched WHERE episode_id = ?'));
     this.db.transaction(() => {
       for (const row of rows) this.insertStmt.run(row.episodeId, row.content);
-      for (const id of episodeIds) mark.run(id);
+      for (const id of episodeIds) this.markStmt.run(id);
     })();
   }
 

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from '../../core/result';
+import { plural } from '../../core/plural';
 import type { BrowseFlag } from '../../store/browseRepository';
 import type { DashboardRun, EpisodeFilter, EpisodeSortKey } from '../views/viewTypes';
 import { limitInput, offsetInput, optionalNumber, optionalString, paging, runInput } from './commonInputs';
@@ -91,7 +92,7 @@ function findEpisodes(index: ToolIndex, input: Input): Result<ToolValue> {
     ...(page.inIndexOrder === true ? { note: 'too many matches to sort: in index order' } : {}),
     ...(page.unsearched !== undefined
       ? {
-          searchIncomplete: `${String(page.unsearched)} episodes are not yet searchable (an indexing pass is building the full-text index): their matches are missing`,
+          searchIncomplete: `${plural(page.unsearched, 'episode')} ${page.unsearched === 1 ? 'is' : 'are'} not yet searchable (an indexing pass is building the full-text index): their matches are missing`,
         }
       : {}),
     episodes: page.rows.map((r) => ({

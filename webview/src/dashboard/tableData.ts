@@ -1,4 +1,5 @@
 import type { EpisodePage, EpisodeRow } from '../../../src/protocol/dashboardPanel';
+import { plural } from '../../../src/core/plural';
 import { formatInt } from '../kit/format';
 import { pageSize, pagesOf } from './tableModel';
 
@@ -105,7 +106,7 @@ export class TableData {
     const count = `${formatInt(total)}${this.totalIsLowerBound ? '+' : ''} episode${total === 1 && !this.totalIsLowerBound ? '' : 's'}`;
     const ordered = this.inIndexOrder ? `${count} in index order (too many matches to sort)` : count;
     return this.unsearched > 0
-      ? `${ordered} · search still building: ${formatInt(this.unsearched)} episode${this.unsearched === 1 ? '' : 's'} not yet searchable`
+      ? `${ordered} · search still building: ${plural(this.unsearched, 'episode')} not yet searchable`
       : ordered;
   }
 
