@@ -1,7 +1,7 @@
 // Builds every bundle: the extension host, the index worker, the CLI, the benchmark and the webview.
 // `--production` minifies and drops source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -70,18 +70,34 @@ const configs = [
 ];
 
 /**
- * Copies the better-sqlite3 addon built for this Node (tests, CLI, code-server) to
+ * Places the better-sqlite3 addon built for this Node (tests, CLI, code-server) at
  * dist/native/better_sqlite3.abi<ABI>.node, plus any `native-prebuilds/better_sqlite3.abi<N>.node`
  * (e.g. an Electron build for desktop VS Code): the driver picks the one matching its runtime's ABI.
  */
 function copyNativeAddons() {
   mkdirSync('dist/native', { recursive: true });
   const own = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
-  if (existsSync(own)) copyFileSync(own, `dist/native/better_sqlite3.abi${process.versions.modules}.node`);
+  if (existsSync(own)) linkOrCopy(own, `dist/native/better_sqlite3.abi${process.versions.modules}.node`);
   if (existsSync('native-prebuilds')) {
     for (const name of readdirSync('native-prebuilds').filter((n) => /^better_sqlite3\.abi\d+\.node$/.test(n))) {
       copyFileSync(`native-prebuilds/${name}`, `dist/native/${name}`);
     }
+  }
+}
+
+/**
+ * A hard link where the file system allows one, else a copy. Why: code run from source (the unit
+ * tests) loads node_modules' addon while the bundled workers it starts load dist/native's; as two
+ * files they are two copies of SQLite in one process, which do not see each other's locks and can
+ * delete a WAL under each other (docs/architecture.md §2.1). One inode is one library to the loader.
+ * The old file is removed first: copying onto a link would truncate node_modules' addon too.
+ */
+function linkOrCopy(from, to) {
+  rmSync(to, { force: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
   }
 }
 
