@@ -20,6 +20,7 @@ import {
   auditInProblems,
   extensionActivates,
   liveTailPicksUpAppends,
+  olderIndexUpgraded,
   oneIndexOnly,
   runsListed,
   summaryNamesRuns,
@@ -176,5 +177,11 @@ describe('Credit Lens in code-server', { concurrency: false }, () => {
     "t. the Compare view: the verifier's credit share rises and its free-rider flag disappears with the credit-signal run",
     { timeout: 120_000 },
     () => cs.step('t-compare-view', () => compareViewStep(cs)),
+  );
+
+  test(
+    'u. an index an older Credit Lens wrote is upgraded after a reload: the Runs view lists its runs again',
+    { timeout: 180_000 },
+    () => cs.step('u-older-index', () => olderIndexUpgraded(cs)),
   );
 });

@@ -1,9 +1,12 @@
-// The e2e steps of the workbench and the run folder (test/e2e/extension.e2e.ts a–e, j): activation,
+// The e2e steps of the workbench and the run folder (test/e2e/extension.e2e.ts a–e, j, u): activation,
 // "Index Run Folder" in the Runs view, "Run Audit" in the Problems panel, the live tail in the status
-// bar, the Run Summary, and the one index every command used.
+// bar, the Run Summary, the one index every command used, and the upgrade of an older index.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { openDatabase } from '../../../src/store/database';
+import { schemaVersion, schemaVersionOf } from '../../../src/store/migrate';
+import { revertTo11 } from '../../unit/store/demoIndex';
 import { appendCopiedEpisodes } from './appendEpisodes';
 import { waitFor, type CodeServer } from './workbench';
 
@@ -115,4 +118,40 @@ export async function summaryNamesRuns(cs: CodeServer): Promise<void> {
 export function oneIndexOnly(cs: CodeServer): void {
   assert.equal(existsSync(join(cs.workspace, 'demo-run', '.credit-lens', 'index.sqlite')), true);
   assert.equal(existsSync(join(cs.workspace, '.credit-lens')), false, 'a second index at the workspace root');
+}
+
+/**
+ * u. An index an older Credit Lens wrote is upgraded, not shown as "no index yet": demo-run's index
+ * is taken back to schema 11 (without the `flag_episode` table the Runs view reads), the window
+ * reloads, and the extension runs one indexing pass on it. The log says so, the Runs view lists
+ * both runs again, and the index is at the current schema. Last in the suite: the reload and the
+ * rewritten index would touch every step after it.
+ */
+export async function olderIndexUpgraded(cs: CodeServer): Promise<void> {
+  const indexPath = join(cs.workspace, 'demo-run', '.credit-lens', 'index.sqlite');
+  const writer = openDatabase(indexPath);
+  try {
+    revertTo11(writer);
+  } finally {
+    writer.close();
+  }
+  await cs.reloadWindow();
+  await cs.chooseRunFolder('demo-run');
+  const rows = cs.runsView().locator('.monaco-list-row');
+  // With three folders indexed, the runs are children of the folder's row.
+  const folder = rows.filter({ hasText: /^demo-run/ }).first();
+  if ((await folder.getAttribute('aria-expanded')) === 'false') await folder.locator('.monaco-tl-twistie').click();
+  await rows.filter({ hasText: 'planner-solver-verifier' }).first().waitFor({ timeout: 90_000 });
+  await rows.filter({ hasText: 'routed-experts' }).first().waitFor({ timeout: 30_000 });
+  await waitFor(
+    () => /Upgrading the index of \S*demo-run/.test(cs.exthostLogs().channel),
+    30_000,
+    'the upgrade line in the Credit Lens log',
+  );
+  const reader = openDatabase(indexPath, { readonly: true });
+  try {
+    assert.equal(schemaVersionOf(reader), schemaVersion);
+  } finally {
+    reader.close();
+  }
 }
