@@ -92,7 +92,7 @@ function findEpisodes(index: ToolIndex, input: Input): Result<ToolValue> {
     ...(page.inIndexOrder === true ? { note: 'too many matches to sort: in index order' } : {}),
     ...(page.unsearched !== undefined
       ? {
-          searchIncomplete: `${plural(page.unsearched, 'episode')} ${page.unsearched === 1 ? 'is' : 'are'} not yet searchable (an indexing pass is building the full-text index): their matches are missing`,
+          searchIncomplete: `${plural(page.unsearched, 'episode')} of this folder's index ${page.unsearched === 1 ? 'is' : 'are'} not yet searchable (an indexing pass is building the full-text index): their matches are missing`,
         }
       : {}),
     episodes: page.rows.map((r) => ({

@@ -106,7 +106,7 @@ export class TableData {
     const count = `${formatInt(total)}${this.totalIsLowerBound ? '+' : ''} episode${total === 1 && !this.totalIsLowerBound ? '' : 's'}`;
     const ordered = this.inIndexOrder ? `${count} in index order (too many matches to sort)` : count;
     return this.unsearched > 0
-      ? `${ordered} · search still building: ${plural(this.unsearched, 'episode')} not yet searchable`
+      ? `${ordered} · search still building: ${plural(this.unsearched, 'episode')} of this folder not yet searchable`
       : ordered;
   }
 

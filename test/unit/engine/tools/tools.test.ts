@@ -258,7 +258,7 @@ test('find_episodes says how many episodes its search cannot match while search 
     const searched = await call('find_episodes', { run: 'planner-solver-verifier', search: 'Agreed', limit: 1 });
     assert.match(
       String(searched['searchIncomplete']),
-      /^3 episodes are not yet searchable .*their matches are missing$/,
+      /^3 episodes of this folder's index are not yet searchable .*their matches are missing$/,
     );
   } finally {
     writer.exec('DELETE FROM episode_unsearched');
