@@ -174,7 +174,10 @@ test('the count text says when a search too big to sort lists its matches in ind
 
 test('the count text says how many episodes a search cannot match yet while search is still building', async () => {
   await countTexts([
-    [{ total: 12, unsearched: 130_000 }, '12 episodes · search still building: 130,000 episodes of this folder not yet searchable'],
+    [
+      { total: 12, unsearched: 130_000 },
+      '12 episodes · search still building: 130,000 episodes of this folder not yet searchable',
+    ],
     [{ total: 12, unsearched: 1 }, '12 episodes · search still building: 1 episode of this folder not yet searchable'],
     [{ total: 12 }, '12 episodes'],
   ]);
