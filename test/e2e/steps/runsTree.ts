@@ -136,6 +136,12 @@ export async function olderIndexUpgraded(cs: CodeServer): Promise<void> {
     writer.close();
   }
   await cs.reloadWindow();
+  // The workbench restores the side bar a moment after the reload: clicking the Credit Lens container
+  // before then (chooseRunFolder does when the Runs view is not visible yet) closed it again.
+  await cs
+    .runsView()
+    .waitFor({ timeout: 20_000 })
+    .catch(() => undefined);
   await cs.chooseRunFolder('demo-run');
   const rows = cs.runsView().locator('.monaco-list-row');
   // With three folders indexed, the runs are children of the folder's row.
