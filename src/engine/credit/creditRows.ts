@@ -15,21 +15,35 @@ export function agentRows(
   provenance: RowProvenance,
   extra: Partial<CreditRow>[] = [],
 ): CreditRow[] {
-  return episode.agents.map((agent, i) => ({
-    episodeId: episode.episodeId,
-    agentId: agent.agentId,
+  return episode.agents.map((agent, i) => {
+    const row = agentRow(episode.episodeId, agent.agentId, values[i] ?? Number.NaN, provenance);
+    const more = extra[i];
+    return more ? { ...row, ...more } : row;
+  });
+}
+
+/** One agent-level row without interval or advantage (one object per row: a pass makes one per agent and episode). */
+export function agentRow(
+  episodeId: number,
+  agentId: number,
+  value: number,
+  provenance: RowProvenance,
+  intervention: string | null = null,
+): CreditRow {
+  return {
+    episodeId,
+    agentId,
     messageSeq: null,
-    value: values[i] ?? Number.NaN,
+    value,
     stderr: null,
     ciLow: null,
     ciHigh: null,
     n: null,
     status: provenance.status,
     source: provenance.source,
-    intervention: null,
+    intervention,
     advantage: null,
-    ...extra[i],
-  }));
+  };
 }
 
 /** Row provenance from the values a computation used: their sources, exact unless one was not. */

@@ -4,7 +4,7 @@ import { coalitionTable } from '../../credit/game/coalitionGame';
 import { shapleyValues } from '../../credit/game/shapleyValues';
 import { routingEstimates } from '../../credit/signals/routingEstimates';
 import type { CoalitionValues, ValueInfo } from './coalitionValues';
-import { agentRows, provenanceOf } from './creditRows';
+import { agentRow, agentRows, provenanceOf } from './creditRows';
 import { maxExactAgents, type CreditMethodName } from './creditMethod';
 import { messageCredit, type MessageCreditResult } from './messageCredit';
 import { estimateInterval, estimateProvenance, monteCarloCredit, type MonteCarloSettings } from './monteCarloCredit';
@@ -99,35 +99,38 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const values = input.values();
   const episode = input.episode;
   const full = values.full;
-  const alternatives = episode.agents.map((_, i) => alternativeCounterfactual(episode, values, i));
   const without = episode.agents.map((_, i) => full & ~(1n << BigInt(i)));
+  const alternatives = without.map((mask, i) => alternativeCounterfactual(episode, mask, i));
   await values.require([full, ...without.filter((_, i) => alternatives[i] === undefined)]);
   const factual = values.info(full);
-  const credit = new Float64Array(episode.agents.length);
-  const extra = without.map((mask, i): Partial<CreditRow> => {
+  return episode.agents.map((agent, i) => {
     const alternative = alternatives[i];
     const counterfactual: ValueInfo = alternative
       ? {
           value: alternative.value,
           source: 'logged',
-          exact: alternative.replayed !== false || values.checkedExactly(mask),
+          exact: alternative.replayed !== false || values.checkedExactly(without[i] ?? full),
         }
-      : values.info(mask);
-    credit[i] = factual.value - counterfactual.value;
+      : values.info(without[i] ?? full);
     const evaluated = counterfactual.source === 'logged' ? 'remove' : (input.intervention ?? 'remove');
-    return { ...provenanceOf([factual, counterfactual]), intervention: alternative?.intervention ?? evaluated };
+    return agentRow(
+      episode.episodeId,
+      agent.agentId,
+      factual.value - counterfactual.value,
+      provenanceOf([factual, counterfactual]),
+      alternative?.intervention ?? evaluated,
+    );
   });
-  return agentRows(episode, credit, { source: '', status: 'exact' }, extra);
 }
 
-/** A logged non-removal counterfactual of agent i alone, when no removal of i is logged. */
+/** A logged non-removal counterfactual of agent i alone (`without`: the team less i), when no removal of i is logged. */
 function alternativeCounterfactual(
   episode: CreditEpisode,
-  values: CoalitionValues,
+  without: bigint,
   i: number,
 ): LoggedCounterfactual | undefined {
+  if (episode.loggedCoalitions.has(without)) return undefined;
   const bit = 1n << BigInt(i);
-  if (episode.loggedCoalitions.has(values.full & ~bit)) return undefined;
   const own = episode.loggedCounterfactuals.filter((cf) => cf.removed === bit);
   for (const kind of looInterventions) {
     const found = own.find((cf) => cf.intervention === kind);

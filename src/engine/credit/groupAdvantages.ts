@@ -76,17 +76,20 @@ export class GroupAdvantages {
 
   /** Sets the advantage of the agent-level rows of one group, per method and agent, in episode order. */
   private setAdvantages(episodes: readonly EpisodeRows[]): void {
-    const series = new Map<string, CreditRow[]>();
+    // By method, then agent: no key string per row.
+    const series = new Map<string, Map<number, CreditRow[]>>();
     for (const byMethod of episodes)
-      for (const [method, rows] of byMethod)
+      for (const [method, rows] of byMethod) {
+        let byAgent = series.get(method);
+        if (!byAgent) series.set(method, (byAgent = new Map<number, CreditRow[]>()));
         for (const row of rows) {
           if (row.messageSeq !== null) continue;
-          const key = `${method}\u0000${row.agentId}`;
-          const list = series.get(key);
+          const list = byAgent.get(row.agentId);
           if (list) list.push(row);
-          else series.set(key, [row]);
+          else byAgent.set(row.agentId, [row]);
         }
-    for (const rows of series.values()) {
+      }
+    for (const rows of [...series.values()].flatMap((byAgent) => [...byAgent.values()])) {
       rows.sort((a, b) => a.episodeId - b.episodeId);
       // As read back from the index: a NaN value is stored as NULL, which the stored-rows update reads as 0.
       const values = this.advantages(Float64Array.from(rows, (r) => (Number.isNaN(r.value) ? 0 : r.value)));

@@ -120,13 +120,13 @@ export class StreamedSignalTally {
   /** One closed group of the pass (or one episode without a group), its rows' advantages set. */
   addGroup(episodes: readonly PassEpisode[]): void {
     const byStep = new Map<number, SignalSampleRow[]>();
-    for (const { episode, rows } of [...episodes].sort((a, b) => a.episode.episodeId - b.episode.episodeId)) {
+    for (const { episode, rows } of inEpisodeOrder(episodes)) {
       if (episode.step === null) continue;
-      const credit = new Map<number, CreditRow>();
-      for (const row of rows.get(this.method) ?? []) if (row.messageSeq === null) credit.set(row.agentId, row);
-      const list = byStep.get(episode.step) ?? [];
-      for (const agent of episode.agents) list.push(this.sample(episode, agent.agentId, credit.get(agent.agentId)));
-      byStep.set(episode.step, list);
+      const credit = rows.get(this.method) ?? [];
+      let list = byStep.get(episode.step);
+      if (!list) byStep.set(episode.step, (list = []));
+      for (const agent of episode.agents)
+        list.push(this.sample(episode, agent.agentId, agentRow(credit, agent.agentId)));
     }
     for (const [step, rows] of byStep) this.stepTally(step)?.addGroup(rows);
   }
@@ -171,6 +171,21 @@ export class StreamedSignalTally {
 
 type SharedAdvantages = (values: Float64Array) => Float64Array;
 
+/** A closed group's episodes by id (as the stored read gives them); the pass closes them in that order, so most need no sort. */
+function inEpisodeOrder(episodes: readonly PassEpisode[]): readonly PassEpisode[] {
+  for (let k = 1; k < episodes.length; k++)
+    if ((episodes[k - 1]?.episode.episodeId ?? 0) > (episodes[k]?.episode.episodeId ?? 0))
+      return [...episodes].sort((a, b) => a.episode.episodeId - b.episode.episodeId);
+  return episodes;
+}
+
+/** An agent's agent-level row among an episode's rows of one method (the last, as the stored key keeps one). */
+function agentRow(rows: readonly CreditRow[], agentId: number): CreditRow | undefined {
+  let found: CreditRow | undefined;
+  for (const row of rows) if (row.messageSeq === null && row.agentId === agentId) found = row;
+  return found;
+}
+
 /** The shared reward's advantages in the pass's convention (its params' `advantage`); undefined when unknown. */
 function sharedAdvantages(params: CreditParams): SharedAdvantages | undefined {
   const named =
@@ -195,7 +210,8 @@ function* consecutive<T>(items: Iterable<T>, same: (a: T, b: T) => boolean): Gen
 
 /** The cells of one step, tallied one (step, group) at a time. */
 class StepTally {
-  private readonly agents = new Map<string, AgentTally>();
+  /** By split kind, then agent id, in first-seen order. */
+  private readonly agents = new Map<string, Map<number, AgentTally>>();
 
   constructor(
     readonly step: number,
@@ -208,13 +224,20 @@ class StepTally {
    */
   addGroup(rows: readonly SignalSampleRow[]): void {
     if (rows.length === 0) return;
-    const episodes = [...new Set(rows.map((r) => r.episodeId))];
-    const outcomes = new Map(rows.map((r) => [r.episodeId, r.outcome ?? NaN]));
-    const shared = this.advantages(Float64Array.from(episodes, (id) => outcomes.get(id) ?? NaN));
-    const sharedOf = new Map(episodes.map((id, k) => [id, shared[k] ?? NaN]));
+    // Each episode's position in the group (first seen) and its outcome (its last row's, all equal).
+    const position = new Map<number, number>();
+    const outcomes: number[] = [];
+    for (const row of rows) {
+      const at = position.get(row.episodeId);
+      if (at === undefined) {
+        position.set(row.episodeId, outcomes.length);
+        outcomes.push(row.outcome ?? NaN);
+      } else outcomes[at] = row.outcome ?? NaN;
+    }
+    const shared = this.advantages(Float64Array.from(outcomes));
     for (const row of rows) {
       const tally = this.tally(row);
-      const a = sharedOf.get(row.episodeId) ?? NaN;
+      const a = shared[position.get(row.episodeId) ?? -1] ?? NaN;
       if (row.groupId === null) tally.noGroup++;
       else if (row.advantage === null || !Number.isFinite(row.advantage)) tally.noCredit++;
       else if (!Number.isFinite(a)) tally.noReward++;
@@ -227,28 +250,31 @@ class StepTally {
 
   /** The step's cells. */
   cells(): SignalCell[] {
-    return [...this.agents.values()].map((t): SignalCell => {
-      const r = signDisagreement(t.shared, t.credit);
-      const { splitKind, agentId, noGroup, noCredit, noReward } = t;
-      return {
-        splitKind,
-        step: this.step,
-        agentId,
-        n: r.n,
-        opposite: r.opposite,
-        zero: r.zero,
-        sharedOnly: r.sharedOnly,
-        rho: r.rho,
-        noGroup,
-        noCredit,
-        noReward,
-      };
-    });
+    return [...this.agents.values()]
+      .flatMap((byAgent) => [...byAgent.values()])
+      .map((t): SignalCell => {
+        const r = signDisagreement(t.shared, t.credit);
+        const { splitKind, agentId, noGroup, noCredit, noReward } = t;
+        return {
+          splitKind,
+          step: this.step,
+          agentId,
+          n: r.n,
+          opposite: r.opposite,
+          zero: r.zero,
+          sharedOnly: r.sharedOnly,
+          rho: r.rho,
+          noGroup,
+          noCredit,
+          noReward,
+        };
+      });
   }
 
   private tally(row: SignalSampleRow): AgentTally {
-    const key = `${row.splitKind}\u0000${String(row.agentId)}`;
-    let tally = this.agents.get(key);
+    let byAgent = this.agents.get(row.splitKind);
+    if (!byAgent) this.agents.set(row.splitKind, (byAgent = new Map<number, AgentTally>()));
+    let tally = byAgent.get(row.agentId);
     if (!tally) {
       tally = {
         splitKind: row.splitKind,
@@ -259,7 +285,7 @@ class StepTally {
         noCredit: 0,
         noReward: 0,
       };
-      this.agents.set(key, tally);
+      byAgent.set(row.agentId, tally);
     }
     return tally;
   }

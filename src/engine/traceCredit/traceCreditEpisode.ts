@@ -6,6 +6,7 @@ import {
   type LoggedCounterfactual,
 } from '../../core/creditInput';
 import type { CompactEpisode } from '../../core/indexing';
+import { messageAuthors } from '../../core/packedEpisodeJson';
 
 /** Where a parsed episode sits: its file and the file's importer. */
 export interface TraceEpisodePlace {
@@ -52,7 +53,7 @@ export function traceCreditEpisode(e: CompactEpisode, place: TraceEpisodePlace):
     agents,
     loggedCoalitions: withLoggedValues(logged, counterfactuals, e.reward, full),
     loggedCounterfactuals: counterfactuals,
-    messageAuthors: (JSON.parse(e.messagesJson) as [number][]).map((m) => m[0]),
+    messageAuthors: messageAuthors(e.messagesJson),
     labels: labelsOf(e),
   };
 }
