@@ -12,7 +12,7 @@ export interface InsertFloorRow {
 }
 
 /**
- * The least SQLite needs to store a credit pass's rows in today's `credit` table: on a copy of an
+ * The least SQLite needs to store a credit pass's rows in today's `credit_value` table (migration 0023): on a copy of an
  * index holding one pass's credit (`db`), every row is inserted again in one transaction from a
  * copy of the table, in credit_id order, first into the bare table and then with the table's
  * indexes added one at a time (their definitions read from the schema), and finally
@@ -29,29 +29,29 @@ export function creditInsertFloor(
   try {
     const indexes = d
       .prepare<{ name: string; sql: string }>(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credit' AND sql IS NOT NULL ORDER BY name = 'credit_agent_sort', rowid",
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credit_value' AND sql IS NOT NULL ORDER BY name = 'credit_agent_sort', rowid",
       )
       .all();
-    const episodes = d.prepare<{ n: number }>('SELECT count(DISTINCT episode_id) AS n FROM credit').get()?.n ?? 0;
-    d.exec('CREATE TABLE floor_copy AS SELECT * FROM credit');
+    const episodes = d.prepare<{ n: number }>('SELECT count(DISTINCT episode_id) AS n FROM credit_value').get()?.n ?? 0;
+    d.exec('CREATE TABLE floor_copy AS SELECT * FROM credit_value');
     for (const index of indexes) d.exec(`DROP INDEX ${index.name}`);
     const steps: InsertFloorRow[] = [];
     const kept: string[] = [];
     const insertAgain = (): void => {
       const times: number[] = [];
       for (let round = 0; round < repeat; round++) {
-        d.exec('DELETE FROM credit');
+        d.exec('DELETE FROM credit_value');
         const started = performance.now();
-        d.exec('BEGIN; INSERT INTO credit SELECT * FROM floor_copy ORDER BY credit_id; COMMIT');
+        d.exec('BEGIN; INSERT INTO credit_value SELECT * FROM floor_copy ORDER BY credit_id; COMMIT');
         times.push((performance.now() - started) / 1000);
       }
       const seconds = median(times);
-      const rows = d.prepare<{ n: number }>('SELECT count(*) AS n FROM credit').get()?.n ?? 0;
+      const rows = d.prepare<{ n: number }>('SELECT count(*) AS n FROM credit_value').get()?.n ?? 0;
       steps.push({ indexes: [...kept], rows, seconds, episodesPerSecond: episodes / seconds });
     };
     insertAgain();
     for (const index of indexes) {
-      d.exec('DELETE FROM credit');
+      d.exec('DELETE FROM credit_value');
       d.exec(index.sql);
       kept.push(index.name);
       insertAgain();
@@ -78,7 +78,7 @@ function median(values: readonly number[]): number {
 
 /** The measurement as a Markdown table. */
 export function formatInsertFloor(result: ReturnType<typeof creditInsertFloor>): string {
-  const lines = ['| indexes on credit | rows | insert s | episodes/s it allows |', '|---|---|---|---|'];
+  const lines = ['| indexes on credit_value | rows | insert s | episodes/s it allows |', '|---|---|---|---|'];
   for (const s of result.steps)
     lines.push(
       `| ${s.indexes.length === 0 ? '(the table alone)' : `+ ${s.indexes.at(-1) ?? ''}`} | ${s.rows.toLocaleString('en-US')} | ${s.seconds.toFixed(2)} | ${Math.round(s.episodesPerSecond).toLocaleString('en-US')} |`,

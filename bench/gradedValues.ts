@@ -15,7 +15,7 @@ export function gradedIndexCopy(db: string): string {
   const copy = indexCopy(db, 'graded');
   const graded = openDatabase(copy);
   graded.exec(`
-    DELETE FROM credit; DELETE FROM credit_error; DELETE FROM credit_params;
+    DELETE FROM credit_value; DELETE FROM credit_set; DELETE FROM credit_error; DELETE FROM credit_params;
     DELETE FROM credit_step_agent; DELETE FROM credit_step_coverage; DELETE FROM credit_view_state;
     UPDATE coalition_value SET values_json = (
       SELECT json_group_object(j.key, CASE WHEN j.key = '' THEN j.value

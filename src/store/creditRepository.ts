@@ -115,7 +115,6 @@ function grow(array: Float64Array): Float64Array {
 /** The columns {@link CreditRepository.writeCredit} fills per row, in the order it lays out their values. */
 const creditColumns = [
   'episode_id',
-  'scope_id',
   'agent_id',
   'message_seq',
   'value',
@@ -124,14 +123,13 @@ const creditColumns = [
   'ci_low',
   'ci_high',
   'advantage',
-  'approximate',
   'source',
   'status',
   'intervention',
 ] as const;
 
 /** The columns every row of one {@link CreditRepository.writeCredit} shares, bound once per statement. */
-const sharedCreditColumns = ['run_id', 'scope_kind', 'method', 'params_hash', 'computed_at'] as const;
+const sharedCreditColumns = ['set_id', 'computed_at'] as const;
 
 /** An evaluator result for the evaluation cache, as {@link CreditRepository.storeEvaluations} takes it. */
 export interface NewCachedEvaluation {
@@ -159,6 +157,9 @@ export class CreditRepository {
   private readonly clearStmt: Statement;
   private readonly clearErrorStmt: Statement;
   private readonly insertRows: MultiInsert;
+  private readonly addSetStmt: Statement;
+  private readonly setStmt: Statement<{ setId: number }>;
+  private readonly newestStmt: Statement;
   private readonly paramsStmt: Statement;
   private readonly hasParamsStmt: Statement<{ found: number }>;
   private readonly errorStmt: Statement;
@@ -200,9 +201,16 @@ export class CreditRepository {
         reason = excluded.reason, example_json = excluded.example_json, computed_at = excluded.computed_at`);
     // The episodes of one write as a JSON array: one statement per write, not two per episode.
     const written = 'episode_id IN (SELECT value FROM json_each(?))';
-    this.clearStmt = db.prepare(`DELETE FROM credit WHERE method = ? AND params_hash = ? AND ${written}`);
+    this.clearStmt = db.prepare(`
+      DELETE FROM credit_value WHERE set_id IN (SELECT set_id FROM credit_set WHERE method = ? AND params_hash = ?) AND ${written}`);
     this.clearErrorStmt = db.prepare(`DELETE FROM credit_error WHERE method = ? AND params_hash = ? AND ${written}`);
-    this.insertRows = new MultiInsert(db, 'credit', creditColumns, 64, sharedCreditColumns);
+    // The rows go to the table behind the view `credit` (migration 0023), under their set's id.
+    this.insertRows = new MultiInsert(db, 'credit_value', creditColumns, 64, sharedCreditColumns);
+    this.addSetStmt = db.prepare('INSERT OR IGNORE INTO credit_set (run_id, method, params_hash) VALUES (?, ?, ?)');
+    this.setStmt = db.prepare(
+      'SELECT set_id AS setId FROM credit_set WHERE method = ? AND params_hash = ? AND run_id = ?',
+    );
+    this.newestStmt = db.prepare('UPDATE credit_set SET newest = ? WHERE set_id = ?');
     // A parameter set's JSON is stored once, not on each of its rows (credit.params_json stays NULL; migration 0012).
     this.paramsStmt = db.prepare(`
       INSERT INTO credit_params (run_id, method, params_hash, params_json) VALUES (?, ?, ?, ?)
@@ -346,7 +354,7 @@ export class CreditRepository {
       if (!statement) {
         const list = Array<string>(rows).fill('(?, ?)').join(', ');
         statement = this.db.prepare(
-          `UPDATE credit SET advantage = v.column2 FROM (VALUES ${list}) AS v WHERE credit.credit_id = v.column1`,
+          `UPDATE credit_value SET advantage = v.column2 FROM (VALUES ${list}) AS v WHERE credit_value.credit_id = v.column1`,
         );
         this.advantageStmts.set(rows, statement);
       }
@@ -395,8 +403,11 @@ export class CreditRepository {
     this.span.write(() => {
       if (replace) this.clearEpisodes(params, rows, failures);
       this.paramsStmt.run(runId, params.method, params.hash, JSON.stringify(params.params));
-      if (rows.length > 0)
-        this.insertRows.run(creditValues(rows), rows.length, [runId, 'episode', params.method, params.hash, now]);
+      if (rows.length > 0) {
+        const setId = this.setId(runId, params);
+        const first = this.insertRows.run(creditValues(rows), rows.length, [setId, now]);
+        this.newestStmt.run(first + rows.length - 1, setId); // row ids of one write are consecutive (multiInsert.ts)
+      }
       for (const f of failures)
         this.errorStmt.run(
           runId,
@@ -409,6 +420,14 @@ export class CreditRepository {
           now,
         );
     });
+  }
+
+  /** The id of the run's parameter set of one method, added on first use (credit_set, migration 0023). */
+  private setId(runId: number, params: CreditParams): number {
+    this.addSetStmt.run(runId, params.method, params.hash);
+    const set = this.setStmt.get(params.method, params.hash, runId);
+    if (set === undefined) throw new Error(`no credit set for ${params.method} ${params.hash} of run ${String(runId)}`);
+    return set.setId;
   }
 
   /** Commits the writes of {@link writeCredit} still in the open span; creditForRun calls it when a pass ends. */
@@ -432,7 +451,6 @@ function creditValues(rows: readonly CreditRow[]): BindValue[] {
   for (const r of rows) {
     values.push(
       r.episodeId,
-      String(r.episodeId),
       r.agentId,
       r.messageSeq,
       r.value,
@@ -441,7 +459,6 @@ function creditValues(rows: readonly CreditRow[]): BindValue[] {
       r.ciLow,
       r.ciHigh,
       r.advantage,
-      r.status === 'approximate' ? 1 : 0,
       r.source,
       r.status,
       r.intervention,

@@ -1,6 +1,7 @@
 import { defaultSplit, type SplitChoice } from '../core/split';
 import type { DashboardRun } from '../core/dashboardRows';
 import type { Db, Statement } from './database';
+import { newestSetsSql } from './creditSets';
 import { standingParamsSql } from './standingParams';
 import { CoverageReader, coverageQueries } from './dashboardCoverage';
 import { kindInSplit, onlySteps } from './dashboardSplit';
@@ -70,14 +71,11 @@ const stepsAfterSql = `
   SELECT DISTINCT train_step AS step FROM episode
   WHERE episode_id > :after AND +run_id = :run AND train_step IS NOT NULL ORDER BY train_step`;
 
-// The parameter set standing for a method on the run (standingParams.ts), from the set of the run's
-// newest credit row. Row ids grow with every insert, so each agent's largest credit_id is its newest
-// row (an index seek per agent); the newest of those by computed_at is the run's.
+// The parameter set standing for a method on the run (standingParams.ts), from the set written last
+// (creditSets.ts: one lookup in credit_set).
 const latestParamsSql = `
   SELECT ${standingParamsSql('main', ':run', ':method', 'n.paramsHash')} AS paramsHash FROM (
-    SELECT c.params_hash AS paramsHash FROM agent a
-    JOIN credit c ON c.credit_id = (SELECT max(x.credit_id) FROM credit x WHERE x.run_id = a.run_id AND x.method = :method AND x.agent_id = a.agent_id)
-    WHERE a.run_id = :run ORDER BY c.computed_at DESC, c.credit_id DESC LIMIT 1) n`;
+    SELECT params_hash AS paramsHash FROM (${newestSetsSql()}) WHERE run_id = :run AND method = :method) n`;
 
 /** The aggregate statements, exported so a test can check their query plans. */
 export const dashboardQueries = {

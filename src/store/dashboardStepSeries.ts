@@ -1,5 +1,6 @@
 import { defaultSplit, type SplitChoice } from '../core/split';
 import type { BindValue, Db, Statement } from './database';
+import { creditSetId } from './creditSets';
 import { inSplit, kindInSplit, onlySteps } from './dashboardSplit';
 import { splitParam } from './splitFilter';
 import type { CreditAggregates } from './viewAggregates';
@@ -28,7 +29,8 @@ const sharedAggregateSqlOf = (only: boolean): string => `
 
 // Per (step, agent): mean credit, and the idle count among episodes where the agent spoke. The
 // main pass reads the run's episodes in step order (episode_step) and their agent-level values from
-// the covering index credit_agent_value (migration 0004), sorting only within a step. The roster is
+// the covering index credit_agent_value (migrations 0004 and 0023: the set's id found once), sorting
+// only within a step. The roster is
 // needed only for silent agents (n_messages = 0): the main pass counts every credited episode as
 // spoken, and a second, small pass over the silent roster rows takes them out (for a few steps,
 // over the rosters of those steps' episodes instead).
@@ -36,17 +38,17 @@ const creditByStepSqlOf = (only: boolean): string => `
   WITH parts AS (
     SELECT step, agent_id, sum(value) AS total, count(*) AS n, count(*) AS spoke, sum(abs(value) <= :epsilon) AS idle FROM (
       SELECT e.train_step AS step, c.agent_id, c.value
-      FROM episode e CROSS JOIN credit c
+      FROM episode e CROSS JOIN credit_value c
       WHERE e.run_id = :run AND e.train_step IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')}
-        AND c.method = :method AND c.params_hash = :hash AND c.episode_id = e.episode_id AND c.message_seq IS NULL AND c.value IS NOT NULL
+        AND c.set_id = ${creditSetId()} AND c.episode_id = e.episode_id AND c.message_seq IS NULL AND c.value IS NOT NULL
         AND c.status IN ('exact', 'estimated')
       ORDER BY e.train_step, c.agent_id)
     GROUP BY step, agent_id
     UNION ALL
     SELECT e.train_step, ea.agent_id, 0, 0, -count(*), -sum(abs(c.value) <= :epsilon)
-    FROM ${only ? 'episode e CROSS JOIN episode_agent ea' : 'episode_agent ea CROSS JOIN episode e'} CROSS JOIN credit c
+    FROM ${only ? 'episode e CROSS JOIN episode_agent ea' : 'episode_agent ea CROSS JOIN episode e'} CROSS JOIN credit_value c
     WHERE ea.n_messages = 0 AND e.episode_id = ea.episode_id AND e.run_id = :run AND e.train_step IS NOT NULL ${onlySteps('e', only)} AND ${inSplit('e')}
-      AND c.method = :method AND c.params_hash = :hash AND c.episode_id = ea.episode_id AND c.agent_id = ea.agent_id
+      AND c.set_id = ${creditSetId()} AND c.episode_id = ea.episode_id AND c.agent_id = ea.agent_id
       AND c.message_seq IS NULL AND c.value IS NOT NULL AND c.status IN ('exact', 'estimated')
     GROUP BY e.train_step, ea.agent_id)
   SELECT step, agent_id AS agentId, sum(total) / sum(n) AS mean, sum(spoke) AS spoke, sum(idle) AS idle

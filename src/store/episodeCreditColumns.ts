@@ -1,4 +1,5 @@
 import type { AgentCreditFilter } from '../core/dashboardRows';
+import { creditSetId } from './creditSets';
 import type { BindValue } from './database';
 
 // The episode table's per-agent credit columns: the agent-level credit (message_seq IS NULL) of one
@@ -50,8 +51,8 @@ export function creditSortedSql(filter: string, columns: readonly string[], desc
   const dir = descending ? 'DESC' : 'ASC';
   return `
     SELECT ${columns.map((c) => `e.${c}`).join(', ')}, c.value AS sort_value
-    FROM credit c INDEXED BY credit_agent_sort CROSS JOIN episode e
-    WHERE c.method = :method AND c.params_hash = :hash AND c.agent_id = ${agentIdOf(':sortAgent')}
+    FROM credit_value c INDEXED BY credit_agent_sort CROSS JOIN episode e
+    WHERE c.set_id = ${creditSetId()} AND c.agent_id = ${agentIdOf(':sortAgent')}
       AND c.message_seq IS NULL AND c.value IS NOT NULL AND e.episode_id = c.episode_id AND ${filter}
     ORDER BY c.value ${dir}, c.episode_id ${dir} LIMIT :limit OFFSET :offset`;
 }
@@ -59,8 +60,8 @@ export function creditSortedSql(filter: string, columns: readonly string[], desc
 /** How many episodes the credited part holds (where the uncredited rest starts). */
 export function creditSortedCountSql(filter: string): string {
   return `
-    SELECT count(*) AS n FROM credit c INDEXED BY credit_agent_sort CROSS JOIN episode e
-    WHERE c.method = :method AND c.params_hash = :hash AND c.agent_id = ${agentIdOf(':sortAgent')}
+    SELECT count(*) AS n FROM credit_value c INDEXED BY credit_agent_sort CROSS JOIN episode e
+    WHERE c.set_id = ${creditSetId()} AND c.agent_id = ${agentIdOf(':sortAgent')}
       AND c.message_seq IS NULL AND c.value IS NOT NULL AND e.episode_id = c.episode_id AND ${filter}`;
 }
 
@@ -72,8 +73,8 @@ export function creditSortedCountSql(filter: string): string {
  */
 export function creditRangeCountSql(filter: string): string {
   return `
-    SELECT count(*) AS n FROM credit c INDEXED BY credit_agent_sort CROSS JOIN episode e
-    WHERE c.method = :method AND c.params_hash = :hash AND c.agent_id = ${agentIdOf(':creditAgent')}
+    SELECT count(*) AS n FROM credit_value c INDEXED BY credit_agent_sort CROSS JOIN episode e
+    WHERE c.set_id = ${creditSetId()} AND c.agent_id = ${agentIdOf(':creditAgent')}
       AND c.message_seq IS NULL AND c.value >= coalesce(:creditMin, -1e308) AND c.value <= coalesce(:creditMax, 1e308)
       AND e.episode_id = c.episode_id AND ${filter}`;
 }

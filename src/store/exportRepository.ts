@@ -1,4 +1,5 @@
 import type { CreditOutputRow } from './creditRepository';
+import { newestSetsSql } from './creditSets';
 import type { ShardSet } from './shardSet';
 import { standingParamsSql } from './standingParams';
 
@@ -81,14 +82,12 @@ export interface ExportFlagRow {
 
 /**
  * `WITH latest AS …`: the parameter set standing for each run's method (standingParams.ts), in one
- * shard, from the set of its newest credit row (row ids grow with every insert, and a pass replaces
- * its episodes' rows, so the largest id is the latest pass's). MATERIALIZED: found once per query;
+ * shard, from the set written last (creditSets.ts). MATERIALIZED: found once per query;
  * flattened into a join, SQLite would look it up again for every credit row.
  */
 export function withLatestParams(s: string): string {
   return `WITH latest AS MATERIALIZED (SELECT n.run_id, n.method, ${standingParamsSql(s, 'n.run_id', 'n.method', 'n.params_hash')} AS params_hash
-    FROM (SELECT c.run_id, c.method, c.params_hash FROM ${s}.credit c
-      WHERE c.credit_id IN (SELECT max(credit_id) FROM ${s}.credit GROUP BY run_id, method)) n)`;
+    FROM (${newestSetsSql(s)}) n)`;
 }
 
 // Only columns a researcher joins or aggregates on: never run.config_json / evaluator_json nor

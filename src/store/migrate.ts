@@ -21,6 +21,7 @@ import { episodeSearch0019 } from './migrations/0019_episode_search';
 import { signalDisagreement0020 } from './migrations/0020_signal_disagreement';
 import { episodeInfluence0021 } from './migrations/0021_episode_influence';
 import { unsearchedTable0022 } from './migrations/0022_unsearched_table';
+import { creditSets0023 } from './migrations/0023_credit_sets';
 
 /** One schema step: SQL, or a function for what SQL alone cannot compute (run in the step's transaction). */
 export type Migration = string | ((db: Db) => void);
@@ -49,6 +50,7 @@ export const migrations: readonly Migration[] = [
   signalDisagreement0020,
   episodeInfluence0021,
   unsearchedTable0022,
+  creditSets0023,
 ];
 
 /** The schema version this build writes. */

@@ -1,4 +1,5 @@
 import type { BindValue, Db, Statement } from './database';
+import { creditSetId } from './creditSets';
 import { MultiInsert } from './multiInsert';
 import { splitKindOf, splitParam } from './splitFilter';
 import type { SplitChoice } from '../core/split';
@@ -88,7 +89,8 @@ const samplesSql = (listed: boolean): string => `
   ORDER BY e.train_step, e.group_id, e.episode_id, ea.agent_id`;
 
 // Every roster row of the run's episodes in a split, in (step, group, episode, agent) order, with the
-// credit of one parameter set (method '' matches none: the shared reward's export).
+// credit of one parameter set (method '' matches none: the shared reward's export), one seek of
+// credit_key per row (the table, not the view: a view on the right of a LEFT JOIN is materialized whole).
 const advantageRowsSql = `
   SELECT e.train_step AS step, e.group_id AS groupId, e.episode_id AS episodeId, e.external_id AS externalId,
     coalesce(json_extract(e.metadata_json, '$.fields.uid'), json_extract(e.metadata_json, '$.metrics.uid'),
@@ -97,8 +99,8 @@ const advantageRowsSql = `
     c.value, c.status, c.source AS creditSource, c.advantage, x.status AS problem
   FROM episode e JOIN episode_agent ea ON ea.episode_id = e.episode_id JOIN agent a ON a.agent_id = ea.agent_id
   JOIN source src ON src.source_id = e.source_id
-  LEFT JOIN credit c ON c.episode_id = e.episode_id AND c.method = :method AND c.params_hash = :hash
-    AND c.agent_id = ea.agent_id AND c.message_seq IS NULL
+  LEFT JOIN credit_value c ON c.episode_id = e.episode_id AND c.agent_id = ea.agent_id AND c.set_id = ${creditSetId()}
+    AND c.message_seq IS NULL
   LEFT JOIN credit_error x ON x.episode_id = e.episode_id AND x.method = :method AND x.params_hash = :hash
   WHERE e.run_id = :run AND ${splitKindOf('e')} IN (SELECT value FROM json_each(:kinds))
   ORDER BY e.train_step, e.group_id, e.episode_id, ea.agent_id`;

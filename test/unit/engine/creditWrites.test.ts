@@ -131,7 +131,7 @@ test('a write that fails in the worker fails the pass, and the rows written befo
   const last = store.db
     .prepare('SELECT max(episode_id) AS id FROM episode JOIN run USING (run_id) WHERE run.name = ?')
     .get(run) as { id: number };
-  store.db.exec(`CREATE TRIGGER planted BEFORE INSERT ON credit WHEN NEW.episode_id = ${last.id}
+  store.db.exec(`CREATE TRIGGER planted BEFORE INSERT ON credit_value WHEN NEW.episode_id = ${last.id}
     BEGIN SELECT RAISE(ABORT, 'planted write failure'); END`);
   store.close();
   await assert.rejects(runCreditJob({ root: demo, dbPath, run, method: 'loo', ...inWorker }), /planted write failure/);

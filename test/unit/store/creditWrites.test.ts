@@ -100,13 +100,15 @@ test('writeCredit stores every row with its shared columns, and the parameter se
 
 test('credit_key serves clearing and the cascade: a rewritten file takes its episodes’ credit away', async () => {
   const { db, store, root, rollouts, files } = await creditedDemo(1000);
+  // The cascade from a deleted episode, and the pass's clearing of its episodes' rows (creditRepository.ts).
   for (const sql of [
-    'DELETE FROM credit WHERE episode_id = ?',
-    "DELETE FROM credit WHERE method = 'loo' AND params_hash = 'h1' AND episode_id IN (SELECT value FROM json_each(?))",
+    'DELETE FROM credit_value WHERE episode_id = ?',
+    `DELETE FROM credit_value WHERE set_id IN (SELECT set_id FROM credit_set WHERE method = 'loo' AND params_hash = 'h1')
+      AND episode_id IN (SELECT value FROM json_each(?))`,
   ])
     assert.match(
       queryPlan(db, sql, {}, [1]).join(' | '),
-      /SEARCH credit USING (COVERING )?INDEX credit_key \(episode_id=\?\)/,
+      /SEARCH credit_value USING (COVERING )?INDEX (credit_key \(episode_id=\?\)|credit_agent_value \(set_id=\? AND episode_id=\?\))/,
     );
   const count = (sql: string, ...params: string[]): number => db.prepare<{ n: number }>(sql).get(...params)?.n ?? -1;
   const ofFile = `SELECT count(*) AS n FROM credit c JOIN episode e USING (episode_id) JOIN source s USING (source_id)
@@ -132,10 +134,11 @@ test('migration 0012 moves params_json into credit_params and drops the credit i
   assert.equal(db.prepare<{ n: number }>('SELECT count(params_json) AS n FROM credit').get()?.n, 0);
   const indexes = db
     .prepare<{ name: string }>(
-      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credit' ORDER BY name",
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'credit_value' ORDER BY name",
     )
     .all()
     .map((r) => r.name);
-  // 0012 leaves three; 0015 adds the per-agent sort of the episode table.
-  assert.deepEqual(indexes, ['credit_agent_sort', 'credit_agent_value', 'credit_key', 'credit_run_method_agent']);
+  // 0012 leaves three; 0015 adds the per-agent sort of the episode table; 0023 moves the rows to
+  // credit_value under their set's id, with three (credit_agent_value now over every row).
+  assert.deepEqual(indexes, ['credit_agent_sort', 'credit_agent_value', 'credit_key']);
 });

@@ -18,10 +18,32 @@ export async function indexedDemo(): Promise<{ root: string; store: IndexStore; 
 }
 
 /**
- * Undoes migration 0022: whether an episode is searchable back in its `search_indexed` column (with the
- * partial index), the table of unsearched ids dropped.
+ * Undoes migration 0023: the credit rows back in one table `credit` with their run, method, hash
+ * and scope in every row, and its four indexes of schema 22; the view, its triggers and the two
+ * tables dropped.
+ */
+export function revertCreditSets(db: Db): void {
+  db.exec(`CREATE TABLE credit_rows (
+      credit_id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES run,
+      episode_id INTEGER REFERENCES episode ON DELETE CASCADE, scope_kind TEXT NOT NULL, scope_id TEXT NOT NULL,
+      agent_id INTEGER NOT NULL REFERENCES agent, message_seq INTEGER, method TEXT NOT NULL, value REAL, stderr REAL,
+      n INTEGER, params_hash TEXT NOT NULL, params_json TEXT, computed_at TEXT NOT NULL, ci_low REAL, ci_high REAL,
+      advantage REAL, approximate INTEGER NOT NULL DEFAULT 0, source TEXT, status TEXT NOT NULL DEFAULT 'exact', intervention TEXT);
+    INSERT INTO credit_rows SELECT * FROM credit;
+    DROP VIEW credit; DROP TABLE credit_value; DROP TABLE credit_set;
+    ALTER TABLE credit_rows RENAME TO credit;
+    CREATE INDEX credit_run_method_agent ON credit(run_id, method, agent_id);
+    CREATE INDEX credit_agent_value ON credit(method, params_hash, episode_id, agent_id, value, status, message_seq) WHERE message_seq IS NULL;
+    CREATE UNIQUE INDEX credit_key ON credit(episode_id, agent_id, method, params_hash, coalesce(message_seq, -1));
+    CREATE INDEX credit_agent_sort ON credit(method, params_hash, agent_id, value, episode_id) WHERE message_seq IS NULL;`);
+}
+
+/**
+ * Undoes migrations 0023 (which came after it) and 0022: whether an episode is searchable back in
+ * its `search_indexed` column (with the partial index), the table of unsearched ids dropped.
  */
 export function revertUnsearchedTable(db: Db): void {
+  revertCreditSets(db);
   db.exec(`ALTER TABLE episode ADD COLUMN search_indexed INTEGER NOT NULL DEFAULT 1;
     UPDATE episode SET search_indexed = 0 WHERE episode_id IN (SELECT episode_id FROM episode_unsearched);
     DROP TABLE episode_unsearched;

@@ -87,7 +87,7 @@ test('a credit-sorted page reads the agent credit in credit_agent_sort order: no
   for (const key of ['credit:asc', 'credit:desc']) {
     const p = queryPlan(f.store.db, episodePageQueries.get(key) ?? '', params);
     assert.ok(
-      p.some((d) => d.startsWith('SEARCH c USING INDEX credit_agent_sort (method=? AND params_hash=? AND agent_id=?')),
+      p.some((d) => d.startsWith('SEARCH c USING INDEX credit_agent_sort (set_id=? AND agent_id=?')),
       p.join(' | '),
     );
     assert.ok(!p.some((d) => /^SCAN (e|episode|c|credit)\b/.test(d)), p.join(' | '));

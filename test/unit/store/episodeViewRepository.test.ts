@@ -25,7 +25,10 @@ test('every episode view statement reads by primary key or index, never scanning
     );
   }
   const plan = (sql: string): string => queryPlan(f.store.db, sql, params).join(' | ');
-  assert.match(plan(episodeViewQueries.credit), /SEARCH credit USING INDEX credit_key \(episode_id=\?\)/);
+  assert.match(
+    plan(episodeViewQueries.credit),
+    /SEARCH s USING COVERING INDEX .* \| SEARCH v USING INDEX credit_agent_value \(set_id=\? AND episode_id=\?\)/,
+  );
   assert.match(
     plan(episodeViewQueries.nextInStep),
     /SEARCH episode USING INDEX episode_step \(run_id=\? AND train_step=\?\)/,

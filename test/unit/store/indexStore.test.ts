@@ -168,9 +168,10 @@ const uiQueries: readonly [string, string, RegExp][] = [
   ],
   ['messages of an episode', 'SELECT * FROM message WHERE episode_id = 5', /SEARCH e USING INTEGER PRIMARY KEY/],
   [
-    'credit by run, method and agent',
-    "SELECT value FROM credit WHERE run_id = 1 AND method = 'loo' AND agent_id = 2",
-    /USING (COVERING )?INDEX credit_run_method_agent/,
+    'agent-level credit by run, method and agent',
+    "SELECT value FROM credit WHERE run_id = 1 AND method = 'loo' AND params_hash = 'h' AND agent_id = 2 AND message_seq IS NULL",
+    // One set, then that set's range of a credit_value index (migration 0023).
+    /^SEARCH s USING COVERING INDEX \S+ \(method=\? AND params_hash=\? AND run_id=\?\) \| SEARCH v USING (COVERING )?INDEX credit_agent_(sort|value) \(set_id=\?/,
   ],
   [
     'episodes of a group',
