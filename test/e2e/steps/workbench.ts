@@ -251,9 +251,26 @@ export class CodeServer implements Workbench {
     await input.waitFor({ timeout: 10_000 });
     await input.fill(id);
     await this.page.keyboard.press('Enter');
-    if (run !== undefined)
-      await this.page.locator('.quick-input-list .monaco-list-row', { hasText: run }).first().click();
+    if (run !== undefined) await this.pickQuickRow(run);
     await this.activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
+  };
+
+  /**
+   * Clicks the open quick pick's row holding `text`, again while the pick stays open: a click while
+   * the list is being replaced can be lost (once on code-server 4.139.1, the run picker of "Open
+   * Episode by Id" stayed open and the step waited a minute for the episode).
+   */
+  private readonly pickQuickRow = async (text: string): Promise<void> => {
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+    const widget = this.page.locator('.quick-input-widget');
+    for (let attempt = 1; ; attempt++) {
+      await row.click();
+      const closed = await widget
+        .waitFor({ state: 'hidden', timeout: 3_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (closed || attempt === 3) return;
+    }
   };
 
   /** Opens episode `id` of the demo's pipeline run (both demo runs number their episodes alike). */
