@@ -70,7 +70,7 @@ export class CreditInputRepository {
     // Walked by row id between the page's first and last counterfactual (found in the covering
     // index) rather than looked up row by row through the index: an episode's counterfactuals are
     // written with it, so the range holds the page's rows and few others (filtered out by the
-    // episode range). 0.28 s instead of 0.52 s for the 1 GB run (BENCHMARKS.md, issue 15, 21st part).
+    // episode range). 0.28 s instead of 0.52 s for the 1 GB run (BENCHMARKS.md, issue 15, twenty-first part).
     const cfIds = (bound: 'min' | 'max'): string => `(SELECT ${bound}(cf_id) FROM counterfactual WHERE ${range})`;
     this.counterfactualStmt = db.prepare(`
       SELECT episode_id AS episodeId, agents, intervention, replayed, value FROM counterfactual

@@ -30,8 +30,7 @@ const sharedAggregateSqlOf = (only: boolean): string => `
 // Per (step, agent): mean credit, and the idle count among episodes where the agent spoke. The
 // main pass reads the run's episodes in step order (episode_step) and their agent-level values from
 // the covering index credit_agent_value (migrations 0004 and 0023: the set's id found once), sorting
-// only within a step. The roster is
-// needed only for silent agents (n_messages = 0): the main pass counts every credited episode as
+// only within a step. The roster is needed only for silent agents (n_messages = 0): the main pass counts every credited episode as
 // spoken, and a second, small pass over the silent roster rows takes them out (for a few steps,
 // over the rosters of those steps' episodes instead).
 const creditByStepSqlOf = (only: boolean): string => `

@@ -99,19 +99,21 @@ async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const values = input.values();
   const episode = input.episode;
   const full = values.full;
-  const without = episode.agents.map((_, i) => full & ~(1n << BigInt(i)));
-  const alternatives = without.map((mask, i) => alternativeCounterfactual(episode, mask, i));
-  await values.require([full, ...without.filter((_, i) => alternatives[i] === undefined)]);
+  // Each agent's removal: the team less i, and a logged alternative when no removal of i is logged.
+  const removals = episode.agents.map((agent, i) => {
+    const without = full & ~(1n << BigInt(i));
+    return { agent, without, alternative: alternativeCounterfactual(episode, without, i) };
+  });
+  await values.require([full, ...removals.filter((r) => r.alternative === undefined).map((r) => r.without)]);
   const factual = values.info(full);
-  return episode.agents.map((agent, i) => {
-    const alternative = alternatives[i];
+  return removals.map(({ agent, without, alternative }) => {
     const counterfactual: ValueInfo = alternative
       ? {
           value: alternative.value,
           source: 'logged',
-          exact: alternative.replayed !== false || values.checkedExactly(without[i] ?? full),
+          exact: alternative.replayed !== false || values.checkedExactly(without),
         }
-      : values.info(without[i] ?? full);
+      : values.info(without);
     const evaluated = counterfactual.source === 'logged' ? 'remove' : (input.intervention ?? 'remove');
     return agentRow(
       episode.episodeId,

@@ -126,7 +126,7 @@ export class StreamedSignalTally {
       let list = byStep.get(episode.step);
       if (!list) byStep.set(episode.step, (list = []));
       for (const agent of episode.agents)
-        list.push(this.sample(episode, agent.agentId, agentRow(credit, agent.agentId)));
+        list.push(this.sample(episode, agent.agentId, agentLevelRow(credit, agent.agentId)));
     }
     for (const [step, rows] of byStep) this.stepTally(step)?.addGroup(rows);
   }
@@ -180,7 +180,7 @@ function inEpisodeOrder(episodes: readonly PassEpisode[]): readonly PassEpisode[
 }
 
 /** An agent's agent-level row among an episode's rows of one method (the last, as the stored key keeps one). */
-function agentRow(rows: readonly CreditRow[], agentId: number): CreditRow | undefined {
+function agentLevelRow(rows: readonly CreditRow[], agentId: number): CreditRow | undefined {
   let found: CreditRow | undefined;
   for (const row of rows) if (row.messageSeq === null && row.agentId === agentId) found = row;
   return found;
