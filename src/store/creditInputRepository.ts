@@ -37,10 +37,16 @@ const pageColumns = `e.episode_id AS episodeId, e.external_id AS externalId, e.r
 export class CreditInputRepository {
   private readonly runsStmt: Statement<CreditRun>;
   // The bulk reads answer column values (allValues), in their select order: the page in
-  // pageColumns order; rosters (episode, agent id, name); coalitions (episode, values JSON);
+  // pageColumns order; rosters (episode, agent id, messages); coalitions (episode, values JSON);
   // counterfactuals (episode, agent ids, intervention, replayed, value).
   private readonly pageStmt: Statement;
   private readonly rosterStmt: Statement;
+  private readonly agentNameStmt: Statement<{ name: string }>;
+  /**
+   * Agent names by id, read once each: a roster row gives the id alone, and each team's agents are
+   * made once a page (a join with `agent` gave every roster row its own copy of the name).
+   */
+  private readonly agentNames = new Map<number, string>();
   private readonly coalitionStmt: Statement;
   private readonly counterfactualStmt: Statement;
   private readonly routingStmt: Statement<RoutingDecision>;
@@ -62,8 +68,9 @@ export class CreditInputRepository {
       ORDER BY e.episode_id LIMIT ?`);
     const range = 'episode_id BETWEEN ? AND ?';
     this.rosterStmt = db.prepare(`
-      SELECT ea.episode_id AS episodeId, ea.agent_id AS agentId, a.name, ea.n_messages FROM episode_agent ea JOIN agent a USING (agent_id)
+      SELECT ea.episode_id AS episodeId, ea.agent_id AS agentId, ea.n_messages FROM episode_agent ea
       WHERE ea.${range} ORDER BY ea.episode_id, ea.ordinal`);
+    this.agentNameStmt = db.prepare('SELECT name FROM agent WHERE agent_id = ?');
     this.coalitionStmt = db.prepare(
       `SELECT episode_id AS episodeId, values_json AS valuesJson FROM coalition_value WHERE ${range} AND source = 'logged'`,
     );
@@ -160,11 +167,11 @@ export class CreditInputRepository {
     const removals = valuesByEpisode(this.counterfactualStmt.allValues(first, last, first, last, first, last));
     const routing = new Map(this.routingStmt.all(first, last).map((r) => [r.episodeId, r]));
     const labels = groupByEpisode(this.labelStmt.all(first, last));
-    const teams = new TeamMasks();
+    const teams = new TeamMasks((agentId) => this.agentName(agentId));
     return page.map((row) => {
       const episodeId = row[0] as number;
       const roster = rosters.get(episodeId);
-      const team = teams.of(roster?.agents);
+      const team = teams.of(roster?.agentIds);
       const { agents, full } = team;
       const logged = coalitionMasks(coalitions.get(episodeId), team);
       const counterfactuals: LoggedCounterfactual[] = [];
@@ -207,6 +214,17 @@ export class CreditInputRepository {
       };
     });
   }
+
+  /** The name of an agent of a roster (read once). */
+  private agentName(agentId: number): string {
+    let name = this.agentNames.get(agentId);
+    if (name === undefined) {
+      name = this.agentNameStmt.get(agentId)?.name;
+      if (name === undefined) throw new Error(`agent ${agentId} of a roster is not in the index's agent table`);
+      this.agentNames.set(agentId, name);
+    }
+    return name;
+  }
 }
 
 /** Rows as column values (episode id first) grouped by episode id, in row order. */
@@ -221,16 +239,15 @@ function valuesByEpisode(rows: readonly BindValue[][]): Map<number, BindValue[][
   return map;
 }
 
-/** Roster rows (episode id, agent id, name, messages) as each episode's agents and their message counts, in row (ordinal) order. */
-function rostersByEpisode(rows: readonly BindValue[][]): Map<number, { agents: CreditAgent[]; messages: number[] }> {
-  const map = new Map<number, { agents: CreditAgent[]; messages: number[] }>();
-  for (const [episodeId, agentId, name, messages] of rows) {
-    const agent = { agentId: agentId as number, name: name as string };
+/** Roster rows (episode id, agent id, messages) as each episode's agent ids and their message counts, in row (ordinal) order. */
+function rostersByEpisode(rows: readonly BindValue[][]): Map<number, { agentIds: number[]; messages: number[] }> {
+  const map = new Map<number, { agentIds: number[]; messages: number[] }>();
+  for (const [episodeId, agentId, messages] of rows) {
     const roster = map.get(episodeId as number);
     if (roster) {
-      roster.agents.push(agent);
+      roster.agentIds.push(agentId as number);
       roster.messages.push(messages as number);
-    } else map.set(episodeId as number, { agents: [agent], messages: [messages as number] });
+    } else map.set(episodeId as number, { agentIds: [agentId as number], messages: [messages as number] });
   }
   return map;
 }
@@ -263,15 +280,17 @@ class Team {
   }
 }
 
-/** The {@link Team} of each roster seen, by its agent ids. */
+/** The {@link Team} of each roster seen, by its agent ids (its agents named by `name`). */
 class TeamMasks {
   private readonly teams = new Map<string, Team>();
 
-  of(roster: readonly CreditAgent[] = []): Team {
-    const key = roster.map((r) => r.agentId).join(',');
+  constructor(private readonly name: (agentId: number) => string) {}
+
+  of(agentIds: readonly number[] = []): Team {
+    const key = agentIds.join(',');
     let team = this.teams.get(key);
     if (!team) {
-      team = new Team(roster);
+      team = new Team(agentIds.map((agentId) => ({ agentId, name: this.name(agentId) })));
       this.teams.set(key, team);
     }
     return team;

@@ -9,6 +9,7 @@
 //   await dashboardSortsIdsNumerically({ webview: activeWebview, screenshot });
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
+import { clickQuickPickRow } from './workbench';
 
 export interface SuggestionStepOptions {
   readonly page: Page;
@@ -77,7 +78,7 @@ export async function openEpisodeBySuggestion(o: SuggestionStepOptions): Promise
     .first()
     .waitFor({ state: 'detached', timeout: 10_000 });
   await wanted.first().waitFor({ timeout: 10_000 });
-  await wanted.first().click();
+  await clickQuickPickRow(o.page, wanted.first());
   await o.webview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
   assert.match((await o.webview().locator('h1').first().textContent()) ?? '', new RegExp(o.pick));
 }

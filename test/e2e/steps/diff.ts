@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDatabase } from '../../../src/store/database';
 import { formatNumber } from '../../../webview/src/kit/format';
-import type { CodeServer } from './workbench';
+import { clickQuickPickRow, type CodeServer } from './workbench';
 
 const run = 'planner-solver-verifier';
 const group = 's1-g0';
@@ -48,10 +48,10 @@ export async function episodeDiffStep(cs: CodeServer): Promise<void> {
   const labels = await rows.locator('.label-name').allTextContents();
   assert.ok(labels.includes(b), `the other rollouts are offered: ${labels.join(', ')}`);
   assert.ok(!labels.includes(a), 'not the episode itself');
-  await rows
-    .filter({ has: cs.page.locator('.label-name', { hasText: new RegExp(`^${b}$`) }) })
-    .first()
-    .click();
+  await clickQuickPickRow(
+    cs.page,
+    rows.filter({ has: cs.page.locator('.label-name', { hasText: new RegExp(`^${b}$`) }) }).first(),
+  );
   const view = cs.activeWebview();
   await view.locator('.diff-rows').waitFor({ timeout: 60_000 });
   assert.equal(await view.locator('h1').textContent(), `Diff: ${a} ↔ ${b}`);

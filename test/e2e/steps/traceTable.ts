@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type { CodeServer } from './workbench';
+import { clickQuickPickRow, type CodeServer } from './workbench';
 
 /** Spaces as Monaco renders them (non-breaking) and runs of them collapsed, for comparing text. */
 const squash = (text: string): string => text.replace(/[\s\u00a0]+/g, ' ').trim();
@@ -32,7 +32,7 @@ export async function traceTableShown(cs: CodeServer): Promise<void> {
   await cs.runCommand('Credit Lens: Credit Table from the Trace Files…');
   const loo = page.locator('.quick-input-list .monaco-list-row', { hasText: /^LOO/ }).first();
   await loo.waitFor({ timeout: 30_000 });
-  await loo.click();
+  await clickQuickPickRow(page, loo);
   const tab = page.locator('.tabs-container .tab', { hasText: 'LOO from the trace files' }).first();
   await tab.waitFor({ timeout: 90_000 });
   const lines = page.locator('.editor-instance .view-lines').first();

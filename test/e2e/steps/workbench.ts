@@ -189,7 +189,10 @@ export class CodeServer implements Workbench {
   readonly setTheme = async (name: string): Promise<void> => {
     await this.runCommand('Preferences: Color Theme');
     await this.page.locator('.quick-input-widget input').fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click();
+    await clickQuickPickRow(
+      this.page,
+      this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first(),
+    );
     await this.page
       .locator(`.monaco-workbench.${name.startsWith('Light') ? 'vs' : 'vs-dark'}`)
       .waitFor({ timeout: 15_000 });
@@ -260,18 +263,8 @@ export class CodeServer implements Workbench {
    * the list is being replaced can be lost (once on code-server 4.139.1, the run picker of "Open
    * Episode by Id" stayed open and the step waited a minute for the episode).
    */
-  private readonly pickQuickRow = async (text: string): Promise<void> => {
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
-    const widget = this.page.locator('.quick-input-widget');
-    for (let attempt = 1; ; attempt++) {
-      await row.click();
-      const closed = await widget
-        .waitFor({ state: 'hidden', timeout: 3_000 })
-        .then(() => true)
-        .catch(() => false);
-      if (closed || attempt === 3) return;
-    }
-  };
+  private readonly pickQuickRow = (text: string): Promise<void> =>
+    clickQuickPickRow(this.page, this.page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first());
 
   /** Opens episode `id` of the demo's pipeline run (both demo runs number their episodes alike). */
   readonly openPipelineEpisode = (id: string): Promise<void> => this.openEpisodeById(id, 'planner-solver-verifier');
@@ -310,5 +303,27 @@ export async function waitFor(predicate: () => boolean, timeoutMs: number, what:
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Clicks a row of the open quick pick, and again while the pick stays open: a click while the list
+ * is being replaced can be lost (once on code-server 4.139.1, the run picker of "Open Episode by Id"
+ * stayed open and the step waited a minute for the episode). Every step that picks a row uses it.
+ */
+export async function clickQuickPickRow(page: Page, row: Locator): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    if (attempt === 1) await row.click();
+    // A pick that closes between the check below and this click took the earlier one.
+    else
+      await row.click({ timeout: 5_000 }).catch(async (error: unknown) => {
+        if (await widget.isVisible()) throw error;
+      });
+    const closed = await widget
+      .waitFor({ state: 'hidden', timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed || attempt === 3) return;
   }
 }
