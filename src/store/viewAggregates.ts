@@ -200,8 +200,14 @@ export class CreditAggregates {
     tallied?: (r: T) => TalliedAggregates | undefined,
   ): Promise<T> {
     const wasFresh = this.fresh(runId);
+    // The pass starts first, so that what it starts before it first waits (a credit pass's write
+    // worker, about 90 ms) overlaps this write: the first of a pass, it often begins a new WAL file,
+    // which SQLite syncs (about 90 ms too, BENCHMARKS.md, issue 15, twenty-second part). Nothing
+    // the pass writes can precede it: this write is synchronous, the pass's come after it waits.
+    const running = pass();
+    running.catch(() => undefined); // awaited below, once the mark is written (which may throw)
     this.setFreshStmt.run(runId, 0);
-    const result = await pass();
+    const result = await running;
     if (wasFresh && !wrote(result)) {
       this.setFreshStmt.run(runId, 1);
       return result;

@@ -44,7 +44,6 @@ export type CreditWriteRequest =
 
 /** From the worker to the pass. */
 export type CreditWriteReply =
-  | { readonly kind: 'ready' }
   | { readonly kind: 'done' }
   | { readonly kind: 'committed'; readonly seq: number }
   | { readonly kind: 'failed'; readonly message: string };

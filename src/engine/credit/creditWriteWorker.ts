@@ -37,7 +37,6 @@ export function runCreditWriteWorker(data: CreditWriteWorkerData): void {
     if (failed) return;
     failed = !tryOrReport(() => post(handle(output, message as CreditWriteRequest)));
   });
-  post({ kind: 'ready' });
 
   function tryOrReport(write: () => void): boolean {
     try {

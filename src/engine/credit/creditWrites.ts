@@ -66,22 +66,21 @@ export function bundledIndexWorkerScript(dir = __dirname): string | undefined {
 const maxQueued = 8;
 
 /**
- * Starts a write worker on `dbPath` (`script`: the built `dist/indexWorker.js`) and resolves once
- * its connection is open. The rows cross as columns (creditWriteProtocol.ts); the worker stores
- * them with the same {@link CreditRepository} statements and spans. Why a second thread: storing a
- * pass's rows takes as long as reading and computing them (BENCHMARKS.md, issue 15, thirteenth
- * part), and the two now overlap on two cores.
+ * Starts a write worker on `dbPath` (`script`: the built `dist/indexWorker.js`). The rows cross as
+ * columns (creditWriteProtocol.ts); the worker stores them with the same {@link CreditRepository}
+ * statements and spans. Why a second thread: storing a pass's rows takes as long as reading and
+ * computing them (BENCHMARKS.md, issue 15, thirteenth part), and the two now overlap on two cores.
+ *
+ * The pass does not wait for the worker to start (about 90 ms: the bundle, the connection): what it
+ * writes meanwhile waits in the worker's port, at most {@link maxQueued} writes before the pass
+ * waits. A worker that fails to start fails the pass at its next write, wait or close.
  */
-export async function startCreditWrites(script: string, dbPath: string): Promise<CreditWrites> {
+export function startCreditWrites(script: string, dbPath: string): CreditWrites {
   const data: CreditWriteWorkerData = { role: 'credit-writes', dbPath };
-  const worker = startWorker(script, { workerData: data });
-  const writes = new WorkerCreditWrites(worker);
-  await writes.opened;
-  return writes;
+  return new WorkerCreditWrites(startWorker(script, { workerData: data }));
 }
 
 class WorkerCreditWrites implements CreditWrites {
-  readonly opened: Promise<void>;
   private error: Error | undefined;
   private queued = 0;
   private seq = 0;
@@ -91,14 +90,6 @@ class WorkerCreditWrites implements CreditWrites {
   private closed = false;
 
   constructor(private readonly worker: Worker) {
-    this.opened = new Promise((resolve, reject) => {
-      const onReply = (reply: CreditWriteReply): void => {
-        if (reply.kind === 'ready') resolve();
-        else if (reply.kind === 'failed') reject(new Error(reply.message));
-      };
-      worker.once('message', onReply);
-      worker.once('error', reject);
-    });
     worker.on('message', (reply: CreditWriteReply) => this.onReply(reply));
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => {
@@ -165,7 +156,7 @@ class WorkerCreditWrites implements CreditWrites {
     } else if (reply.kind === 'committed') {
       this.committed.get(reply.seq)?.resolve();
       this.committed.delete(reply.seq);
-    } else if (reply.kind === 'failed') this.fail(new Error(reply.message));
+    } else this.fail(new Error(reply.message));
   }
 
   private fail(error: Error): void {

@@ -40,13 +40,10 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   // Chosen first: an unknown convention fails before an evaluator is started.
   const advantage = chooseAdvantageConvention(run.name, producer, options.advantage);
   const needsEvaluator = coalitionMethods.has(options.method) || perMessageMethods.has(options.method);
-  const evaluator = needsEvaluator
-    ? chooseEvaluator(run, options.root, options.evaluator, {
-        replay: { ...options.replayDeps, signal: ctx.signal, roster: manifestRoster(producer.configJson) },
-        ...(ctx.hooks.onWarning ? { onWarning: ctx.hooks.onWarning } : {}),
-      })
-    : undefined;
-  await refuseOwenOnReplay(evaluator, options.method);
+  const evaluator = needsEvaluator ? passEvaluator(run, ctx, producer.configJson) : undefined;
+  // Only a pass that is refused waits here: the others reach their write worker's start without
+  // waiting (aggregates.around overlaps its first write with that start, viewAggregates.ts).
+  if (evaluator?.replays && options.method === 'owen') await refuseOwenOnReplay(evaluator);
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
   const params = passParams(options, advantage.convention.name, evaluator, needsEvaluator, monteCarlo);
   const [from, to] = options.steps ?? [-Infinity, Infinity];
@@ -55,10 +52,13 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   const episodes = (): Generator<CreditEpisode> =>
     ctx.input.episodes(run.runId, from, to, undefined, chosen.ids, split);
   const total = chosen.ids?.length === 0 ? 0 : ctx.input.countEpisodes(run.runId, from, to, chosen.ids, split);
-  const writes = await openWrites(ctx, total).catch(async (error: unknown) => {
+  let writes: CreditWrites;
+  try {
+    writes = openWrites(ctx, total);
+  } catch (error) {
     await evaluator?.close();
     throw error;
-  });
+  }
   const state = new RunState(run, params, ctx, total, evaluator, monteCarlo, writes);
   const calibrated = calibrateOnNeed(run, ctx, state, evaluator);
   state.trust = calibrated.trust;
@@ -118,9 +118,17 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   return { result, ...(signalCells ? { signalCells } : {}), ...(aggregates ? { aggregates } : {}) };
 }
 
+/** The evaluator of a pass whose method needs one (chooseEvaluator.ts). */
+function passEvaluator(run: CreditRun, ctx: RunContext, configJson: string | null): Evaluator | undefined {
+  const { options } = ctx;
+  return chooseEvaluator(run, options.root, options.evaluator, {
+    replay: { ...options.replayDeps, signal: ctx.signal, roster: manifestRoster(configJson) },
+    ...(ctx.hooks.onWarning ? { onWarning: ctx.hooks.onWarning } : {}),
+  });
+}
+
 /** owen needs values a replay cannot give: refused before anything runs (the evaluator closed). */
-async function refuseOwenOnReplay(evaluator: Evaluator | undefined, method: string): Promise<void> {
-  if (!evaluator?.replays || method !== 'owen') return;
+async function refuseOwenOnReplay(evaluator: Evaluator): Promise<never> {
   await evaluator.close();
   throw new Error(
     'owen needs the values of message subsets that are not prefixes, and a replay answers prefixes only (the agents continue after the kept messages): use --method prefix with a replay',
@@ -277,10 +285,9 @@ async function computeEpisodes(
  * Where the pass writes: a write worker for a pass of at least its `minEpisodes` episodes when the
  * job has one, else the pass's own connection (a dry run writes nothing).
  */
-function openWrites(ctx: RunContext, total: number): Promise<CreditWrites> {
+function openWrites(ctx: RunContext, total: number): CreditWrites {
   const worker = ctx.writeWorker;
-  if (!worker || ctx.options.dryRun || total < worker.minEpisodes)
-    return Promise.resolve(directCreditWrites(ctx.output));
+  if (!worker || ctx.options.dryRun || total < worker.minEpisodes) return directCreditWrites(ctx.output);
   return startCreditWrites(worker.script, worker.dbPath);
 }
 

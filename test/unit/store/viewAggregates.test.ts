@@ -10,6 +10,7 @@ import { DashboardViewService } from '../../../src/engine/views/dashboardViewSer
 import type { RunOverview } from '../../../src/engine/views/viewTypes';
 import { IndexStore } from '../../../src/store/indexStore';
 import { splitKindOf, splitParam } from '../../../src/store/splitFilter';
+import { CreditAggregates } from '../../../src/store/viewAggregates';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 // The aggregates of migration 0011 against the rows they summarise: the overview read from them
@@ -175,6 +176,56 @@ test('the overview from the aggregates equals the one from the rows through pass
     // …until a pass, even over a few episodes, rebuilds them whole.
     await runCreditJob({ root, dbPath, method: 'loo', episodes: [1] });
     assertSameAsRows(dbPath, root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a pass runs with the aggregates marked stale, started before the mark, and one that fails leaves them stale', async () => {
+  const root = tempFolder();
+  const dbPath = join(root, 'index.sqlite');
+  try {
+    mkdirSync(join(root, 'team'));
+    writeFileSync(join(root, 'team', 'a.jsonl'), jsonl(...teamEpisodes('a', 12, 5)));
+    await runIndexJob({ root, dbPath });
+    await runCreditJob({ root, dbPath, method: 'loo', split: 'all' });
+    const store = IndexStore.open(dbPath);
+    try {
+      const aggregates = new CreditAggregates(store.db);
+      const runId = store.db.prepare<{ id: number }>('SELECT run_id AS id FROM run ORDER BY run_id').get()?.id ?? 0;
+      assert.equal(aggregates.fresh(runId), true, 'current after the pass');
+      // What the pass does before it first waits runs before the mark (a credit pass starts its
+      // write worker there); once it waits, the mark is written.
+      const seen: boolean[] = [];
+      const result = await aggregates.around(
+        runId,
+        { kind: 'all' },
+        async () => {
+          seen.push(aggregates.fresh(runId));
+          await Promise.resolve();
+          seen.push(aggregates.fresh(runId));
+          return 'done';
+        },
+        () => 'no-such-hash',
+        () => false,
+      );
+      assert.equal(result, 'done');
+      assert.deepEqual(seen, [true, false], 'stale from the pass’s first wait on');
+      assert.equal(aggregates.fresh(runId), true, 'a pass that wrote nothing leaves current aggregates current');
+      // A pass that fails at once (before the mark is written) fails the call, and the aggregates stay stale.
+      await assert.rejects(
+        aggregates.around(
+          runId,
+          { kind: 'all' },
+          () => Promise.reject(new Error('refused')),
+          () => '',
+        ),
+        /refused/,
+      );
+      assert.equal(aggregates.fresh(runId), false, 'stale after a failed pass');
+    } finally {
+      store.close();
+    }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
