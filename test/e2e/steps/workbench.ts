@@ -258,11 +258,7 @@ export class CodeServer implements Workbench {
     await this.activeWebview().locator('.msg.is-loaded').first().waitFor({ timeout: 60_000 });
   };
 
-  /**
-   * Clicks the open quick pick's row holding `text`, again while the pick stays open: a click while
-   * the list is being replaced can be lost (once on code-server 4.139.1, the run picker of "Open
-   * Episode by Id" stayed open and the step waited a minute for the episode).
-   */
+  /** Clicks the open quick pick's first row holding `text` ({@link clickQuickPickRow}). */
   private readonly pickQuickRow = (text: string): Promise<void> =>
     clickQuickPickRow(this.page, this.page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first());
 
