@@ -145,15 +145,23 @@ function assertClose(actual: unknown, expected: unknown, where: string): void {
   assert.deepEqual(round(actual), round(expected), where);
 }
 
-test('the overview from the aggregates equals the one from the rows through passes, appends and rewrites', async () => {
+/** A run folder of team files (name → episodes), indexed, with a LOO pass over both splits. */
+async function creditedFolder(files: Record<string, Episode[]>): Promise<{ root: string; dbPath: string }> {
   const root = tempFolder();
   const dbPath = join(root, 'index.sqlite');
+  mkdirSync(join(root, 'team'));
+  for (const [name, episodes] of Object.entries(files)) writeFileSync(join(root, 'team', name), jsonl(...episodes));
+  await runIndexJob({ root, dbPath });
+  await runCreditJob({ root, dbPath, method: 'loo', split: 'all' });
+  return { root, dbPath };
+}
+
+test('the overview from the aggregates equals the one from the rows through passes, appends and rewrites', async () => {
+  const { root, dbPath } = await creditedFolder({
+    'a.jsonl': teamEpisodes('a', 80, 7),
+    'b.jsonl': teamEpisodes('b', 40, 11),
+  });
   try {
-    mkdirSync(join(root, 'team'));
-    writeFileSync(join(root, 'team', 'a.jsonl'), jsonl(...teamEpisodes('a', 80, 7)));
-    writeFileSync(join(root, 'team', 'b.jsonl'), jsonl(...teamEpisodes('b', 40, 11)));
-    await runIndexJob({ root, dbPath });
-    await runCreditJob({ root, dbPath, method: 'loo', split: 'all' });
     assertSameAsRows(dbPath, root);
 
     // A recomputation of some episodes (their rows replaced) keeps the aggregates current.
@@ -182,13 +190,8 @@ test('the overview from the aggregates equals the one from the rows through pass
 });
 
 test('a pass runs with the aggregates marked stale, started before the mark, and one that fails leaves them stale', async () => {
-  const root = tempFolder();
-  const dbPath = join(root, 'index.sqlite');
+  const { root, dbPath } = await creditedFolder({ 'a.jsonl': teamEpisodes('a', 12, 5) });
   try {
-    mkdirSync(join(root, 'team'));
-    writeFileSync(join(root, 'team', 'a.jsonl'), jsonl(...teamEpisodes('a', 12, 5)));
-    await runIndexJob({ root, dbPath });
-    await runCreditJob({ root, dbPath, method: 'loo', split: 'all' });
     const store = IndexStore.open(dbPath);
     try {
       const aggregates = new CreditAggregates(store.db);
