@@ -100,6 +100,23 @@ export interface TalliedAggregates {
   readonly coverage: readonly CoverageCell[];
 }
 
+/**
+ * The stale mark of a run's aggregates that {@link CreditAggregates.around} writes before its pass,
+ * unless the pass takes it: `take()` gives the run to mark, and the pass then writes the mark
+ * ({@link markAggregatesStale}) in its own thread before any row of it can be read (a credit pass's
+ * write worker, as its first commit); undefined when the mark is already written.
+ */
+export interface StaleMark {
+  take(): number | undefined;
+}
+
+const setFreshSql = 'INSERT INTO credit_view_state VALUES (?, ?) ON CONFLICT DO UPDATE SET fresh = excluded.fresh';
+
+/** Marks a run's aggregates stale on `db` (a pass that took its {@link StaleMark}). */
+export function markAggregatesStale(db: Db, runId: number): void {
+  db.prepare(setFreshSql).run(runId, 0);
+}
+
 /** The aggregates' maintenance by the credit pass and their reads by the Run Dashboard. */
 export class CreditAggregates {
   private readonly freshStmt: Statement<{ fresh: number }>;
@@ -115,9 +132,7 @@ export class CreditAggregates {
 
   constructor(private readonly db: Db) {
     this.freshStmt = db.prepare('SELECT fresh FROM credit_view_state WHERE run_id = ?');
-    this.setFreshStmt = db.prepare(
-      'INSERT INTO credit_view_state VALUES (?, ?) ON CONFLICT DO UPDATE SET fresh = excluded.fresh',
-    );
+    this.setFreshStmt = db.prepare(setFreshSql);
     this.setsStmt = db.prepare(parameterSetsSql);
     this.stepsOfStmt = db.prepare(
       'SELECT DISTINCT train_step AS step FROM episode WHERE episode_id IN (SELECT value FROM json_each(?)) AND run_id = ?',
@@ -186,27 +201,41 @@ export class CreditAggregates {
   /**
    * Runs a credit pass of one run with its aggregates marked stale, then rebuilds them: in `scope`
    * for the parameter set `hashOf(result)` when they were current before, else every parameter set
-   * of the run whole. A pass that throws leaves them stale (the views read the credit rows). A pass
-   * that wrote nothing (`wrote` false: an audit that reused every stored row) leaves current ones as
-   * they are, instead of rebuilding the run at every audit. `tallied`: the cells the pass tallied
-   * of its parameter set, written instead of reading its rows back.
+   * of the run whole. A pass that throws leaves them stale once anything of it may be stored (the
+   * views read the credit rows). A pass that wrote nothing (`wrote` false: an audit that reused
+   * every stored row) leaves current ones as they are, instead of rebuilding the run at every
+   * audit. `tallied`: the cells the pass tallied of its parameter set, written instead of reading
+   * its rows back. The pass may write the mark itself (`mark`, {@link StaleMark}).
    */
   async around<T>(
     runId: number,
     scope: AggregateScope,
-    pass: () => Promise<T>,
+    pass: (mark: StaleMark) => Promise<T>,
     hashOf: (r: T) => string,
     wrote: (r: T) => boolean = () => true,
     tallied?: (r: T) => TalliedAggregates | undefined,
   ): Promise<T> {
     const wasFresh = this.fresh(runId);
+    const marking = { byAround: false, byPass: false };
+    const mark: StaleMark = {
+      take: () => {
+        if (marking.byAround) return undefined;
+        marking.byPass = true;
+        return runId;
+      },
+    };
     // The pass starts first, so that what it starts before it first waits (a credit pass's write
     // worker, about 90 ms) overlaps this write: the first of a pass, it often begins a new WAL file,
     // which SQLite syncs (about 90 ms too, BENCHMARKS.md, issue 15, twenty-second part). Nothing
     // the pass writes can precede it: this write is synchronous, the pass's come after it waits.
-    const running = pass();
+    // A pass that took the mark writes it before its first row instead, off this thread
+    // (BENCHMARKS.md, issue 15, twenty-third part).
+    const running = pass(mark);
     running.catch(() => undefined); // awaited below, once the mark is written (which may throw)
-    this.setFreshStmt.run(runId, 0);
+    if (!marking.byPass) {
+      marking.byAround = true;
+      this.setFreshStmt.run(runId, 0);
+    }
     const result = await running;
     if (wasFresh && !wrote(result)) {
       this.setFreshStmt.run(runId, 1);

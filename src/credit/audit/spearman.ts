@@ -10,27 +10,57 @@ import { studentTUpperTail } from '../game/studentT';
  */
 export function spearman(x: readonly number[], y: readonly number[]): { rho: number; p: number; n: number } {
   if (x.length !== y.length) throw new RangeError(`x (${x.length}) and y (${y.length}) must be aligned`);
-  const kept = x.flatMap((xi, k) => (Number.isFinite(xi) && Number.isFinite(y[k]) ? [k] : []));
-  const n = kept.length;
-  const rho = pearson(averageRanks(kept.map((k) => x[k] ?? NaN)), averageRanks(kept.map((k) => y[k] ?? NaN)));
+  const [xs, ys] = finitePairs(x, y);
+  const n = xs.length;
+  const rho = pearson(averageRanks(xs), averageRanks(ys));
   if (n < 4 || Number.isNaN(rho)) return { rho, p: 1, n };
   if (Math.abs(rho) >= 1) return { rho, p: 0, n };
   const t = Math.abs(rho) * Math.sqrt((n - 2) / (1 - rho * rho));
   return { rho, p: Math.min(1, 2 * studentTUpperTail(t, n - 2)), n };
 }
 
-/** Ranks 1 … n of `values`, ties sharing the average of the ranks they span. */
-function averageRanks(values: readonly number[]): Float64Array {
-  const order = values.map((_, k) => k).sort((a, b) => (values[a] ?? 0) - (values[b] ?? 0));
+/** The pairs where both values are finite, as two aligned arrays. */
+function finitePairs(x: readonly number[], y: readonly number[]): [Float64Array, Float64Array] {
+  const xs = new Float64Array(x.length);
+  const ys = new Float64Array(x.length);
+  let n = 0;
+  for (let k = 0; k < x.length; k++) {
+    const a = x[k] ?? NaN;
+    const b = y[k] ?? NaN;
+    if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+    xs[n] = a;
+    ys[n++] = b;
+  }
+  return [xs.subarray(0, n), ys.subarray(0, n)];
+}
+
+/**
+ * Ranks 1 … n of `values`, ties sharing the average of the ranks they span: a value's ties occupy
+ * sorted positions [lo, hi), so its rank is (lo + 1 + hi) / 2. The typed array's own numeric sort
+ * (no comparator call per comparison) and two binary searches per value: the sign-disagreement
+ * tally ranks every (step, agent) of a credit pass, 390,000 samples for the 1 GB run.
+ */
+function averageRanks(values: Float64Array): Float64Array {
+  const sorted = values.slice().sort();
   const ranks = new Float64Array(values.length);
-  for (let start = 0; start < order.length;) {
-    let end = start + 1;
-    while (end < order.length && values[order[end] ?? 0] === values[order[start] ?? 0]) end++;
-    const rank = (start + 1 + end) / 2;
-    for (let k = start; k < end; k++) ranks[order[k] ?? 0] = rank;
-    start = end;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k] ?? 0;
+    ranks[k] = (countBelow(sorted, v, false) + 1 + countBelow(sorted, v, true)) / 2;
   }
   return ranks;
+}
+
+/** How many values of `sorted` are below v, or (`orEqual`) at most v; −0 and 0 compare equal, as ties. */
+function countBelow(sorted: Float64Array, v: number, orEqual: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const x = sorted[mid] ?? 0;
+    if (x < v || (orEqual && x === v)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Pearson correlation; NaN when either side is constant or there are fewer than two values. */

@@ -92,14 +92,8 @@ export class CoalitionValues {
     for (const mask of masks) {
       if (this.known.has(mask) || missing.has(mask)) continue;
       const logged = this.sources.useLogged ? this.loggedValue(mask) : undefined;
-      if (logged !== undefined) {
-        this.known.set(mask, {
-          value: logged,
-          source: 'logged',
-          exact: !this.loggedWithoutReplay(mask) || this.checkedExactly(mask),
-        });
-        this.sources.counters.logged++;
-      } else missing.add(mask);
+      if (logged !== undefined) this.resolveAsLogged(mask, logged);
+      else missing.add(mask);
     }
     if (missing.size === 0) return;
     await this.ensureTrusted();
@@ -118,6 +112,27 @@ export class CoalitionValues {
       }
     }
     if (toEvaluate.length > 0) await this.evaluate(toEvaluate);
+  }
+
+  /**
+   * Resolves every mask in `masks` now when each is logged (or resolved already), as {@link require}
+   * would; false, with nothing resolved or counted, when one needs the evaluator (then
+   * {@link require} it). Without an evaluator it throws as {@link require} would, after recording
+   * the logged values: a pass from logged values computes (or fails) each episode at once, in
+   * order, without a promise per episode.
+   */
+  resolveLogged(masks: readonly bigint[]): boolean {
+    const useLogged = this.sources.useLogged;
+    const resolvable = masks.every(
+      (mask) => this.known.has(mask) || (useLogged && this.loggedValue(mask) !== undefined),
+    );
+    if (!resolvable && this.sources.evaluator) return false;
+    for (const mask of masks) {
+      const logged = useLogged && !this.known.has(mask) ? this.loggedValue(mask) : undefined;
+      if (logged !== undefined) this.resolveAsLogged(mask, logged);
+    }
+    if (!resolvable) throw noEvaluatorError();
+    return true;
   }
 
   /** v(S) of a mask resolved by {@link require}. */
@@ -168,6 +183,16 @@ export class CoalitionValues {
     return `the coalition {${members.map((i) => this.episode.agents[i]?.name ?? `#${i}`).join(', ')}}`;
   }
 
+  /** Records the logged value of `mask`, approximate when it kept text that later agents read. */
+  private resolveAsLogged(mask: bigint, logged: number): void {
+    this.known.set(mask, {
+      value: logged,
+      source: 'logged',
+      exact: !this.loggedWithoutReplay(mask) || this.checkedExactly(mask),
+    });
+    this.sources.counters.logged++;
+  }
+
   /** True when the trace says its value of `mask` kept the downstream text (a `remove` counterfactual with `replayed: false`). */
   private loggedWithoutReplay(mask: bigint): boolean {
     if (this.kind !== 'agents') return false;
@@ -195,12 +220,7 @@ export class CoalitionValues {
   private async ensureTrusted(): Promise<void> {
     if (this.trusted) return;
     const evaluator = this.sources.evaluator;
-    if (!evaluator) {
-      throw new NotIdentifiableError(
-        'the trace logs none of the counterfactual values this method needs, and no evaluator is configured',
-        remedies.counterfactuals,
-      );
-    }
+    if (!evaluator) throw noEvaluatorError();
     const refusal = evaluator.cannotScore?.(this.episode);
     if (refusal !== undefined)
       throw new NotIdentifiableError(
@@ -314,6 +334,14 @@ function agentMaskOfMessages(episode: CreditEpisode, messages: bigint): bigint |
     if (kept.get(i) ?? true) mask |= 1n << BigInt(i);
   });
   return mask;
+}
+
+/** Why values that are not logged cannot be had: no evaluator is configured. */
+function noEvaluatorError(): NotIdentifiableError {
+  return new NotIdentifiableError(
+    'the trace logs none of the counterfactual values this method needs, and no evaluator is configured',
+    remedies.counterfactuals,
+  );
 }
 
 function round(value: number): string {

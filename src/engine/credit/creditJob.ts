@@ -10,7 +10,7 @@ import {
   type EvaluatorUsage,
 } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
-import { CreditAggregates } from '../../store/viewAggregates';
+import { CreditAggregates, type StaleMark } from '../../store/viewAggregates';
 import { findIndexLocation } from '../indexLocation';
 import { NoIndexError } from '../indexJob';
 import type { ReplayDeps } from '../evaluators/replay/replayEvaluator';
@@ -202,10 +202,11 @@ export async function runCreditJob(options: CreditJobOptions, hooks: CreditJobHo
     for (const run of selected) {
       if (cancel.cancelled()) break;
       if (options.episodes && input.countEpisodes(run.runId, from, to, options.episodes, split) === 0) continue;
-      const pass = (): Promise<RunPass> =>
+      const pass = (staleMark?: StaleMark): Promise<RunPass> =>
         creditForRun(
           run,
           {
+            ...(staleMark ? { staleMark } : {}),
             options,
             hooks,
             input,

@@ -11,6 +11,8 @@ import type { CreditFailure, NewCachedEvaluation, StoredCalibration } from '../.
 export interface CreditWriteWorkerData {
   readonly role: 'credit-writes';
   readonly dbPath: string;
+  /** The run whose aggregates the worker marks stale before anything else (the pass took the mark). */
+  readonly staleRun?: number;
 }
 
 /** A batch of {@link CreditRow}s laid out for postMessage. */

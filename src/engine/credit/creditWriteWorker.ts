@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { closedOnExitRequest } from '../../ingest/workerThread';
 import { CreditRepository } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
+import { markAggregatesStale } from '../../store/viewAggregates';
 import {
   unpackCreditRows,
   type CreditWriteReply,
@@ -17,10 +18,12 @@ import {
  */
 export function runCreditWriteWorker(data: CreditWriteWorkerData): void {
   const post = (reply: CreditWriteReply): void => parentPort?.postMessage(reply);
-  let store: IndexStore;
+  let store: IndexStore | undefined;
   try {
     store = IndexStore.open(data.dbPath, { journalsInMemory: true });
+    if (data.staleRun !== undefined) markAggregatesStale(store.db, data.staleRun);
   } catch (error) {
+    store?.close();
     post(failure(error));
     parentPort?.close();
     return;

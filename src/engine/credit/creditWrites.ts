@@ -74,9 +74,15 @@ const maxQueued = 8;
  * The pass does not wait for the worker to start (about 90 ms: the bundle, the connection): what it
  * writes meanwhile waits in the worker's port, at most {@link maxQueued} writes before the pass
  * waits. A worker that fails to start fails the pass at its next write, wait or close.
+ * `staleRun`: a run whose aggregates the worker marks stale first, in a commit of its own before
+ * any row (the `StaleMark` of viewAggregates.ts, which the pass took).
  */
-export function startCreditWrites(script: string, dbPath: string): CreditWrites {
-  const data: CreditWriteWorkerData = { role: 'credit-writes', dbPath };
+export function startCreditWrites(script: string, dbPath: string, staleRun?: number): CreditWrites {
+  const data: CreditWriteWorkerData = {
+    role: 'credit-writes',
+    dbPath,
+    ...(staleRun !== undefined ? { staleRun } : {}),
+  };
   return new WorkerCreditWrites(startWorker(script, { workerData: data }));
 }
 

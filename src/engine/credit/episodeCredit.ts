@@ -1,4 +1,4 @@
-import type { CreditEpisode, CreditRow, LoggedCounterfactual } from '../../core/creditInput';
+import type { CreditAgent, CreditEpisode, CreditRow, LoggedCounterfactual } from '../../core/creditInput';
 import { joinSources, NotIdentifiableError, remedies } from '../../core/provenance';
 import { coalitionTable } from '../../credit/game/coalitionGame';
 import { shapleyValues } from '../../credit/game/shapleyValues';
@@ -39,16 +39,8 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
   if (n === 0) throw new Error('the episode has no agents');
   switch (method) {
     case 'shared':
-      return single(
-        method,
-        agentRows(
-          episode,
-          Float64Array.from(episode.agents, () => requireReward(episode)),
-          { source: 'logged', status: 'exact' },
-        ),
-      );
     case 'routing':
-      return routingCredit(episode);
+      return sharedOrRouting(episode, method);
     case 'loo':
       return single(method, await looCredit(input));
     case 'shapley':
@@ -64,6 +56,36 @@ export async function episodeCredit(input: EpisodeCreditInput): Promise<EpisodeC
 }
 
 /**
+ * The same as {@link episodeCredit} without waiting, when nothing needs an evaluator: the shared
+ * reward, routing credit, and leave-one-out or exact Shapley whose every value is logged (or was
+ * resolved). Undefined when a value must be awaited (then call {@link episodeCredit}); throws what
+ * {@link episodeCredit} would. A pass from logged values spends no promise per episode.
+ */
+export function episodeCreditNow(input: EpisodeCreditInput): EpisodeCreditOutput | undefined {
+  const { episode, method } = input;
+  if (episode.agents.length === 0) throw new Error('the episode has no agents');
+  switch (method) {
+    case 'shared':
+    case 'routing':
+      return sharedOrRouting(episode, method);
+    case 'loo': {
+      const values = input.values();
+      const removals = looRemovals(episode, values.full);
+      return values.resolveLogged(looMasks(values.full, removals))
+        ? single(method, looRows(input, values, removals))
+        : undefined;
+    }
+    case 'shapley': {
+      const masks = shapleyMasks(input.episode);
+      const values = input.values();
+      return values.resolveLogged(masks) ? single(method, shapleyRows(input.episode, values, masks)) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Monte-Carlo Shapley rows (credit-methods.md §3.8): `estimated` with their intervals, `exact` when
  * every coalition was seen, `approximate` when a value used removed an agent others read.
  */
@@ -75,6 +97,19 @@ async function monteCarloRows(input: EpisodeCreditInput): Promise<CreditRow[]> {
     r.values,
     estimateProvenance(values, r),
     Array.from(r.values, (_, i) => estimateInterval(r, i)),
+  );
+}
+
+/** The two methods that read no coalition value: the shared reward, and routing from the logged decision. */
+function sharedOrRouting(episode: CreditEpisode, method: 'shared' | 'routing'): EpisodeCreditOutput {
+  if (method === 'routing') return routingCredit(episode);
+  return single(
+    method,
+    agentRows(
+      episode,
+      Float64Array.from(episode.agents, () => requireReward(episode)),
+      { source: 'logged', status: 'exact' },
+    ),
   );
 }
 
@@ -97,15 +132,36 @@ const looInterventions = ['empty', 'placeholder', 'resample_self', 'resample_ref
  */
 async function looCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
   const values = input.values();
-  const episode = input.episode;
-  const full = values.full;
-  // Each agent's removal: the team less i, and a logged alternative when no removal of i is logged.
-  const removals = episode.agents.map((agent, i) => {
+  const removals = looRemovals(input.episode, values.full);
+  await values.require(looMasks(values.full, removals));
+  return looRows(input, values, removals);
+}
+
+/** One agent's removal: the team less i, and a logged alternative when no removal of i is logged. */
+interface LooRemoval {
+  readonly agent: CreditAgent;
+  readonly without: bigint;
+  readonly alternative: LoggedCounterfactual | undefined;
+}
+
+function looRemovals(episode: CreditEpisode, full: bigint): LooRemoval[] {
+  return episode.agents.map((agent, i) => {
     const without = full & ~(1n << BigInt(i));
     return { agent, without, alternative: alternativeCounterfactual(episode, without, i) };
   });
-  await values.require([full, ...removals.filter((r) => r.alternative === undefined).map((r) => r.without)]);
-  const factual = values.info(full);
+}
+
+/** The values a leave-one-out reads: v(N), and v(N∖{i}) for each i without a logged alternative. */
+function looMasks(full: bigint, removals: readonly LooRemoval[]): bigint[] {
+  const masks = [full];
+  for (const r of removals) if (r.alternative === undefined) masks.push(r.without);
+  return masks;
+}
+
+/** The rows of a leave-one-out whose values are resolved. */
+function looRows(input: EpisodeCreditInput, values: CoalitionValues, removals: readonly LooRemoval[]): CreditRow[] {
+  const episode = input.episode;
+  const factual = values.info(values.full);
   return removals.map(({ agent, without, alternative }) => {
     const counterfactual: ValueInfo = alternative
       ? {
@@ -142,17 +198,26 @@ function alternativeCounterfactual(
 }
 
 async function shapleyCredit(input: EpisodeCreditInput): Promise<CreditRow[]> {
-  const n = input.episode.agents.length;
+  const masks = shapleyMasks(input.episode);
+  const values = input.values();
+  await values.require(masks);
+  return shapleyRows(input.episode, values, masks);
+}
+
+/** Every coalition of the episode's agents (exact Shapley reads them all); refused above {@link maxExactAgents}. */
+function shapleyMasks(episode: CreditEpisode): bigint[] {
+  const n = episode.agents.length;
   if (n > maxExactAgents) {
     throw new Error(
       `exact Shapley needs all 2^${n} coalitions and is refused above ${maxExactAgents} agents: use shapley-mc for more than ${maxExactAgents} agents (Monte-Carlo, with intervals)`,
     );
   }
-  const values = input.values();
-  const masks = Array.from({ length: 1 << n }, (_, mask) => BigInt(mask));
-  await values.require(masks);
-  const phi = shapleyValues(coalitionTable(n, (mask) => values.value(BigInt(mask))));
-  return agentRows(input.episode, phi, provenanceOf(masks.map((m) => values.info(m))));
+  return Array.from({ length: 1 << n }, (_, mask) => BigInt(mask));
+}
+
+function shapleyRows(episode: CreditEpisode, values: CoalitionValues, masks: readonly bigint[]): CreditRow[] {
+  const phi = shapleyValues(coalitionTable(episode.agents.length, (mask) => values.value(BigInt(mask))));
+  return agentRows(episode, phi, provenanceOf(masks.map((m) => values.info(m))));
 }
 
 /**

@@ -252,8 +252,10 @@ async function computeEpisodes(
   const { options } = ctx;
   const concurrency = options.concurrency ?? 4;
   if (options.budget === undefined) {
-    await forEachConcurrently(episodes(), concurrency, async (episode) => {
-      if (!ctx.signal.aborted) await state.compute(episode);
+    await forEachConcurrently(episodes(), concurrency, (episode) => {
+      if (ctx.signal.aborted) return undefined;
+      const computed = state.compute(episode);
+      return computed instanceof Promise ? computed.then(() => undefined) : undefined;
     });
     return undefined;
   }
@@ -288,7 +290,8 @@ async function computeEpisodes(
 function openWrites(ctx: RunContext, total: number): CreditWrites {
   const worker = ctx.writeWorker;
   if (!worker || ctx.options.dryRun || total < worker.minEpisodes) return directCreditWrites(ctx.output);
-  return startCreditWrites(worker.script, worker.dbPath);
+  // The worker writes the stale mark, so that its sync (a new WAL file's) is not this thread's.
+  return startCreditWrites(worker.script, worker.dbPath, ctx.staleMark?.take());
 }
 
 /** Each episode's estimated cost, by episode id. */

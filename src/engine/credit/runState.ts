@@ -15,7 +15,7 @@ import {
 import type { CreditJobHooks, CreditJobOptions } from './creditJob';
 import { FailureTally } from './failureTally';
 import { AgentSummaryTally } from './creditSummary';
-import { episodeCredit, type EpisodeCreditOutput } from './episodeCredit';
+import { episodeCredit, episodeCreditNow, type EpisodeCreditInput, type EpisodeCreditOutput } from './episodeCredit';
 import { GroupAdvantages } from './groupAdvantages';
 import type { MessageCreditResult } from './messageCredit';
 import type { MonteCarloSettings } from './monteCarloCredit';
@@ -23,7 +23,8 @@ import { recordingEvaluator } from './recordingEvaluator';
 import type { StreamedSignalTally } from './signalPass';
 import type { CreditWrites } from './creditWrites';
 import type { AggregateTally } from './aggregateTally';
-import type { TalliedAggregates } from '../../store/viewAggregates';
+import { StartOrder } from './startOrder';
+import type { StaleMark, TalliedAggregates } from '../../store/viewAggregates';
 import type { SignalCell } from '../../store/signalRepository';
 
 /** What every run of a job shares. */
@@ -40,7 +41,12 @@ export interface RunContext {
   readonly tolerances: readonly number[];
   /** Where passes of at least `minEpisodes` write (creditWrites.ts): the built `dist/indexWorker.js` and the index file. */
   readonly writeWorker?: { readonly script: string; readonly dbPath: string; readonly minEpisodes: number };
+  /** The stale mark of the run's aggregates, which a pass writing in a worker takes (viewAggregates.ts); none in a dry run. */
+  readonly staleMark?: StaleMark;
 }
+
+/** How one episode's computation ended: its rows, or what it threw. */
+type EpisodeOutcome = { readonly result: EpisodeCreditOutput } | { readonly error: unknown };
 
 const writeEvery = 250;
 /** Least time between two progress reports while an evaluator that calls a server runs. */
@@ -57,6 +63,9 @@ export class RunState {
   private pendingFailures: CreditFailure[] = [];
   private fresh: NewEvaluation[] = [];
   private sinceWrite = 0;
+  /** Episodes computing that wait for a value (an evaluator's); see {@link compute}. */
+  private waiting = 0;
+  private readonly order = new StartOrder();
   private lastUsageReport = 0;
   /** Whether the run's evaluator may be trusted (set by the run, see creditForRun). */
   trust: () => Promise<Unidentified | undefined> = () => Promise.resolve(undefined);
@@ -115,22 +124,83 @@ export class RunState {
   /**
    * Computes one episode; returns its agent-level rows of the primary method, or undefined when it
    * failed. An episode cut short by cancellation is neither stored nor counted as failed (a rerun
-   * computes it, from the evaluations cached so far).
+   * computes it, from the evaluations cached so far). A promise only when the episode waits for an
+   * evaluator or the pass for its write worker: an episode from logged values is computed at once
+   * (episodeCreditNow), without a promise per episode.
    */
-  async compute(episode: CreditEpisode): Promise<CreditRow[] | undefined> {
-    let primary: CreditRow[] | undefined;
+  compute(episode: CreditEpisode): CreditRow[] | undefined | Promise<CreditRow[] | undefined> {
+    const sources = this.sources(episode, this.evaluator);
+    const ticket = this.order.start();
+    // While an episode waits, the next ones wait too (at most the pass's concurrency in flight), so
+    // that the start order's buffer holds a few episodes, not a page.
+    if (this.waiting > 0) return this.computeLater(episode, sources, ticket);
+    let outcome: EpisodeOutcome;
     try {
-      const result = await this.credit(episode, this.sources(episode, this.evaluator));
-      this.accept(episode, result.rows, result.messages);
-      primary = result.rows.get(this.params.method)?.filter((r) => r.messageSeq === null);
+      const now = episodeCreditNow(this.creditInput(episode, sources));
+      if (now === undefined) return this.computeLater(episode, sources, ticket);
+      outcome = { result: now };
     } catch (error) {
-      if (!this.ctx.signal.aborted) this.fail(episode, error);
+      outcome = { error };
     }
+    return this.finished(episode, ticket, outcome);
+  }
+
+  private async computeLater(
+    episode: CreditEpisode,
+    sources: CoalitionValueSources,
+    ticket: number,
+  ): Promise<CreditRow[] | undefined> {
+    let outcome: EpisodeOutcome;
+    this.waiting++;
+    try {
+      outcome = { result: await this.credit(episode, sources) };
+    } catch (error) {
+      outcome = { error };
+    } finally {
+      this.waiting--;
+    }
+    return this.finished(episode, ticket, outcome);
+  }
+
+  /**
+   * Takes a computed or failed episode, in start order ({@link StartOrder}); every
+   * {@link writeEvery} episodes, writes and waits while the write worker is behind. Returns the
+   * episode's agent-level rows of the primary method (undefined when it failed).
+   */
+  private finished(
+    episode: CreditEpisode,
+    ticket: number,
+    outcome: EpisodeOutcome,
+  ): CreditRow[] | undefined | Promise<CreditRow[] | undefined> {
+    // Held for an earlier episode, it is taken later (as accepted, unless taking it throws then).
+    const taken = this.order.finish(ticket, () => this.take(episode, outcome)) ?? true;
+    const primary =
+      taken && 'result' in outcome
+        ? outcome.result.rows.get(this.params.method)?.filter((r) => r.messageSeq === null)
+        : undefined;
     if (++this.sinceWrite >= writeEvery) {
       this.flush();
-      await this.writes.ready(); // a write worker that falls behind holds the pass, not the memory
-    } else this.reportUsage();
+      // A write worker that falls behind holds the pass, not the memory.
+      return this.writes.ready().then(() => primary);
+    }
+    this.reportUsage();
     return primary;
+  }
+
+  /**
+   * Accepts a computed episode, or records its failure (none when the pass was cancelled: a rerun
+   * computes it); false when it failed.
+   */
+  private take(episode: CreditEpisode, outcome: EpisodeOutcome): boolean {
+    if ('result' in outcome)
+      try {
+        this.accept(episode, outcome.result.rows, outcome.result.messages);
+        return true;
+      } catch (error) {
+        outcome = { error };
+      }
+    if (!this.ctx.signal.aborted) this.fail(episode, outcome.error);
+    return false;
   }
 
   /**
@@ -217,15 +287,19 @@ export class RunState {
   }
 
   private credit(episode: CreditEpisode, sources: CoalitionValueSources): Promise<EpisodeCreditOutput> {
+    return episodeCredit(this.creditInput(episode, sources));
+  }
+
+  private creditInput(episode: CreditEpisode, sources: CoalitionValueSources): EpisodeCreditInput {
     const make = (kind: 'agents' | 'messages') => () => new CoalitionValues(episode, kind, sources);
-    return episodeCredit({
+    return {
       episode,
       method: this.ctx.options.method,
       values: make('agents'),
       messageValues: make('messages'),
       monteCarlo: this.monteCarlo,
       ...(this.evaluator?.intervention ? { intervention: this.evaluator.intervention } : {}),
-    });
+    };
   }
 
   /** Queues episodes' rows for the next write. */
@@ -285,14 +359,17 @@ export class RunState {
   }
 }
 
-/** Runs `fn` over an iterator with at most `limit` calls in flight. */
+/** Runs `fn` over an iterator with at most `limit` calls in flight (a call that returns no promise is done). */
 export async function forEachConcurrently<T>(
   items: Iterator<T>,
   limit: number,
-  fn: (item: T) => Promise<void>,
+  fn: (item: T) => Promise<void> | void,
 ): Promise<void> {
   const worker = async (): Promise<void> => {
-    for (let next = items.next(); !next.done; next = items.next()) await fn(next.value);
+    for (let next = items.next(); !next.done; next = items.next()) {
+      const pending = fn(next.value);
+      if (pending) await pending;
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
 }

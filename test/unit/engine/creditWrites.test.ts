@@ -125,8 +125,24 @@ test('an evaluator pass written by the worker: its cache, its calibration and it
   assert.deepEqual(again.worker.values, again.direct.values);
 });
 
+/** Whether the run's dashboard aggregates are marked current (credit_view_state, viewAggregates.ts). */
+function aggregatesFresh(dbPath: string): boolean {
+  const store = IndexStore.open(dbPath);
+  try {
+    const row = store.db
+      .prepare('SELECT fresh FROM credit_view_state JOIN run USING (run_id) WHERE run.name = ?')
+      .get(run) as { fresh: number } | undefined;
+    return row?.fresh === 1;
+  } finally {
+    store.close();
+  }
+}
+
 test('a write that fails in the worker fails the pass, and the rows written before it are kept', async () => {
   const dbPath = copyOfIndex();
+  // Current aggregates first, so that the failed pass's stale mark (the worker's first commit) shows.
+  await runCreditJob({ root: demo, dbPath, run, method: 'shared', ...onThread });
+  assert.equal(aggregatesFresh(dbPath), true);
   const store = IndexStore.open(dbPath);
   const last = store.db
     .prepare('SELECT max(episode_id) AS id FROM episode JOIN run USING (run_id) WHERE run.name = ?')
@@ -136,16 +152,20 @@ test('a write that fails in the worker fails the pass, and the rows written befo
   store.close();
   await assert.rejects(runCreditJob({ root: demo, dbPath, run, method: 'loo', ...inWorker }), /planted write failure/);
   const kept = storedCredit(dbPath).credit?.length ?? 0;
-  assert.ok(kept > 0 && kept < 1280 * 3, `rows kept: ${kept}`);
+  assert.ok(kept > 1280 * 3 && kept < 1280 * 6, `rows kept: ${kept}`);
+  assert.equal(aggregatesFresh(dbPath), false, 'the views read the rows a failed pass left');
 });
 
 test('a worker that cannot start fails the pass with the reason; below the threshold the pass writes itself', async () => {
   const dbPath = copyOfIndex();
+  await runCreditJob({ root: demo, dbPath, run, method: 'shared', ...onThread });
   const missing = { writeWorkerScript: join(tempFolder(), 'indexWorker.js') };
   await assert.rejects(
     runCreditJob({ root: demo, dbPath, run, method: 'loo', ...missing, writeWorkerMinEpisodes: 1 }),
     /Cannot find module/,
   );
+  // The pass gave its stale mark to the worker, which never started: nothing changed, the aggregates stand.
+  assert.equal(aggregatesFresh(dbPath), true);
   const direct = await runCreditJob({
     root: demo,
     dbPath,

@@ -74,6 +74,29 @@ describe('spearman', () => {
     assertClose(result.rho, spearman([1, 2, 3, 4, 6], [2, 1, 4, 3, 5]).rho, 1e-15);
   });
 
+  // Heavy ties, as credit values from 0/1 rewards have (−1, 0, 1 and their group advantages), and
+  // −0 beside 0 (tied, as === has them): rho against Σ of centred ranks found by counting, per value,
+  // how many are smaller and how many equal.
+  it('spearman(x, y) with heavy ties and −0 equals the counted average ranks', () => {
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (values: number[]): number[] =>
+      Array.from({ length: 200 }, () => values[Math.floor(next() * values.length)] ?? 0);
+    const x = pick([-1, -0, 0, 1, 0.5]);
+    const y = pick([-1, 0, 1, 2, 2, 3]);
+    const countedRanks = (v: number[]): number[] =>
+      v.map((a) => v.filter((b) => b < a).length + (v.filter((b) => b === a).length + 1) / 2);
+    const rx = countedRanks(x);
+    const ry = countedRanks(y);
+    const mean = (v: number[]): number => v.reduce((s, a) => s + a, 0) / v.length;
+    const [mx, my] = [mean(rx), mean(ry)];
+    const sxy = rx.reduce((s, a, k) => s + (a - mx) * ((ry[k] ?? 0) - my), 0);
+    const sxx = rx.reduce((s, a) => s + (a - mx) ** 2, 0);
+    const syy = ry.reduce((s, a) => s + (a - my) ** 2, 0);
+    assertClose(spearman(x, y).rho, sxy / Math.sqrt(sxx * syy), 1e-12);
+    assert.ok(x.some((a) => Object.is(a, -0)) && x.includes(0));
+  });
+
   it('spearman(x, y) throws RangeError for misaligned inputs', () =>
     assert.throws(() => spearman([1, 2], [1]), RangeError));
 });
