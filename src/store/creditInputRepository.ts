@@ -8,9 +8,9 @@ import {
 import { coalitionEntries, messageAuthors } from '../core/packedEpisodeJson';
 import type { BindValue, Db, Statement } from './database';
 import { groupByEpisode } from './groupByEpisode';
-import { splitCondition, splitKindOf, splitParam } from './splitFilter';
+import { splitCondition, splitParam } from './splitFilter';
 import { sqlNullableBoolean } from './sqlValues';
-import type { SplitChoice, SplitKind } from '../core/split';
+import { splitKind, type SplitChoice } from '../core/split';
 
 /** A logged routing decision as stored: the selected agent's id, the probabilities by agent name as JSON text. */
 interface RoutingDecision {
@@ -31,7 +31,7 @@ export interface CreditRun {
 
 const pageColumns = `e.episode_id AS episodeId, e.external_id AS externalId, e.run_id AS runId, e.train_step AS step,
   e.group_id AS "group", e.outcome AS reward, e.ground_truth AS groundTruth, s.uri, s.format, e.byte_offset AS offset,
-  e.byte_length AS length, e.line, e.messages_json AS messagesJson, ${splitKindOf('e')} AS splitKind`;
+  e.byte_length AS length, e.line, e.messages_json AS messagesJson, e.split`;
 
 /** Reads what the credit engine needs from the index, a page of episodes at a time. */
 export class CreditInputRepository {
@@ -195,7 +195,9 @@ export class CreditInputRepository {
         runId: row[2] as number,
         step: row[3] as number | null,
         group: row[4] as string | null,
-        splitKind: row[13] as SplitKind,
+        // Classified here, not by the SQL twin in the select: a new 'train' string per row took
+        // a third of the page's read (BENCHMARKS.md, issue 15, twenty-third part).
+        splitKind: splitKind(row[13] as string | null),
         reward,
         groundTruth: row[6] as string | null,
         uri: row[7] as string,
@@ -264,7 +266,8 @@ export function clampStep(step: number): number {
 class Team {
   readonly full: bigint;
   private readonly bit: ReadonlyMap<number, bigint>;
-  private readonly masks = new Map<string, bigint | undefined>();
+  /** By id list; null: an id not in the roster (one lookup per list, not a `has` and a `get`). */
+  private readonly masks = new Map<string, bigint | null>();
 
   constructor(readonly agents: readonly CreditAgent[]) {
     this.bit = new Map(agents.map((a, i) => [a.agentId, 1n << BigInt(i)]));
@@ -273,10 +276,12 @@ class Team {
 
   /** Bitmask of a comma-joined agent id list; undefined when an id is not in the roster. */
   mask(ids: string): bigint | undefined {
-    if (this.masks.has(ids)) return this.masks.get(ids);
-    const mask = maskOf(ids, this.bit);
-    this.masks.set(ids, mask);
-    return mask;
+    let mask = this.masks.get(ids);
+    if (mask === undefined) {
+      mask = maskOf(ids, this.bit) ?? null;
+      this.masks.set(ids, mask);
+    }
+    return mask ?? undefined;
   }
 }
 

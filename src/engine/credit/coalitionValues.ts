@@ -38,8 +38,8 @@ export interface ValueInfo {
 
 /** What a {@link CoalitionValues} needs besides the episode. */
 export interface CoalitionValueSources {
-  /** The episode's cached evaluations, read on first need (a fully logged episode costs no query). */
-  readonly loadCache: () => ReadonlyMap<string, CachedEvaluation>;
+  /** An episode's cached evaluations, read on first need (a fully logged episode costs no query). */
+  readonly loadCache: (episodeId: number) => ReadonlyMap<string, CachedEvaluation>;
   readonly evaluator: Evaluator | undefined;
   readonly counters: ValueCounters;
   readonly fresh: NewEvaluation[];
@@ -213,7 +213,7 @@ export class CoalitionValues {
   }
 
   private cache(): ReadonlyMap<string, CachedEvaluation> {
-    this.cached ??= this.sources.loadCache();
+    this.cached ??= this.sources.loadCache(this.episode.episodeId);
     return this.cached;
   }
 

@@ -62,8 +62,12 @@ export function bundledIndexWorkerScript(dir = __dirname): string | undefined {
   return existsSync(script) ? script : undefined;
 }
 
-/** Writes the worker may be behind by before the pass waits: about 2,000 episodes' rows, a few MB. */
-const maxQueued = 8;
+/**
+ * Writes the worker may be behind by before the pass waits: about 8,000 episodes' rows, a few MB
+ * as columns. The worker's span commits (each second, hundreds of ms with the WAL's writes) held a
+ * pass that could be only 8 writes ahead (BENCHMARKS.md, issue 15, twenty-third part).
+ */
+const maxQueued = 32;
 
 /**
  * Starts a write worker on `dbPath` (`script`: the built `dist/indexWorker.js`). The rows cross as

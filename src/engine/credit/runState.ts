@@ -66,6 +66,7 @@ export class RunState {
   /** Episodes computing that wait for a value (an evaluator's); see {@link compute}. */
   private waiting = 0;
   private readonly order = new StartOrder();
+  private passSources: CoalitionValueSources | undefined;
   private lastUsageReport = 0;
   /** Whether the run's evaluator may be trusted (set by the run, see creditForRun). */
   trust: () => Promise<Unidentified | undefined> = () => Promise.resolve(undefined);
@@ -129,7 +130,7 @@ export class RunState {
    * (episodeCreditNow), without a promise per episode.
    */
   compute(episode: CreditEpisode): CreditRow[] | undefined | Promise<CreditRow[] | undefined> {
-    const sources = this.sources(episode, this.evaluator);
+    const sources = this.sources(this.evaluator);
     const ticket = this.order.start();
     // While an episode waits, the next ones wait too (at most the pass's concurrency in flight), so
     // that the start order's buffer holds a few episodes, not a page.
@@ -211,7 +212,7 @@ export class RunState {
   async cost(episode: CreditEpisode): Promise<ReplayCost> {
     const recorder = recordingEvaluator(this.evaluator);
     const sources: CoalitionValueSources = {
-      ...this.sources(episode, recorder.evaluator),
+      ...this.sources(recorder.evaluator),
       counters: { logged: 0, cached: 0, evaluated: 0 },
       fresh: [],
       trust: () => Promise.resolve(undefined),
@@ -272,10 +273,12 @@ export class RunState {
     this.reportUsage(true);
   }
 
-  private sources(episode: CreditEpisode, evaluator: Evaluator | undefined): CoalitionValueSources {
-    const loadCache = (): ReadonlyMap<string, CachedEvaluation> =>
-      evaluator ? this.ctx.output.cachedEvaluations(episode.episodeId, evaluator.fingerprint) : new Map();
-    return {
+  /** Where values come from with `evaluator`: the same for every episode (one object for a pass, not one per episode). */
+  private sources(evaluator: Evaluator | undefined): CoalitionValueSources {
+    if (evaluator === this.evaluator && this.passSources) return this.passSources;
+    const loadCache = (episodeId: number): ReadonlyMap<string, CachedEvaluation> =>
+      evaluator ? this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint) : new Map();
+    const sources: CoalitionValueSources = {
       loadCache,
       evaluator,
       counters: this.ctx.counters,
@@ -284,6 +287,8 @@ export class RunState {
       sequential: readsEarlierMessages(this.run.mechanism),
       trust: () => this.trust(),
     };
+    if (evaluator === this.evaluator) this.passSources = sources;
+    return sources;
   }
 
   private credit(episode: CreditEpisode, sources: CoalitionValueSources): Promise<EpisodeCreditOutput> {
@@ -350,10 +355,14 @@ export class RunState {
     for (const method of rows.keys()) this.methods.add(method);
     this.aggregates?.accepted(episode, rows);
     this.collect(this.groupAdvantages ? this.groupAdvantages.add(episode, rows) : [rows]);
-    for (const row of rows.get(this.params.method) ?? []) {
+    const agents = episode.agents;
+    const primary = rows.get(this.params.method) ?? [];
+    for (let k = 0; k < primary.length; k++) {
+      const row = primary[k] as CreditRow;
       if (row.messageSeq !== null) continue;
-      const name = episode.agents.find((a) => a.agentId === row.agentId)?.name ?? String(row.agentId);
-      this.summary.add(name, episode.step ?? 0, row.value, row.status);
+      // Agent-level rows come in roster order (agentRows): the agent at the row's own index, else found.
+      const at = agents[k]?.agentId === row.agentId ? agents[k] : agents.find((a) => a.agentId === row.agentId);
+      this.summary.add(at?.name ?? String(row.agentId), episode.step ?? 0, row.value, row.status);
     }
     this.ctx.hooks.onEpisode?.({ episode, rows, ...(messages ? { messages } : {}) });
   }
