@@ -32,9 +32,4 @@ export class StartOrder {
     }
     return result;
   }
-
-  /** Episodes that completed and wait for an earlier one. */
-  get held(): number {
-    return this.early.size;
-  }
 }
