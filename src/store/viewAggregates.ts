@@ -224,12 +224,11 @@ export class CreditAggregates {
         return runId;
       },
     };
-    // The pass starts first, so that what it starts before it first waits (a credit pass's write
-    // worker, about 90 ms) overlaps this write: the first of a pass, it often begins a new WAL file,
-    // which SQLite syncs (about 90 ms too, BENCHMARKS.md, issue 15, twenty-second part). Nothing
-    // the pass writes can precede it: this write is synchronous, the pass's come after it waits.
-    // A pass that took the mark writes it before its first row instead, off this thread
-    // (BENCHMARKS.md, issue 15, twenty-third part).
+    // The pass starts first, so that it can take the mark before it first waits: a pass that writes
+    // in a worker writes the mark there, before its first row, and this thread does not wait for
+    // the write's sync (often a new WAL file's, about 90 ms: BENCHMARKS.md, issue 15, twenty-second
+    // and twenty-third parts). Otherwise the mark is written here, synchronously, before anything
+    // the pass writes: the pass writes only after it first waits.
     const running = pass(mark);
     running.catch(() => undefined); // awaited below, once the mark is written (which may throw)
     if (!marking.byPass) {

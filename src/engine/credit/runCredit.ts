@@ -41,8 +41,8 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   const advantage = chooseAdvantageConvention(run.name, producer, options.advantage);
   const needsEvaluator = coalitionMethods.has(options.method) || perMessageMethods.has(options.method);
   const evaluator = needsEvaluator ? passEvaluator(run, ctx, producer.configJson) : undefined;
-  // Only a pass that is refused waits here: the others reach their write worker's start without
-  // waiting (aggregates.around overlaps its first write with that start, viewAggregates.ts).
+  // Only a pass that is refused waits here: the others reach openWrites without waiting, so that a
+  // pass writing in a worker takes the aggregates' stale mark before aggregates.around writes it.
   if (evaluator?.replays && options.method === 'owen') await refuseOwenOnReplay(evaluator);
   const monteCarlo = { ...defaultMonteCarlo, ...options.monteCarlo };
   const params = passParams(options, advantage.convention.name, evaluator, needsEvaluator, monteCarlo);

@@ -130,7 +130,8 @@ export class RunState {
    * (episodeCreditNow), without a promise per episode.
    */
   compute(episode: CreditEpisode): CreditRow[] | undefined | Promise<CreditRow[] | undefined> {
-    const sources = this.sources(this.evaluator);
+    // The pass's value sources are the same for every episode: made once.
+    const sources = (this.passSources ??= this.sources(this.evaluator));
     const ticket = this.order.start();
     // While an episode waits, the next ones wait too (at most the pass's concurrency in flight), so
     // that the start order's buffer holds a few episodes, not a page.
@@ -273,12 +274,11 @@ export class RunState {
     this.reportUsage(true);
   }
 
-  /** Where values come from with `evaluator`: the same for every episode (one object for a pass, not one per episode). */
+  /** Where values come from with `evaluator`, for any episode. */
   private sources(evaluator: Evaluator | undefined): CoalitionValueSources {
-    if (evaluator === this.evaluator && this.passSources) return this.passSources;
     const loadCache = (episodeId: number): ReadonlyMap<string, CachedEvaluation> =>
       evaluator ? this.ctx.output.cachedEvaluations(episodeId, evaluator.fingerprint) : new Map();
-    const sources: CoalitionValueSources = {
+    return {
       loadCache,
       evaluator,
       counters: this.ctx.counters,
@@ -287,8 +287,6 @@ export class RunState {
       sequential: readsEarlierMessages(this.run.mechanism),
       trust: () => this.trust(),
     };
-    if (evaluator === this.evaluator) this.passSources = sources;
-    return sources;
   }
 
   private credit(episode: CreditEpisode, sources: CoalitionValueSources): Promise<EpisodeCreditOutput> {

@@ -189,7 +189,10 @@ test('the overview from the aggregates equals the one from the rows through pass
   }
 });
 
-test('a pass runs with the aggregates marked stale, started before the mark, and one that fails leaves them stale', async () => {
+/** A credited run of 12 episodes with current aggregates: `check` gets them and the run's id. */
+async function withCurrentAggregates(
+  check: (aggregates: CreditAggregates, runId: number) => Promise<void>,
+): Promise<void> {
   const { root, dbPath } = await creditedFolder({ 'a.jsonl': teamEpisodes('a', 12, 5) });
   try {
     const store = IndexStore.open(dbPath);
@@ -197,39 +200,82 @@ test('a pass runs with the aggregates marked stale, started before the mark, and
       const aggregates = new CreditAggregates(store.db);
       const runId = store.db.prepare<{ id: number }>('SELECT run_id AS id FROM run ORDER BY run_id').get()?.id ?? 0;
       assert.equal(aggregates.fresh(runId), true, 'current after the pass');
-      // What the pass does before it first waits runs before the mark (a credit pass starts its
-      // write worker there); once it waits, the mark is written.
-      const seen: boolean[] = [];
-      const result = await aggregates.around(
-        runId,
-        { kind: 'all' },
-        async () => {
-          seen.push(aggregates.fresh(runId));
-          await Promise.resolve();
-          seen.push(aggregates.fresh(runId));
-          return 'done';
-        },
-        () => 'no-such-hash',
-        () => false,
-      );
-      assert.equal(result, 'done');
-      assert.deepEqual(seen, [true, false], 'stale from the pass’s first wait on');
-      assert.equal(aggregates.fresh(runId), true, 'a pass that wrote nothing leaves current aggregates current');
-      // A pass that fails at once (before the mark is written) fails the call, and the aggregates stay stale.
-      await assert.rejects(
-        aggregates.around(
-          runId,
-          { kind: 'all' },
-          () => Promise.reject(new Error('refused')),
-          () => '',
-        ),
-        /refused/,
-      );
-      assert.equal(aggregates.fresh(runId), false, 'stale after a failed pass');
+      await check(aggregates, runId);
     } finally {
       store.close();
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+test('a pass runs with the aggregates marked stale, started before the mark, and one that fails leaves them stale', async () => {
+  await withCurrentAggregates(async (aggregates, runId) => {
+    // What the pass does before it first waits runs before the mark (a credit pass that writes in
+    // a worker takes the mark there); once it waits, the mark is written.
+    const seen: boolean[] = [];
+    const result = await aggregates.around(
+      runId,
+      { kind: 'all' },
+      async () => {
+        seen.push(aggregates.fresh(runId));
+        await Promise.resolve();
+        seen.push(aggregates.fresh(runId));
+        return 'done';
+      },
+      () => 'no-such-hash',
+      () => false,
+    );
+    assert.equal(result, 'done');
+    assert.deepEqual(seen, [true, false], 'stale from the pass’s first wait on');
+    assert.equal(aggregates.fresh(runId), true, 'a pass that wrote nothing leaves current aggregates current');
+    // A pass that fails at once (before the mark is written) fails the call, and the aggregates stay stale.
+    await assert.rejects(
+      aggregates.around(
+        runId,
+        { kind: 'all' },
+        () => Promise.reject(new Error('refused')),
+        () => '',
+      ),
+      /refused/,
+    );
+    assert.equal(aggregates.fresh(runId), false, 'stale after a failed pass');
+  });
+});
+
+test('a pass that takes the stale mark writes it itself; one taken after the mark was written gets nothing', async () => {
+  await withCurrentAggregates(async (aggregates, runId) => {
+    // Taken before the pass first waits: `around` leaves the mark to the pass, which then fails.
+    const taken: (number | undefined)[] = [];
+    await assert.rejects(
+      aggregates.around(
+        runId,
+        { kind: 'all' },
+        async (mark) => {
+          taken.push(mark.take());
+          await Promise.resolve();
+          throw new Error('failed before writing');
+        },
+        () => 'no-such-hash',
+      ),
+      /failed before writing/,
+    );
+    assert.deepEqual(taken, [runId]);
+    assert.equal(aggregates.fresh(runId), true, 'the pass wrote neither the mark nor a row: current');
+    // Taken after its first wait, the mark is already written: nothing to take.
+    const late: (number | undefined)[] = [];
+    await aggregates.around(
+      runId,
+      { kind: 'all' },
+      async (mark) => {
+        await Promise.resolve();
+        late.push(mark.take());
+        assert.equal(aggregates.fresh(runId), false, 'marked by around');
+        return 'done';
+      },
+      () => 'no-such-hash',
+      () => false,
+    );
+    assert.deepEqual(late, [undefined]);
+  });
 });
