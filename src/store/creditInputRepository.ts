@@ -51,7 +51,7 @@ export class CreditInputRepository {
   private readonly counterfactualStmt: Statement;
   private readonly routingStmt: Statement<RoutingDecision>;
   private readonly labelStmt: Statement<CreditLabel & { episodeId: number }>;
-  private readonly countStmt: Statement<{ n: number }>;
+  private readonly countStmt: Statement<{ n: number; everyKind: number }>;
   private readonly pageInStmt: Statement;
   private readonly countInStmt: Statement<{ n: number }>;
 
@@ -89,9 +89,11 @@ export class CreditInputRepository {
     this.labelStmt = db.prepare(`
       SELECT l.episode_id AS episodeId, l.kind, a.name AS agent, l.message_seq AS messageSeq, l.value, l.reason FROM label l LEFT JOIN agent a ON a.agent_id = l.agent_id
       WHERE l.${range} ORDER BY l.label_id`);
-    this.countStmt = db.prepare(
-      `SELECT count(*) AS n FROM episode e WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ? AND ${splitCondition('e')}`,
-    );
+    // Both counts in one walk of the covering index: a first whole pass needs both (runCredit.ts),
+    // and each walk takes about 0.2 s at 10 GB.
+    this.countStmt = db.prepare(`
+      SELECT coalesce(sum(${splitCondition('e')}), 0) AS n, count(*) AS everyKind FROM episode e
+      WHERE run_id = ? AND coalesce(train_step, 0) BETWEEN ? AND ?`);
     // The same two over a set of episode ids (a JSON array), for recomputing chosen episodes.
     this.pageInStmt = db.prepare(`
       SELECT ${pageColumns}
@@ -116,9 +118,22 @@ export class CreditInputRepository {
     split: SplitChoice = 'all',
   ): number {
     const steps = [clampStep(fromStep), clampStep(toStep), splitParam(split)] as const;
-    return (
-      (ids ? this.countInStmt.get(JSON.stringify(ids), runId, ...steps) : this.countStmt.get(runId, ...steps))?.n ?? 0
-    );
+    if (ids) return this.countInStmt.get(JSON.stringify(ids), runId, ...steps)?.n ?? 0;
+    return this.episodeCounts(runId, fromStep, toStep, split).inSplit;
+  }
+
+  /**
+   * The run's episodes with `train_step` in [fromStep, toStep] (no step counts as 0): those of
+   * `split` (what {@link episodes} yields) and those of every split kind, in one read.
+   */
+  episodeCounts(
+    runId: number,
+    fromStep = -Infinity,
+    toStep = Infinity,
+    split: SplitChoice = 'all',
+  ): { readonly inSplit: number; readonly everyKind: number } {
+    const row = this.countStmt.get(splitParam(split), runId, clampStep(fromStep), clampStep(toStep));
+    return { inSplit: row?.n ?? 0, everyKind: row?.everyKind ?? 0 };
   }
 
   runs(): CreditRun[] {

@@ -51,7 +51,10 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   const chosen = episodesToCompute(run, ctx, params.hash, freshness);
   const episodes = (): Generator<CreditEpisode> =>
     ctx.input.episodes(run.runId, from, to, undefined, chosen.ids, split);
-  const total = chosen.ids?.length === 0 ? 0 : ctx.input.countEpisodes(run.runId, from, to, chosen.ids, split);
+  // A pass over the whole run counts its split and every split kind at once (streamedSignal needs both).
+  const counts = chosen.ids === undefined ? ctx.input.episodeCounts(run.runId, from, to, split) : undefined;
+  const total =
+    chosen.ids?.length === 0 ? 0 : (counts?.inSplit ?? ctx.input.countEpisodes(run.runId, from, to, chosen.ids, split));
   let writes: CreditWrites;
   try {
     writes = openWrites(ctx, total);
@@ -78,7 +81,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
       const firstWholePass =
         chosen.ids === undefined && options.budget === undefined && !ctx.output.hasParams(run.runId, params);
       if (firstWholePass)
-        state.writesWhole(advantages, streamedSignal(run, ctx, params, total), aggregateTally(ctx, params));
+        state.writesWhole(advantages, streamedSignal(ctx, params, total, counts), aggregateTally(ctx, params));
       budget = await computeEpisodes(ctx, state, episodes, costs);
       state.flush(true);
       if (!state.groupAdvantages?.contiguous) {
@@ -163,14 +166,13 @@ function passParams(
  * (each episode is tallied under its own kind, so a pass over both always does).
  */
 function streamedSignal(
-  run: CreditRun,
   ctx: RunContext,
   params: CreditParams,
   total: number,
+  counts: { readonly everyKind: number } | undefined,
 ): StreamedSignalTally | undefined {
   const split = ctx.options.split ?? defaultSplit;
-  const [from, to] = ctx.options.steps ?? [-Infinity, Infinity];
-  if (split !== 'all' && ctx.input.countEpisodes(run.runId, from, to, undefined, 'all') !== total) return undefined;
+  if (split !== 'all' && counts?.everyKind !== total) return undefined;
   return StreamedSignalTally.of(params, split);
 }
 

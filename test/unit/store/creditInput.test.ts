@@ -39,3 +39,36 @@ test('episodes() assembles each episode from its stored rows: roster, logged val
   assert.ok(episodes.some((e) => e.loggedCounterfactuals.length === 3));
   store.close();
 });
+
+test("episodeCounts() counts the split's episodes and every kind's in one read, as episodes() yields them", async () => {
+  const { store } = await indexedDemo();
+  const input = new CreditInputRepository(store.db);
+  const team = input.runs().find((r) => r.name === 'planner-solver-verifier');
+  assert.ok(team);
+  // Held-out episodes under names of any case (core/split.ts), and one with no split at all (train).
+  store.db
+    .exec(`UPDATE episode SET split = CASE episode_id % 5 WHEN 0 THEN 'VAL' WHEN 1 THEN 'validation' WHEN 2 THEN NULL
+    ELSE split END WHERE run_id = ${String(team.runId)}`);
+  const yielded = (from: number, to: number, split: 'train' | 'validation' | 'all'): number =>
+    [...input.episodes(team.runId, from, to, 50, undefined, split)].length;
+  for (const [from, to] of [
+    [-Infinity, Infinity],
+    [3, 7],
+  ] as const) {
+    const every = yielded(from, to, 'all');
+    const train = yielded(from, to, 'train');
+    const validation = yielded(from, to, 'validation');
+    assert.ok(
+      train > 0 && validation > 0 && train + validation === every,
+      `${String(from)}..${String(to)}: both kinds`,
+    );
+    assert.deepEqual(input.episodeCounts(team.runId, from, to, 'train'), { inSplit: train, everyKind: every });
+    assert.deepEqual(input.episodeCounts(team.runId, from, to, 'validation'), {
+      inSplit: validation,
+      everyKind: every,
+    });
+    assert.deepEqual(input.episodeCounts(team.runId, from, to, 'all'), { inSplit: every, everyKind: every });
+    assert.equal(input.countEpisodes(team.runId, from, to, undefined, 'validation'), validation);
+  }
+  store.close();
+});
