@@ -73,7 +73,7 @@ function creditLensTable(scratch: string, cli: string, dir: string, indexFlags: 
   const total = {
     wallS: index.wallS + credit.wallS,
     userS: index.userS + credit.userS,
-    maxRssMb: Math.max(index.maxRssMb, credit.maxRssMb),
+    maxRssMib: Math.max(index.maxRssMib, credit.maxRssMib),
     stdout: credit.stdout,
   };
   return { total, index, credit };
@@ -84,29 +84,29 @@ export function formatFirstTable(result: FirstTableResult): string {
   if (result.kind === 'skipped') return `first-table: pandas peer skipped: ${result.reason}`;
   const lines = [
     `First LOO table from a cold folder: ${result.dir}`,
-    '| round | with search: s (index + credit) | peak RSS MB | episodes first: s (index + credit) | peak RSS MB | `table`: s | peak RSS MB | pandas s | peak RSS MB | load |',
+    '| round | with search: s (index + credit) | peak RSS MiB | episodes first: s (index + credit) | peak RSS MiB | `table`: s | peak RSS MiB | pandas s | peak RSS MiB | load |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   const side = (t: CreditLensTable): string =>
-    `${t.total.wallS.toFixed(2)} (${t.index.wallS.toFixed(2)} + ${t.credit.wallS.toFixed(2)}) | ${t.total.maxRssMb.toFixed(0)}`;
+    `${t.total.wallS.toFixed(2)} (${t.index.wallS.toFixed(2)} + ${t.credit.wallS.toFixed(2)}) | ${t.total.maxRssMib.toFixed(0)}`;
   result.rounds.forEach((r, i) => {
-    const pandas = `${r.pandas.wallS.toFixed(2)} | ${r.pandas.maxRssMb.toFixed(0)}`;
-    const traces = `${r.fromTraces.wallS.toFixed(2)} | ${r.fromTraces.maxRssMb.toFixed(0)}`;
+    const pandas = `${r.pandas.wallS.toFixed(2)} | ${r.pandas.maxRssMib.toFixed(0)}`;
+    const traces = `${r.fromTraces.wallS.toFixed(2)} | ${r.fromTraces.maxRssMib.toFixed(0)}`;
     lines.push(
       `| ${String(i + 1)} | ${side(r.withSearch)} | ${side(r.episodesFirst)} | ${traces} | ${pandas} | ${String(r.load)} |`,
     );
   });
   const theirs = median(result.rounds.map((r) => r.pandas.wallS));
-  const theirRss = median(result.rounds.map((r) => r.pandas.maxRssMb));
+  const theirRss = median(result.rounds.map((r) => r.pandas.maxRssMib));
   const ratio = (label: string, pick: (r: FirstTableRound) => CreditLensTable): string => {
     const ours = median(result.rounds.map((r) => pick(r).total.wallS));
-    const ourRss = median(result.rounds.map((r) => pick(r).total.maxRssMb));
-    return `${label}: ${ours.toFixed(2)} s / ${ourRss.toFixed(0)} MB, ${(theirs / ours).toFixed(2)}× as fast as pandas with ${(ourRss / theirRss).toFixed(2)}× its memory`;
+    const ourRss = median(result.rounds.map((r) => pick(r).total.maxRssMib));
+    return `${label}: ${ours.toFixed(2)} s / ${ourRss.toFixed(0)} MiB, ${(theirs / ours).toFixed(2)}× as fast as pandas with ${(ourRss / theirRss).toFixed(2)}× its memory`;
   };
   const traces = (pick: (t: ProcessTiming) => number): number => median(result.rounds.map((r) => pick(r.fromTraces)));
   lines.push(
-    `medians: pandas ${theirs.toFixed(2)} s / ${theirRss.toFixed(0)} MB; ${ratio('with search', (r) => r.withSearch)}; ${ratio('episodes first', (r) => r.episodesFirst)}; ` +
-      `\`table\` (from the traces): ${traces((t) => t.wallS).toFixed(2)} s / ${traces((t) => t.maxRssMb).toFixed(0)} MB, ${(theirs / traces((t) => t.wallS)).toFixed(2)}× as fast as pandas with ${(traces((t) => t.maxRssMb) / theirRss).toFixed(2)}× its memory`,
+    `medians: pandas ${theirs.toFixed(2)} s / ${theirRss.toFixed(0)} MiB; ${ratio('with search', (r) => r.withSearch)}; ${ratio('episodes first', (r) => r.episodesFirst)}; ` +
+      `\`table\` (from the traces): ${traces((t) => t.wallS).toFixed(2)} s / ${traces((t) => t.maxRssMib).toFixed(0)} MiB, ${(theirs / traces((t) => t.wallS)).toFixed(2)}× as fast as pandas with ${(traces((t) => t.maxRssMib) / theirRss).toFixed(2)}× its memory`,
     sameAnswer(result.rounds[0]),
   );
   return lines.join('\n');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 export interface ProcessTiming {
   readonly wallS: number;
   readonly userS: number;
-  readonly maxRssMb: number;
+  readonly maxRssMib: number;
   /** What the process wrote to stdout (the JSON of `--json` commands). */
   readonly stdout: string;
 }
@@ -31,7 +31,7 @@ export function timedProcess(scratch: string, command: string, args: readonly st
   if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${run.stderr.slice(-2000)}`);
   const [wall = 'NaN', user = 'NaN', rssKb = 'NaN'] =
     readFileSync(out, 'utf8').trim().split('\n').pop()?.split(' ') ?? [];
-  return { wallS: Number(wall), userS: Number(user), maxRssMb: Number(rssKb) / 1024, stdout: run.stdout };
+  return { wallS: Number(wall), userS: Number(user), maxRssMib: Number(rssKb) / 1024, stdout: run.stdout };
 }
 
 /** The 1-minute load average (the machine is shared: every table row says how busy it was). */

@@ -41,7 +41,7 @@ export interface ScalePoint {
 
 export interface ViewsResult {
   readonly timings: readonly ViewTiming[];
-  readonly maxRssMb: number;
+  readonly maxRssMib: number;
 }
 
 export type ScaleResult =
@@ -112,7 +112,7 @@ function measurePoint(
       table,
       audit,
       ...(auditText ? { auditText } : {}),
-      views: { timings: views.timings, maxRssMb: viewsRun.maxRssMb },
+      views: { timings: views.timings, maxRssMib: viewsRun.maxRssMib },
       ...(live ? { liveTailMs: (JSON.parse(live.stdout) as LiveTailResult).latencyMs } : {}),
       load: loadAverage(),
     };
@@ -131,7 +131,7 @@ interface ColdPass {
 /** The child process of `views-at`: the dashboard's services on an indexed, audited run, then a long episode. */
 export async function viewsAt(dir: string, db: string): Promise<ViewsResult> {
   const timings = [...(await dashboardTimings(dir, db)), ...(await longEpisodeTimings([10_000]))];
-  return { timings, maxRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20 };
+  return { timings, maxRssMib: (process.resourceUsage().maxRSS * 1024) / 2 ** 20 };
 }
 
 const gb = (bytes: number): number => bytes / 1e9;
@@ -155,23 +155,23 @@ export function formatScaleCurve(result: ScaleResult): string {
   row('cold index with search, wall s', (p) => p.cold.wallS);
   row('— episodes listed after, s', (p) => p.coldIndexMs / 1000);
   row('— user CPU s', (p) => p.cold.userS);
-  row('cold index peak RSS MB', (p) => p.cold.maxRssMb, 0, false);
+  row('cold index peak RSS MiB', (p) => p.cold.maxRssMib, 0, false);
   row('re-index, nothing changed, wall s', (p) => p.reindex.wallS, 2, false);
   row('index size MB', (p) => p.indexBytes / 1e6, 0);
   row('LOO (logged), wall s', (p) => p.loo.wallS);
   row('LOO episodes/s (whole process)', (p) => p.episodes / p.loo.wallS, 0, false);
-  row('LOO peak RSS MB', (p) => p.loo.maxRssMb, 0, false);
+  row('LOO peak RSS MiB', (p) => p.loo.maxRssMib, 0, false);
   row('first LOO table (`table`, no index), wall s', (p) => p.table.wallS);
   row('— episodes/s (whole process)', (p) => p.episodes / p.table.wallS, 0, false);
-  row('— peak RSS MB', (p) => p.table.maxRssMb, 0, false);
+  row('— peak RSS MiB', (p) => p.table.maxRssMib, 0, false);
   row('audit --no-text, wall s', (p) => p.audit.wallS);
-  row('audit --no-text peak RSS MB', (p) => p.audit.maxRssMb, 0, false);
+  row('audit --no-text peak RSS MiB', (p) => p.audit.maxRssMib, 0, false);
   row('audit with text, wall s', (p) => p.auditText?.wallS ?? NaN, 1, false);
-  row('audit with text peak RSS MB', (p) => p.auditText?.maxRssMb ?? NaN, 0, false);
+  row('audit with text peak RSS MiB', (p) => p.auditText?.maxRssMib ?? NaN, 0, false);
   const names = points[0]?.views.timings.map((t) => t.name) ?? [];
   for (const name of names)
     row(`view: ${name}, first ms`, (p) => p.views.timings.find((t) => t.name === name)?.firstMs ?? NaN, 1, false);
-  row('views process peak RSS MB', (p) => p.views.maxRssMb, 0, false);
+  row('views process peak RSS MiB', (p) => p.views.maxRssMib, 0, false);
   row('live tail: append → visible, median ms', (p) => quantile(p.liveTailMs ?? [], 0.5), 0, false);
   row('live tail: append → visible, p95 ms', (p) => quantile(p.liveTailMs ?? [], 0.95), 0, false);
   row('load average at the end', (p) => p.load, 2, false);
