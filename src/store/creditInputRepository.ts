@@ -20,6 +20,12 @@ interface RoutingDecision {
   readonly behaviourProbsJson: string | null;
 }
 
+/** A run's episodes in a step range: those of one split, and those of every split kind. */
+export interface EpisodeCounts {
+  readonly inSplit: number;
+  readonly everyKind: number;
+}
+
 /** The run a credit pass works on. */
 export interface CreditRun {
   readonly runId: number;
@@ -126,12 +132,7 @@ export class CreditInputRepository {
    * The run's episodes with `train_step` in [fromStep, toStep] (no step counts as 0): those of
    * `split` (what {@link episodes} yields) and those of every split kind, in one read.
    */
-  episodeCounts(
-    runId: number,
-    fromStep = -Infinity,
-    toStep = Infinity,
-    split: SplitChoice = 'all',
-  ): { readonly inSplit: number; readonly everyKind: number } {
+  episodeCounts(runId: number, fromStep = -Infinity, toStep = Infinity, split: SplitChoice = 'all'): EpisodeCounts {
     const row = this.countStmt.get(splitParam(split), runId, clampStep(fromStep), clampStep(toStep));
     return { inSplit: row?.n ?? 0, everyKind: row?.everyKind ?? 0 };
   }

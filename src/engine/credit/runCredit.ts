@@ -3,7 +3,7 @@ import type { AgentDecl } from '../../core/episode';
 import type { Unidentified } from '../../core/provenance';
 import { totalReplayCost, type ReplayCost } from '../../credit/replay/replayCost';
 import { advantagesFor } from '../../credit/signals/advantageConventions';
-import type { CreditRun } from '../../store/creditInputRepository';
+import type { CreditRun, EpisodeCounts } from '../../store/creditInputRepository';
 import type { CreditFreshness } from '../../store/creditFreshness';
 import type { EvaluatorUsage } from '../../store/creditRepository';
 import type { Evaluator } from '../evaluators/evaluator';
@@ -51,8 +51,10 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   const chosen = episodesToCompute(run, ctx, params.hash, freshness);
   const episodes = (): Generator<CreditEpisode> =>
     ctx.input.episodes(run.runId, from, to, undefined, chosen.ids, split);
-  // A pass over the whole run counts its split and every split kind at once (streamedSignal needs both).
-  const counts = chosen.ids === undefined ? ctx.input.episodeCounts(run.runId, from, to, split) : undefined;
+  // A pass over the whole run counts its split and every split kind at once (streamedSignal needs
+  // both), unless choosing its episodes already did.
+  const counts =
+    chosen.ids === undefined ? (chosen.counts ?? ctx.input.episodeCounts(run.runId, from, to, split)) : undefined;
   const total =
     chosen.ids?.length === 0 ? 0 : (counts?.inSplit ?? ctx.input.countEpisodes(run.runId, from, to, chosen.ids, split));
   let writes: CreditWrites;
@@ -169,7 +171,7 @@ function streamedSignal(
   ctx: RunContext,
   params: CreditParams,
   total: number,
-  counts: { readonly everyKind: number } | undefined,
+  counts: EpisodeCounts | undefined,
 ): StreamedSignalTally | undefined {
   const split = ctx.options.split ?? defaultSplit;
   if (split !== 'all' && counts?.everyKind !== total) return undefined;
@@ -185,13 +187,14 @@ function aggregateTally(ctx: RunContext, params: CreditParams): AggregateTally {
 /**
  * The episodes to compute: those chosen by the caller (undefined: all), and with `onlyMissing` only
  * those without current stored credit of `paramsHash` (all of them, when none is stored: undefined).
+ * `counts`: the run's counts, when it counted them for a pass over the whole run.
  */
 function episodesToCompute(
   run: CreditRun,
   ctx: RunContext,
   paramsHash: string,
   freshness: CreditFreshness | undefined,
-): { ids: readonly number[] | undefined; reused?: number } {
+): { ids: readonly number[] | undefined; reused?: number; counts?: EpisodeCounts } {
   const { options } = ctx;
   if (!options.onlyMissing || !freshness) return { ids: options.episodes };
   const split = options.split ?? defaultSplit;
@@ -200,10 +203,11 @@ function episodesToCompute(
   const missing = freshness
     .missingEpisodes(run.runId, options.method, paramsHash, steps, split)
     .filter((id) => chosen === undefined || chosen.has(id));
-  const total = ctx.input.countEpisodes(run.runId, steps[0], steps[1], options.episodes, split);
+  const counts = options.episodes ? undefined : ctx.input.episodeCounts(run.runId, steps[0], steps[1], split);
+  const total = counts?.inSplit ?? ctx.input.countEpisodes(run.runId, steps[0], steps[1], options.episodes, split);
   // Every episode missing: the plain pass (a page at a time) instead of one read per chosen id.
   const ids = missing.length === total ? options.episodes : missing;
-  return { ids, reused: total - missing.length };
+  return { ids, reused: total - missing.length, ...(ids === undefined && counts ? { counts } : {}) };
 }
 
 /**
