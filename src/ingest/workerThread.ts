@@ -103,3 +103,17 @@ export function endWorker(worker: Worker, graceMs = exitGraceMs): Promise<void> 
     worker.postMessage(exitRequest);
   });
 }
+
+/**
+ * A worker's fatal error as its host reports it: running out of its bounded heap (`limits`) says
+ * so, what the limit is and what is `kept`; any other error as it is.
+ */
+export function outOfMemoryError(
+  error: Error & { code?: string },
+  job: string,
+  limits: { readonly maxOldGenerationSizeMb: number },
+  kept: string,
+): Error {
+  if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
+  return new Error(`${job} ran out of its ${limits.maxOldGenerationSizeMb} MB heap (${error.message}); ${kept}`);
+}

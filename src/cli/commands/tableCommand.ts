@@ -25,6 +25,7 @@ export interface TableCommandOptions {
 export async function tableCommand(options: TableCommandOptions, io: CliIo): Promise<number> {
   const method = parseTraceMethod(options.method);
   const parseWorker = join(__dirname, 'traceCreditWorker.js');
+  const jobWorker = join(__dirname, 'indexWorker.js');
   const bar = options.output === 'text' && io.tty ? new ProgressBar(io.tty) : undefined;
   let cancelled = false;
   const stop = (): void => {
@@ -40,6 +41,7 @@ export async function tableCommand(options: TableCommandOptions, io: CliIo): Pro
       steps: options.steps ?? [-Infinity, Infinity],
       ...(options.run ? { run: options.run } : {}),
       ...(existsSync(parseWorker) ? { parseWorkerScript: parseWorker } : {}),
+      ...(existsSync(jobWorker) ? { jobWorkerScript: jobWorker } : {}),
       isCancelled: () => cancelled,
       onProgress: (progress) => bar?.update(progress),
     });

@@ -1,4 +1,4 @@
-import { endWorker, startWorker } from '../../ingest/workerThread';
+import { endWorker, outOfMemoryError, startWorker } from '../../ingest/workerThread';
 import { CreditRepository } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
 import { findIndexLocation } from '../indexLocation';
@@ -69,7 +69,9 @@ export async function runCreditJobInWorker(
           reject(message.noIndex ? new NoIndexError(message.message) : new Error(message.message));
         else forwardHook(message, hooks);
       });
-      worker.on('error', (error: Error & { code?: string }) => reject(workerError(error)));
+      worker.on('error', (error: Error & { code?: string }) =>
+        reject(outOfMemoryError(error, 'the credit pass', creditJobHeapLimits, 'what it stored before is kept')),
+      );
       worker.on('exit', (code) =>
         reject(new Error(`the credit job's worker exited (code ${code}) before the job ended`)),
       );
@@ -125,12 +127,4 @@ function reportStoredRuns(options: CreditJobOptions, hooks: CreditJobHooks, resu
   } finally {
     store.close();
   }
-}
-
-/** The worker's fatal error; running out of its bounded heap says so, and what the limit is. */
-function workerError(error: Error & { code?: string }): Error {
-  if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
-  return new Error(
-    `the credit pass ran out of its ${creditJobHeapLimits.maxOldGenerationSizeMb} MB heap (${error.message}); what it stored before is kept`,
-  );
 }

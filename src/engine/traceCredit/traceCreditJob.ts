@@ -4,6 +4,7 @@ import type { TraceIssue } from '../../core/indexing';
 import type { ValueCounters } from '../credit/coalitionValues';
 import type { AgentSummary, StepCell } from '../credit/creditSummary';
 import { indexRunFolder } from '../../ingest/indexRunFolder';
+import { traceCreditTableInWorker } from './traceCreditInWorker';
 import { choosesRun, type TraceCreditChoice } from './traceCreditChoice';
 import { TraceCreditSink, type TraceCreditProblem } from './traceCreditSink';
 
@@ -19,6 +20,11 @@ export interface TraceCreditOptions extends TraceCreditChoice {
   readonly parseWorkers?: number;
   readonly isCancelled?: () => boolean;
   readonly onProgress?: (progress: IndexProgress) => void;
+  /**
+   * Run the pass in a worker running this script (`dist/indexWorker.js`; traceCreditInWorker.ts),
+   * whose heap is bounded; default: in this thread.
+   */
+  readonly jobWorkerScript?: string;
 }
 
 /** One run's table: per agent (mean, interval, early → late, status) and per (step, agent) mean. */
@@ -66,6 +72,7 @@ function defaultParseWorkers(): number {
  * index and an evaluator (`credit-lens credit --evaluator …`).
  */
 export async function traceCreditTable(options: TraceCreditOptions): Promise<TraceCreditResult> {
+  if (options.jobWorkerScript !== undefined) return traceCreditTableInWorker(options, options.jobWorkerScript);
   const { root, parseWorkerScript, parseWorkers, isCancelled, onProgress, ...choice } = options;
   const sink = new TraceCreditSink(choice);
   const pass = await indexRunFolder(root, sink, {

@@ -73,6 +73,7 @@ export function traceCreditTableCommand(deps: TraceCreditTableDeps): (argument?:
             steps: [-Infinity, Infinity],
             ...(run ? { run } : {}),
             parseWorkerScript: join(dirname(deps.workerScript), 'traceCreditWorker.js'),
+            jobWorkerScript: deps.workerScript,
             isCancelled: () => (cancelled ||= token.isCancellationRequested),
             onProgress: (update) => {
               const step = progressIncrement(reported, update);

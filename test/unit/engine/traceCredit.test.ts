@@ -16,6 +16,7 @@ import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 // the bundled workers (dist/traceCreditWorker.js, built by `npm test` before the tests).
 const creditWorker = resolve('dist/traceCreditWorker.js');
 const parseWorker = resolve('dist/parseWorker.js');
+const indexWorker = resolve('dist/indexWorker.js');
 const everything = { split: 'train', steps: [-Infinity, Infinity] } as const;
 
 let demo = '';
@@ -113,8 +114,40 @@ for (const method of ['loo', 'shapley', 'shared'] as const) {
       parseWorkers: 1,
     });
     assert.deepEqual(oneParseWorker.runs, inWorkers.runs);
+    let progressed = 0;
+    const inJobWorker = await traceCreditTable({
+      root: demo,
+      method,
+      ...everything,
+      parseWorkerScript: creditWorker,
+      jobWorkerScript: indexWorker,
+      onProgress: () => progressed++,
+    });
+    assert.deepEqual(inJobWorker.runs, inWorkers.runs, 'the pass in its own worker (the CLI and the extension)');
+    assert.equal(inJobWorker.pass.linesRead, inWorkers.pass.linesRead);
+    assert.ok(progressed > 0, 'its progress reaches the caller');
   });
 }
+
+test('table in its worker: cancelled by the caller, it stops and says so; a missing folder is an error naming it', async () => {
+  const cancelled = await traceCreditTable({
+    root: demo,
+    method: 'loo',
+    ...everything,
+    parseWorkerScript: creditWorker,
+    jobWorkerScript: indexWorker,
+    isCancelled: () => true,
+  });
+  const whole = await traceCreditTable({ root: demo, method: 'loo', ...everything, parseWorkerScript: creditWorker });
+  const episodes = (r: TraceCreditResult): number => r.runs.reduce((sum, run) => sum + run.episodes, 0);
+  assert.ok(episodes(cancelled) < episodes(whole), `${episodes(cancelled)} of ${episodes(whole)} episodes read`);
+  assert.equal(cancelled.pass.cancelled, true);
+  const gone = join(tempFolder(), 'gone');
+  await assert.rejects(
+    traceCreditTable({ root: gone, method: 'loo', ...everything, jobWorkerScript: indexWorker }),
+    (error: Error) => error.message.includes('gone'),
+  );
+});
 
 test('table on the demo: the verifier idles late under loo, and only logged values are read', async () => {
   const table = await traceCreditTable({ root: demo, method: 'loo', ...everything, parseWorkerScript: creditWorker });

@@ -1,0 +1,80 @@
+import { parentPort } from 'node:worker_threads';
+import type { IndexProgress } from '../../core/indexProgress';
+import { closedOnExitRequest, endWorker, outOfMemoryError, startWorker } from '../../ingest/workerThread';
+import { creditJobHeapLimits } from '../credit/creditJobInWorker';
+import { traceCreditTable, type TraceCreditOptions, type TraceCreditResult } from './traceCreditJob';
+
+// The credit table's pass in a worker thread (dist/indexWorker.js in its `trace-credit` role): the
+// host passes the options, the worker starts the parse workers, tallies their digests and answers
+// with the table; progress comes back as messages, a cancel is a shared flag.
+
+/** What the host passes to the table's worker: the options that cross a thread. */
+export interface TraceCreditWorkerData {
+  readonly role: 'trace-credit';
+  readonly options: Omit<TraceCreditOptions, 'isCancelled' | 'onProgress' | 'jobWorkerScript'>;
+  /** One Int32, set to 1 by the host to cancel; the pass polls it as its `isCancelled`. */
+  readonly cancel: SharedArrayBuffer;
+  /** Whether the host wants the pass's progress. */
+  readonly progress: boolean;
+}
+
+/** From the worker to the host: progress, then the table or why there is none. */
+export type TraceCreditWorkerMessage =
+  | { readonly kind: 'progress'; readonly progress: IndexProgress }
+  | { readonly kind: 'done'; readonly result: TraceCreditResult }
+  | { readonly kind: 'failed'; readonly message: string };
+
+/**
+ * {@link traceCreditTable} in a worker thread running `script`. Why: the thread that tallies parses
+ * every batch's digests (1.3 million episodes at 10 GB), and a main thread's young and old
+ * generations grow with the machine, which an extension cannot bound for VS Code's own thread: on
+ * Node 24 the 10 GB table reached 475–500 MiB on the CLI's thread (BENCHMARKS.md, issue 15,
+ * twenty-fourth and twenty-fifth parts). In a worker its generations are bounded as the credit job's
+ * are ({@link creditJobHeapLimits}), and the caller's thread stays free.
+ */
+export async function traceCreditTableInWorker(
+  options: TraceCreditOptions,
+  script: string,
+): Promise<TraceCreditResult> {
+  const { isCancelled, onProgress, jobWorkerScript: _here, ...crossing } = options;
+  const cancel = new SharedArrayBuffer(4);
+  const data: TraceCreditWorkerData = { role: 'trace-credit', options: crossing, cancel, progress: !!onProgress };
+  // The host's cancel is a function: polled here and handed on as the shared flag.
+  const pollCancel = (): void => {
+    if (isCancelled?.()) Atomics.store(new Int32Array(cancel), 0, 1);
+  };
+  pollCancel();
+  const poll = setInterval(pollCancel, 100);
+  const worker = startWorker(script, { workerData: data, resourceLimits: creditJobHeapLimits });
+  try {
+    return await new Promise<TraceCreditResult>((resolve, reject) => {
+      worker.on('message', (message: TraceCreditWorkerMessage) => {
+        if (message.kind === 'progress') onProgress?.(message.progress);
+        else if (message.kind === 'done') resolve(message.result);
+        else reject(new Error(message.message));
+      });
+      worker.on('error', (error: Error & { code?: string }) =>
+        reject(outOfMemoryError(error, 'the credit table', creditJobHeapLimits, 'nothing was written')),
+      );
+      worker.on('exit', (code) => reject(new Error(`the credit table's worker exited (code ${code}) before it ended`)));
+    });
+  } finally {
+    clearInterval(poll);
+    await endWorker(worker);
+  }
+}
+
+/** Worker side: runs the pass and posts its progress and table, then waits for the host's exit request. */
+export function runTraceCreditWorker(data: TraceCreditWorkerData): void {
+  const post = (message: TraceCreditWorkerMessage): void => parentPort?.postMessage(message);
+  parentPort?.on('message', (message: unknown) => closedOnExitRequest(message, [parentPort]));
+  const cancelFlag = new Int32Array(data.cancel);
+  traceCreditTable({
+    ...data.options,
+    isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
+    ...(data.progress ? { onProgress: (progress: IndexProgress) => post({ kind: 'progress', progress }) } : {}),
+  }).then(
+    (result) => post({ kind: 'done', result }),
+    (error: unknown) => post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
+  );
+}
