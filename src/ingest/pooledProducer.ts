@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { ParsedBatch, ParseRequest } from './parseLines';
 import { batchOfMessage, maxInFlight, maxTextsInFlight, type BatchProducer, type BatchSink } from './batchProducer';
 import { flagCancel, flagInFlight, type ParseWorkerData, type ParseWorkerMessage } from './parseWorkerProtocol';
-import { endWorker, startWorker } from './workerThread';
+import { endWorker, outOfMemoryError, startWorker } from './workerThread';
 
 /** One parse worker of a pool: its thread, its flags, and the requests it was given (global indices). */
 interface PoolWorker {
@@ -46,6 +46,16 @@ export function pooledProducer(script: string, isCancelled: () => boolean, size:
   };
 }
 
+/**
+ * The old generation of a pool's parse workers. Why bounded: V8 lets an isolate's old generation
+ * grow by a factor that rises with its limit (4× under a large machine's default, about 1.6× at 1 GB),
+ * and two parse workers' heaps grew so through a 10 GB pass (`table` on Node 24: 391 MiB peak RSS
+ * with the table's own worker bounded, 343 with this bound; at 2 GB, 387). 1 GB, not less: a trace
+ * file read whole (a JSON log, not JSON Lines) is parsed in one piece (BENCHMARKS.md, issue 15,
+ * twenty-fifth part).
+ */
+export const parsePoolHeapLimits = { maxOldGenerationSizeMb: 1024 } as const;
+
 function startPoolWorker(script: string, job: unknown): PoolWorker {
   const flags = new Int32Array(new SharedArrayBuffer(8));
   const data: ParseWorkerData = {
@@ -54,8 +64,15 @@ function startPoolWorker(script: string, job: unknown): PoolWorker {
     maxTextsInFlight,
     ...(job !== undefined ? { job } : {}),
   };
-  return { worker: startWorker(script, { workerData: data }), flags, assigned: [] };
+  return {
+    worker: startWorker(script, { workerData: data, resourceLimits: parsePoolHeapLimits }),
+    flags,
+    assigned: [],
+  };
 }
+
+const outOfMemoryRemedy =
+  'a trace file too large to parse there can be indexed (`credit-lens index`, whose parse has no such bound) and its credit computed from the index';
 
 function parseInOrder(
   workers: readonly PoolWorker[],
@@ -114,8 +131,10 @@ function parseInOrder(
         }
       };
       const onExit = (code: number): void => fail(new Error(`parse worker exited with code ${code}`));
-      w.worker.on('message', onMessage).on('error', fail).on('exit', onExit);
-      w.detach = () => w.worker.off('message', onMessage).off('error', fail).off('exit', onExit);
+      const onError = (error: Error): void =>
+        fail(outOfMemoryError(error, 'a parse worker', parsePoolHeapLimits, outOfMemoryRemedy));
+      w.worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      w.detach = () => w.worker.off('message', onMessage).off('error', onError).off('exit', onExit);
       w.worker.postMessage(w.assigned.map((i) => requests[i]));
     });
     if (requests.length === 0) resolve();

@@ -1,12 +1,19 @@
 import { parentPort } from 'node:worker_threads';
 import type { IndexProgress } from '../../core/indexProgress';
 import { closedOnExitRequest, endWorker, outOfMemoryError, startWorker } from '../../ingest/workerThread';
-import { creditJobHeapLimits } from '../credit/creditJobInWorker';
 import { traceCreditTable, type TraceCreditOptions, type TraceCreditResult } from './traceCreditJob';
 
 // The credit table's pass in a worker thread (dist/indexWorker.js in its `trace-credit` role): the
 // host passes the options, the worker starts the parse workers, tallies their digests and answers
 // with the table; progress comes back as messages, a cancel is a shared flag.
+
+/**
+ * The heap of the table's worker: the old generation as the credit job's
+ * (`creditJobHeapLimits`: V8's growing factor about 1.4 at 512 MB), the young generation 16 MB. On
+ * the 10 GB run on Node 24, 8 or 16 MB gave the same peak RSS (321, 324 MiB) and 32 MB 16 MB more
+ * (BENCHMARKS.md, issue 15, twenty-fifth part).
+ */
+export const tableJobHeapLimits = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 } as const;
 
 /** What the host passes to the table's worker: the options that cross a thread. */
 export interface TraceCreditWorkerData {
@@ -29,8 +36,8 @@ export type TraceCreditWorkerMessage =
  * every batch's digests (1.3 million episodes at 10 GB), and a main thread's young and old
  * generations grow with the machine, which an extension cannot bound for VS Code's own thread: on
  * Node 24 the 10 GB table reached 475–500 MiB on the CLI's thread (BENCHMARKS.md, issue 15,
- * twenty-fourth and twenty-fifth parts). In a worker its generations are bounded as the credit job's
- * are ({@link creditJobHeapLimits}), and the caller's thread stays free.
+ * twenty-fourth and twenty-fifth parts). In a worker its generations are bounded
+ * ({@link tableJobHeapLimits}), and the caller's thread stays free.
  */
 export async function traceCreditTableInWorker(
   options: TraceCreditOptions,
@@ -45,7 +52,7 @@ export async function traceCreditTableInWorker(
   };
   pollCancel();
   const poll = setInterval(pollCancel, 100);
-  const worker = startWorker(script, { workerData: data, resourceLimits: creditJobHeapLimits });
+  const worker = startWorker(script, { workerData: data, resourceLimits: tableJobHeapLimits });
   try {
     return await new Promise<TraceCreditResult>((resolve, reject) => {
       worker.on('message', (message: TraceCreditWorkerMessage) => {
@@ -54,7 +61,7 @@ export async function traceCreditTableInWorker(
         else reject(new Error(message.message));
       });
       worker.on('error', (error: Error & { code?: string }) =>
-        reject(outOfMemoryError(error, 'the credit table', creditJobHeapLimits, 'nothing was written')),
+        reject(outOfMemoryError(error, 'the credit table', tableJobHeapLimits, 'nothing was written')),
       );
       worker.on('exit', (code) => reject(new Error(`the credit table's worker exited (code ${code}) before it ended`)));
     });

@@ -9,7 +9,7 @@ import type { SideSearchWorkerData } from '../../../src/engine/indexWorkerSearch
 import type { ParseRequest } from '../../../src/ingest/parseLines';
 import type { ParseWorkerData, ParseWorkerMessage } from '../../../src/ingest/parseWorkerProtocol';
 import { canonicalFormat } from '../../../src/ingest/importers/canonicalMapper';
-import { endWorker, startWorker, workerYoungGenerationMb } from '../../../src/ingest/workerThread';
+import { endWorker, outOfMemoryError, startWorker, workerYoungGenerationMb } from '../../../src/ingest/workerThread';
 import { episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 // A worker asked to end must end on its own (exit code 0), not be terminated (exit code 1): on
@@ -106,6 +106,21 @@ test('startWorker caps the young generation of a worker, unless the caller sets 
   };
   assert.equal(await limitsOf({}), workerYoungGenerationMb);
   assert.equal(await limitsOf({ resourceLimits: { maxYoungGenerationSizeMb: 4 } }), 4);
+});
+
+test('a worker that runs out of its bounded heap: its host says so, with the bound and what is kept', async () => {
+  const limits = { maxOldGenerationSizeMb: 16 };
+  const worker = startWorker('const held = []; for (;;) held.push(new Array(1e4).fill(held.length));', {
+    eval: true,
+    resourceLimits: limits,
+  });
+  const error = await new Promise<Error & { code?: string }>((got) => worker.once('error', got));
+  await endWorker(worker);
+  assert.equal(error.code, 'ERR_WORKER_OUT_OF_MEMORY');
+  const reported = outOfMemoryError(error, 'the audit', limits, 'the flags stand');
+  assert.match(reported.message, /^the audit ran out of its 16 MB heap \(.+\); the flags stand$/);
+  const other = new Error('disk full');
+  assert.equal(outOfMemoryError(other, 'the audit', limits, 'kept'), other, 'any other error as it is');
 });
 
 // V8's own answer, asked inside the isolate: does it compile optimized code on a background thread?
