@@ -29,8 +29,8 @@ export class CreditFreshness {
     split: SplitChoice,
   ): number[] {
     const clamp = (step: number): number => Math.max(-1e15, Math.min(1e15, step));
-    // Row by row: a run's every id at once (1.3 million at 10 GB) as row objects took the audit's
-    // first pass from 231 to 690 MiB on Node 24 (BENCHMARKS.md, issue 15, twenty-fifth part).
+    // Row by row: a run's every id at once as row objects (1.3 million at 10 GB) took the first audit
+    // of the 10 GB run to a 713 MiB peak on Node 24; row by row, 225 (BENCHMARKS.md, issue 15, 25th part).
     const ids: number[] = [];
     const params = [runId, clamp(fromStep), clamp(toStep), splitParam(split), method, paramsHash, method, paramsHash];
     for (const row of this.missingStmt.iterate(...params)) ids.push(row.episode_id);
