@@ -10,8 +10,8 @@ import { traceCreditTable, type TraceCreditOptions, type TraceCreditResult } fro
 /**
  * The heap of the table's worker: the old generation as the credit job's
  * (`creditJobHeapLimits`: V8's growing factor about 1.4 at 512 MB), the young generation 16 MB. On
- * the 10 GB run on Node 24, 8 or 16 MB gave the same peak RSS (321, 324 MiB) and 32 MB 16 MB more
- * (BENCHMARKS.md, issue 15, twenty-fifth part).
+ * the 10 GB run on Node 24, 8 or 16 MB gave the same peak RSS (321, 324 MiB), and 32 MB 343 against
+ * 16 MB's 325 with the parse workers at 512 MB (BENCHMARKS.md, issue 15, twenty-fifth part).
  */
 export const tableJobHeapLimits = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 } as const;
 
