@@ -49,10 +49,10 @@ export function pooledProducer(script: string, isCancelled: () => boolean, size:
 /**
  * The old generation of a pool's parse workers. Why bounded: V8 lets an isolate's old generation
  * grow by a factor that rises with its limit (4× under a large machine's default, about 1.6× at 1 GB),
- * and two parse workers' heaps grew so through a 10 GB pass (`table` on Node 24: 391 MiB peak RSS
- * with the table's own worker bounded, 343 with this bound; at 2 GB, 387). 1 GB, not less: a trace
- * file read whole (a JSON log, not JSON Lines) is parsed in one piece (BENCHMARKS.md, issue 15,
- * twenty-fifth part).
+ * and two parse workers' heaps grew so through a 10 GB pass (`table` on Node 24, the table's own
+ * worker bounded: 391–400 MiB peak RSS unbounded, 321–343 bounded anywhere from 128 MB to 1 GB, 387
+ * at 2 GB). 1 GB, not less: a trace file read whole (a JSON log, not JSON Lines) is parsed in one
+ * piece (BENCHMARKS.md, issue 15, twenty-fifth part).
  */
 export const parsePoolHeapLimits = { maxOldGenerationSizeMb: 1024 } as const;
 
