@@ -1,8 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
-import { Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
+import { parentPort, Worker, type MessagePort, type WorkerOptions } from 'node:worker_threads';
 
 // How Credit Lens starts and ends its worker threads (parse workers, the index worker, the side
-// full-text index): every one is started by startWorker and ended by endWorker.
+// full-text index, the job workers): every one is started by startWorker and ended by endWorker; a
+// job that answers once (the credit job, the audit's reading, the table) runs through runWorkerJob.
 
 /**
  * The young generation of every worker thread, in MB. V8 lets each isolate's young generation grow
@@ -116,4 +117,66 @@ export function outOfMemoryError(
 ): Error {
   if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
   return new Error(`${job} ran out of its ${limits.maxOldGenerationSizeMb} MB heap (${error.message}); ${kept}`);
+}
+
+/** A worker's heap bounds, as `resourceLimits` takes them. */
+export interface WorkerHeapLimits {
+  readonly maxOldGenerationSizeMb: number;
+  readonly maxYoungGenerationSizeMb: number;
+}
+
+/** A job one worker thread runs and answers once, as {@link runWorkerJob} takes it. */
+export interface WorkerJob<Message, Result> {
+  /** The built worker script (dist/indexWorker.js). */
+  readonly script: string;
+  /** The worker's data: its role and request. */
+  readonly workerData: unknown;
+  readonly limits: WorkerHeapLimits;
+  /** The job as errors name it ("the audit"). */
+  readonly job: string;
+  /** What an out-of-memory error says is kept ({@link outOfMemoryError}). */
+  readonly kept: string;
+  /**
+   * What a message from the worker means: the job's result (`{ result }`), an Error when it
+   * failed, or undefined for a message on the way (progress), which this handles itself.
+   */
+  readonly answer: (message: Message) => { readonly result: Result } | Error | undefined;
+}
+
+/**
+ * Runs `job` in a worker started with its heap bounds and resolves with its answer: rejects with
+ * the worker's failure, its fatal error ({@link outOfMemoryError}) or its thread's end before an
+ * answer; the worker is ended ({@link endWorker}) either way.
+ */
+export async function runWorkerJob<Message, Result>(job: WorkerJob<Message, Result>): Promise<Result> {
+  const worker = startWorker(job.script, { workerData: job.workerData, resourceLimits: job.limits });
+  try {
+    return await new Promise<Result>((resolve, reject) => {
+      worker.on('message', (message: Message) => {
+        const answer = job.answer(message);
+        if (answer instanceof Error) reject(answer);
+        else if (answer !== undefined) resolve(answer.result);
+      });
+      worker.on('error', (error: Error & { code?: string }) =>
+        reject(outOfMemoryError(error, job.job, job.limits, job.kept)),
+      );
+      worker.on('exit', (code) => reject(new Error(`${job.job}'s worker exited (code ${code}) before it ended`)));
+    });
+  } finally {
+    await endWorker(worker);
+  }
+}
+
+/**
+ * Worker side of {@link runWorkerJob}: runs `job`, which may post messages on the way (progress),
+ * posts the message it resolves with (its result) or `failed(error)`, then waits for the host's
+ * exit request ({@link closedOnExitRequest}), so the thread ends the one way every worker ends.
+ */
+export function answerWorkerJob<Message>(
+  job: (post: (message: Message) => void) => Promise<Message>,
+  failed: (error: unknown) => Message,
+): void {
+  const post = (message: Message): void => parentPort?.postMessage(message);
+  parentPort?.on('message', (message: unknown) => closedOnExitRequest(message, [parentPort]));
+  job(post).then(post, (error: unknown) => post(failed(error)));
 }

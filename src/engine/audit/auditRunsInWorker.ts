@@ -1,6 +1,5 @@
-import { parentPort } from 'node:worker_threads';
 import type { RunAudit } from '../../core/auditReport';
-import { closedOnExitRequest, endWorker, outOfMemoryError, startWorker } from '../../ingest/workerThread';
+import { answerWorkerJob, runWorkerJob } from '../../ingest/workerThread';
 import { creditJobHeapLimits } from '../credit/creditJobInWorker';
 import { auditRuns, type AuditRunsRequest } from './auditRuns';
 
@@ -26,34 +25,25 @@ export type AuditRunsWorkerMessage =
  * part). A worker's generations are bounded as the credit job's are ({@link creditJobHeapLimits}),
  * which an extension cannot do for VS Code's own thread; that thread stays free too.
  */
-export async function auditRunsInWorker(request: AuditRunsRequest, script: string): Promise<RunAudit[]> {
+export function auditRunsInWorker(request: AuditRunsRequest, script: string): Promise<RunAudit[]> {
   const data: AuditRunsWorkerData = { role: 'audit-runs', request };
-  const worker = startWorker(script, { workerData: data, resourceLimits: creditJobHeapLimits });
-  try {
-    return await new Promise<RunAudit[]>((resolve, reject) => {
-      worker.on('message', (message: AuditRunsWorkerMessage) => {
-        if (message.kind === 'done') resolve([...message.reports]);
-        else reject(new Error(message.message));
-      });
-      worker.on('error', (error: Error & { code?: string }) =>
-        reject(outOfMemoryError(error, 'the audit', creditJobHeapLimits, 'runs it had not finished keep their flags')),
-      );
-      worker.on('exit', (code) => reject(new Error(`the audit's worker exited (code ${code}) before it ended`)));
-    });
-  } finally {
-    await endWorker(worker);
-  }
+  return runWorkerJob<AuditRunsWorkerMessage, RunAudit[]>({
+    script,
+    workerData: data,
+    limits: creditJobHeapLimits,
+    job: 'the audit',
+    kept: 'runs it had not finished keep their flags',
+    answer: (message) => (message.kind === 'done' ? { result: [...message.reports] } : new Error(message.message)),
+  });
 }
 
 /** Worker side: reads the audit and posts its reports, then waits for the host's exit request. */
 export function runAuditRunsWorker(data: AuditRunsWorkerData): void {
-  const post = (message: AuditRunsWorkerMessage): void => parentPort?.postMessage(message);
-  parentPort?.on('message', (message: unknown) => closedOnExitRequest(message, [parentPort]));
-  auditRuns(data.request).then(
-    (reports) => post({ kind: 'done', reports }),
-    (error: unknown) => {
+  answerWorkerJob<AuditRunsWorkerMessage>(
+    async () => ({ kind: 'done', reports: await auditRuns(data.request) }),
+    (error) => {
       const message = error instanceof Error ? error.message : String(error);
-      post({ kind: 'failed', message: `the audit's reading of ${data.request.dbPath} failed: ${message}` });
+      return { kind: 'failed', message: `the audit's reading of ${data.request.dbPath} failed: ${message}` };
     },
   );
 }

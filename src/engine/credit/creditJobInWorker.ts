@@ -1,4 +1,4 @@
-import { endWorker, outOfMemoryError, startWorker } from '../../ingest/workerThread';
+import { runWorkerJob } from '../../ingest/workerThread';
 import { CreditRepository } from '../../store/creditRepository';
 import { IndexStore } from '../../store/indexStore';
 import { findIndexLocation } from '../indexLocation';
@@ -57,31 +57,26 @@ export async function runCreditJobInWorker(
   };
   if (signal.signal.aborted) cancelWorker();
   signal.signal.addEventListener('abort', cancelWorker, { once: true });
-  const worker = startWorker(script, {
-    workerData: data,
-    resourceLimits: creditJobHeapLimits,
-  });
   try {
-    const result = await new Promise<CreditJobResult>((resolve, reject) => {
-      worker.on('message', (message: CreditJobWorkerMessage) => {
-        if (message.kind === 'done') resolve(message.result);
-        else if (message.kind === 'failed')
-          reject(message.noIndex ? new NoIndexError(message.message) : new Error(message.message));
-        else forwardHook(message, hooks);
-      });
-      worker.on('error', (error: Error & { code?: string }) =>
-        reject(outOfMemoryError(error, 'the credit pass', creditJobHeapLimits, 'what it stored before is kept')),
-      );
-      worker.on('exit', (code) =>
-        reject(new Error(`the credit job's worker exited (code ${code}) before the job ended`)),
-      );
+    const result = await runWorkerJob<CreditJobWorkerMessage, CreditJobResult>({
+      script,
+      workerData: data,
+      limits: creditJobHeapLimits,
+      job: 'the credit pass',
+      kept: 'what it stored before is kept',
+      answer: (message) => {
+        if (message.kind === 'done') return { result: message.result };
+        if (message.kind === 'failed')
+          return message.noIndex ? new NoIndexError(message.message) : new Error(message.message);
+        forwardHook(message, hooks);
+        return undefined;
+      },
     });
     reportStoredRuns(options, hooks, result);
     return result;
   } finally {
     signal.signal.removeEventListener('abort', cancelWorker);
     signal.dispose();
-    await endWorker(worker);
   }
 }
 

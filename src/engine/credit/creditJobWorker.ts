@@ -1,5 +1,4 @@
-import { parentPort } from 'node:worker_threads';
-import { closedOnExitRequest } from '../../ingest/workerThread';
+import { answerWorkerJob } from '../../ingest/workerThread';
 import { NoIndexError } from '../indexJob';
 import { runCreditJob, type CreditJobHooks } from './creditJob';
 import type { CreditJobWorkerData, CreditJobWorkerMessage } from './creditJobProtocol';
@@ -11,24 +10,23 @@ import type { CreditJobWorkerData, CreditJobWorkerMessage } from './creditJobPro
  * for the host's exit request after its last message, so it ends the one way every worker ends.
  */
 export function runCreditJobWorker(data: CreditJobWorkerData): void {
-  const post = (message: CreditJobWorkerMessage): void => parentPort?.postMessage(message);
-  parentPort?.on('message', (message: unknown) => closedOnExitRequest(message, [parentPort]));
   const cancelFlag = new Int32Array(data.cancel);
-  const hooks: CreditJobHooks = {
-    isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
-    onProgress: (done, total, run) => post({ kind: 'progress', done, total, run }),
-    onReplayStats: (stats) => post({ kind: 'replay-stats', stats }),
-    onEstimate: (run, estimate) => post({ kind: 'estimate', run, estimate }),
-    onWarning: (message) => post({ kind: 'warning', message }),
-    ...(data.episodes ? { onEpisode: (report) => post({ kind: 'episode', report }) } : {}),
-  };
-  runCreditJob({ ...data.options, jobWorkerScript: false }, hooks).then(
-    (result) => post({ kind: 'done', result }),
-    (error: unknown) =>
-      post({
-        kind: 'failed',
-        message: error instanceof Error ? error.message : String(error),
-        noIndex: error instanceof NoIndexError,
-      }),
+  answerWorkerJob<CreditJobWorkerMessage>(
+    async (post) => {
+      const hooks: CreditJobHooks = {
+        isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
+        onProgress: (done, total, run) => post({ kind: 'progress', done, total, run }),
+        onReplayStats: (stats) => post({ kind: 'replay-stats', stats }),
+        onEstimate: (run, estimate) => post({ kind: 'estimate', run, estimate }),
+        onWarning: (message) => post({ kind: 'warning', message }),
+        ...(data.episodes ? { onEpisode: (report) => post({ kind: 'episode', report }) } : {}),
+      };
+      return { kind: 'done', result: await runCreditJob({ ...data.options, jobWorkerScript: false }, hooks) };
+    },
+    (error) => ({
+      kind: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+      noIndex: error instanceof NoIndexError,
+    }),
   );
 }

@@ -1,6 +1,5 @@
-import { parentPort } from 'node:worker_threads';
 import type { IndexProgress } from '../../core/indexProgress';
-import { closedOnExitRequest, endWorker, outOfMemoryError, startWorker } from '../../ingest/workerThread';
+import { answerWorkerJob, runWorkerJob } from '../../ingest/workerThread';
 import { traceCreditTable, type TraceCreditOptions, type TraceCreditResult } from './traceCreditJob';
 
 // The credit table's pass in a worker thread (dist/indexWorker.js in its `trace-credit` role): the
@@ -52,36 +51,38 @@ export async function traceCreditTableInWorker(
   };
   pollCancel();
   const poll = setInterval(pollCancel, 100);
-  const worker = startWorker(script, { workerData: data, resourceLimits: tableJobHeapLimits });
   try {
-    return await new Promise<TraceCreditResult>((resolve, reject) => {
-      worker.on('message', (message: TraceCreditWorkerMessage) => {
-        if (message.kind === 'progress') onProgress?.(message.progress);
-        else if (message.kind === 'done') resolve(message.result);
-        else reject(new Error(message.message));
-      });
-      worker.on('error', (error: Error & { code?: string }) =>
-        reject(outOfMemoryError(error, 'the credit table', tableJobHeapLimits, 'nothing was written')),
-      );
-      worker.on('exit', (code) => reject(new Error(`the credit table's worker exited (code ${code}) before it ended`)));
+    return await runWorkerJob<TraceCreditWorkerMessage, TraceCreditResult>({
+      script,
+      workerData: data,
+      limits: tableJobHeapLimits,
+      job: 'the credit table',
+      kept: 'nothing was written',
+      answer: (message) => {
+        if (message.kind === 'progress') {
+          onProgress?.(message.progress);
+          return undefined;
+        }
+        return message.kind === 'done' ? { result: message.result } : new Error(message.message);
+      },
     });
   } finally {
     clearInterval(poll);
-    await endWorker(worker);
   }
 }
 
 /** Worker side: runs the pass and posts its progress and table, then waits for the host's exit request. */
 export function runTraceCreditWorker(data: TraceCreditWorkerData): void {
-  const post = (message: TraceCreditWorkerMessage): void => parentPort?.postMessage(message);
-  parentPort?.on('message', (message: unknown) => closedOnExitRequest(message, [parentPort]));
   const cancelFlag = new Int32Array(data.cancel);
-  traceCreditTable({
-    ...data.options,
-    isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
-    ...(data.progress ? { onProgress: (progress: IndexProgress) => post({ kind: 'progress', progress }) } : {}),
-  }).then(
-    (result) => post({ kind: 'done', result }),
-    (error: unknown) => post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
+  answerWorkerJob<TraceCreditWorkerMessage>(
+    async (post) => ({
+      kind: 'done',
+      result: await traceCreditTable({
+        ...data.options,
+        isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
+        ...(data.progress ? { onProgress: (progress: IndexProgress) => post({ kind: 'progress', progress }) } : {}),
+      }),
+    }),
+    (error) => ({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
   );
 }

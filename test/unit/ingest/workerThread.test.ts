@@ -9,7 +9,13 @@ import type { SideSearchWorkerData } from '../../../src/engine/indexWorkerSearch
 import type { ParseRequest } from '../../../src/ingest/parseLines';
 import type { ParseWorkerData, ParseWorkerMessage } from '../../../src/ingest/parseWorkerProtocol';
 import { canonicalFormat } from '../../../src/ingest/importers/canonicalMapper';
-import { endWorker, outOfMemoryError, startWorker, workerYoungGenerationMb } from '../../../src/ingest/workerThread';
+import {
+  endWorker,
+  outOfMemoryError,
+  runWorkerJob,
+  startWorker,
+  workerYoungGenerationMb,
+} from '../../../src/ingest/workerThread';
 import { episodes, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
 // A worker asked to end must end on its own (exit code 0), not be terminated (exit code 1): on
@@ -121,6 +127,63 @@ test('a worker that runs out of its bounded heap: its host says so, with the bou
   assert.match(reported.message, /^the audit ran out of its 16 MB heap \(.+\); the flags stand$/);
   const other = new Error('disk full');
   assert.equal(outOfMemoryError(other, 'the audit', limits, 'kept'), other, 'any other error as it is');
+});
+
+/** A job worker's script (plain JavaScript, as the built worker is), written to a temporary file. */
+function jobScript(body: string): string {
+  const path = join(tempFolder(), 'job.js');
+  writeFileSync(
+    path,
+    `const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', (m) => { if (m && m.kind === 'exit') parentPort.close(); });
+${body}`,
+  );
+  return path;
+}
+
+type JobMessage = { kind: 'progress'; done: number } | { kind: 'done'; sum: number } | { kind: 'failed'; why: string };
+
+function sumJob(body: string, seen: number[] = []) {
+  return {
+    script: jobScript(body),
+    workerData: { numbers: [1, 2, 3] },
+    limits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+    job: 'the test job',
+    kept: 'nothing is lost',
+    answer: (message: JobMessage) => {
+      if (message.kind === 'progress') {
+        seen.push(message.done);
+        return undefined;
+      }
+      return message.kind === 'done' ? { result: message.sum } : new Error(message.why);
+    },
+  };
+}
+
+test('runWorkerJob: the worker gets its data, messages on the way reach the host, the answer resolves', async () => {
+  const seen: number[] = [];
+  const sum = await runWorkerJob(
+    sumJob(
+      `let sum = 0;
+workerData.numbers.forEach((n, i) => { sum += n; parentPort.postMessage({ kind: 'progress', done: i + 1 }); });
+parentPort.postMessage({ kind: 'done', sum });`,
+      seen,
+    ),
+  );
+  assert.equal(sum, 6, 'the worker received its data and its answer came back');
+  assert.deepEqual(seen, [1, 2, 3]);
+});
+
+test("runWorkerJob: a job's failure, its thread's early end and its heap's end each reject, naming the job", async () => {
+  await assert.rejects(runWorkerJob(sumJob(`parentPort.postMessage({ kind: 'failed', why: 'no such run' });`)), {
+    message: 'no such run',
+  });
+  await assert.rejects(runWorkerJob(sumJob('process.exit(3);')), {
+    message: "the test job's worker exited (code 3) before it ended",
+  });
+  await assert.rejects(runWorkerJob(sumJob('const held = []; for (;;) held.push(new Array(1e4).fill(held.length));')), {
+    message: /^the test job ran out of its 16 MB heap \(.+\); nothing is lost$/,
+  });
 });
 
 // V8's own answer, asked inside the isolate: does it compile optimized code on a background thread?
