@@ -6,6 +6,7 @@ import { barePass } from './barePass';
 import { firstTable, formatFirstTable } from './firstTable';
 import { creditPass, type CreditPass } from './creditBench';
 import { creditInsertFloor, formatInsertFloor } from './creditInsertFloor';
+import { firstPassCheck, formatFirstPassCheck } from './firstPassCheck';
 import { gradedIndexCopy } from './gradedValues';
 import { auditValidation, formatValidation } from './auditValidation';
 import { monteCarloConvergence } from './monteCarloConvergence';
@@ -61,6 +62,9 @@ const subcommands: Record<string, () => Promise<void> | void> = {
   },
   graded: () => {
     process.stdout.write(`${gradedIndexCopy(process.argv[3] ?? join(dataRoot, 'large.index.sqlite'))}\n`);
+  },
+  'first-pass-check': () => {
+    print(formatFirstPassCheck(firstPassCheck(process.argv[3] ?? join(dataRoot, 'large.index.sqlite'))));
   },
   'insert-floor': () => {
     print(formatInsertFloor(creditInsertFloor(process.argv[3] ?? join(dataRoot, 'large.index.sqlite'))));

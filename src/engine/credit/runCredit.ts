@@ -48,7 +48,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
   const params = passParams(options, advantage.convention.name, evaluator, needsEvaluator, monteCarlo);
   const [from, to] = options.steps ?? [-Infinity, Infinity];
   const split = options.split ?? defaultSplit;
-  const chosen = episodesToCompute(run, ctx, params.hash, freshness);
+  const chosen = episodesToCompute(run, ctx, params, freshness);
   const episodes = (): Generator<CreditEpisode> =>
     ctx.input.episodes(run.runId, from, to, undefined, chosen.ids, split);
   // A pass over the whole run counts its split and every split kind at once (streamedSignal needs
@@ -186,28 +186,35 @@ function aggregateTally(ctx: RunContext, params: CreditParams): AggregateTally {
 
 /**
  * The episodes to compute: those chosen by the caller (undefined: all), and with `onlyMissing` only
- * those without current stored credit of `paramsHash` (all of them, when none is stored: undefined).
+ * those without current stored credit of `params` (all of them, when none is stored: undefined).
  * `counts`: the run's counts, when it counted them for a pass over the whole run.
  */
 function episodesToCompute(
   run: CreditRun,
   ctx: RunContext,
-  paramsHash: string,
+  params: CreditParams,
   freshness: CreditFreshness | undefined,
 ): { ids: readonly number[] | undefined; reused?: number; counts?: EpisodeCounts } {
   const { options } = ctx;
   if (!options.onlyMissing || !freshness) return { ids: options.episodes };
   const split = options.split ?? defaultSplit;
   const steps = options.steps ?? [-Infinity, Infinity];
-  const chosen = options.episodes ? new Set(options.episodes) : undefined;
-  const missing = freshness
-    .missingEpisodes(run.runId, options.method, paramsHash, steps, split)
-    .filter((id) => chosen === undefined || chosen.has(id));
+  // Nothing of the set stored (a first pass): every episode is missing, and the run's ids are not read.
+  const missing = ctx.output.hasParams(run.runId, params)
+    ? missingOfChosen(freshness.missingEpisodes(run.runId, params.method, params.hash, steps, split), options.episodes)
+    : undefined;
   const counts = options.episodes ? undefined : ctx.input.episodeCounts(run.runId, steps[0], steps[1], split);
   const total = counts?.inSplit ?? ctx.input.countEpisodes(run.runId, steps[0], steps[1], options.episodes, split);
   // Every episode missing: the plain pass (a page at a time) instead of one read per chosen id.
-  const ids = missing.length === total ? options.episodes : missing;
-  return { ids, reused: total - missing.length, ...(ids === undefined && counts ? { counts } : {}) };
+  const ids = missing === undefined || missing.length === total ? options.episodes : missing;
+  const reused = missing === undefined ? 0 : total - missing.length;
+  return { ids, reused, ...(ids === undefined && counts ? { counts } : {}) };
+}
+
+function missingOfChosen(missing: number[], chosen: readonly number[] | undefined): number[] {
+  if (chosen === undefined) return missing;
+  const wanted = new Set(chosen);
+  return missing.filter((id) => wanted.has(id));
 }
 
 /**

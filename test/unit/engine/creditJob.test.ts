@@ -5,6 +5,7 @@ import { before, test } from 'node:test';
 import { writeDemoRun } from '../../../src/demo/writeDemoRun';
 import { runCreditJob, type CreditJobOptions, type CreditJobResult } from '../../../src/engine/credit/creditJob';
 import { runIndexJob } from '../../../src/engine/indexJob';
+import { CreditFreshness } from '../../../src/store/creditFreshness';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
@@ -269,4 +270,35 @@ test('budgeted loo: the control-variate estimate covers the exact run mean while
       `${estimate.agent}: ${estimate.estimate} ± ${estimate.stderr} vs ${truth}`,
     );
   }
+});
+
+test("only-missing credit: a first pass neither reads the run's ids nor reuses; a second reuses every episode; a partial one recomputes only the missing", async (t) => {
+  const root = tempFolder();
+  writeDemoRun(root, { episodes: 200 });
+  await runIndexJob({ root, search: false });
+  const walks = t.mock.method(CreditFreshness.prototype, 'missingEpisodes');
+  const pass = (): Promise<CreditJobResult> =>
+    runCreditJob({ root, method: 'loo', run: 'planner-solver-verifier', onlyMissing: true, jobWorkerScript: false });
+  const run = (result: CreditJobResult) => result.runs.find((r) => r.run.name === 'planner-solver-verifier');
+  const first = run(await pass());
+  assert.equal(walks.mock.callCount(), 0, 'nothing of the set stored: no walk of the ids');
+  assert.equal(first?.reused, 0);
+  const total = first?.computed ?? 0;
+  assert.ok(total > 0);
+  const second = run(await pass());
+  assert.equal(walks.mock.callCount(), 1, 'stored credit: the ids are read');
+  assert.deepEqual([second?.computed, second?.reused], [0, total]);
+  const store = IndexStore.open(join(root, '.credit-lens', 'index.sqlite'));
+  try {
+    store.db
+      .prepare(
+        `DELETE FROM credit WHERE method = 'loo' AND episode_id IN (SELECT episode_id FROM episode
+           WHERE run_id = (SELECT run_id FROM run WHERE name = 'planner-solver-verifier') ORDER BY episode_id LIMIT 10)`,
+      )
+      .run();
+  } finally {
+    store.close();
+  }
+  const partial = run(await pass());
+  assert.deepEqual([partial?.computed, partial?.reused], [10, total - 10]);
 });
