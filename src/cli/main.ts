@@ -18,7 +18,7 @@ import { exportCommand, type ExportCommandOptions } from './commands/exportComma
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
 import { tableCommand, type TableCommandOptions } from './commands/tableCommand';
-import { mcpCommand, type McpCommandOptions } from './commands/mcpCommand';
+import type { McpCommandOptions } from './commands/mcpCommand';
 import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
@@ -194,8 +194,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return infoCommand({ root: requireDir(rest), json: values.json, ...oneDb(values.db) }, io);
       case 'influence':
         return await influenceCommand(influenceOptions(requireDir(rest), values), io);
-      case 'mcp':
+      case 'mcp': {
+        // Loaded when asked for: the MCP server's libraries (its SDK, zod) cost every other command
+        // about 25 MiB of resident memory from the start (BENCHMARKS.md, issue 15, twenty-sixth part).
+        const { mcpCommand } = await import('./commands/mcpCommand');
         return await mcpCommand(mcpOptions(rest, values), io);
+      }
       case 'advantages':
         return await advantagesCommand(advantagesFrom(requireDir(rest), values), io);
       case 'demo':

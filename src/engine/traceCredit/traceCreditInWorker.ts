@@ -8,11 +8,12 @@ import { traceCreditTable, type TraceCreditOptions, type TraceCreditResult } fro
 
 /**
  * The heap of the table's worker: the old generation as the credit job's
- * (`creditJobHeapLimits`: V8's growing factor about 1.4 at 512 MB), the young generation 16 MB. On
- * the 10 GB run on Node 24, 8 or 16 MB gave the same peak RSS (321, 324 MiB), and 32 MB 343 against
- * 16 MB's 325 with the parse workers at 512 MB (BENCHMARKS.md, issue 15, twenty-fifth part).
+ * (`creditJobHeapLimits`: V8's growing factor about 1.4 at 512 MB), the young generation 8 MB. On
+ * the 10 GB run on Node 24, 32 MB gave 343 MiB peak RSS against 16 MB's 325, and with the lighter
+ * duplicate check 8 MB gave 298 against 16 MB's 305–306, two rounds each (BENCHMARKS.md, issue 15,
+ * twenty-fifth and twenty-sixth parts).
  */
-export const tableJobHeapLimits = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 16 } as const;
+export const tableJobHeapLimits = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 8 } as const;
 
 /** What the host passes to the table's worker: the options that cross a thread. */
 export interface TraceCreditWorkerData {
