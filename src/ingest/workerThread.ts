@@ -138,7 +138,7 @@ export interface WorkerJob<Message, Result> {
   readonly kept: string;
   /**
    * What a message from the worker means: the job's result (`{ result }`), an Error when it
-   * failed, or undefined for a message on the way (progress), which this handles itself.
+   * failed, or undefined for a message on the way (progress), which `answer` has dealt with.
    */
   readonly answer: (message: Message) => { readonly result: Result } | Error | undefined;
 }
