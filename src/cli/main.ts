@@ -1,24 +1,36 @@
 import { parseArgs } from 'node:util';
 import { syncLineWriter } from './syncLineWriter';
+import {
+  advantagesFrom,
+  auditOptions,
+  compareOptions,
+  creditOptions,
+  demoOptions,
+  exportOptions,
+  influenceOptions,
+  mcpOptions,
+  oneDb,
+  optionSpec,
+  positiveInteger,
+  requireDir,
+  tableOptions,
+} from './cliOptions';
 import { exitCodes, UsageError, type CliIo } from './cliIo';
-import { auditCommand, type AuditCommandOptions } from './commands/auditCommand';
-import { compareCommand, type CompareCommandOptions } from './commands/compareCommand';
-import { parseStepRange } from '../core/stepRange';
-import { creditCommand, parseSteps, type CreditCommandOptions } from './commands/creditCommand';
-import { allAdvantageConventions, findAdvantageConvention } from '../credit/signals/advantageConventions';
-import { defaultSplit, parseSplitChoice, type SplitChoice } from '../core/split';
-import { defaultAdvantageConvention, unknownConventionMessage } from '../engine/credit/advantageConvention';
+import { auditCommand } from './commands/auditCommand';
+import { compareCommand } from './commands/compareCommand';
+import { creditCommand } from './commands/creditCommand';
+import { allAdvantageConventions } from '../credit/signals/advantageConventions';
+import { defaultAdvantageConvention } from '../engine/credit/advantageConvention';
 import { demoCommand } from './commands/demoCommand';
 import { serveDemoAgentsCommand } from './commands/serveDemoAgentsCommand';
 import { indexCommand } from './commands/indexCommand';
 import { infoCommand } from './commands/infoCommand';
-import { influenceCommand, type InfluenceCommandOptions } from './commands/influenceCommand';
-import { advantagesCommand, advantagesOptions } from './commands/advantagesCommand';
-import { exportCommand, type ExportCommandOptions } from './commands/exportCommand';
+import { influenceCommand } from './commands/influenceCommand';
+import { advantagesCommand } from './commands/advantagesCommand';
+import { exportCommand } from './commands/exportCommand';
 import { parquetExportCommand } from './commands/parquetExportCommand';
 import { summaryCommand } from './commands/summaryCommand';
-import { tableCommand, type TableCommandOptions } from './commands/tableCommand';
-import type { McpCommandOptions } from './commands/mcpCommand';
+import { tableCommand } from './commands/tableCommand';
 import { shardInputs } from './commands/shardInputs';
 import { formatMappers } from '../ingest/importers/mappers';
 import { importerList } from '../ingest/importers/registry';
@@ -122,47 +134,6 @@ Options:
 Exit codes: 0 done (bad trace lines are reported, not fatal), 1 fatal error, 2 usage error,
 3 audit flags named by --fail-on were raised (compare: a --fail-on gate tripped).`;
 
-const optionSpec = {
-  db: { type: 'string', multiple: true },
-  json: { type: 'boolean', default: false },
-  'no-search': { type: 'boolean', default: false },
-  'no-text': { type: 'boolean', default: false },
-  format: { type: 'string' },
-  otlp: { type: 'boolean', default: false },
-  parquet: { type: 'string' },
-  out: { type: 'string' },
-  episodes: { type: 'string' },
-  episode: { type: 'string' },
-  seed: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-  method: { type: 'string' },
-  evaluator: { type: 'string' },
-  'evaluator-cmd': { type: 'string' },
-  timeout: { type: 'string' },
-  concurrency: { type: 'string' },
-  step: { type: 'string' },
-  run: { type: 'string' },
-  budget: { type: 'string' },
-  'no-logged': { type: 'boolean', default: false },
-  sarif: { type: 'boolean', default: false },
-  'fail-on': { type: 'string' },
-  threshold: { type: 'string' },
-  csv: { type: 'boolean', default: false },
-  messages: { type: 'boolean', default: false },
-  calibration: { type: 'string' },
-  advantage: { type: 'string' },
-  split: { type: 'string' },
-  port: { type: 'string' },
-  'dry-run': { type: 'boolean', default: false },
-  replay: { type: 'string' },
-  'max-messages': { type: 'string' },
-  'allow-compute': { type: 'boolean', default: false },
-  steps: { type: 'string' },
-  vs: { type: 'string' },
-  'vs-run': { type: 'string' },
-  signal: { type: 'string' },
-} as const;
-
 /** Parses `argv` (without node and the script) and runs the command; resolves to the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   try {
@@ -244,117 +215,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-function exportOptions(root: string, values: ParsedValues): ExportCommandOptions {
-  if (!values.otlp)
-    throw new UsageError('export needs --otlp (OpenTelemetry GenAI spans, OTLP/JSON) or --parquet OUTDIR');
-  const methods =
-    values.method === undefined
-      ? []
-      : values.method
-          .split(',')
-          .map((m) => m.trim())
-          .filter((m) => m !== '');
-  return {
-    root,
-    methods,
-    ...oneDb(values.db),
-    ...(values.run ? { run: values.run } : {}),
-    ...(values.out ? { out: values.out } : {}),
-  };
-}
-
-function mcpOptions(rest: readonly string[], values: ParsedValues): McpCommandOptions {
-  return { root: requireDir(rest), allowCompute: values['allow-compute'], ...oneDb(values.db) };
-}
-
-function demoOptions(values: {
-  out?: string | undefined;
-  episodes?: string | undefined;
-  seed?: string | undefined;
-  json: boolean;
-}) {
-  const episodes = values.episodes === undefined ? undefined : positiveInteger(values.episodes, '--episodes');
-  const seed = values.seed === undefined ? undefined : positiveInteger(values.seed, '--seed');
-  return {
-    out: values.out ?? 'demo-run',
-    json: values.json,
-    ...(episodes !== undefined ? { episodes } : {}),
-    ...(seed !== undefined ? { seed } : {}),
-  };
-}
-
-type ParsedValues = ReturnType<
-  typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true; strict: true }>
->['values'];
-
-function advantagesFrom(root: string, values: ParsedValues): ReturnType<typeof advantagesOptions> {
-  return advantagesOptions(root, {
-    ...oneDb(values.db),
-    ...(values.signal !== undefined ? { signal: values.signal } : {}),
-    ...(values.format !== undefined ? { format: values.format } : {}),
-    ...(values.out !== undefined ? { out: values.out } : {}),
-    ...(values.run !== undefined ? { run: values.run } : {}),
-  });
-}
-
-function creditOptions(root: string, values: ParsedValues): CreditCommandOptions {
-  if (values.advantage !== undefined && !findAdvantageConvention(values.advantage))
-    throw new UsageError(unknownConventionMessage(values.advantage, '--advantage'));
-  if (!values.method)
-    throw new UsageError('--method is required (shared, loo, shapley, shapley-mc, routing, prefix, owen)');
-  if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
-  const timeout = values.timeout === undefined ? undefined : positiveInteger(values.timeout, '--timeout');
-  const concurrency =
-    values.concurrency === undefined ? undefined : positiveInteger(values.concurrency, '--concurrency');
-  const budget = values.budget === undefined ? undefined : positiveInteger(values.budget, '--budget');
-  return {
-    root,
-    method: values.method,
-    output: values.json ? 'json' : values.csv ? 'csv' : 'text',
-    messages: values.messages,
-    useLogged: !values['no-logged'],
-    ...(values['dry-run'] ? { dryRun: true } : {}),
-    ...(budget !== undefined ? { budget } : {}),
-    ...oneDb(values.db),
-    ...(values.evaluator ? { evaluator: values.evaluator } : {}),
-    ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
-    ...(values.step ? { steps: values.step } : {}),
-    ...(values.run ? { run: values.run } : {}),
-    ...(timeout ? { timeoutMs: timeout } : {}),
-    ...(concurrency ? { concurrency } : {}),
-    ...(values.seed !== undefined ? { seed: positiveInteger(values.seed, '--seed') } : {}),
-    ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
-    ...(values.advantage !== undefined ? { advantage: values.advantage } : {}),
-    ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
-  };
-}
-
-function tableOptions(root: string, values: ParsedValues): TableCommandOptions {
-  if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
-  return {
-    root,
-    method: values.method ?? 'loo',
-    split: values.split !== undefined ? splitOption(values.split) : defaultSplit,
-    output: values.json ? 'json' : values.csv ? 'csv' : 'text',
-    ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
-    ...(values.run ? { run: values.run } : {}),
-  };
-}
-
-/** `--split train|validation|all`. */
-function splitOption(text: string): SplitChoice {
-  const parsed = parseSplitChoice(text);
-  if (!parsed.ok) throw new UsageError(`--split: ${parsed.error}`);
-  return parsed.value;
-}
-
-function fraction(text: string, name: string): number {
-  const x = Number(text);
-  if (text.trim() === '' || !(x >= 0 && x <= 1))
-    throw new UsageError(`${name} must be a number in [0, 1], got "${text}"`);
-  return x;
-}
-
 /** `--advantage help`: the GRPO advantage conventions, one per line, with their source. */
 function listAdvantageConventions(io: CliIo): number {
   for (const c of allAdvantageConventions()) io.out(`${c.name.padEnd(10)} ${c.summary.padEnd(42)} ${c.source}`);
@@ -364,89 +224,12 @@ function listAdvantageConventions(io: CliIo): number {
   return exitCodes.ok;
 }
 
-function auditOptions(root: string, values: ParsedValues): AuditCommandOptions {
-  if (values.json && values.sarif) throw new UsageError('give --json or --sarif, not both');
-  return {
-    root,
-    output: values.json ? 'json' : values.sarif ? 'sarif' : 'text',
-    ...(values.method ? { method: values.method } : {}),
-    ...(values.run ? { run: values.run } : {}),
-    ...oneDb(values.db),
-    ...(values['fail-on'] ? { failOn: values['fail-on'] } : {}),
-    ...(values.threshold ? { thresholds: values.threshold } : {}),
-    ...(values.evaluator ? { evaluator: values.evaluator } : {}),
-    ...(values['evaluator-cmd'] ? { evaluatorCmd: values['evaluator-cmd'] } : {}),
-    ...(values.calibration !== undefined ? { calibration: fraction(values.calibration, '--calibration') } : {}),
-    ...(values.split !== undefined ? { split: splitOption(values.split) } : {}),
-    ...(values['no-text'] ? { readText: false } : {}),
-  };
-}
-
-function compareOptions(dirs: readonly string[], values: ParsedValues): CompareCommandOptions {
-  const [root, rootB, ...extra] = dirs;
-  if (root === undefined) throw new UsageError('missing <run-dir>');
-  if (extra.length > 0) throw new UsageError(`compare takes one or two run folders, got ${String(dirs.length)}`);
-  if (values.json && values.csv) throw new UsageError('give --json or --csv, not both');
-  const range = (text: string, flag: string): readonly [number, number] => {
-    const parsed = parseStepRange(text);
-    if (!parsed.ok) throw new UsageError(`${flag} ${parsed.error}`);
-    return parsed.value;
-  };
-  const db = oneDb(values.db).db;
-  return {
-    root,
-    method: values.method ?? 'loo',
-    output: values.json ? 'json' : values.csv ? 'csv' : 'text',
-    ...(rootB !== undefined ? { rootB } : {}),
-    ...(db !== undefined ? { dbPath: db } : {}),
-    ...(values.run ? { run: values.run } : {}),
-    ...(values['vs-run'] ? { vsRun: values['vs-run'] } : {}),
-    ...(values.steps !== undefined ? { steps: range(values.steps, '--steps') } : {}),
-    ...(values.vs !== undefined ? { vsSteps: range(values.vs, '--vs') } : {}),
-    ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
-  };
-}
-
 /** `--format help`: the importers this build has, one per line (mapping files add their own). */
 function listFormats(io: CliIo): number {
   for (const mapper of importerList(formatMappers))
     io.out(`${mapper.format.padEnd(20)} ${mapper.label} (${mapper.containers.join(', ')})`);
   io.out('Mapping files (mapping.json, *.mapping.json) in the run folder add the formats they name.');
   return exitCodes.ok;
-}
-
-/** `{ db }` of a single-index command's one `--db`, or `{}` (summary and export --parquet take several). */
-function oneDb(dbs: readonly string[] | undefined): { db?: string } {
-  if (dbs !== undefined && dbs.length > 1)
-    throw new UsageError('--db is given once here; several --db are read together by summary and export --parquet');
-  const db = dbs?.[0];
-  return db ? { db } : {};
-}
-
-function influenceOptions(root: string, values: ParsedValues): InfluenceCommandOptions {
-  return {
-    root,
-    json: values.json,
-    ...oneDb(values.db),
-    ...(values.episode !== undefined ? { episode: values.episode } : {}),
-    ...(values.run !== undefined ? { run: values.run } : {}),
-    ...(values.step !== undefined ? { steps: parseSteps(values.step) } : {}),
-    ...(values.replay !== undefined ? { replay: values.replay } : {}),
-    ...(values['max-messages'] !== undefined
-      ? { maxMessages: positiveInteger(values['max-messages'], '--max-messages') }
-      : {}),
-  };
-}
-
-function requireDir(rest: readonly string[]): string {
-  if (rest.length !== 1 || rest[0] === undefined) throw new UsageError('expected exactly one <run-dir>');
-  return rest[0];
-}
-
-function positiveInteger(text: string, name: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a non-negative integer, got "${text}"`);
-  return n;
 }
 
 function reportError(error: unknown, io: CliIo): number {
