@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { CreditFreshness } from '../src/store/creditFreshness';
 import { CreditRepository } from '../src/store/creditRepository';
 import { IndexStore } from '../src/store/indexStore';
+import { median } from './processTiming';
 
 /** What a first only-missing pass (the audit's) costs before it computes, each the median of its repeats. */
 export interface FirstPassCheck {
@@ -50,6 +51,5 @@ function medianMs(repeat: number, work: () => void): number {
     work();
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
+  return median(times);
 }
