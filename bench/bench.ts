@@ -105,6 +105,9 @@ const subcommands: Record<string, () => Promise<void> | void> = {
   'replay-budget': async () =>
     print(formatReplayBudget(await replayBudget(flag('--episodes', 640), flag('--repeat', 8)))),
   validation: async () => print(formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))),
+  webview: () => {
+    runWebviewOpen(process.argv.slice(3));
+  },
 };
 
 async function main(): Promise<void> {
@@ -127,10 +130,20 @@ async function main(): Promise<void> {
   print(`${formatCoverage(coverage)}\n`);
   const validation = await auditValidation(join(dataRoot, 'validation'), indexAndAudit);
   print(`${formatValidation(validation)}\n`);
+  runWebviewOpen([]);
   writeFileSync(
     join(dataRoot, 'results.json'),
     JSON.stringify({ results, credit, convergence, coverage, validation }, null, 2),
   );
+}
+
+/**
+ * The webview benchmark (bench/webviewOpen.ts) in its own process under tsx, printing as it goes: it
+ * drives the browser tests' harness, which the bundle cannot carry.
+ */
+function runWebviewOpen(args: readonly string[]): void {
+  const script = join(__dirname, '..', 'bench', 'webviewOpen.ts');
+  execFileSync(process.execPath, ['--import', 'tsx', script, ...args], { stdio: 'inherit' });
 }
 
 function runFirstTable(dataset: Dataset, repeat: number): string {

@@ -19,6 +19,7 @@ import { creditColorScale } from '../../webview/src/charts/creditScale';
 import { creditFor, episodeData, longSeq, messageAt, ref, scriptedHost, tokenSeq } from './episode/fixture';
 import { scrollFrames, scrollToRow, scrollTop, waitForSaved, type ComputedStyleHost } from './episode/page';
 import {
+  assertOnlyWindowsAsked,
   chooseMethod,
   entry,
   focusedSeq,
@@ -30,13 +31,10 @@ import {
 import { describeInBrowser } from './harness/suite';
 
 describeInBrowser('Episode webview', (browser) => {
-  test('opens a 10,000-message episode in under a second with only a window of rows in the DOM', async () => {
+  // How soon the first rows appear (budget 1 s at 10,000 messages, 2 s at 100,000) is measured in the
+  // webview benchmark (bench/webviewOpen.ts), not timed here: a loaded machine would fail a sound view.
+  test('opens a 10,000-message episode with only a window of rows in the DOM', async () => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 10_000 }), data: episodeData(10_000) });
-    console.log(
-      `10,000 messages: first rows ${s.openMs.toFixed(0)} ms after DidChangeEpisode (${s.webviewMs.toFixed(0)} ms in the webview, the rest is the scripted host's round trip)`,
-    );
-    assert.ok(s.openMs < 1000, `opened in ${String(s.openMs)} ms`);
-    assert.ok(s.webviewMs < 200, `${String(s.webviewMs)} ms of work in the webview`);
     const rows = await s.h.page.locator('.msg').count();
     assert.ok(rows > 5 && rows < 80, `${String(rows)} rows in the DOM`);
     assert.equal(await s.h.page.locator('.msg[data-seq="0"]').getAttribute('aria-setsize'), '10000');
@@ -61,10 +59,7 @@ describeInBrowser('Episode webview', (browser) => {
 
   test('opens a 100,000-message episode and reaches its last message', async () => {
     const s = await openEpisode(browser, { host: scriptedHost({ count: 100_000 }), data: episodeData(100_000) });
-    console.log(
-      `100,000 messages: first rows ${s.openMs.toFixed(0)} ms after DidChangeEpisode (${s.webviewMs.toFixed(0)} ms in the webview)`,
-    );
-    assert.ok(s.openMs < 2000, `opened in ${String(s.openMs)} ms`);
+    assertOnlyWindowsAsked(s.h.posted);
     await s.h.page.locator('.msg[data-seq="0"]').focus();
     await s.h.page.keyboard.press('End');
     await s.h.page.locator('.msg.is-loaded[data-seq="99999"]').waitFor();

@@ -6,27 +6,13 @@ import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { GetMessagesRequest, type EpisodeCreditView, type MessageView } from '../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../src/protocol/viewData';
-import { creditFor, episodeData, scriptedHost } from './episode/fixture';
-import { chooseMethod, focusedSeq, openEpisode } from './episode/session';
+import { creditFor, episodeData, estimatedOwenCredit, scriptedHost } from './episode/fixture';
+import { assertOnlyWindowsAsked, chooseMethod, focusedSeq, openEpisode } from './episode/session';
 import type { HarnessTheme } from './harness/server';
 import { describeInBrowser } from './harness/suite';
 
 const themes: readonly HarnessTheme[] = ['light', 'dark', 'high-contrast'];
 const xss = ['<img src=x onerror=alert(1)>', '</script><script>alert(2)</script>'] as const;
-
-/** Monte-Carlo Owen credit of `count` messages: value sin(seq)/100, 95% interval ±(1 + seq mod 5)/1000. */
-function estimatedOwen(count: number): EpisodeCreditView {
-  const base = creditFor('prefix', count);
-  const messageCredit = Array.from({ length: count }, (_, seq) => Math.round(Math.sin(seq) * 1e5) / 1e7);
-  return {
-    ...base,
-    method: 'owen',
-    source: 'replayed+estimated',
-    valueStatus: 'estimated',
-    messageCredit,
-    messageMargin: messageCredit.map((_, seq) => (1 + (seq % 5)) / 1000),
-  };
-}
 
 /** The scripted host with the payloads as the authors of messages 1 and 2, and as their text. */
 function payloadHost(count: number, credit: (method: ViewMethod) => EpisodeCreditView) {
@@ -63,21 +49,17 @@ async function assertNoInjection(page: Page, dialogs: readonly string[]): Promis
 const mark = (page: Page, seq: number) => page.locator(`.msg[data-seq="${String(seq)}"] .msg-credit-mark`);
 
 describeInBrowser('Episode webview: per-message credit at any length', (browser) => {
-  test('a 100,000-message episode with Monte-Carlo Owen intervals opens in the budget and shows them on its rows', async () => {
+  // How soon it opens is measured in the webview benchmark (bench/webviewOpen.ts), not timed here.
+  test('a 100,000-message episode with Monte-Carlo Owen intervals opens and shows them on its rows', async () => {
     const count = 100_000;
     const s = await openEpisode(browser, {
       host: scriptedHost({
         count,
-        credit: (method) => (method === 'owen' ? estimatedOwen(count) : creditFor(method, count)),
+        credit: (method) => (method === 'owen' ? estimatedOwenCredit(count) : creditFor(method, count)),
       }),
       data: episodeData(count, { defaultMethod: 'owen' }),
     });
-    console.log(
-      `100,000 messages with intervals: first rows ${s.openMs.toFixed(0)} ms (${s.webviewMs.toFixed(0)} ms in the webview)`,
-    );
-    // The budget of the 100,000-message test in episode.test.ts; the webview's own share as in its 10,000 one.
-    assert.ok(s.openMs < 2000, `opened in ${String(s.openMs)} ms`);
-    assert.ok(s.webviewMs < 200, `${String(s.webviewMs)} ms of work in the webview`);
+    assertOnlyWindowsAsked(s.h.posted);
     const { page } = s.h;
     await page.locator('.msg[data-seq="3"] .msg-credit-mark.is-interval').waitFor();
     assert.equal(await mark(page, 3).textContent(), '±0.004');
@@ -102,7 +84,8 @@ describeInBrowser('Episode webview: per-message credit at any length', (browser)
   for (const theme of themes)
     test(`the row says "spread" or its interval, legibly, in the ${theme} theme; payloads stay text`, async () => {
       const count = 30;
-      const credit = (method: ViewMethod) => (method === 'owen' ? estimatedOwen(count) : creditFor(method, count));
+      const credit = (method: ViewMethod) =>
+        method === 'owen' ? estimatedOwenCredit(count) : creditFor(method, count);
       const s = await openEpisode(browser, {
         host: payloadHost(count, credit),
         data: episodeData(count, { defaultMethod: 'loo' }),

@@ -253,3 +253,17 @@ export function replayedLoo(count: number): EpisodeCreditView {
     messageCredit: Array.from({ length: count }, (_, seq) => values[agentOf(seq)]! / perAgent(agentOf(seq))),
   };
 }
+
+/** Monte-Carlo Owen credit of `count` messages: value sin(seq)/100, 95% interval ±(1 + seq mod 5)/1000. */
+export function estimatedOwenCredit(count: number): EpisodeCreditView {
+  const base = creditFor('prefix', count);
+  const messageCredit = Array.from({ length: count }, (_, seq) => Math.round(Math.sin(seq) * 1e5) / 1e7);
+  return {
+    ...base,
+    method: 'owen',
+    source: 'replayed+estimated',
+    valueStatus: 'estimated',
+    messageCredit,
+    messageMargin: messageCredit.map((_, seq) => (1 + (seq % 5)) / 1000),
+  };
+}

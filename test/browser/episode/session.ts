@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import {
   DidChangeEpisodeNotification,
   EpisodeReadyCommand,
+  GetMessagesRequest,
+  maxMessageWindow,
   type EpisodeViewData,
 } from '../../../src/protocol/episodePanel';
 import type { IpcMessage } from '../../../src/protocol/ipc';
@@ -141,4 +143,17 @@ export async function savedState(h: WebviewHarness): Promise<Record<string, unkn
     ).sessionStorage.getItem('vscode-state');
     return raw === null ? null : (JSON.parse(raw) as Record<string, unknown>);
   });
+}
+
+/**
+ * What keeps a long episode fast without timing it: the view asked the host for its messages, and
+ * only ever for a window of them (never the whole episode).
+ */
+export function assertOnlyWindowsAsked(posted: readonly IpcMessage[]): void {
+  const asks = posted.filter((m) => GetMessagesRequest.is(m));
+  assert.ok(asks.length > 0, 'the view asked for its messages');
+  for (const m of asks) {
+    const { limit } = m.params as { limit: number };
+    assert.ok(limit <= maxMessageWindow, `asked for ${String(limit)} messages at once`);
+  }
 }
