@@ -80,8 +80,12 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
     if (!options.dryRun && total > 0) {
       const advantages = (v: Float64Array): Float64Array => advantagesFor(advantage.convention, v);
       // A first pass of the parameter set over the whole run sets advantages before it writes.
+      // `chosen.stored` when choosing asked: nothing since writes a row of the set (openWrites only
+      // starts the writer; the estimate and the calibration write none).
       const firstWholePass =
-        chosen.ids === undefined && options.budget === undefined && !ctx.output.hasParams(run.runId, params);
+        chosen.ids === undefined &&
+        options.budget === undefined &&
+        !(chosen.stored ?? ctx.output.hasParams(run.runId, params));
       if (firstWholePass)
         state.writesWhole(advantages, streamedSignal(ctx, params, total, counts), aggregateTally(ctx, params));
       budget = await computeEpisodes(ctx, state, episodes, costs);
@@ -187,20 +191,22 @@ function aggregateTally(ctx: RunContext, params: CreditParams): AggregateTally {
 /**
  * The episodes to compute: those chosen by the caller (undefined: all), and with `onlyMissing` only
  * those without current stored credit of `params` (all of them, when none is stored: undefined).
- * `counts`: the run's counts, when it counted them for a pass over the whole run.
+ * `counts`: the run's counts, when it counted them for a pass over the whole run; `stored`: whether
+ * any row of the set was stored, when it asked.
  */
 function episodesToCompute(
   run: CreditRun,
   ctx: RunContext,
   params: CreditParams,
   freshness: CreditFreshness | undefined,
-): { ids: readonly number[] | undefined; reused?: number; counts?: EpisodeCounts } {
+): { ids: readonly number[] | undefined; reused?: number; counts?: EpisodeCounts; stored?: boolean } {
   const { options } = ctx;
   if (!options.onlyMissing || !freshness) return { ids: options.episodes };
   const split = options.split ?? defaultSplit;
   const steps = options.steps ?? [-Infinity, Infinity];
   // Nothing of the set stored (a first pass): every episode is missing, and the run's ids are not read.
-  const missing = ctx.output.hasParams(run.runId, params)
+  const stored = ctx.output.hasParams(run.runId, params);
+  const missing = stored
     ? missingOfChosen(freshness.missingEpisodes(run.runId, params.method, params.hash, steps, split), options.episodes)
     : undefined;
   const counts = options.episodes ? undefined : ctx.input.episodeCounts(run.runId, steps[0], steps[1], split);
@@ -208,7 +214,7 @@ function episodesToCompute(
   // Every episode missing: the plain pass (a page at a time) instead of one read per chosen id.
   const ids = missing === undefined || missing.length === total ? options.episodes : missing;
   const reused = missing === undefined ? 0 : total - missing.length;
-  return { ids, reused, ...(ids === undefined && counts ? { counts } : {}) };
+  return { ids, reused, stored, ...(ids === undefined && counts ? { counts } : {}) };
 }
 
 function missingOfChosen(missing: number[], chosen: readonly number[] | undefined): number[] {

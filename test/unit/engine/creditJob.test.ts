@@ -6,6 +6,7 @@ import { writeDemoRun } from '../../../src/demo/writeDemoRun';
 import { runCreditJob, type CreditJobOptions, type CreditJobResult } from '../../../src/engine/credit/creditJob';
 import { runIndexJob } from '../../../src/engine/indexJob';
 import { CreditFreshness } from '../../../src/store/creditFreshness';
+import { CreditRepository } from '../../../src/store/creditRepository';
 import { IndexStore } from '../../../src/store/indexStore';
 import { episode, jsonl, tempFolder } from '../../builders/episodeBuilder';
 
@@ -277,11 +278,13 @@ test("only-missing credit: a first pass neither reads the run's ids nor reuses; 
   writeDemoRun(root, { episodes: 200 });
   await runIndexJob({ root, search: false });
   const walks = t.mock.method(CreditFreshness.prototype, 'missingEpisodes');
+  const asks = t.mock.method(CreditRepository.prototype, 'hasParams');
   const pass = (): Promise<CreditJobResult> =>
     runCreditJob({ root, method: 'loo', run: 'planner-solver-verifier', onlyMissing: true, jobWorkerScript: false });
   const run = (result: CreditJobResult) => result.runs.find((r) => r.run.name === 'planner-solver-verifier');
   const first = run(await pass());
   assert.equal(walks.mock.callCount(), 0, 'nothing of the set stored: no walk of the ids');
+  assert.equal(asks.mock.callCount(), 1, 'the pass asks once whether the set is stored');
   assert.equal(first?.reused, 0);
   const total = first?.computed ?? 0;
   assert.ok(total > 0);
