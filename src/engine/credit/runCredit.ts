@@ -79,14 +79,7 @@ export async function creditForRun(run: CreditRun, ctx: RunContext, freshness?: 
     }
     if (!options.dryRun && total > 0) {
       const advantages = (v: Float64Array): Float64Array => advantagesFor(advantage.convention, v);
-      // A first pass of the parameter set over the whole run sets advantages before it writes.
-      // `chosen.stored` when choosing asked: nothing since writes a row of the set (openWrites only
-      // starts the writer; the estimate and the calibration write none).
-      const firstWholePass =
-        chosen.ids === undefined &&
-        options.budget === undefined &&
-        !(chosen.stored ?? ctx.output.hasParams(run.runId, params));
-      if (firstWholePass)
+      if (isFirstWholePass(run, ctx, params, chosen))
         state.writesWhole(advantages, streamedSignal(ctx, params, total, counts), aggregateTally(ctx, params));
       budget = await computeEpisodes(ctx, state, episodes, costs);
       state.flush(true);
@@ -215,6 +208,21 @@ function episodesToCompute(
   const ids = missing === undefined || missing.length === total ? options.episodes : missing;
   const reused = missing === undefined ? 0 : total - missing.length;
   return { ids, reused, stored, ...(ids === undefined && counts ? { counts } : {}) };
+}
+
+/**
+ * A first pass of the parameter set over the whole run (it sets advantages before it writes). It
+ * takes `chosen.stored` when choosing asked: nothing since then writes a row of the set (openWrites
+ * only starts the writer; the estimate and the calibration write none).
+ */
+function isFirstWholePass(
+  run: CreditRun,
+  ctx: RunContext,
+  params: CreditParams,
+  chosen: { ids: readonly number[] | undefined; stored?: boolean },
+): boolean {
+  if (chosen.ids !== undefined || ctx.options.budget !== undefined) return false;
+  return !(chosen.stored ?? ctx.output.hasParams(run.runId, params));
 }
 
 function missingOfChosen(missing: number[], chosen: readonly number[] | undefined): number[] {
