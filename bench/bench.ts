@@ -21,6 +21,7 @@ import { formatLiveTail, liveTail, liveTailOptions } from './liveTail';
 import { formatThroughput, replayThroughput, serveSimulatedModel } from './replayThroughput';
 import { formatReplayBudget, replayBudget } from './replayBudget';
 import { formatConvergence, formatCreditPasses, formatReport, type DatasetResult } from './report';
+import { formatMachine, machineReference } from './machine';
 
 // `npm run bench`: generates the runs (cached in bench-data/: 31 MB, 1 GB, and 3 and 10 GB for the
 // scale curve), then measures in child processes (so peak RSS is each process's own): a bare
@@ -105,6 +106,7 @@ const subcommands: Record<string, () => Promise<void> | void> = {
   'replay-budget': async () =>
     print(formatReplayBudget(await replayBudget(flag('--episodes', 640), flag('--repeat', 8)))),
   validation: async () => print(formatValidation(await auditValidation(join(dataRoot, 'validation'), indexAndAudit))),
+  machine: () => print(formatMachine(machineReference())),
   webview: () => {
     runWebviewOpen(process.argv.slice(3));
   },
@@ -113,6 +115,8 @@ const subcommands: Record<string, () => Promise<void> | void> = {
 async function main(): Promise<void> {
   const subcommand = subcommands[process.argv[2] ?? ''];
   if (subcommand) return subcommand();
+  const machine = machineReference();
+  print(`${formatMachine(machine)}\n`);
   const datasets: Dataset[] = [small];
   if (!process.argv.includes('--small')) datasets.push(large);
   const results = datasets.map(measure);
@@ -133,7 +137,7 @@ async function main(): Promise<void> {
   runWebviewOpen([]);
   writeFileSync(
     join(dataRoot, 'results.json'),
-    JSON.stringify({ results, credit, convergence, coverage, validation }, null, 2),
+    JSON.stringify({ machine, results, credit, convergence, coverage, validation }, null, 2),
   );
 }
 
