@@ -11,6 +11,12 @@ import type { RecordContext, RecordLocator } from './importers/types';
 /** Where the episodes of an importer that maps the whole file at once point: the file's start. */
 export const wholeFileLocator: RecordLocator = { line: 1, offset: 0, length: 0 };
 
+/** What one record (or, for a `wholeFile` importer, the whole file) imported to. */
+interface Imported {
+  readonly episodes: readonly CompactEpisode[];
+  readonly issues: readonly TraceIssue[];
+}
+
 /**
  * Imports a file whole, in this thread: empties its source, streams its records through the
  * container, maps each with the detected importer (an importer with `wholeFile` gets every record
@@ -24,118 +30,149 @@ export async function importWholeFile(
   ctx: FileContext,
   isCancelled: () => boolean,
 ): Promise<void> {
-  const { file, run, detected } = work;
+  const { file, detected } = work;
   const { mapper, container } = detected;
-  const empty = { size: file.size, mtimeMs: incompleteMtime, indexedOffset: 0, lines: 0, headHash: '' };
-  const sourceId = sink.resetSource(file.uri, run.runId, mapper.format, empty);
-  let head = '';
-  const fileName = basename(file.uri);
-  let episodes: CompactEpisode[] = [];
-  let issues: TraceIssue[] = [];
-  let records = 0;
-  let unwritten = 0;
-  const flush = (final: boolean): void => {
+  const batch = new WholeFileBatch(work, sink, ctx);
+  const whole: ContainerRecord[] = [];
+  let complete = true;
+  try {
+    batch.head = headHash(file.path, file.size);
+    for await (const item of streamRecords(container, file.path, selectionOf(mapper))) {
+      if (isCancelled()) {
+        complete = false;
+        break;
+      }
+      batch.countRecord();
+      if (item.kind === 'issue')
+        batch.add({ episodes: [], issues: [issueOf(file.uri, item.locator, item.reason, item.excerpt)] });
+      else if (mapper.wholeFile) whole.push(item);
+      else batch.add(importOne(work, item));
+      batch.flushWhenFull();
+    }
+  } catch (error) {
+    // The file went away or could not be read mid-way: say so; the next pass reads it again.
+    complete = false;
+    const reason = `cannot read the file: ${messageOf(error)}`;
+    batch.add({ episodes: [], issues: [issueOf(file.uri, { line: 0, offset: 0, length: 0 }, reason, undefined)] });
+  }
+  if (complete && mapper.wholeFile) batch.add(importAll(work, whole));
+  batch.flush(complete);
+}
+
+/** The episodes and issues not yet written, and the tally of what was. */
+class WholeFileBatch {
+  head = '';
+  private episodes: CompactEpisode[] = [];
+  private issues: TraceIssue[] = [];
+  private records = 0;
+  private unwritten = 0;
+  private readonly sourceId: number;
+
+  constructor(
+    private readonly work: WholeFileWork,
+    private readonly sink: IndexSink,
+    private readonly ctx: FileContext,
+  ) {
+    const { file, run, detected } = work;
+    const empty = { size: file.size, mtimeMs: incompleteMtime, indexedOffset: 0, lines: 0, headHash: '' };
+    this.sourceId = sink.resetSource(file.uri, run.runId, detected.mapper.format, empty);
+  }
+
+  countRecord(): void {
+    this.records++;
+    this.unwritten++;
+  }
+
+  add(imported: Imported): void {
+    this.episodes.push(...imported.episodes);
+    this.issues.push(...imported.issues);
+  }
+
+  flushWhenFull(): void {
+    if (this.episodes.length >= this.ctx.batchSize || this.issues.length >= this.ctx.batchSize) this.flush(false);
+  }
+
+  /** Writes the batch; `final` marks the file complete (its size, time and head). */
+  flush(final: boolean): void {
+    const { file, run, detected } = this.work;
     const state = {
       size: file.size,
       mtimeMs: final ? file.mtimeMs : incompleteMtime,
       indexedOffset: final ? file.size : 0,
-      lines: records,
-      headHash: head,
+      lines: this.records,
+      headHash: this.head,
     };
-    const { duplicates, repeats = 0 } = sink.writeBatch({
+    const { duplicates, repeats = 0 } = this.sink.writeBatch({
       uri: file.uri,
-      format: mapper.format,
-      sourceId,
+      format: detected.mapper.format,
+      sourceId: this.sourceId,
       runId: run.runId,
-      episodes,
-      issues,
+      episodes: this.episodes,
+      issues: this.issues,
       state,
     });
-    const { tally } = ctx;
-    tally.episodesAdded += episodes.length - duplicates.length - repeats;
+    const { tally } = this.ctx;
+    tally.episodesAdded += this.episodes.length - duplicates.length - repeats;
     tally.repeatsSkipped += repeats;
-    tally.issues += issues.length + duplicates.length;
-    tally.linesRead += unwritten;
+    tally.issues += this.issues.length + duplicates.length;
+    tally.linesRead += this.unwritten;
     if (final) {
       tally.bytesRead += file.size;
       tally.bytesDone += file.size;
       tally.filesDone++;
     }
-    episodes = [];
-    issues = [];
-    unwritten = 0;
-    ctx.report();
-  };
-  const context = (item: ContainerRecord): RecordContext => ({
+    this.episodes = [];
+    this.issues = [];
+    this.unwritten = 0;
+    this.ctx.report();
+  }
+}
+
+/** One record mapped by the importer; an issue without an excerpt gets the record's start. */
+function importOne(work: WholeFileWork, item: ContainerRecord): Imported {
+  const { file, detected } = work;
+  const { mapper } = detected;
+  // The indexed folder (file.path is it joined with file.uri), where linked files are read from.
+  const indexedFolder = file.path.slice(0, file.path.length - file.uri.length);
+  const context = recordContext(work, item.index, item.locator.line, item.header);
+  const imported = importRecord(mapper, item.record, withLinkedFiles(mapper, item.record, context, indexedFolder), {
     uri: file.uri,
-    fileName,
-    index: item.index,
-    line: item.locator.line,
+    locator: item.locator,
+    ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}),
+  });
+  return {
+    episodes: imported.episodes,
+    issues: imported.issues.map((issue) =>
+      issue.excerpt === undefined ? { ...issue, excerpt: excerptOfValue(item.record) } : issue,
+    ),
+  };
+}
+
+/** Every record of the file mapped at once by a `wholeFile` importer (the file's first header). */
+function importAll(work: WholeFileWork, whole: readonly ContainerRecord[]): Imported {
+  const records = whole.map((r) => r.record);
+  const context = recordContext(work, 0, 1, whole[0]?.header);
+  return importRecord(work.detected.mapper, records, context, { uri: work.file.uri, locator: wholeFileLocator });
+}
+
+function recordContext(
+  work: WholeFileWork,
+  index: number,
+  line: number,
+  header: ContainerRecord['header'],
+): RecordContext {
+  const { file, run } = work;
+  return {
+    uri: file.uri,
+    fileName: basename(file.uri),
+    index,
+    line,
     roster: run.roster,
     ...(run.splits ? { splits: run.splits } : {}),
     ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
-    ...(item.header ? { header: item.header } : {}),
-  });
-  // The indexed folder (file.path is it joined with file.uri), where linked files are read from.
-  const indexedFolder = file.path.slice(0, file.path.length - file.uri.length);
-  const whole: ContainerRecord[] = [];
-  let cancelled = false;
-  let failed = false;
-  try {
-    head = headHash(file.path, file.size);
-    for await (const item of streamRecords(container, file.path, selectionOf(mapper))) {
-      if (isCancelled()) {
-        cancelled = true;
-        break;
-      }
-      records++;
-      unwritten++;
-      if (item.kind === 'issue') issues.push(issueOf(file.uri, item.locator, item.reason, item.excerpt));
-      else if (mapper.wholeFile) whole.push(item);
-      else {
-        const imported = importRecord(
-          mapper,
-          item.record,
-          withLinkedFiles(mapper, item.record, context(item), indexedFolder),
-          { uri: file.uri, locator: item.locator, ...(item.excerpt !== undefined ? { excerpt: item.excerpt } : {}) },
-        );
-        episodes.push(...imported.episodes);
-        for (const issue of imported.issues)
-          issues.push(issue.excerpt === undefined ? { ...issue, excerpt: excerptOfValue(item.record) } : issue);
-      }
-      if (episodes.length >= ctx.batchSize || issues.length >= ctx.batchSize) flush(false);
-    }
-  } catch (error) {
-    // The file went away or could not be read mid-way: say so; the next pass reads it again.
-    failed = true;
-    issues.push(
-      issueOf(file.uri, { line: 0, offset: 0, length: 0 }, `cannot read the file: ${messageOf(error)}`, undefined),
-    );
-  }
-  if (!cancelled && !failed && mapper.wholeFile) {
-    const first = whole[0];
-    const wholeContext: RecordContext = {
-      uri: file.uri,
-      fileName,
-      index: 0,
-      line: 1,
-      roster: run.roster,
-      ...(run.splits ? { splits: run.splits } : {}),
-      ...(run.rewardWeights ? { rewardWeights: run.rewardWeights } : {}),
-      ...(first?.header ? { header: first.header } : {}),
-    };
-    const imported = importRecord(
-      mapper,
-      whole.map((r) => r.record),
-      wholeContext,
-      { uri: file.uri, locator: wholeFileLocator },
-    );
-    episodes.push(...imported.episodes);
-    issues.push(...imported.issues);
-  }
-  flush(!cancelled && !failed);
+    ...(header ? { header } : {}),
+  };
 }
-
 function issueOf(uri: string, at: RecordLocator, reason: string, excerpt: string | undefined): TraceIssue {
   return { uri, line: at.line, offset: at.offset, reason, ...(excerpt !== undefined ? { excerpt } : {}) };
 }
