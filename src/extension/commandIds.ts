@@ -97,8 +97,19 @@ export interface CommandServices {
   readonly runFolders: RunFolderSource;
 }
 
+type Register = (id: CommandId, handler: (argument?: unknown) => Promise<void>) => void;
+
 /** Registers every command of {@link commandIds}; each registration goes to `context.subscriptions`. */
 export function registerAllCommands(context: vscode.ExtensionContext, services: CommandServices): void {
+  const register: Register = (id, handler) => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, handler));
+  };
+  registerPassCommands(context, services, register);
+  registerViewCommands(services, register);
+}
+
+/** The commands that index, compute, audit and export (and the replay key's two). */
+function registerPassCommands(context: vscode.ExtensionContext, services: CommandServices, register: Register): void {
   const { log, workerScript, jobs, summaryPanel } = services;
   const chooseFolder = runFolderPicker(services.runFolders, 'read');
   const showSummary: IndexRunFolderDeps['showSummary'] = (indexed) => {
@@ -112,9 +123,6 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
     chooseFolder: runFolderPicker(services.runFolders, 'index'),
     ...(services.onIndexed ? { onIndexed: services.onIndexed } : {}),
     ...(services.storageDir !== undefined ? { storageDir: services.storageDir } : {}),
-  };
-  const register = (id: CommandId, handler: (argument?: unknown) => Promise<void>): void => {
-    context.subscriptions.push(vscode.commands.registerCommand(id, handler));
   };
   register(commandIds.indexRunFolder, indexRunFolderCommand(indexDeps));
   register(commandIds.openRunFolder, openRunFolderCommand(indexDeps));
@@ -156,6 +164,13 @@ export function registerAllCommands(context: vscode.ExtensionContext, services: 
       formatters: { csvHeader, csvLine, episodesJson, auditSarif },
     }),
   );
+}
+
+/** The commands that open a view: an episode, the dashboard, a group, the comparison, a diff, the log, a trace line. */
+function registerViewCommands(services: CommandServices, register: Register): void {
+  const { log } = services;
+  const chooseFolder = runFolderPicker(services.runFolders, 'read');
+  const storage = services.storageDir !== undefined ? { storageDir: services.storageDir } : {};
   const showEpisode = (folder: vscode.Uri, episodeId: number): void => {
     services.episodePanel.show(folder, episodeId);
   };

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { CompareService } from '../engine/compare/compareService';
-import { registerAllCommands } from './commandIds';
+import { registerAllCommands, type CommandServices } from './commandIds';
 import { configSection, loadConfigOrReport } from './config';
 import { IndexJobs } from './indexJobs';
-import { ComparePanel, type ComparePanelDeps } from './panels/comparePanel';
+import { ComparePanel } from './panels/comparePanel';
 import { DashboardPanel, type IndexChange } from './panels/dashboardPanel';
 import { EpisodeDiffPanel, type EpisodeDiffPanelDeps } from './panels/episodeDiffPanel';
 import { EpisodePanel } from './panels/episodePanel';
@@ -25,6 +25,34 @@ export function activate(context: vscode.ExtensionContext): void {
   const workerScript = vscode.Uri.joinPath(context.extensionUri, 'dist', 'indexWorker.js').fsPath;
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   const storage = context.storageUri ? { storageDir: context.storageUri.fsPath } : {};
+  const { refreshPanels, ...panels } = createPanels(context, log, storage);
+  refreshOnEvaluatorChange(context, panels.episodePanel);
+  const hooks = activateRunViews(context, log, workerScript, refreshPanels);
+  own(context, registerLmTools(lmToolsDeps(hooks.runFolders, log, storage.storageDir)));
+  registerAllCommands(context, {
+    log,
+    workerScript,
+    jobs,
+    ...panels,
+    version,
+    onCredited: refreshPanels,
+    ...hooks,
+    ...storage,
+  });
+}
+
+/** The webview panels, each with its serializer, and the refresh of every one of them after an index or credit change. */
+type Panels = Pick<
+  CommandServices,
+  'summaryPanel' | 'episodePanel' | 'dashboardPanel' | 'groupPanel' | 'comparePanel' | 'diffPanel'
+> & { readonly refreshPanels: (folder: vscode.Uri, change?: IndexChange) => void };
+
+/** Makes the panels; each opens the others through the closures below (they are all made before any is shown). */
+function createPanels(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  storage: { storageDir?: string },
+): Panels {
   const config = (): ReturnType<typeof loadConfigOrReport> => loadConfigOrReport(log);
   const host = { extensionUri: context.extensionUri, log, memory: context.workspaceState };
   const summaryPanel = own(context, new RunSummaryPanel(host));
@@ -32,7 +60,13 @@ export function activate(context: vscode.ExtensionContext): void {
     dashboardPanel.refresh(folder, change);
     for (const panel of [episodePanel, groupPanel, comparePanel, diff.panel]) panel.refresh(folder);
   };
-  const diff = createDiffPanel(context, { ...host, config, ...storage }, () => episodePanel);
+  const openEpisode = (folder: vscode.Uri, episodeId: number, method?: ViewMethod): void => {
+    episodePanel.show(folder, episodeId, method);
+  };
+  const openGroup = (folder: vscode.Uri, runId: number, group: string, method?: ViewMethod): void => {
+    groupPanel.show(folder, runId, group, method);
+  };
+  const diff = createDiffPanel(context, { ...host, config, ...storage, openEpisode });
   const episodePanel = own(
     context,
     new EpisodePanel({
@@ -40,9 +74,7 @@ export function activate(context: vscode.ExtensionContext): void {
       config,
       onCredited: refreshPanels,
       secrets: context.secrets,
-      openGroup: (folder, runId, group, method) => {
-        groupPanel.show(folder, runId, group, method);
-      },
+      openGroup,
       openDashboard: (folder, runId, steps) => {
         dashboardPanel.show(folder, runId, steps);
       },
@@ -57,58 +89,28 @@ export function activate(context: vscode.ExtensionContext): void {
       config,
       onCredited: refreshPanels,
       secrets: context.secrets,
-      openEpisode: (folder, episodeId, method) => {
-        episodePanel.show(folder, episodeId, method);
-      },
-      openGroup: (folder, runId, group, method) => {
-        groupPanel.show(folder, runId, group, method);
-      },
+      openEpisode,
+      openGroup,
       ...storage,
     }),
   );
   const groupPanel = own(
     context,
-    new GroupPanel({
+    new GroupPanel({ ...host, config, openEpisode, diffWith: diff.diffWith, ...storage }),
+  );
+  const comparePanel = own(
+    context,
+    new ComparePanel({
       ...host,
       config,
-      openEpisode: (folder, episodeId, method) => {
-        episodePanel.show(folder, episodeId, method);
-      },
-      diffWith: diff.diffWith,
+      comparer: (db, root) => new CompareService(db, { root }),
+      openEpisode,
       ...storage,
     }),
   );
-  const comparePanel = own(context, new ComparePanel({ ...host, config, ...compareDeps(episodePanel), ...storage }));
   for (const panel of [episodePanel, dashboardPanel, summaryPanel, groupPanel, comparePanel])
     own(context, panel.registerSerializer());
-  refreshOnEvaluatorChange(context, episodePanel);
-  const hooks = activateRunViews(context, log, workerScript, refreshPanels);
-  own(context, registerLmTools(lmToolsDeps(hooks.runFolders, log, storage.storageDir)));
-  registerAllCommands(context, {
-    log,
-    workerScript,
-    jobs,
-    summaryPanel,
-    episodePanel,
-    dashboardPanel,
-    groupPanel,
-    comparePanel,
-    diffPanel: diff.panel,
-    version,
-    onCredited: refreshPanels,
-    ...hooks,
-    ...storage,
-  });
-}
-
-/** The Compare panel's engine and its way to the Episode view. */
-function compareDeps(episodePanel: EpisodePanel): Pick<ComparePanelDeps, 'comparer' | 'openEpisode'> {
-  return {
-    comparer: (db, root) => new CompareService(db, { root }),
-    openEpisode: (folder, episodeId, method) => {
-      episodePanel.show(folder, episodeId, method);
-    },
-  };
+  return { summaryPanel, episodePanel, dashboardPanel, groupPanel, comparePanel, diffPanel: diff.panel, refreshPanels };
 }
 
 /**
@@ -117,18 +119,9 @@ function compareDeps(episodePanel: EpisodePanel): Pick<ComparePanelDeps, 'compar
  */
 function createDiffPanel(
   context: vscode.ExtensionContext,
-  deps: Omit<EpisodeDiffPanelDeps, 'openEpisode'>,
-  episodes: () => EpisodePanel,
+  deps: EpisodeDiffPanelDeps,
 ): { panel: EpisodeDiffPanel; diffWith: (folder: vscode.Uri, episodeId: number, method: ViewMethod) => void } {
-  const panel = own(
-    context,
-    new EpisodeDiffPanel({
-      ...deps,
-      openEpisode: (folder, episodeId, method) => {
-        episodes().show(folder, episodeId, method);
-      },
-    }),
-  );
+  const panel = own(context, new EpisodeDiffPanel(deps));
   own(context, panel.registerSerializer());
   const pick = diffWithCommand({
     ...deps,
