@@ -12,7 +12,6 @@ import {
   NavigateEpisodeCommand,
   RecomputeCommand,
   RevealTraceLineCommand,
-  maxMessageWindow,
 } from '../../src/protocol/episodePanel';
 import type { ViewMethod } from '../../src/protocol/viewData';
 import { creditColorScale } from '../../webview/src/charts/creditScale';
@@ -47,8 +46,7 @@ describeInBrowser('Episode webview', (browser) => {
     await s.h.page.locator('.msg.is-loaded[data-seq="5000"]').waitFor();
     const after = await s.h.page.locator('.msg').count();
     assert.ok(after < 80, `${String(after)} rows in the DOM after scrolling`);
-    for (const m of s.h.posted.filter((p) => GetMessagesRequest.is(p)))
-      assert.ok((m.params as { limit: number }).limit <= maxMessageWindow);
+    assertOnlyWindowsAsked(s.h.posted);
     const frames = await scrollFrames(s.h.page, 120, 300);
     console.log(
       `10,000 messages: scrolling 300 px a frame for 120 frames, frame time p50 ${frames.p50.toFixed(1)} ms, max ${frames.max.toFixed(1)} ms, ${String(frames.rows)} rows in the DOM`,
