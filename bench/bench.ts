@@ -134,11 +134,12 @@ async function main(): Promise<void> {
   print(`${formatCoverage(coverage)}\n`);
   const validation = await auditValidation(join(dataRoot, 'validation'), indexAndAudit);
   print(`${formatValidation(validation)}\n`);
-  runWebviewOpen([]);
   writeFileSync(
     join(dataRoot, 'results.json'),
     JSON.stringify({ machine, results, credit, convergence, coverage, validation }, null, 2),
   );
+  // Last, after the results are saved: a browser that fails to start fails the run, and loses nothing.
+  runWebviewOpen([]);
 }
 
 /**
